@@ -1,0 +1,99 @@
+//! The core contracts every game implements (ARCHITECTURE.md, "Core contracts").
+//!
+//! A [`Game`] is immutable rule options that deal a [`GameState`]; a state is a fixed-size value
+//! whose clone is a memcpy. Every decision is one seat choosing from a legal list that the state
+//! writes into a caller-provided fixed-capacity buffer; forced moves are applied by the engine and
+//! reported as events.
+
+use arrayvec::ArrayVec;
+use std::fmt::{Debug, Display};
+
+/// A seat index, `0..n`. Seats increase in playing order.
+pub type Seat = u8;
+
+/// The largest table any game supports (Sisepai variants seat 8).
+pub const MAX_SEATS: usize = 8;
+
+/// A fixed-capacity list of legal actions. Each game names its capacity with a proof or a test
+/// that it is enough.
+pub trait ActionBuffer<A>: Default {
+    /// Empties the list.
+    fn clear(&mut self);
+    /// Appends an action. Panics if the game's proven capacity is exceeded (a bug).
+    fn push(&mut self, action: A);
+    /// The actions, in the game's canonical order.
+    fn as_slice(&self) -> &[A];
+}
+
+impl<A, const N: usize> ActionBuffer<A> for ArrayVec<A, N> {
+    fn clear(&mut self) {
+        ArrayVec::clear(self)
+    }
+    fn push(&mut self, action: A) {
+        ArrayVec::push(self, action)
+    }
+    fn as_slice(&self) -> &[A] {
+        ArrayVec::as_slice(self)
+    }
+}
+
+/// A game variant: its rule options. Immutable and shareable across threads.
+pub trait Game: Sync + Send {
+    /// The state this game deals.
+    type State: GameState;
+    /// The game's short name (`tusac`, `chan`, `tienlen`).
+    fn name(&self) -> &'static str;
+    /// The variant's name (`classic`, ...).
+    fn variant(&self) -> &'static str;
+    /// Number of seats at the table.
+    fn seats(&self) -> usize;
+    /// Shuffles a deck with `rng` and deals a game, applying the post-deal forced steps.
+    fn deal(&self, rng: &mut crate::rng::GameRng) -> Self::State;
+}
+
+/// A game in progress: a plain value. Cloning never allocates.
+pub trait GameState: Clone + Send {
+    /// A decision a seat can take.
+    type Action: Copy + Eq + Debug + Display + Send;
+    /// The fixed-capacity list the legal actions are written into.
+    type Actions: ActionBuffer<Self::Action>;
+    /// Something that happened: a chosen action or a forced move, with the rule that forced it.
+    type Event: Copy + Debug + Display;
+
+    /// The seat to decide now, or `None` when the game is over.
+    fn to_move(&self) -> Option<Seat>;
+    /// Writes the legal actions of the seat to move into `out` (cleared first).
+    fn legal_actions(&self, out: &mut Self::Actions);
+    /// Applies a legal action of the seat to move, then every forced move that follows.
+    fn apply(&mut self, action: Self::Action);
+    /// What the last `apply` (or the deal) did, in order, including forced moves.
+    fn last_events(&self) -> &[Self::Event];
+    /// The result, once the game is over.
+    fn outcome(&self) -> Option<Outcome>;
+}
+
+/// How a finished game ended and who pays whom. Payouts are integers that sum to zero.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// Number of seats (entries of `payouts` past it are 0).
+    pub seats: u8,
+    /// The winner, or `None` for a drawn game.
+    pub winner: Option<Seat>,
+    /// Why the game ended, a short identifier (e.g. `win`, `natural_win`, `stock_floor`).
+    pub reason: &'static str,
+    /// Net payout of every seat.
+    pub payouts: [i64; MAX_SEATS],
+    /// The winning hand's value (0 without a winner).
+    pub hand_value: u32,
+    /// Number of turns played (discards made).
+    pub turns: u32,
+    /// The seat that paid a penalty, if any.
+    pub penalized: Option<Seat>,
+}
+
+impl Outcome {
+    /// The payouts of the seats at the table.
+    pub fn payouts(&self) -> &[i64] {
+        &self.payouts[..self.seats as usize]
+    }
+}

@@ -1,0 +1,20 @@
+//! Tứ Sắc (four colours), `../shared/rules/tu-sac.md`: cards and notation, the trash solver,
+//! the rules state machine, the worst card and the payouts.
+
+pub mod analyze;
+pub mod card;
+pub mod hand;
+pub mod log;
+pub mod rules;
+pub mod score;
+pub mod sets;
+pub mod state;
+pub mod trash;
+pub mod worst;
+
+pub use card::{Card, Colour, Rank};
+pub use hand::Hand;
+pub use rules::{Meld, Options};
+pub use sets::SetKind;
+pub use state::{Action, Event, TuSac, TuSacState};
+pub use trash::trash;

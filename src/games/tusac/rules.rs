@@ -1,0 +1,363 @@
+//! Rule options (§7) and the meld rules of classic (§2.3, §4.4 `LegalMelds`, `CanWin`, C7).
+
+use super::card::{Card, Colour, Rank, COLOURS};
+use super::hand::Hand;
+use super::sets::{classic_value, pawn, Origin, SetKind, Zone};
+use super::trash::{trash, trash_and_value};
+use arrayvec::ArrayVec;
+use std::fmt;
+
+/// The rule options of a variant (§7). Each rule reads its option where it is applied.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// The variant's name.
+    pub variant: &'static str,
+    /// Number of players, 2–4.
+    pub players: u8,
+    /// The first player `F` (§1.2).
+    pub first_player: u8,
+    /// Cards dealt to each player; `F` gets one more (§1.3).
+    pub hand_size: u8,
+    /// No draw may take the stock below this many cards (§4.7).
+    pub stock_floor: u8,
+    /// `F` wins at once with a complete dealt hand (§1.4 step 5).
+    pub natural_win_for_first: bool,
+    /// C3 pair priority does not bind the turn player (§4.4).
+    pub pair_priority_excludes_turn_player: bool,
+    /// C3's waiting-pair exception is in force (§4.4).
+    pub pair_waiting_exception: bool,
+    /// The worst-card penalty of §5.3 is in force.
+    pub worst_card_penalty: bool,
+    /// `m` when the winner owns a Quan or Khui (§6.1).
+    pub quan_khui_multiplier: i64,
+    /// `base` of `Wamt = m·(base + hv) + flat` (§6.1).
+    pub base: i64,
+    /// `flat` of `Wamt` (§6.1).
+    pub flat: i64,
+}
+
+impl Options {
+    /// The `classic` preset for `players` players (§7).
+    pub const fn classic(players: u8) -> Options {
+        Options {
+            variant: "classic",
+            players,
+            first_player: 0,
+            hand_size: 20,
+            stock_floor: 7,
+            natural_win_for_first: true,
+            pair_priority_excludes_turn_player: true,
+            pair_waiting_exception: true,
+            worst_card_penalty: true,
+            quan_khui_multiplier: 2,
+            base: 3,
+            flat: 10,
+        }
+    }
+
+    /// The rule options as `(name, value)` pairs, for logs and records.
+    pub fn describe(&self) -> Vec<(&'static str, String)> {
+        vec![
+            ("players", self.players.to_string()),
+            ("first_player", self.first_player.to_string()),
+            ("hand_size", self.hand_size.to_string()),
+            ("stock_floor", self.stock_floor.to_string()),
+            (
+                "natural_win_for_first",
+                self.natural_win_for_first.to_string(),
+            ),
+            (
+                "pair_priority_excludes_turn_player",
+                self.pair_priority_excludes_turn_player.to_string(),
+            ),
+            (
+                "pair_waiting_exception",
+                self.pair_waiting_exception.to_string(),
+            ),
+            ("pair_exception_same_colour", "true".to_string()),
+            ("worst_card_penalty", self.worst_card_penalty.to_string()),
+            ("worst_card_rule", "OutsV1".to_string()),
+            (
+                "quan_khui_multiplier",
+                self.quan_khui_multiplier.to_string(),
+            ),
+            ("base", self.base.to_string()),
+            ("flat", self.flat.to_string()),
+        ]
+    }
+}
+
+/// A meld: the set kind made and the private cards used; the active card completes it (§4.2).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Meld {
+    /// The kind of set made.
+    pub kind: SetKind,
+    used: [Card; 3],
+    len: u8,
+}
+
+impl Meld {
+    /// A meld of `kind` with these private cards (canonical order is restored).
+    pub fn new(kind: SetKind, used: &[Card]) -> Meld {
+        let mut arr = [Card::default(); 3];
+        arr[..used.len()].copy_from_slice(used);
+        arr[..used.len()].sort();
+        Meld {
+            kind,
+            used: arr,
+            len: used.len() as u8,
+        }
+    }
+
+    /// The private cards used.
+    pub fn used(&self) -> &[Card] {
+        &self.used[..self.len as usize]
+    }
+
+    /// The value of the public set this meld makes (§2.5: a melded Quad is a Khui).
+    pub const fn value(&self) -> u32 {
+        classic_value(self.kind, Zone::Public, Origin::Melded)
+    }
+}
+
+impl fmt::Display for Meld {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.kind)?;
+        for c in self.used() {
+            write!(f, " {c}")?;
+        }
+        Ok(())
+    }
+}
+
+/// The largest number of meld shapes for one active card: Pair + Triple, or one of King / Quad,
+/// plus one chow, three `Pawns3` and one `Pawns4`.
+pub const MAX_MELD_SHAPES: usize = 8;
+
+/// Meld shapes, canonical order.
+pub type Melds = ArrayVec<Meld, MAX_MELD_SHAPES>;
+
+/// Every meld shape `{active} ⊎ U` with `U` in `hand` that respects the Khap lock (§2.3 and
+/// LegalMelds (a)), in canonical action order (§3.6). The trash rule is not applied here.
+pub fn meld_shapes(hand: Hand, active: Card, out: &mut Melds) {
+    out.clear();
+    let free = |c: Card| hand.count(c) > 0 && hand.count(c) < 3;
+    let n = hand.count(active);
+    if active.is_king() {
+        out.push(Meld::new(SetKind::King, &[]));
+    }
+    if n == 1 || n == 2 {
+        out.push(Meld::new(SetKind::Pair, &[active]));
+    }
+    if n == 2 {
+        out.push(Meld::new(SetKind::Triple, &[active, active]));
+    }
+    if n == 3 {
+        out.push(Meld::new(SetKind::Quad, &[active, active, active]));
+    }
+    let colour = active.colour();
+    for (kind, ranks) in [
+        (
+            SetKind::KingAdvisorElephant,
+            [Rank::King, Rank::Advisor, Rank::Elephant],
+        ),
+        (
+            SetKind::RookCannonHorse,
+            [Rank::Rook, Rank::Cannon, Rank::Horse],
+        ),
+    ] {
+        if ranks.contains(&active.rank()) {
+            let others: ArrayVec<Card, 2> = ranks
+                .iter()
+                .filter(|&&r| r != active.rank())
+                .map(|&r| Card::new(colour, r))
+                .collect();
+            if others.iter().all(|&c| free(c)) {
+                out.push(Meld::new(kind, &others));
+            }
+        }
+    }
+    if active.is_pawn() {
+        let others: ArrayVec<Colour, 3> = COLOURS.into_iter().filter(|&c| c != colour).collect();
+        for (i, j) in [(0, 1), (0, 2), (1, 2)] {
+            let used = [pawn(others[i]), pawn(others[j])];
+            if used.iter().all(|&c| free(c)) {
+                out.push(Meld::new(SetKind::Pawns3, &used));
+            }
+        }
+        let used: ArrayVec<Card, 3> = others.iter().map(|&c| pawn(c)).collect();
+        if used.iter().all(|&c| free(c)) {
+            out.push(Meld::new(SetKind::Pawns4, &used));
+        }
+    }
+}
+
+/// The legal melds of §4.4: shapes that do not raise the holder's trash (rule (b)).
+pub fn legal_melds(hand: Hand, active: Card, out: &mut Melds) {
+    meld_shapes(hand, active, out);
+    let now = trash(hand);
+    out.retain(|m| trash(hand.without_all(m.used())) <= now);
+}
+
+/// `CanWin(X, A)` of §4.4: some legal meld leaves trash 0.
+pub fn can_win(hand: Hand, active: Card) -> bool {
+    let mut shapes = Melds::new();
+    meld_shapes(hand, active, &mut shapes);
+    shapes
+        .iter()
+        .any(|m| trash(hand.without_all(m.used())) == 0)
+}
+
+/// The winning meld chosen by §3.6 and the value it gives: the highest hand value, then a meld
+/// that makes `m = 2` (a Khui), then the first in canonical action order. `public_value` is the
+/// value of the holder's public sets and `has_quan_or_khui` whether they include one.
+pub fn best_winning_meld(
+    hand: Hand,
+    active: Card,
+    public_value: u32,
+    has_quan_or_khui: bool,
+) -> Option<(Meld, u32)> {
+    let mut shapes = Melds::new();
+    meld_shapes(hand, active, &mut shapes);
+    let mut best: Option<(Meld, u32, bool)> = None;
+    for &m in &shapes {
+        let (t, private_value) = trash_and_value(hand.without_all(m.used()));
+        if t != 0 {
+            continue;
+        }
+        let hv = public_value + m.value() + u32::from(private_value);
+        let doubled = has_quan_or_khui || m.kind == SetKind::Quad;
+        let better = match best {
+            None => true,
+            Some((_, bhv, bd)) => (hv, doubled) > (bhv, bd),
+        };
+        if better {
+            best = Some((m, hv, doubled));
+        }
+    }
+    best.map(|(m, hv, _)| (m, hv))
+}
+
+/// The legal discards of C7: a held card not in a Khap whose removal lowers trash by exactly one.
+/// Returned as a bit set over canonical card indices.
+pub fn legal_discards(hand: Hand) -> u32 {
+    let t = trash(hand);
+    let mut set = 0u32;
+    for c in hand.types() {
+        if hand.count(c) < 3 && t > 0 && trash(hand.without(c)) == t - 1 {
+            set |= 1 << c.index();
+        }
+    }
+    set
+}
+
+/// The cards of a bit set over canonical indices, in canonical order.
+pub fn cards_of(set: u32) -> impl Iterator<Item = Card> {
+    (0..28)
+        .filter(move |i| set >> i & 1 == 1)
+        .map(Card::from_index)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn h(s: &str) -> Hand {
+        s.parse().unwrap()
+    }
+    fn c(s: &str) -> Card {
+        s.parse().unwrap()
+    }
+    fn shapes(hand: &str, active: &str) -> Vec<String> {
+        let mut out = Melds::new();
+        meld_shapes(h(hand), c(active), &mut out);
+        out.iter().map(|m| m.to_string()).collect()
+    }
+
+    #[test]
+    fn meld_shapes_follow_section_2_3() {
+        assert_eq!(
+            shapes("rP yP gP wP", "rP"),
+            [
+                "Pair rP",
+                "Pawns3 yP gP",
+                "Pawns3 yP wP",
+                "Pawns3 gP wP",
+                "Pawns4 yP gP wP"
+            ]
+        );
+        assert_eq!(
+            shapes("rP rP yP gP wP", "rP"),
+            [
+                "Pair rP",
+                "Triple rP rP",
+                "Pawns3 yP gP",
+                "Pawns3 yP wP",
+                "Pawns3 gP wP",
+                "Pawns4 yP gP wP"
+            ]
+        );
+        assert_eq!(
+            shapes("gH gH gH", "gH"),
+            ["Quad gH gH gH"],
+            "a Khap only makes the Khui"
+        );
+        assert_eq!(shapes("wA wE", "wK"), ["King", "KingAdvisorElephant wA wE"]);
+        assert_eq!(
+            shapes("yK yK yK yE", "yA"),
+            Vec::<String>::new(),
+            "a Khap of Kings is locked"
+        );
+        assert_eq!(
+            shapes("rR rR rR rC", "rH"),
+            Vec::<String>::new(),
+            "Khap cards are locked"
+        );
+        assert_eq!(
+            shapes("rR rC", "gH"),
+            Vec::<String>::new(),
+            "chows need one colour"
+        );
+    }
+
+    #[test]
+    fn melds_must_not_raise_trash() {
+        // §4.8 scenario 5: the triple would leave gR gC yA (3 > 2)
+        let hand = h("gH gH gR gC yA");
+        assert_eq!(trash(hand), 2);
+        let mut out = Melds::new();
+        legal_melds(hand, c("gH"), &mut out);
+        let names: Vec<String> = out.iter().map(|m| m.to_string()).collect();
+        // the pair leaves gH gR gC yA (trash 1); the triple would leave gR gC yA (3 > 2)
+        assert_eq!(names, ["Pair gH", "RookCannonHorse gR gC"]);
+        assert!(!can_win(hand, c("gH")));
+    }
+
+    #[test]
+    fn winning_meld_tie_break_prefers_the_first_kind() {
+        // §3.6: holding rP rP yP gP wP and taking rP, Pair, Triple and Pawns4 all leave a hand
+        // of equal value; the record names the first in canonical order.
+        let (m, hv) = best_winning_meld(h("rP rP yP gP wP"), c("rP"), 0, false).unwrap();
+        assert_eq!(m.to_string(), "Pair rP");
+        assert_eq!(hv, 2);
+    }
+
+    #[test]
+    fn winning_meld_prefers_higher_value_then_khui() {
+        // rR rC rH + rR rR rR? no: a Khap of rH plus rH makes a Khui worth 6 against nothing else
+        let (m, hv) = best_winning_meld(h("rH rH rH rK"), c("rH"), 0, false).unwrap();
+        assert_eq!((m.kind, hv), (SetKind::Quad, 7));
+    }
+
+    #[test]
+    fn discards_lower_trash_by_exactly_one_and_never_break_a_khap() {
+        let hand = h("yK yK yK yA yE rR");
+        let d: Vec<Card> = cards_of(legal_discards(hand)).collect();
+        assert_eq!(d, [c("yA"), c("yE"), c("rR")]);
+        // Kings are never legal discards
+        assert_eq!(
+            cards_of(legal_discards(h("rK gA"))).collect::<Vec<_>>(),
+            [c("gA")]
+        );
+    }
+}

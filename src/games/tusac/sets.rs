@@ -1,0 +1,218 @@
+//! Set kinds (§2.1) and their classic point values (§2.5).
+
+use super::card::{Card, Colour, Rank, COLOURS};
+use arrayvec::ArrayVec;
+use std::fmt;
+
+/// The kind of a set, named as in §2.1 and ordered as that table (the order is the winning-meld
+/// tie-break of §3.6).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum SetKind {
+    /// One King.
+    King,
+    /// Two identical cards.
+    Pair,
+    /// Three identical cards (a Khap when private).
+    Triple,
+    /// Four identical cards (a Quan when dealt, a Khui when melded).
+    Quad,
+    /// `cK cA cE` of one colour.
+    KingAdvisorElephant,
+    /// `cR cC cH` of one colour.
+    RookCannonHorse,
+    /// Three pawns of three different colours.
+    Pawns3,
+    /// Four pawns, one of each colour.
+    Pawns4,
+}
+
+impl SetKind {
+    /// The identifier used in logs and JSON (the spec's name).
+    pub const fn name(self) -> &'static str {
+        match self {
+            SetKind::King => "King",
+            SetKind::Pair => "Pair",
+            SetKind::Triple => "Triple",
+            SetKind::Quad => "Quad",
+            SetKind::KingAdvisorElephant => "KingAdvisorElephant",
+            SetKind::RookCannonHorse => "RookCannonHorse",
+            SetKind::Pawns3 => "Pawns3",
+            SetKind::Pawns4 => "Pawns4",
+        }
+    }
+
+    /// The kind of the set made of exactly these cards, if they form one (classic kinds).
+    pub fn of(cards: &[Card]) -> Option<SetKind> {
+        let mut s: ArrayVec<Card, 4> = cards.iter().copied().collect();
+        s.sort();
+        let same = s.windows(2).all(|w| w[0] == w[1]);
+        let one_colour = s.iter().all(|c| c.colour() == s[0].colour());
+        let ranks: ArrayVec<Rank, 4> = s.iter().map(|c| c.rank()).collect();
+        let all_pawns = s.iter().all(|c| c.is_pawn());
+        let distinct = s.windows(2).all(|w| w[0] != w[1]);
+        match (s.len(), same) {
+            (1, _) if s[0].is_king() => Some(SetKind::King),
+            (2, true) => Some(SetKind::Pair),
+            (3, true) => Some(SetKind::Triple),
+            (4, true) => Some(SetKind::Quad),
+            (3, false)
+                if one_colour && ranks[..] == [Rank::King, Rank::Advisor, Rank::Elephant] =>
+            {
+                Some(SetKind::KingAdvisorElephant)
+            }
+            (3, false) if one_colour && ranks[..] == [Rank::Rook, Rank::Cannon, Rank::Horse] => {
+                Some(SetKind::RookCannonHorse)
+            }
+            (3, false) if all_pawns && distinct => Some(SetKind::Pawns3),
+            (4, false) if all_pawns && distinct => Some(SetKind::Pawns4),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for SetKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Where a set's cards came from (§2.2).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Origin {
+    /// All cards were dealt to the holder.
+    Dealt,
+    /// The set contains a card taken as the active card.
+    Melded,
+}
+
+/// Whether a set is exposed or still in the private block (§2.2).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Zone {
+    /// In the concealed hand.
+    Private,
+    /// Exposed on the table.
+    Public,
+}
+
+/// A set instance: its kind, cards, zone and origin. A plain `Copy` value.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct SetInstance {
+    /// The kind.
+    pub kind: SetKind,
+    cards: [Card; 4],
+    len: u8,
+    /// Private or public.
+    pub zone: Zone,
+    /// Dealt or melded.
+    pub origin: Origin,
+}
+
+impl SetInstance {
+    /// A set of `kind` made of `cards` (1 to 4 cards; stored in canonical order).
+    pub fn new(kind: SetKind, cards: &[Card], zone: Zone, origin: Origin) -> SetInstance {
+        let mut arr = [Card::default(); 4];
+        arr[..cards.len()].copy_from_slice(cards);
+        arr[..cards.len()].sort();
+        SetInstance {
+            kind,
+            cards: arr,
+            len: cards.len() as u8,
+            zone,
+            origin,
+        }
+    }
+
+    /// The cards, canonical order.
+    pub fn cards(&self) -> &[Card] {
+        &self.cards[..self.len as usize]
+    }
+
+    /// The classic point value of §2.5: Quan 8, Khui 6, Khap 3, public Triple 1, `Pawns4` 2,
+    /// `Pair` 0, every other kind 1.
+    pub fn classic_value(&self) -> u32 {
+        classic_value(self.kind, self.zone, self.origin)
+    }
+
+    /// The classic special name (§2.2), if any: `Quan`, `Khui` or `Khap`.
+    pub fn classic_name(&self) -> Option<&'static str> {
+        match (self.kind, self.zone, self.origin) {
+            (SetKind::Quad, _, Origin::Dealt) => Some("Quan"),
+            (SetKind::Quad, _, Origin::Melded) => Some("Khui"),
+            (SetKind::Triple, Zone::Private, _) => Some("Khap"),
+            _ => None,
+        }
+    }
+}
+
+/// The classic point value of a set (§2.5).
+pub const fn classic_value(kind: SetKind, zone: Zone, origin: Origin) -> u32 {
+    match kind {
+        SetKind::Pair => 0,
+        SetKind::Triple => match zone {
+            Zone::Private => 3,
+            Zone::Public => 1,
+        },
+        SetKind::Quad => match origin {
+            Origin::Dealt => 8,
+            Origin::Melded => 6,
+        },
+        SetKind::Pawns4 => 2,
+        _ => 1,
+    }
+}
+
+impl fmt::Display for SetInstance {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "[{}]",
+            super::card::format_cards(self.cards().iter().copied())
+        )?;
+        if let Some(name) = self.classic_name() {
+            write!(f, "{name}")?;
+        }
+        Ok(())
+    }
+}
+
+/// The pawn of colour `c`.
+pub const fn pawn(c: Colour) -> Card {
+    Card::new(c, Rank::Pawn)
+}
+
+/// The pawns of every colour except `missing`, canonical order.
+pub fn pawns_without(missing: Colour) -> ArrayVec<Card, 3> {
+    COLOURS
+        .iter()
+        .filter(|&&c| c != missing)
+        .map(|&c| pawn(c))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::tusac::card::parse_cards;
+
+    fn kind(s: &str) -> Option<SetKind> {
+        SetKind::of(&parse_cards(s, 4).unwrap())
+    }
+
+    #[test]
+    fn set_kinds_follow_section_2_1() {
+        assert_eq!(kind("rK"), Some(SetKind::King));
+        assert_eq!(kind("rA"), None);
+        assert_eq!(kind("rK rK"), Some(SetKind::Pair));
+        assert_eq!(kind("yP yP yP"), Some(SetKind::Triple));
+        assert_eq!(kind("gH gH gH gH"), Some(SetKind::Quad));
+        assert_eq!(kind("rE rK rA"), Some(SetKind::KingAdvisorElephant));
+        assert_eq!(kind("rK rA yE"), None);
+        assert_eq!(kind("wH wR wC"), Some(SetKind::RookCannonHorse));
+        assert_eq!(kind("wR wC gH"), None, "a chow needs one colour");
+        assert_eq!(kind("rP yP wP"), Some(SetKind::Pawns3));
+        assert_eq!(kind("rP rP yP"), None, "same-colour pawns are not Pawns3");
+        assert_eq!(kind("rP yP gP wP"), Some(SetKind::Pawns4));
+        assert_eq!(kind("rA rE"), None, "A/E without the King is not a set");
+        assert_eq!(kind("rR rC"), None, "2-card chows are not sets");
+    }
+}

@@ -1,0 +1,702 @@
+//! The classic state machine of §4: deal and post-deal steps (§1.3–1.4), the claim window with
+//! its priorities C1–C3, the turn option C5/C6, the discard rule C7 and the end conditions §4.7.
+
+use super::card::{Card, CARD_TYPES};
+use super::hand::Hand;
+use super::rules::{
+    best_winning_meld, can_win, cards_of, legal_discards, legal_melds, Meld, Melds, Options,
+};
+use super::score::{classic_payouts, Holdings, Win};
+use super::sets::{Origin, SetInstance, SetKind, Zone};
+use super::trash::{is_waiting_pair_hand, trash, trash_and_value};
+use super::worst::worst_set;
+use crate::fixed::CopyVec;
+use crate::game::{Game, GameState, Outcome, Seat, MAX_SEATS};
+use crate::rng::{shuffle, GameRng};
+use arrayvec::ArrayVec;
+use std::fmt;
+
+/// Cards in one pack.
+pub const DECK_SIZE: usize = 112;
+/// Most players a one-pack variant seats.
+pub const MAX_PLAYERS: usize = 4;
+/// Bound on a player's public sets: with `q` Quans and `d` discards from 21 private cards,
+/// `4q + d ≤ 21` and every meld is followed by a discard or ends the game, so sets ≤ `q + d + 1 ≤ 22`.
+pub const MAX_PUBLIC_SETS: usize = 22;
+/// Bound on the legal actions of one decision: discards are distinct non-King types of at most
+/// 21 cards; a turn option offers at most [`super::rules::MAX_MELD_SHAPES`] melds plus a draw.
+pub const MAX_ACTIONS: usize = 21;
+/// Bound on the events of one step: the deal reports at most 5 Quans per seat and a natural
+/// win; an action reports itself, a draw, a claim and the end.
+pub const MAX_EVENTS: usize = 4 * 5 + 1;
+
+/// Where the active card came from (§0.2).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Source {
+    /// Discarded by its owner.
+    Discard,
+    /// Just drawn by its owner, the turn player.
+    OwnDraw,
+    /// Drawn by its owner, who declined it; offered to the next seat.
+    PassedDraw,
+}
+
+/// The single face-up card players may take.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Active {
+    /// The card.
+    pub card: Card,
+    /// Its source.
+    pub source: Source,
+    /// The discarder or drawer.
+    pub owner: Seat,
+    /// For a discard: whether it was a worst card (§5); true otherwise.
+    pub worst: bool,
+}
+
+/// Whose decision it is.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Phase {
+    /// `MustDiscard(X)`.
+    MustDiscard(Seat),
+    /// `TurnOption(T, A)`.
+    TurnOption(Seat),
+    /// The game is over.
+    Over,
+}
+
+/// A decision (§4.2). Claims are forced in classic, so the engine makes them (see [`Event`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Action {
+    /// `Discard(card)` in `MustDiscard`.
+    Discard(Card),
+    /// `Meld(set_spec)` in `TurnOption`: the active card plus these private cards.
+    Meld(Meld),
+    /// `Draw` in `TurnOption` on a discard or passed draw.
+    Draw,
+    /// `PassDrawn` in `TurnOption` on the seat's own draw.
+    PassDrawn,
+}
+
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Action::Discard(c) => write!(f, "discard {c}"),
+            Action::Meld(m) => write!(f, "meld {m}"),
+            Action::Draw => f.write_str("draw"),
+            Action::PassDrawn => f.write_str("pass"),
+        }
+    }
+}
+
+/// The rule that forced an engine move, by its spec identifier.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Rule {
+    /// §1.4 step 3: a dealt quadruple is exposed as a Quan.
+    Quan,
+    /// §1.4 step 5: `F`'s dealt hand is complete.
+    NaturalWin,
+    /// C1 winning priority.
+    C1,
+    /// C2 Khap priority (Khui).
+    C2,
+    /// C3 pair priority.
+    C3,
+    /// §4.7: a draw is needed and the stock is at its floor.
+    StockFloor,
+}
+
+impl Rule {
+    /// The spec's identifier.
+    pub const fn id(self) -> &'static str {
+        match self {
+            Rule::Quan => "1.4-Quan",
+            Rule::NaturalWin => "1.4-NaturalWin",
+            Rule::C1 => "C1",
+            Rule::C2 => "C2",
+            Rule::C3 => "C3",
+            Rule::StockFloor => "4.7-StockFloor",
+        }
+    }
+    const fn why(self) -> &'static str {
+        match self {
+            Rule::Quan => "a dealt quadruple is exposed",
+            Rule::NaturalWin => "the dealt hand has no trash",
+            Rule::C1 => "winning priority",
+            Rule::C2 => "Khap priority, the Khui is forced",
+            Rule::C3 => "pair priority, the triple is forced",
+            Rule::StockFloor => "a draw is needed and the stock is at its floor",
+        }
+    }
+}
+
+/// Something that happened in a step, in order.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Event {
+    /// Placeholder for fixed storage; never reported.
+    #[default]
+    None,
+    /// A Quan exposed after the deal (forced, §1.4).
+    Quan {
+        /// Holder.
+        seat: Seat,
+        /// The card type.
+        card: Card,
+    },
+    /// A discard, with its worst-card judgement (§5).
+    Discard {
+        /// Discarder.
+        seat: Seat,
+        /// The card.
+        card: Card,
+        /// Whether it was a worst card.
+        worst: bool,
+    },
+    /// The active card taken into a public set; `rule` is set when the engine forced it.
+    Meld {
+        /// Melder.
+        seat: Seat,
+        /// The set made.
+        meld: Meld,
+        /// The active card taken.
+        active: Card,
+        /// The forcing rule, if forced.
+        rule: Option<Rule>,
+    },
+    /// The active card (if any) went to the dead pile and `seat` drew `card`.
+    Draw {
+        /// Drawer.
+        seat: Seat,
+        /// The drawn card (face up).
+        card: Card,
+    },
+    /// The drawer declined its own draw; the next seat is offered it.
+    PassDrawn {
+        /// Drawer.
+        seat: Seat,
+        /// The card.
+        card: Card,
+    },
+    /// The game ended: a winner, or a drawn game.
+    End {
+        /// Winner, if any.
+        winner: Option<Seat>,
+        /// The rule that ended it.
+        rule: Rule,
+    },
+}
+
+impl Event {
+    /// The rule that forced this event, if the engine applied it by a rule.
+    pub fn forced_by(&self) -> Option<Rule> {
+        match *self {
+            Event::Quan { .. } => Some(Rule::Quan),
+            Event::Meld { rule, .. } => rule,
+            Event::End { rule, .. } => Some(rule),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Event {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Event::None => Ok(()),
+            Event::Quan { seat, card } => {
+                write!(
+                    f,
+                    "seat {seat} exposes Quan [{card} {card} {card} {card}] (forced {}: {})",
+                    Rule::Quan.id(),
+                    Rule::Quan.why()
+                )
+            }
+            Event::Discard { seat, card, worst } => {
+                write!(
+                    f,
+                    "seat {seat} discards {card}{}",
+                    if worst { " (worst)" } else { " (not worst)" }
+                )
+            }
+            Event::Meld {
+                seat,
+                meld,
+                active,
+                rule,
+            } => {
+                write!(f, "seat {seat} takes {active}: {meld}")?;
+                match rule {
+                    Some(r) => write!(f, " (forced {}: {})", r.id(), r.why()),
+                    None => Ok(()),
+                }
+            }
+            Event::Draw { seat, card } => write!(f, "seat {seat} draws {card}"),
+            Event::PassDrawn { seat, card } => {
+                write!(f, "seat {seat} passes its draw {card} to the next seat")
+            }
+            Event::End {
+                winner: Some(w),
+                rule,
+            } => write!(f, "seat {w} wins ({}: {})", rule.id(), rule.why()),
+            Event::End { winner: None, rule } => {
+                write!(f, "the game is drawn ({}: {})", rule.id(), rule.why())
+            }
+        }
+    }
+}
+
+/// A player's public block (§0.2).
+pub type PublicBlock = CopyVec<SetInstance, MAX_PUBLIC_SETS>;
+
+impl Default for SetInstance {
+    fn default() -> Self {
+        SetInstance::new(SetKind::King, &[], Zone::Public, Origin::Dealt)
+    }
+}
+
+/// A Tứ Sắc game: the variant's rule options.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct TuSac {
+    opts: Options,
+}
+
+impl TuSac {
+    /// A game with these options. Errors when an option is outside what the engine supports.
+    pub fn new(opts: Options) -> Result<TuSac, String> {
+        if !(2..=MAX_PLAYERS as u8).contains(&opts.players) {
+            return Err(format!("{} players: classic seats 2 to 4", opts.players));
+        }
+        if opts.first_player >= opts.players {
+            return Err(format!(
+                "first player {} is not a seat of {}",
+                opts.first_player, opts.players
+            ));
+        }
+        Ok(TuSac { opts })
+    }
+
+    /// The classic variant for `players` players (2–4).
+    pub fn classic(players: u8) -> Result<TuSac, String> {
+        TuSac::new(Options::classic(players))
+    }
+
+    /// The rule options.
+    pub fn options(&self) -> &Options {
+        &self.opts
+    }
+
+    /// The cards of one pack in canonical order.
+    pub fn fresh_deck() -> [Card; DECK_SIZE] {
+        std::array::from_fn(|i| Card::from_index(i / 4))
+    }
+
+    /// Deals from a shuffled deck by the convention of §1.3 item 4, then runs §1.4.
+    pub fn deal_deck(&self, deck: &[Card; DECK_SIZE]) -> TuSacState {
+        let o = self.opts;
+        let (n, f, hs) = (
+            o.players as usize,
+            o.first_player as usize,
+            o.hand_size as usize,
+        );
+        let mut counts = [[0u8; CARD_TYPES]; MAX_PLAYERS];
+        for (k, c) in deck[..n * hs].iter().enumerate() {
+            counts[(f + k) % n][c.index()] += 1;
+        }
+        counts[f][deck[n * hs].index()] += 1;
+        let mut s = TuSacState {
+            opts: o,
+            deck: *deck,
+            next_draw: (n * hs + 1) as u8,
+            private: [Hand::EMPTY; MAX_PLAYERS],
+            public: [PublicBlock::default(); MAX_PLAYERS],
+            visible: [0; CARD_TYPES],
+            dead: [0; CARD_TYPES],
+            active: None,
+            phase: Phase::MustDiscard(f as Seat),
+            outcome: None,
+            turns: 0,
+            events: CopyVec::default(),
+        };
+        for seat in 0..n {
+            for c in Card::all() {
+                if counts[seat][c.index()] == 4 {
+                    counts[seat][c.index()] = 0;
+                    s.public[seat].push(SetInstance::new(
+                        SetKind::Quad,
+                        &[c; 4],
+                        Zone::Public,
+                        Origin::Dealt,
+                    ));
+                    s.visible[c.index()] += 4;
+                    s.events.push(Event::Quan {
+                        seat: seat as Seat,
+                        card: c,
+                    });
+                }
+            }
+            s.private[seat] = Hand::from_counts(&counts[seat]);
+        }
+        if o.natural_win_for_first && trash(s.private[f]) == 0 {
+            s.finish_win(f as Seat, None, Rule::NaturalWin);
+        }
+        s
+    }
+}
+
+impl Game for TuSac {
+    type State = TuSacState;
+    fn name(&self) -> &'static str {
+        "tusac"
+    }
+    fn variant(&self) -> &'static str {
+        self.opts.variant
+    }
+    fn seats(&self) -> usize {
+        self.opts.players as usize
+    }
+    fn deal(&self, rng: &mut GameRng) -> TuSacState {
+        let mut deck = TuSac::fresh_deck();
+        shuffle(&mut deck, rng);
+        self.deal_deck(&deck)
+    }
+}
+
+/// A Tứ Sắc game in progress. A plain `Copy` value.
+#[derive(Copy, Clone, Debug)]
+pub struct TuSacState {
+    opts: Options,
+    deck: [Card; DECK_SIZE],
+    next_draw: u8,
+    private: [Hand; MAX_PLAYERS],
+    public: [PublicBlock; MAX_PLAYERS],
+    visible: [u8; CARD_TYPES],
+    dead: [u8; CARD_TYPES],
+    active: Option<Active>,
+    phase: Phase,
+    outcome: Option<Outcome>,
+    turns: u32,
+    events: CopyVec<Event, MAX_EVENTS>,
+}
+
+impl TuSacState {
+    /// The rule options in force.
+    pub fn options(&self) -> &Options {
+        &self.opts
+    }
+    /// Number of players.
+    pub fn players(&self) -> usize {
+        self.opts.players as usize
+    }
+    /// The phase.
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+    /// The active card, if any.
+    pub fn active(&self) -> Option<Active> {
+        self.active
+    }
+    /// A seat's private block (hidden information: agents get it only for their own seat).
+    pub fn private(&self, seat: Seat) -> Hand {
+        self.private[seat as usize]
+    }
+    /// A seat's public sets.
+    pub fn public_sets(&self, seat: Seat) -> &[SetInstance] {
+        self.public[seat as usize].as_slice()
+    }
+    /// Counts of each type in the dead pile.
+    pub fn dead(&self) -> &[u8; CARD_TYPES] {
+        &self.dead
+    }
+    /// Counts of each type in every public block and the dead pile.
+    pub fn visible(&self) -> &[u8; CARD_TYPES] {
+        &self.visible
+    }
+    /// Cards left in the stock.
+    pub fn stock_len(&self) -> usize {
+        DECK_SIZE - self.next_draw as usize
+    }
+    /// The shuffled deck the game was dealt from (§1.3 item 4).
+    pub fn deck(&self) -> &[Card; DECK_SIZE] {
+        &self.deck
+    }
+    /// Number of Khaps a seat holds (public information, §1.4 step 4).
+    pub fn khaps(&self, seat: Seat) -> u32 {
+        let h = self.private[seat as usize];
+        h.types().filter(|&c| h.count(c) == 3).count() as u32
+    }
+    /// Number of discards made so far.
+    pub fn turns(&self) -> u32 {
+        self.turns
+    }
+
+    fn next(&self, seat: Seat) -> Seat {
+        (seat + 1) % self.opts.players
+    }
+
+    /// The claim order of §4.3 for the current active card: its turn player first.
+    fn claim_order(&self, a: Active) -> ArrayVec<Seat, MAX_PLAYERS> {
+        let n = self.opts.players;
+        let (t, len) = match a.source {
+            Source::Discard => (self.next(a.owner), n - 1),
+            _ => (a.owner, n),
+        };
+        (0..len).map(|i| (t + i) % n).collect()
+    }
+
+    /// Runs `ClaimWindow(A)` (§4.4 C1–C4).
+    fn claim_window(&mut self) {
+        let a = self.active.expect("a claim window needs an active card");
+        let order = self.claim_order(a);
+        if let Some(&x) = order
+            .iter()
+            .find(|&&x| can_win(self.private[x as usize], a.card))
+        {
+            let b = &self.public[x as usize];
+            let public_value = b.as_slice().iter().map(|s| s.classic_value()).sum();
+            let quan_or_khui = b.as_slice().iter().any(|s| s.kind == SetKind::Quad);
+            let (meld, _) =
+                best_winning_meld(self.private[x as usize], a.card, public_value, quan_or_khui)
+                    .expect("can_win implies a winning meld");
+            return self.take_active(x, meld, Some(Rule::C1));
+        }
+        if let Some(&x) = order
+            .iter()
+            .find(|&&x| self.private[x as usize].count(a.card) == 3)
+        {
+            return self.take_active(x, Meld::new(SetKind::Quad, &[a.card; 3]), Some(Rule::C2));
+        }
+        let skip = usize::from(self.opts.pair_priority_excludes_turn_player);
+        if !a.card.is_king() {
+            for &x in &order[skip..] {
+                if self.pair_priority_binds(x, a.card) {
+                    return self.take_active(
+                        x,
+                        Meld::new(SetKind::Triple, &[a.card; 2]),
+                        Some(Rule::C3),
+                    );
+                }
+            }
+        }
+        self.phase = Phase::TurnOption(order[0]);
+    }
+
+    /// C3's conditions for one seat: a pair of A, the trash rule, and no waiting-pair exception.
+    fn pair_priority_binds(&self, x: Seat, card: Card) -> bool {
+        let h = self.private[x as usize];
+        h.count(card) == 2
+            && trash(h.without_all(&[card, card])) <= trash(h)
+            && !(self.opts.pair_waiting_exception && is_waiting_pair_hand(h))
+    }
+
+    /// Moves the active card and the meld's private cards into a new public set, then `AfterMeld`.
+    fn take_active(&mut self, x: Seat, meld: Meld, rule: Option<Rule>) {
+        let a = self.active.expect("a meld needs an active card");
+        let xi = x as usize;
+        self.private[xi] = self.private[xi].without_all(meld.used());
+        let mut cards: ArrayVec<Card, 4> = meld.used().iter().copied().collect();
+        cards.push(a.card);
+        for c in &cards {
+            self.visible[c.index()] += 1;
+        }
+        self.public[xi].push(SetInstance::new(
+            meld.kind,
+            &cards,
+            Zone::Public,
+            Origin::Melded,
+        ));
+        self.events.push(Event::Meld {
+            seat: x,
+            meld,
+            active: a.card,
+            rule,
+        });
+        // AfterMeld(X): the win test of §4.7.
+        if trash(self.private[xi]) == 0 {
+            let penalized =
+                (self.opts.worst_card_penalty && a.source == Source::Discard && !a.worst)
+                    .then_some(a.owner);
+            self.finish_win(x, penalized, Rule::C1);
+        } else {
+            self.active = None;
+            self.phase = Phase::MustDiscard(x);
+        }
+    }
+
+    /// `DrawStep(T)` (§4.3, §4.7).
+    fn draw_step(&mut self, t: Seat) {
+        if self.stock_len() <= self.opts.stock_floor as usize {
+            self.finish_drawn();
+            return;
+        }
+        let card = self.deck[self.next_draw as usize];
+        self.next_draw += 1;
+        self.active = Some(Active {
+            card,
+            source: Source::OwnDraw,
+            owner: t,
+            worst: true,
+        });
+        self.events.push(Event::Draw { seat: t, card });
+        self.claim_window();
+    }
+
+    /// The hand value `hv` of a seat (§6.1): public sets plus the best private partition.
+    pub fn hand_value(&self, seat: Seat) -> u32 {
+        let public: u32 = self
+            .public_sets(seat)
+            .iter()
+            .map(|s| s.classic_value())
+            .sum();
+        public + u32::from(trash_and_value(self.private(seat)).1)
+    }
+
+    fn holdings(&self, seat: Seat) -> Holdings {
+        let sets = self.public_sets(seat);
+        let quads = |origin| {
+            sets.iter()
+                .filter(|s| s.kind == SetKind::Quad && s.origin == origin)
+                .count() as u32
+        };
+        Holdings {
+            quans: quads(Origin::Dealt),
+            khuis: quads(Origin::Melded),
+            khaps: self.khaps(seat),
+        }
+    }
+
+    fn finish_win(&mut self, winner: Seat, penalized: Option<Seat>, rule: Rule) {
+        let n = self.players();
+        let holdings: ArrayVec<Holdings, MAX_PLAYERS> =
+            (0..n as Seat).map(|s| self.holdings(s)).collect();
+        let w = holdings[winner as usize];
+        let win = Win {
+            winner,
+            hand_value: self.hand_value(winner),
+            doubled: w.quans + w.khuis > 0,
+            penalized,
+        };
+        let payouts = classic_payouts(&self.opts, &win, &holdings);
+        self.end(Some(winner), rule, payouts, win.hand_value, penalized);
+    }
+
+    fn finish_drawn(&mut self) {
+        self.end(None, Rule::StockFloor, [0; MAX_SEATS], 0, None);
+    }
+
+    fn end(
+        &mut self,
+        winner: Option<Seat>,
+        rule: Rule,
+        payouts: [i64; MAX_SEATS],
+        hv: u32,
+        pen: Option<Seat>,
+    ) {
+        let reason = match rule {
+            Rule::NaturalWin => "natural_win",
+            Rule::StockFloor => "stock_floor",
+            _ => "win",
+        };
+        self.outcome = Some(Outcome {
+            seats: self.opts.players,
+            winner,
+            reason,
+            payouts,
+            hand_value: hv,
+            turns: self.turns,
+            penalized: pen,
+        });
+        self.phase = Phase::Over;
+        self.events.push(Event::End { winner, rule });
+    }
+
+    fn is_legal(&self, action: Action) -> bool {
+        let mut list = ArrayVec::new();
+        self.legal_actions(&mut list);
+        list.contains(&action)
+    }
+}
+
+impl GameState for TuSacState {
+    type Action = Action;
+    type Actions = ArrayVec<Action, MAX_ACTIONS>;
+    type Event = Event;
+
+    fn to_move(&self) -> Option<Seat> {
+        match self.phase {
+            Phase::MustDiscard(x) | Phase::TurnOption(x) => Some(x),
+            Phase::Over => None,
+        }
+    }
+
+    fn legal_actions(&self, out: &mut Self::Actions) {
+        out.clear();
+        match self.phase {
+            Phase::MustDiscard(x) => {
+                out.extend(cards_of(legal_discards(self.private(x))).map(Action::Discard));
+            }
+            Phase::TurnOption(t) => {
+                let a = self.active.expect("a turn option has an active card");
+                let mut melds = Melds::new();
+                legal_melds(self.private(t), a.card, &mut melds);
+                out.extend(melds.iter().map(|&m| Action::Meld(m)));
+                out.push(if a.source == Source::OwnDraw {
+                    Action::PassDrawn
+                } else {
+                    Action::Draw
+                });
+            }
+            Phase::Over => {}
+        }
+    }
+
+    fn apply(&mut self, action: Action) {
+        debug_assert!(
+            self.is_legal(action),
+            "illegal action {action} in {:?}",
+            self.phase
+        );
+        self.events.clear();
+        match (self.phase, action) {
+            (Phase::MustDiscard(x), Action::Discard(card)) => {
+                let hand = self.private(x);
+                let worst = worst_set(hand, &self.visible) >> card.index() & 1 == 1;
+                self.private[x as usize].remove(card);
+                self.turns += 1;
+                self.active = Some(Active {
+                    card,
+                    source: Source::Discard,
+                    owner: x,
+                    worst,
+                });
+                self.events.push(Event::Discard {
+                    seat: x,
+                    card,
+                    worst,
+                });
+                self.claim_window();
+            }
+            (Phase::TurnOption(t), Action::Meld(meld)) => self.take_active(t, meld, None),
+            (Phase::TurnOption(t), Action::Draw) => {
+                let a = self.active.take().expect("active card");
+                self.dead[a.card.index()] += 1;
+                self.visible[a.card.index()] += 1;
+                self.draw_step(t);
+            }
+            (Phase::TurnOption(t), Action::PassDrawn) => {
+                let a = self.active.as_mut().expect("active card");
+                a.source = Source::PassedDraw;
+                let card = a.card;
+                self.events.push(Event::PassDrawn { seat: t, card });
+                self.phase = Phase::TurnOption(self.next(t));
+            }
+            (phase, action) => panic!("{action} is not an action of {phase:?}"),
+        }
+    }
+
+    fn last_events(&self) -> &[Event] {
+        self.events.as_slice()
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+}

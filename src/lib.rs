@@ -1,0 +1,11 @@
+//! bailab: a Monte Carlo simulator and AI research toolkit for Vietnamese card games.
+//!
+//! The core contracts live in [`game`]; each game is a folder of [`games`]; randomness is derived
+//! by [`rng`].
+
+pub mod fixed;
+pub mod game;
+pub mod games;
+pub mod rng;
+
+pub use game::{ActionBuffer, Game, GameState, Outcome, Seat, MAX_SEATS};
