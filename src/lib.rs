@@ -3,9 +3,12 @@
 //! The core contracts live in [`game`]; each game is a folder of [`games`]; randomness is derived
 //! by [`rng`].
 
+pub mod agents;
+pub mod cli;
 pub mod fixed;
 pub mod game;
 pub mod games;
 pub mod rng;
+pub mod sim;
 
 pub use game::{ActionBuffer, Game, GameState, Outcome, Seat, MAX_SEATS};

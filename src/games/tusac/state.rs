@@ -163,12 +163,14 @@ pub enum Event {
         /// The forcing rule, if forced.
         rule: Option<Rule>,
     },
-    /// The active card (if any) went to the dead pile and `seat` drew `card`.
+    /// `seat` declined the active card (if any), which went to the dead pile, and drew `card`.
     Draw {
         /// Drawer.
         seat: Seat,
         /// The drawn card (face up).
         card: Card,
+        /// The declined card sent to the dead pile.
+        declined: Option<Card>,
     },
     /// The drawer declined its own draw; the next seat is offered it.
     PassDrawn {
@@ -229,7 +231,21 @@ impl fmt::Display for Event {
                     None => Ok(()),
                 }
             }
-            Event::Draw { seat, card } => write!(f, "seat {seat} draws {card}"),
+            Event::Draw {
+                seat,
+                card,
+                declined: Some(d),
+            } => {
+                write!(
+                    f,
+                    "seat {seat} declines {d} (to the dead pile) and draws {card}"
+                )
+            }
+            Event::Draw {
+                seat,
+                card,
+                declined: None,
+            } => write!(f, "seat {seat} draws {card}"),
             Event::PassDrawn { seat, card } => {
                 write!(f, "seat {seat} passes its draw {card} to the next seat")
             }
@@ -316,10 +332,10 @@ impl TuSac {
             turns: 0,
             events: CopyVec::default(),
         };
-        for seat in 0..n {
+        for (seat, seat_counts) in counts.iter_mut().enumerate().take(n) {
             for c in Card::all() {
-                if counts[seat][c.index()] == 4 {
-                    counts[seat][c.index()] = 0;
+                if seat_counts[c.index()] == 4 {
+                    seat_counts[c.index()] = 0;
                     s.public[seat].push(SetInstance::new(
                         SetKind::Quad,
                         &[c; 4],
@@ -333,7 +349,7 @@ impl TuSac {
                     });
                 }
             }
-            s.private[seat] = Hand::from_counts(&counts[seat]);
+            s.private[seat] = Hand::from_counts(seat_counts);
         }
         if o.natural_win_for_first && trash(s.private[f]) == 0 {
             s.finish_win(f as Seat, None, Rule::NaturalWin);
@@ -489,7 +505,7 @@ impl TuSacState {
 
     /// Moves the active card and the meld's private cards into a new public set, then `AfterMeld`.
     fn take_active(&mut self, x: Seat, meld: Meld, rule: Option<Rule>) {
-        let a = self.active.expect("a meld needs an active card");
+        let a = self.active.take().expect("a meld needs an active card");
         let xi = x as usize;
         self.private[xi] = self.private[xi].without_all(meld.used());
         let mut cards: ArrayVec<Card, 4> = meld.used().iter().copied().collect();
@@ -516,13 +532,12 @@ impl TuSacState {
                     .then_some(a.owner);
             self.finish_win(x, penalized, Rule::C1);
         } else {
-            self.active = None;
             self.phase = Phase::MustDiscard(x);
         }
     }
 
     /// `DrawStep(T)` (§4.3, §4.7).
-    fn draw_step(&mut self, t: Seat) {
+    fn draw_step(&mut self, t: Seat, declined: Option<Card>) {
         if self.stock_len() <= self.opts.stock_floor as usize {
             self.finish_drawn();
             return;
@@ -535,7 +550,11 @@ impl TuSacState {
             owner: t,
             worst: true,
         });
-        self.events.push(Event::Draw { seat: t, card });
+        self.events.push(Event::Draw {
+            seat: t,
+            card,
+            declined,
+        });
         self.claim_window();
     }
 
@@ -679,7 +698,7 @@ impl GameState for TuSacState {
                 let a = self.active.take().expect("active card");
                 self.dead[a.card.index()] += 1;
                 self.visible[a.card.index()] += 1;
-                self.draw_step(t);
+                self.draw_step(t, Some(a.card));
             }
             (Phase::TurnOption(t), Action::PassDrawn) => {
                 let a = self.active.as_mut().expect("active card");

@@ -1,0 +1,27 @@
+//! Golden playthroughs: the full log of one fixed game per variant is checked in, so a change to
+//! any rule shows as a diff. Regenerate with `BAILAB_BLESS=1 cargo test --test golden_playthroughs`.
+
+use bailab::agents::Policy;
+use bailab::cli::play::tusac_log;
+use bailab::games::tusac::TuSac;
+
+fn check(name: &str, actual: &str) {
+    let path = format!("{}/tests/golden/{name}", env!("CARGO_MANIFEST_DIR"));
+    if std::env::var_os("BAILAB_BLESS").is_some() {
+        std::fs::write(&path, actual).unwrap();
+    }
+    let expected = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    assert!(
+        expected == actual,
+        "{name} differs from the golden file; run with BAILAB_BLESS=1 after reviewing the diff"
+    );
+}
+
+#[test]
+fn tusac_classic_seed_1() {
+    let game = TuSac::classic(4).unwrap();
+    check(
+        "tusac-classic.txt",
+        &tusac_log(&game, 1, 0, &[Policy::Random]),
+    );
+}
