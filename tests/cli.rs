@@ -12,7 +12,12 @@ fn bailab(args: &[&str], stdin: Option<&str>) -> Output {
         .spawn()
         .expect("bailab runs");
     if let Some(text) = stdin {
-        child.stdin.take().unwrap().write_all(text.as_bytes()).unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(text.as_bytes())
+            .unwrap();
     }
     drop(child.stdin.take());
     child.wait_with_output().unwrap()
@@ -27,9 +32,14 @@ fn stderr(o: &Output) -> String {
 }
 
 fn vectors() -> Vec<serde_json::Value> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/rules/vectors/tusac-trash.jsonl");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/rules/vectors/tusac-trash.jsonl"
+    );
     let text = std::fs::read_to_string(path).unwrap();
-    text.lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+    text.lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
 }
 
 #[test]
@@ -40,11 +50,19 @@ fn analyze_gives_every_section_3_5_answer_in_json_and_text() {
         assert!(o.status.success(), "{}", stderr(&o));
         let j: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
         assert_eq!(j["trash"], row["trash"], "row {}", row["id"]);
-        assert_eq!(j["trash_cards"].as_array().unwrap().len() as u64, row["trash"].as_u64().unwrap());
+        assert_eq!(
+            j["trash_cards"].as_array().unwrap().len() as u64,
+            row["trash"].as_u64().unwrap()
+        );
         let o = bailab(&["analyze", "--variant", "classic", block], None);
         let text = stdout(&o);
         let line = text.lines().find(|l| l.starts_with("trash ")).unwrap();
-        assert_eq!(line.split_whitespace().nth(1).unwrap(), row["trash"].to_string(), "row {}", row["id"]);
+        assert_eq!(
+            line.split_whitespace().nth(1).unwrap(),
+            row["trash"].to_string(),
+            "row {}",
+            row["id"]
+        );
     }
 }
 
@@ -52,8 +70,14 @@ fn analyze_gives_every_section_3_5_answer_in_json_and_text() {
 fn analyze_json_lines_reports_bad_lines_and_goes_on() {
     let input = "rK rA rE\nrK zQ\n\nrR rR rC rC rH\n";
     let o = bailab(&["analyze", "--game", "tusac", "-"], Some(input));
-    assert!(!o.status.success(), "a failed line makes the exit status non-zero");
-    let lines: Vec<serde_json::Value> = stdout(&o).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert!(
+        !o.status.success(),
+        "a failed line makes the exit status non-zero"
+    );
+    let lines: Vec<serde_json::Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     assert_eq!(lines.len(), 3);
     assert_eq!(lines[0]["trash"], 0);
     assert_eq!(lines[1]["hand"], "rK zQ");
@@ -66,7 +90,13 @@ fn analyze_json_lines_reports_bad_lines_and_goes_on() {
 fn analyze_worst_card_uses_seen_cards() {
     // §5.2 W1
     let o = bailab(
-        &["analyze", "--json", "--seen", "rH rH rC gH gH gH yP", "rR rC gH yP wA wA gK gA gE yR yC yH"],
+        &[
+            "analyze",
+            "--json",
+            "--seen",
+            "rH rH rC gH gH gH yP",
+            "rR rC gH yP wA wA gK gA gE yR yC yH",
+        ],
         None,
     );
     let j: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
@@ -81,7 +111,10 @@ fn bad_input_is_a_clear_error() {
         (&["analyze", "rK rX"], "card 2 'rX'"),
         (&["analyze", ""], "empty"),
         (&["analyze", "rK rK rK rK rK"], "copy 5"),
-        (&["analyze", "--variant", "nope", "rK"], "unknown variant 'nope'"),
+        (
+            &["analyze", "--variant", "nope", "rK"],
+            "unknown variant 'nope'",
+        ),
         (&["play", "--seed", "1", "--players", "5"], "5 players"),
     ];
     for (args, needle) in cases {
@@ -93,14 +126,30 @@ fn bad_input_is_a_clear_error() {
 
 #[test]
 fn play_prints_the_same_game_for_the_same_seed() {
-    let a = bailab(&["play", "--game", "tusac", "--seed", "7", "--index", "2"], None);
-    let b = bailab(&["play", "--game", "tusac", "--seed", "7", "--index", "2"], None);
-    let c = bailab(&["play", "--game", "tusac", "--seed", "7", "--index", "3"], None);
+    let a = bailab(
+        &["play", "--game", "tusac", "--seed", "7", "--index", "2"],
+        None,
+    );
+    let b = bailab(
+        &["play", "--game", "tusac", "--seed", "7", "--index", "2"],
+        None,
+    );
+    let c = bailab(
+        &["play", "--game", "tusac", "--seed", "7", "--index", "3"],
+        None,
+    );
     assert!(a.status.success());
     assert_eq!(stdout(&a), stdout(&b));
     assert_ne!(stdout(&a), stdout(&c));
     let text = stdout(&a);
-    for needle in ["deal:", "seat 0:", "play:", "final:", "outcome:", "payouts ["] {
+    for needle in [
+        "deal:",
+        "seat 0:",
+        "play:",
+        "final:",
+        "outcome:",
+        "payouts [",
+    ] {
         assert!(text.contains(needle), "missing {needle}");
     }
 }
