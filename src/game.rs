@@ -70,6 +70,26 @@ pub trait GameState: Clone + Send {
     fn last_events(&self) -> &[Self::Event];
     /// The result, once the game is over.
     fn outcome(&self) -> Option<Outcome>;
+
+    /// What one seat may see of this state (ARCHITECTURE.md contract 3).
+    type View<'a>: SeatView<State = Self>
+    where
+        Self: 'a;
+    /// The view of `seat`. Agents receive only this, never the state itself.
+    fn view(&self, seat: Seat) -> Self::View<'_>;
+}
+
+/// A seat's view of a state: its own hidden cards and the public information, nothing else.
+/// The state behind it is private to the game's module, so an agent cannot read another seat's
+/// hidden cards.
+pub trait SeatView {
+    /// The state type this view is of.
+    type State: GameState;
+    /// The seat whose view this is.
+    fn seat(&self) -> Seat;
+    /// A full state consistent with everything this seat can see: hidden hands and the stock
+    /// resampled from the cards it has not seen. This is what information-set search samples.
+    fn determinize(&self, rng: &mut crate::rng::GameRng) -> Self::State;
 }
 
 /// How a finished game ended and who pays whom. Payouts are integers that sum to zero.

@@ -96,7 +96,7 @@ impl Card {
         self.0 >= 24
     }
     /// Every card type in canonical order.
-    pub fn all() -> impl Iterator<Item = Card> {
+    pub fn all() -> impl Iterator<Item = Card> + Clone {
         (0..CARD_TYPES as u8).map(Card)
     }
 }

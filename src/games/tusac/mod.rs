@@ -10,6 +10,7 @@ pub mod score;
 pub mod sets;
 pub mod state;
 pub mod trash;
+pub mod view;
 pub mod worst;
 
 pub use card::{Card, Colour, Rank};
@@ -18,3 +19,4 @@ pub use rules::{Meld, Options};
 pub use sets::SetKind;
 pub use state::{Action, Event, TuSac, TuSacState};
 pub use trash::trash;
+pub use view::TuSacView;

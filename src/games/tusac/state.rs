@@ -379,18 +379,18 @@ impl Game for TuSac {
 /// A Tứ Sắc game in progress. A plain `Copy` value.
 #[derive(Copy, Clone, Debug)]
 pub struct TuSacState {
-    opts: Options,
-    deck: [Card; DECK_SIZE],
-    next_draw: u8,
-    private: [Hand; MAX_PLAYERS],
-    public: [PublicBlock; MAX_PLAYERS],
-    visible: [u8; CARD_TYPES],
-    dead: [u8; CARD_TYPES],
-    active: Option<Active>,
-    phase: Phase,
-    outcome: Option<Outcome>,
-    turns: u32,
-    events: CopyVec<Event, MAX_EVENTS>,
+    pub(super) opts: Options,
+    pub(super) deck: [Card; DECK_SIZE],
+    pub(super) next_draw: u8,
+    pub(super) private: [Hand; MAX_PLAYERS],
+    pub(super) public: [PublicBlock; MAX_PLAYERS],
+    pub(super) visible: [u8; CARD_TYPES],
+    pub(super) dead: [u8; CARD_TYPES],
+    pub(super) active: Option<Active>,
+    pub(super) phase: Phase,
+    pub(super) outcome: Option<Outcome>,
+    pub(super) turns: u32,
+    pub(super) events: CopyVec<Event, MAX_EVENTS>,
 }
 
 impl TuSacState {
@@ -444,7 +444,7 @@ impl TuSacState {
         self.turns
     }
 
-    fn next(&self, seat: Seat) -> Seat {
+    pub(super) fn next(&self, seat: Seat) -> Seat {
         (seat + 1) % self.opts.players
     }
 
@@ -717,5 +717,10 @@ impl GameState for TuSacState {
 
     fn outcome(&self) -> Option<Outcome> {
         self.outcome
+    }
+
+    type View<'a> = super::view::TuSacView<'a>;
+    fn view(&self, seat: Seat) -> super::view::TuSacView<'_> {
+        super::view::TuSacView::new(self, seat)
     }
 }

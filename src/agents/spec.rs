@@ -1,0 +1,81 @@
+//! Agent spec strings: `name` or `name:key=value,key=value` (e.g. `greedy:tiebreak=random`).
+
+use std::fmt;
+
+/// A parsed agent spec: the agent's name and its parameters in the order given.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AgentSpec {
+    /// The agent's name (`random`, `greedy`, ...).
+    pub name: String,
+    /// `key=value` parameters.
+    pub params: Vec<(String, String)>,
+}
+
+impl AgentSpec {
+    /// Reads a spec string. Errors say what is malformed.
+    ///
+    /// # Examples
+    /// ```
+    /// use bailab::agents::spec::AgentSpec;
+    /// let s = AgentSpec::parse("greedy:tiebreak=random").unwrap();
+    /// assert_eq!(s.name, "greedy");
+    /// assert_eq!(s.params, [("tiebreak".to_string(), "random".to_string())]);
+    /// assert!(AgentSpec::parse("greedy:tiebreak").is_err());
+    /// ```
+    pub fn parse(text: &str) -> Result<AgentSpec, String> {
+        let text = text.trim();
+        let (name, rest) = match text.split_once(':') {
+            Some((n, r)) => (n, Some(r)),
+            None => (text, None),
+        };
+        if name.is_empty()
+            || !name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        {
+            return Err(format!(
+                "agent spec '{text}': expected a name such as 'greedy' or 'greedy:tiebreak=random'"
+            ));
+        }
+        let mut params = Vec::new();
+        for part in rest.into_iter().flat_map(|r| r.split(',')) {
+            let (k, v) = part.split_once('=').ok_or_else(|| {
+                format!("agent spec '{text}': parameter '{part}' is not key=value")
+            })?;
+            let (k, v) = (k.trim(), v.trim());
+            if k.is_empty() || v.is_empty() {
+                return Err(format!(
+                    "agent spec '{text}': parameter '{part}' is not key=value"
+                ));
+            }
+            if params.iter().any(|(seen, _): &(String, String)| seen == k) {
+                return Err(format!(
+                    "agent spec '{text}': parameter '{k}' is given twice"
+                ));
+            }
+            params.push((k.to_string(), v.to_string()));
+        }
+        Ok(AgentSpec {
+            name: name.to_string(),
+            params,
+        })
+    }
+
+    /// The value of parameter `key`, if given.
+    pub fn get(&self, key: &str) -> Option<&str> {
+        self.params
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+impl fmt::Display for AgentSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.name)?;
+        for (i, (k, v)) in self.params.iter().enumerate() {
+            write!(f, "{}{k}={v}", if i == 0 { ':' } else { ',' })?;
+        }
+        Ok(())
+    }
+}
