@@ -1,9 +1,9 @@
 //! Golden playthroughs: the full log of one fixed game per variant is checked in, so a change to
 //! any rule shows as a diff. Regenerate with `BAILAB_BLESS=1 cargo test --test golden_playthroughs`.
 
-use bailab::agents::Policy;
 use bailab::cli::play::tusac_log;
 use bailab::games::tusac::TuSac;
+use bailab::sim::GameId;
 
 fn check(name: &str, actual: &str) {
     let path = format!("{}/tests/golden/{name}", env!("CARGO_MANIFEST_DIR"));
@@ -20,8 +20,11 @@ fn check(name: &str, actual: &str) {
 #[test]
 fn tusac_classic_seed_1() {
     let game = TuSac::classic(4).unwrap();
-    check(
-        "tusac-classic.txt",
-        &tusac_log(&game, 1, 0, &[Policy::Random]),
-    );
+    let id = GameId {
+        master: 1,
+        deal: 0,
+        rotation: 0,
+    };
+    let log = tusac_log(&game, id, &["random".to_string()]).unwrap();
+    check("tusac-classic.txt", &log);
 }

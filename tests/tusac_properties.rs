@@ -2,12 +2,13 @@
 //! conserved in every state, payouts sum to zero, trash discards lower trash by exactly one, no
 //! meld raises trash, every game ends, and a replayed seed gives the same game.
 
-use bailab::agents::Policy;
+use bailab::agents::catalogue::tusac_agent;
+use bailab::agents::uniform_index;
 use bailab::game::{Game, GameState, Seat};
 use bailab::games::tusac::state::{Action, Phase, TuSacState, DECK_SIZE};
 use bailab::games::tusac::{trash, TuSac};
 use bailab::rng::{stream_rng, DEAL_STREAM};
-use bailab::sim::{play_seeded, seat_stream};
+use bailab::sim::{agent_stream, play_game, GameId};
 
 const GAMES: u64 = 100_000;
 
@@ -30,7 +31,7 @@ fn total_cards(s: &TuSacState) -> usize {
 fn checked_game(game: &TuSac, master: u64, index: u64) -> Vec<Action> {
     let mut state = game.deal(&mut stream_rng(master, index, DEAL_STREAM));
     let mut rngs: Vec<_> = (0..game.seats() as Seat)
-        .map(|s| stream_rng(master, index, seat_stream(s)))
+        .map(|s| stream_rng(master, index, agent_stream(0, s)))
         .collect();
     let mut actions = <TuSacState as GameState>::Actions::default();
     let mut seq = Vec::new();
@@ -42,7 +43,7 @@ fn checked_game(game: &TuSac, master: u64, index: u64) -> Vec<Action> {
             !actions.as_slice().is_empty(),
             "a seat to move has a legal action"
         );
-        let chosen = Policy::Random.choose(actions.as_slice().len(), &mut rngs[seat as usize]);
+        let chosen = uniform_index(actions.as_slice().len(), &mut rngs[seat as usize]);
         let action = actions.as_slice()[chosen];
         let before = state.private(seat);
         let phase = state.phase();
@@ -108,10 +109,16 @@ fn replaying_a_seed_gives_the_same_game() {
 }
 
 #[test]
-fn play_seeded_matches_the_checked_loop() {
+fn play_game_matches_the_checked_loop() {
     let game = TuSac::classic(4).unwrap();
     let mut seq = Vec::new();
-    play_seeded(&game, 5, 3, &[Policy::Random], |_, step| {
+    let mut agents = vec![tusac_agent("random").unwrap()];
+    let id = GameId {
+        master: 5,
+        deal: 3,
+        rotation: 0,
+    };
+    play_game(&game, id, &mut agents, &[0; 4], |(_, step)| {
         if let Some((_, a)) = step {
             seq.push(a)
         }

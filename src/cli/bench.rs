@@ -1,19 +1,20 @@
 //! `bailab bench`: speed figures measured on this machine (never asserted in tests).
 
-use crate::agents::Policy;
-use crate::game::{Game, GameState};
+use crate::game::Game;
 use crate::games::tusac::analyze::analyze_hand;
 use crate::games::tusac::{trash, Hand, TuSac};
 use crate::rng::{stream_rng, DEAL_STREAM};
+use crate::sim::experiment::Experiment;
+use crate::sim::runner::throughput;
 use std::hint::black_box;
 use std::time::Instant;
 
 /// Arguments of `bailab bench`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Random games to play for the games/s figure.
+    /// Deals per matchup (each played once, no rotation).
     #[arg(long, default_value_t = 200_000)]
-    pub games: u64,
+    pub deals: u64,
     /// Hands to analyse for the hands/s figures.
     #[arg(long, default_value_t = 200_000)]
     pub hands: u64,
@@ -22,7 +23,7 @@ pub struct Args {
 /// 20-card private blocks from seeded deals (Quans removed by the deal).
 fn sample_hands(count: u64) -> Vec<Hand> {
     let game = TuSac::classic(4).expect("classic");
-    (0..count.div_ceil(4))
+    (0..count.div_ceil(3))
         .flat_map(|i| {
             let s = game.deal(&mut stream_rng(0xBE7C, i, DEAL_STREAM));
             (1..4).map(move |seat| s.private(seat))
@@ -35,13 +36,24 @@ fn rate(count: u64, start: Instant) -> f64 {
     count as f64 / start.elapsed().as_secs_f64()
 }
 
+fn matchup(agent: &str, deals: u64) -> Experiment {
+    let mut exp = Experiment::default_experiment();
+    exp.agents = vec![agent.to_string(); 4];
+    exp.rotate = false;
+    exp.deals = deals;
+    exp
+}
+
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let cores = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1);
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let build = if cfg!(debug_assertions) {
+        "debug build: figures are not representative"
+    } else {
+        "release build"
+    };
     println!(
-        "machine: {cores} cores ({}), single thread, release build expected",
+        "machine: {cores} cores, {}; {build}",
         std::env::consts::ARCH
     );
     let hands = sample_hands(args.hands);
@@ -54,7 +66,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     black_box(sum);
     println!(
-        "trash of a 20-card block      {:>12.0} blocks/s",
+        "{:<44} {:>12.0} blocks/s",
+        "trash of a 20-card block, 1 thread",
         rate(10 * hands.len() as u64, start)
     );
     let start = Instant::now();
@@ -62,25 +75,20 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         black_box(analyze_hand(black_box(h)));
     }
     println!(
-        "full hand analysis (analyze)   {:>12.0} hands/s",
+        "{:<44} {:>12.0} hands/s",
+        "hand analysis (analyze), 1 thread",
         rate(hands.len() as u64, start)
     );
-    let game = TuSac::classic(4).expect("classic");
-    let start = Instant::now();
-    let mut actions = <<TuSac as Game>::State as GameState>::Actions::default();
-    for i in 0..args.games {
-        let mut rng = stream_rng(0xBE7C, i, DEAL_STREAM);
-        let mut s = game.deal(&mut rng);
-        while s.to_move().is_some() {
-            s.legal_actions(&mut actions);
-            let k = Policy::Random.choose(actions.as_slice().len(), &mut rng);
-            s.apply(actions.as_slice()[k]);
+    for agent in ["random", "greedy"] {
+        let exp = matchup(agent, args.deals);
+        for threads in [1, cores] {
+            let gps = throughput(&exp, threads, args.deals)?;
+            println!(
+                "{:<44} {:>12.0} games/s",
+                format!("tusac classic {agent}×4, {threads} thread(s)"),
+                gps
+            );
         }
-        black_box(s.outcome());
     }
-    println!(
-        "random×4 Tứ Sắc classic games  {:>12.0} games/s",
-        rate(args.games, start)
-    );
     Ok(())
 }

@@ -1,8 +1,12 @@
 //! The `bailab` command line (clap): one module per command.
 
+pub mod agents;
 pub mod analyze;
 pub mod bench;
+pub mod merge;
 pub mod play;
+pub mod replay;
+pub mod run;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
@@ -18,6 +22,14 @@ pub struct Cli {
 /// The commands.
 #[derive(Subcommand, Debug)]
 pub enum Command {
+    /// Run an experiment (default: the embedded one) on all cores and write its statistics.
+    Run(run::Args),
+    /// Combine shard outputs into the summary one run would have written.
+    Merge(merge::Args),
+    /// Print the log of one game of an experiment.
+    Replay(replay::Args),
+    /// List the agents and their parameters.
+    Agents(agents::Args),
     /// Analyse a hand: trash, an optimal partition, legal and worst discards, value, waits.
     Analyze(analyze::Args),
     /// Play one seeded game with built-in policies and print it as a readable log.
@@ -36,6 +48,10 @@ pub enum GameName {
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
+        Command::Run(args) => run::run(args),
+        Command::Merge(args) => merge::run(args),
+        Command::Replay(args) => replay::run(args),
+        Command::Agents(args) => agents::run(args),
         Command::Analyze(args) => analyze::run(args),
         Command::Play(args) => play::run(args),
         Command::Bench(args) => bench::run(args),

@@ -1,12 +1,29 @@
-//! Playing games: the seeded game loop shared by `play`, the tests and (later) the runner.
+//! Playing games: the seeded game loop shared by `play`, `replay`, the runner and the tests.
 
-use crate::agents::Policy;
-use crate::game::{ActionBuffer, Game, GameState, Outcome, Seat};
+pub mod experiment;
+pub mod output;
+pub mod runner;
+pub mod stats;
+
+use crate::agents::Agent;
+use crate::game::{ActionBuffer, Game, GameState, Outcome, Seat, SeatView, MAX_SEATS};
 use crate::rng::{stream_rng, GameRng, DEAL_STREAM};
 
-/// The stream of seat `seat`'s policy RNG for a deal (the deal itself is stream 0).
-pub const fn seat_stream(seat: Seat) -> u64 {
-    1 + seat as u64
+/// The RNG stream of the agent at `seat` in rotation `rotation` of a deal: `1 + 8·rotation + seat`.
+/// (The deal itself is stream 0; all rotations of a deal share its deck.)
+pub const fn agent_stream(rotation: u8, seat: Seat) -> u64 {
+    1 + (rotation as u64) * MAX_SEATS as u64 + seat as u64
+}
+
+/// Which game of a study: master seed, deal index, rotation.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct GameId {
+    /// The study's master seed.
+    pub master: u64,
+    /// The deal index.
+    pub deal: u64,
+    /// The rotation of the agents through the seats (0 without rotation).
+    pub rotation: u8,
 }
 
 /// A decision just taken: the seat, the number of legal actions and the index chosen.
@@ -20,39 +37,41 @@ pub struct Decision {
     pub chosen: usize,
 }
 
-/// Plays deal `index` of master seed `master` with one policy per seat (repeated if fewer are
-/// given). `observe` sees the state after the deal (`None`) and after every decision.
-pub fn play_seeded<G: Game>(
+/// What a game loop observer is shown: the state after the deal (no decision) or after one.
+pub type Step<'a, S> = (&'a S, Option<(Decision, <S as GameState>::Action)>);
+
+/// Plays one game. `agents[seat_agent[s]]` acts for seat `s`, each with its own RNG stream.
+/// `observe` sees the state after the deal and after every decision. Allocation-free.
+pub fn play_game<G: Game>(
     game: &G,
-    master: u64,
-    index: u64,
-    policies: &[Policy],
-    mut observe: impl FnMut(&G::State, Option<(Decision, <G::State as GameState>::Action)>),
+    id: GameId,
+    agents: &mut [Box<dyn Agent<G::State>>],
+    seat_agent: &[usize],
+    mut observe: impl FnMut(Step<'_, G::State>),
 ) -> Outcome {
-    let mut state = game.deal(&mut stream_rng(master, index, DEAL_STREAM));
-    let mut rngs: Vec<GameRng> = (0..game.seats() as Seat)
-        .map(|s| stream_rng(master, index, seat_stream(s)))
-        .collect();
-    observe(&state, None);
+    let mut state = game.deal(&mut stream_rng(id.master, id.deal, DEAL_STREAM));
+    let mut rngs: [GameRng; MAX_SEATS] = std::array::from_fn(|s| {
+        stream_rng(id.master, id.deal, agent_stream(id.rotation, s as Seat))
+    });
+    observe((&state, None));
     let mut actions = <G::State as GameState>::Actions::default();
     while let Some(seat) = state.to_move() {
         state.legal_actions(&mut actions);
-        let legal = actions.as_slice().len();
-        let policy = policies[seat as usize % policies.len()];
-        let chosen = policy.choose(legal, &mut rngs[seat as usize]);
-        let action = actions.as_slice()[chosen];
+        let legal = actions.as_slice();
+        let agent = &mut agents[seat_agent[seat as usize]];
+        let chosen = {
+            let view = state.view(seat);
+            debug_assert_eq!(view.seat(), seat);
+            agent.act(&view, legal, &mut rngs[seat as usize])
+        };
+        let action = legal[chosen];
+        let decision = Decision {
+            seat,
+            legal: legal.len(),
+            chosen,
+        };
         state.apply(action);
-        observe(
-            &state,
-            Some((
-                Decision {
-                    seat,
-                    legal,
-                    chosen,
-                },
-                action,
-            )),
-        );
+        observe((&state, Some((decision, action))));
     }
     state.outcome().expect("a finished game has an outcome")
 }

@@ -1,0 +1,109 @@
+//! `bailab merge DIR...`: combine shard outputs into exactly what one run would have written.
+
+use crate::sim::output::write_atomic;
+use crate::sim::runner::{print_report, write_results, RunReport, TallyFile};
+use anyhow::{bail, Context};
+use std::path::{Path, PathBuf};
+
+/// Arguments of `bailab merge`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Shard output folders (each with tally.json, and games.csv if written).
+    #[arg(required = true)]
+    pub dirs: Vec<PathBuf>,
+    /// Output folder (default: the experiment's output folder).
+    #[arg(long)]
+    pub output: Option<PathBuf>,
+    /// No table.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+fn read_tally(dir: &Path) -> anyhow::Result<TallyFile> {
+    let path = dir.join("tally.json");
+    let text =
+        std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
+    serde_json::from_str(&text).with_context(|| format!("{} is not a bailab tally", path.display()))
+}
+
+/// Runs the command.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let mut shards: Vec<(TallyFile, PathBuf)> = args
+        .dirs
+        .iter()
+        .map(|d| read_tally(d).map(|t| (t, d.clone())))
+        .collect::<anyhow::Result<_>>()?;
+    shards.sort_by_key(|(t, _)| t.deals.0);
+    let exp = shards[0].0.experiment.clone();
+    let mut next = 0;
+    for (t, dir) in &shards {
+        if t.experiment != exp {
+            bail!(
+                "{}: a different experiment from {}",
+                dir.display(),
+                shards[0].1.display()
+            );
+        }
+        if t.deals.0 != next {
+            bail!(
+                "deals {next}..{} are missing or repeated (at {})",
+                t.deals.0,
+                dir.display()
+            );
+        }
+        next = t.deals.1;
+    }
+    if next != exp.deals {
+        bail!("deals {next}..{} are missing: give every shard", exp.deals);
+    }
+    let mut tally = shards[0].0.tally.clone();
+    for (t, dir) in &shards[1..] {
+        tally
+            .merge(&t.tally)
+            .map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))?;
+    }
+    let dir = args
+        .output
+        .unwrap_or_else(|| PathBuf::from(exp.output_dir()));
+    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+    let games_files: Vec<PathBuf> = shards.iter().map(|(_, d)| d.join("games.csv")).collect();
+    if games_files.iter().all(|f| f.exists()) {
+        let mut out = Vec::new();
+        for (i, f) in games_files.iter().enumerate() {
+            let text = std::fs::read(f).with_context(|| format!("reading {}", f.display()))?;
+            let body = if i == 0 { &text[..] } else { skip_line(&text) };
+            out.extend_from_slice(body);
+        }
+        write_atomic(&dir, "games.csv", &out)?;
+    } else if games_files.iter().any(|f| f.exists()) {
+        bail!("some shards have games.csv and some do not");
+    }
+    let elapsed = shards.iter().map(|(_, d)| elapsed_of(d)).sum();
+    let report = RunReport {
+        dir,
+        games: tally.games,
+        tally,
+        elapsed,
+        threads: 0,
+    };
+    write_results(&exp, None, (0, exp.deals), &report)?;
+    if !args.quiet {
+        print_report(&report, &mut std::io::stdout())?;
+    }
+    Ok(())
+}
+
+fn skip_line(text: &[u8]) -> &[u8] {
+    match text.iter().position(|&b| b == b'\n') {
+        Some(i) => &text[i + 1..],
+        None => &[],
+    }
+}
+
+fn elapsed_of(dir: &Path) -> f64 {
+    std::fs::read_to_string(dir.join("meta.json"))
+        .ok()
+        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+        .and_then(|v| v["elapsed_s"].as_f64())
+        .unwrap_or(0.0)
+}

@@ -1,0 +1,160 @@
+//! Result files: written to a temporary name in the output folder and renamed, so a crash or a
+//! bad input never leaves a half-written file or destroys an earlier result.
+
+use super::stats::{mean_interval, wilson, Tally};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// A file being written: `NAME.tmp` until [`AtomicFile::commit`] renames it to `NAME`.
+pub struct AtomicFile {
+    tmp: PathBuf,
+    path: PathBuf,
+    writer: std::io::BufWriter<std::fs::File>,
+}
+
+impl AtomicFile {
+    /// Creates `dir/name.tmp`.
+    pub fn create(dir: &Path, name: &str) -> std::io::Result<AtomicFile> {
+        let path = dir.join(name);
+        let tmp = dir.join(format!("{name}.tmp"));
+        let writer = std::io::BufWriter::new(std::fs::File::create(&tmp)?);
+        Ok(AtomicFile { tmp, path, writer })
+    }
+
+    /// The writer.
+    pub fn writer(&mut self) -> &mut std::io::BufWriter<std::fs::File> {
+        &mut self.writer
+    }
+
+    /// Flushes and renames to the final name.
+    pub fn commit(mut self) -> std::io::Result<()> {
+        self.writer.flush()?;
+        self.writer.get_ref().sync_all()?;
+        std::fs::rename(&self.tmp, &self.path)
+    }
+}
+
+/// Writes a whole file atomically.
+pub fn write_atomic(dir: &Path, name: &str, contents: &[u8]) -> std::io::Result<()> {
+    let mut f = AtomicFile::create(dir, name)?;
+    f.writer().write_all(contents)?;
+    f.commit()
+}
+
+fn fmt(x: f64) -> String {
+    if x.is_finite() {
+        format!("{x:.6}")
+    } else {
+        String::new()
+    }
+}
+
+/// The header of `summary.csv`.
+pub const SUMMARY_HEADER: [&str; 19] = [
+    "kind",
+    "agent",
+    "versus",
+    "games",
+    "wins",
+    "draws",
+    "win_rate",
+    "win_rate_lo95",
+    "win_rate_hi95",
+    "mean_payout",
+    "mean_payout_lo95",
+    "mean_payout_hi95",
+    "sd_payout",
+    "mean_win_hand_value",
+    "penalties",
+    "deals",
+    "mean_diff",
+    "mean_diff_lo95",
+    "mean_diff_hi95",
+];
+
+/// The rows of `summary.csv`: one `agent` row per agent, one `pair` row per pair of agents
+/// (the paired per-deal difference of mean payouts, `agent` minus `versus`).
+pub fn summary_rows(t: &Tally) -> Vec<Vec<String>> {
+    let mut rows = Vec::new();
+    for (name, a) in t.agents.iter().zip(&t.per_agent) {
+        let (wr, wlo, whi) = wilson(a.wins, a.games);
+        let (m, lo, hi, sd) = mean_interval(i128::from(a.payout_sum), a.payout_sq, a.games, 1.0);
+        let win_value = if a.wins > 0 {
+            a.win_value_sum as f64 / a.wins as f64
+        } else {
+            f64::NAN
+        };
+        rows.push(vec![
+            "agent".into(),
+            name.clone(),
+            String::new(),
+            a.games.to_string(),
+            a.wins.to_string(),
+            a.draws.to_string(),
+            fmt(wr),
+            fmt(wlo),
+            fmt(whi),
+            fmt(m),
+            fmt(lo),
+            fmt(hi),
+            fmt(sd),
+            fmt(win_value),
+            a.penalties.to_string(),
+            String::new(),
+            String::new(),
+            String::new(),
+            String::new(),
+        ]);
+    }
+    for p in &t.pairs {
+        let (m, lo, hi, _) = mean_interval(p.diff_sum, p.diff_sq, p.deals, p.scale as f64);
+        let mut row = vec![String::new(); SUMMARY_HEADER.len()];
+        row[0] = "pair".into();
+        row[1] = t.agents[p.a].clone();
+        row[2] = t.agents[p.b].clone();
+        row[15] = p.deals.to_string();
+        row[16] = fmt(m);
+        row[17] = fmt(lo);
+        row[18] = fmt(hi);
+        rows.push(row);
+    }
+    rows
+}
+
+/// `summary.csv` as bytes.
+pub fn summary_csv(t: &Tally) -> Vec<u8> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record(SUMMARY_HEADER).expect("in memory");
+    for row in summary_rows(t) {
+        w.write_record(&row).expect("in memory");
+    }
+    w.into_inner().expect("in memory")
+}
+
+/// The readable table printed after a run.
+pub fn summary_table(t: &Tally) -> String {
+    let mut out = format!(
+        "{:<28} {:>9} {:>8} {:>24} {:>30}\n",
+        "agent", "games", "wins", "win rate (95%)", "mean payout (95%)"
+    );
+    for (name, a) in t.agents.iter().zip(&t.per_agent) {
+        let (wr, wlo, whi) = wilson(a.wins, a.games);
+        let (m, lo, hi, _) = mean_interval(i128::from(a.payout_sum), a.payout_sq, a.games, 1.0);
+        out += &format!(
+            "{:<28} {:>9} {:>8} {:>24} {:>30}\n",
+            name,
+            a.games,
+            a.wins,
+            format!("{wr:.4} [{wlo:.4}, {whi:.4}]"),
+            format!("{m:+.3} [{lo:+.3}, {hi:+.3}]")
+        );
+    }
+    for p in &t.pairs {
+        let (m, lo, hi, _) = mean_interval(p.diff_sum, p.diff_sq, p.deals, p.scale as f64);
+        out += &format!(
+            "paired: {} − {} over {} deals: {m:+.3} [{lo:+.3}, {hi:+.3}]\n",
+            t.agents[p.a], t.agents[p.b], p.deals
+        );
+    }
+    out
+}

@@ -1,0 +1,327 @@
+//! The runner: plays an experiment's deals on all cores (rayon) in fixed-size chunks, tallies
+//! them in deal order and writes `summary.csv`, `games.csv`, `tally.json` and `meta.json`.
+//! Every figure is a function of the experiment alone, whatever the threads or the sharding.
+
+use super::experiment::Experiment;
+use super::output::{summary_csv, summary_table, write_atomic, AtomicFile};
+use super::stats::Tally;
+use super::{play_game, GameId};
+use crate::agents::catalogue::tusac_agent;
+use crate::agents::Agent;
+use crate::game::{Outcome, MAX_SEATS};
+use crate::games::tusac::{TuSac, TuSacState};
+use anyhow::Context;
+use arrayvec::ArrayVec;
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Deals played per parallel batch; tallies are added in deal order after each batch.
+const CHUNK: u64 = 4096;
+
+/// One shard of a study: shard `k` of `n` plays the `k`-th of `n` contiguous deal ranges.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shard {
+    /// This shard, `0..n`.
+    pub k: u64,
+    /// Number of shards.
+    pub n: u64,
+}
+
+impl Shard {
+    /// Reads `K/N` with `0 ≤ K < N`.
+    pub fn parse(text: &str) -> Result<Shard, String> {
+        let bad = || format!("--shard '{text}': expected K/N with 0 ≤ K < N, e.g. 0/3");
+        let (k, n) = text.split_once('/').ok_or_else(bad)?;
+        let (k, n): (u64, u64) = (
+            k.trim().parse().map_err(|_| bad())?,
+            n.trim().parse().map_err(|_| bad())?,
+        );
+        if n == 0 || k >= n {
+            return Err(bad());
+        }
+        Ok(Shard { k, n })
+    }
+
+    /// The deal range `[start, end)` of this shard.
+    pub fn range(&self, deals: u64) -> (u64, u64) {
+        let at = |k: u64| (u128::from(deals) * u128::from(k) / u128::from(self.n)) as u64;
+        (at(self.k), at(self.k + 1))
+    }
+}
+
+/// How to run an experiment (command-line settings, not part of the study).
+#[derive(Clone, Debug, Default)]
+pub struct RunOptions {
+    /// Worker threads (default: all cores).
+    pub threads: Option<usize>,
+    /// Play only this shard.
+    pub shard: Option<Shard>,
+    /// No progress bar and no table.
+    pub quiet: bool,
+    /// Output folder instead of the experiment's (default for a shard: `<output>/shard-K-of-N`).
+    pub output: Option<PathBuf>,
+    /// Force `games.csv` on.
+    pub games_csv: bool,
+}
+
+/// What `tally.json` holds: enough for `merge` to rebuild the summary exactly.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct TallyFile {
+    /// The experiment as run.
+    pub experiment: Experiment,
+    /// The shard, if any.
+    pub shard: Option<Shard>,
+    /// The deal range played.
+    pub deals: (u64, u64),
+    /// The exact tallies.
+    pub tally: Tally,
+}
+
+/// What a run produced.
+#[derive(Clone, Debug)]
+pub struct RunReport {
+    /// The output folder.
+    pub dir: PathBuf,
+    /// The tallies.
+    pub tally: Tally,
+    /// Games played.
+    pub games: u64,
+    /// Wall time in seconds.
+    pub elapsed: f64,
+    /// Threads used.
+    pub threads: usize,
+}
+
+/// The agents of an experiment, one per seat slot (built per worker thread).
+fn make_agents(exp: &Experiment) -> Vec<Box<dyn Agent<TuSacState>>> {
+    exp.agents
+        .iter()
+        .map(|s| tusac_agent(s).expect("checked by Experiment::check"))
+        .collect()
+}
+
+/// The outcomes of one deal, one per rotation.
+pub type DealOutcomes = ArrayVec<Outcome, MAX_SEATS>;
+
+/// Plays every rotation of one deal with the given per-slot agents.
+pub fn play_deal(
+    game: &TuSac,
+    exp: &Experiment,
+    deal: u64,
+    agents: &mut [Box<dyn Agent<TuSacState>>],
+) -> DealOutcomes {
+    (0..exp.rotations())
+        .map(|r| {
+            let seat_agent: [usize; MAX_SEATS] =
+                std::array::from_fn(|s| exp.slot(r, s % exp.players()));
+            let id = GameId {
+                master: exp.seed,
+                deal,
+                rotation: r as u8,
+            };
+            play_game(game, id, agents, &seat_agent, |_| {})
+        })
+        .collect()
+}
+
+fn progress_bar(total: u64, quiet: bool) -> Option<indicatif::ProgressBar> {
+    if quiet || !std::io::stdout().is_terminal() {
+        return None;
+    }
+    let bar = indicatif::ProgressBar::new(total);
+    let style =
+        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} deals  {per_sec}  eta {eta}")
+            .expect("valid template");
+    bar.set_style(style);
+    Some(bar)
+}
+
+/// The `games.csv` header for `n` seats.
+pub fn games_header(n: usize) -> Vec<String> {
+    let mut h = vec!["deal".to_string(), "rotation".to_string()];
+    h.extend((0..n).map(|s| format!("agent_{s}")));
+    h.extend(["winner", "reason"].map(String::from));
+    h.extend((0..n).map(|s| format!("payout_{s}")));
+    h.extend(["turns", "winning_hand_value", "penalized"].map(String::from));
+    h
+}
+
+fn game_row(exp: &Experiment, deal: u64, rotation: usize, o: &Outcome) -> Vec<String> {
+    let n = exp.players();
+    let opt = |x: Option<u8>| x.map(|s| s.to_string()).unwrap_or_default();
+    let mut row = vec![deal.to_string(), rotation.to_string()];
+    row.extend((0..n).map(|s| exp.agents[exp.slot(rotation, s)].clone()));
+    row.extend([opt(o.winner), o.reason.to_string()]);
+    row.extend(o.payouts().iter().map(|p| p.to_string()));
+    row.extend([
+        o.turns.to_string(),
+        o.hand_value.to_string(),
+        opt(o.penalized),
+    ]);
+    row
+}
+
+/// Games per second of an experiment's matchup on `threads` threads over `deals` deals (no files).
+pub fn throughput(exp: &Experiment, threads: usize, deals: u64) -> anyhow::Result<f64> {
+    let game = TuSac::classic(exp.players() as u8).map_err(anyhow::Error::msg)?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()?;
+    let began = Instant::now();
+    let games: usize = pool.install(|| {
+        (0..deals)
+            .into_par_iter()
+            .map_init(
+                || make_agents(exp),
+                |agents, deal| play_deal(&game, exp, deal, agents).len(),
+            )
+            .sum()
+    });
+    Ok(games as f64 / began.elapsed().as_secs_f64())
+}
+
+/// Runs an experiment and writes its files. Earlier results in the folder are replaced only
+/// when the new ones are complete.
+pub fn run_experiment(exp: &Experiment, opts: &RunOptions) -> anyhow::Result<RunReport> {
+    exp.check().map_err(anyhow::Error::msg)?;
+    let game = TuSac::classic(exp.players() as u8).map_err(anyhow::Error::msg)?;
+    let (start, end) = opts.shard.map_or((0, exp.deals), |s| s.range(exp.deals));
+    let dir = match (&opts.output, opts.shard) {
+        (Some(d), _) => d.clone(),
+        (None, Some(s)) => Path::new(&exp.output_dir()).join(format!("shard-{}-of-{}", s.k, s.n)),
+        (None, None) => PathBuf::from(exp.output_dir()),
+    };
+    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+    let threads = opts
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()?;
+    let write_games = exp.games_csv || opts.games_csv;
+    let mut games_file = if write_games {
+        let mut f = AtomicFile::create(&dir, "games.csv")?;
+        let mut w = csv::Writer::from_writer(f.writer());
+        w.write_record(games_header(exp.players()))?;
+        w.flush()?;
+        drop(w);
+        Some(f)
+    } else {
+        None
+    };
+    let bar = progress_bar(end - start, opts.quiet);
+    let began = Instant::now();
+    let mut tally = Tally::new(&exp.agents);
+    let seat_tally: Vec<[usize; MAX_SEATS]> = (0..exp.rotations())
+        .map(|r| std::array::from_fn(|s| tally_index(exp, &tally.agents, r, s % exp.players())))
+        .collect();
+    let mut chunk_start = start;
+    while chunk_start < end {
+        let chunk_end = (chunk_start + CHUNK).min(end);
+        let results: Vec<DealOutcomes> = pool.install(|| {
+            (chunk_start..chunk_end)
+                .into_par_iter()
+                .map_init(
+                    || make_agents(exp),
+                    |agents, deal| play_deal(&game, exp, deal, agents),
+                )
+                .collect()
+        });
+        for (i, outcomes) in results.iter().enumerate() {
+            let deal = chunk_start + i as u64;
+            tally.add_deal(outcomes, |r, s| seat_tally[r][s]);
+            if let Some(f) = games_file.as_mut() {
+                let mut w = csv::Writer::from_writer(f.writer());
+                for (r, o) in outcomes.iter().enumerate() {
+                    w.write_record(game_row(exp, deal, r, o))?;
+                }
+                w.flush()?;
+            }
+        }
+        if let Some(b) = &bar {
+            b.inc(chunk_end - chunk_start);
+        }
+        chunk_start = chunk_end;
+    }
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    let elapsed = began.elapsed().as_secs_f64();
+    if let Some(f) = games_file {
+        f.commit()?;
+    }
+    let report = RunReport {
+        dir: dir.clone(),
+        games: tally.games,
+        tally,
+        elapsed,
+        threads,
+    };
+    write_results(exp, opts.shard, (start, end), &report)?;
+    Ok(report)
+}
+
+/// The tally index of the agent at seat `s` in rotation `r`.
+fn tally_index(exp: &Experiment, agents: &[String], r: usize, s: usize) -> usize {
+    let spec = &exp.agents[exp.slot(r, s)];
+    agents
+        .iter()
+        .position(|a| a == spec)
+        .expect("every seat spec is in the tally")
+}
+
+/// Writes `summary.csv`, `tally.json` and `meta.json` for a finished run or merge.
+pub fn write_results(
+    exp: &Experiment,
+    shard: Option<Shard>,
+    deals: (u64, u64),
+    r: &RunReport,
+) -> anyhow::Result<()> {
+    write_atomic(&r.dir, "summary.csv", &summary_csv(&r.tally))?;
+    let tally = TallyFile {
+        experiment: exp.clone(),
+        shard,
+        deals,
+        tally: r.tally.clone(),
+    };
+    write_atomic(
+        &r.dir,
+        "tally.json",
+        serde_json::to_string_pretty(&tally)?.as_bytes(),
+    )?;
+    let meta = serde_json::json!({
+        "experiment": exp,
+        "version": env!("CARGO_PKG_VERSION"),
+        "seed": exp.seed,
+        "threads": r.threads,
+        "cores": std::thread::available_parallelism().map_or(1, |n| n.get()),
+        "shard": shard.map(|s| format!("{}/{}", s.k, s.n)),
+        "deals": [deals.0, deals.1],
+        "games": r.games,
+        "elapsed_s": r.elapsed,
+        "games_per_s": r.games as f64 / r.elapsed.max(1e-9),
+    });
+    write_atomic(
+        &r.dir,
+        "meta.json",
+        serde_json::to_string_pretty(&meta)?.as_bytes(),
+    )?;
+    Ok(())
+}
+
+/// Prints the readable table of a report.
+pub fn print_report(r: &RunReport, out: &mut impl Write) -> std::io::Result<()> {
+    write!(out, "{}", summary_table(&r.tally))?;
+    writeln!(
+        out,
+        "{} games in {:.2} s ({:.0} games/s, {} threads); results in {}",
+        r.games,
+        r.elapsed,
+        r.games as f64 / r.elapsed.max(1e-9),
+        r.threads,
+        r.dir.display()
+    )
+}

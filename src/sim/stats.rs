@@ -1,0 +1,242 @@
+//! Statistics of a study, kept as exact integer sums so that any split of the deals (threads,
+//! shards) adds up to the same figures: per-agent win and payout tallies and paired per-deal
+//! payout differences, with Wilson and Student-t 95% intervals (statrs).
+
+use crate::game::{Outcome, MAX_SEATS};
+use serde::{Deserialize, Serialize};
+use statrs::distribution::{ContinuousCDF, Normal, StudentsT};
+
+/// Exact tallies of one agent over its seat-games.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AgentTally {
+    /// Seat-games played.
+    pub games: u64,
+    /// Seat-games won.
+    pub wins: u64,
+    /// Seat-games in drawn games.
+    pub draws: u64,
+    /// Sum of payouts.
+    pub payout_sum: i64,
+    /// Sum of squared payouts.
+    pub payout_sq: i128,
+    /// Sum of the hand values of its wins.
+    pub win_value_sum: u64,
+    /// Penalties paid (§5.3).
+    pub penalties: u64,
+}
+
+/// Exact tallies of the per-deal payout difference of agent `a` minus agent `b`. With `c_a`,
+/// `c_b` seat-games per deal, the deal's difference of means is `D / (c_a·c_b)` where
+/// `D = sum_a·c_b − sum_b·c_a`, an integer.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PairTally {
+    /// Index of agent `a`.
+    pub a: usize,
+    /// Index of agent `b`.
+    pub b: usize,
+    /// Deals in which both played.
+    pub deals: u64,
+    /// `Σ D`.
+    pub diff_sum: i128,
+    /// `Σ D²`.
+    pub diff_sq: i128,
+    /// `c_a · c_b`.
+    pub scale: i64,
+}
+
+/// The tallies of a study: one entry per distinct agent spec and per pair of them.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tally {
+    /// The distinct agent specs, in order of first appearance among the seats.
+    pub agents: Vec<String>,
+    /// Per-agent tallies, parallel to `agents`.
+    pub per_agent: Vec<AgentTally>,
+    /// One entry per pair `a < b`.
+    pub pairs: Vec<PairTally>,
+    /// Games played.
+    pub games: u64,
+}
+
+impl Tally {
+    /// An empty tally for these seat specs (duplicates are one agent).
+    pub fn new(seat_specs: &[String]) -> Tally {
+        let mut agents: Vec<String> = Vec::new();
+        for s in seat_specs {
+            if !agents.contains(s) {
+                agents.push(s.clone());
+            }
+        }
+        let n = agents.len();
+        let pairs = (0..n)
+            .flat_map(|a| {
+                (a + 1..n).map(move |b| PairTally {
+                    a,
+                    b,
+                    ..PairTally::default()
+                })
+            })
+            .collect();
+        Tally {
+            per_agent: vec![AgentTally::default(); n],
+            agents,
+            pairs,
+            games: 0,
+        }
+    }
+
+    /// Adds the games of one deal. `seat_agent(g, s)` is the agent index at seat `s` in game `g`.
+    pub fn add_deal(&mut self, outcomes: &[Outcome], seat_agent: impl Fn(usize, usize) -> usize) {
+        let mut sum = [0i64; MAX_SEATS];
+        let mut count = [0i64; MAX_SEATS];
+        for (g, o) in outcomes.iter().enumerate() {
+            self.games += 1;
+            for (s, &p) in o.payouts().iter().enumerate() {
+                let a = seat_agent(g, s);
+                let t = &mut self.per_agent[a];
+                t.games += 1;
+                t.payout_sum += p;
+                t.payout_sq += i128::from(p) * i128::from(p);
+                t.draws += u64::from(o.winner.is_none());
+                if o.winner == Some(s as u8) {
+                    t.wins += 1;
+                    t.win_value_sum += u64::from(o.hand_value);
+                }
+                t.penalties += u64::from(o.penalized == Some(s as u8));
+                sum[a] += p;
+                count[a] += 1;
+            }
+        }
+        for p in &mut self.pairs {
+            let d = i128::from(sum[p.a]) * i128::from(count[p.b])
+                - i128::from(sum[p.b]) * i128::from(count[p.a]);
+            p.deals += 1;
+            p.diff_sum += d;
+            p.diff_sq += d * d;
+            p.scale = count[p.a] * count[p.b];
+        }
+    }
+
+    /// Adds another tally of the same agents (a shard).
+    pub fn merge(&mut self, other: &Tally) -> Result<(), String> {
+        if self.agents != other.agents {
+            return Err(format!(
+                "agents differ: {:?} vs {:?}",
+                self.agents, other.agents
+            ));
+        }
+        self.games += other.games;
+        for (t, o) in self.per_agent.iter_mut().zip(&other.per_agent) {
+            t.games += o.games;
+            t.wins += o.wins;
+            t.draws += o.draws;
+            t.payout_sum += o.payout_sum;
+            t.payout_sq += o.payout_sq;
+            t.win_value_sum += o.win_value_sum;
+            t.penalties += o.penalties;
+        }
+        for (p, o) in self.pairs.iter_mut().zip(&other.pairs) {
+            if p.scale != 0 && o.scale != 0 && p.scale != o.scale {
+                return Err("pair scales differ between shards".into());
+            }
+            p.deals += o.deals;
+            p.diff_sum += o.diff_sum;
+            p.diff_sq += o.diff_sq;
+            p.scale = p.scale.max(o.scale);
+        }
+        Ok(())
+    }
+}
+
+/// A proportion with its Wilson 95% interval.
+pub fn wilson(successes: u64, n: u64) -> (f64, f64, f64) {
+    if n == 0 {
+        return (f64::NAN, f64::NAN, f64::NAN);
+    }
+    let z = Normal::standard().inverse_cdf(0.975);
+    let (n, p) = (n as f64, successes as f64 / n as f64);
+    let denom = 1.0 + z * z / n;
+    let centre = (p + z * z / (2.0 * n)) / denom;
+    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / denom;
+    (p, centre - half, centre + half)
+}
+
+/// Mean, standard deviation and Student-t 95% interval from exact sums of `n` values divided by
+/// `scale`: returns `(mean, lo, hi, sd)`.
+pub fn mean_interval(sum: i128, sum_sq: i128, n: u64, scale: f64) -> (f64, f64, f64, f64) {
+    if n == 0 {
+        return (f64::NAN, f64::NAN, f64::NAN, f64::NAN);
+    }
+    let nf = n as f64;
+    let mean = sum as f64 / nf / scale;
+    if n < 2 {
+        return (mean, f64::NAN, f64::NAN, f64::NAN);
+    }
+    // n·Σx² − (Σx)² is exact in integers; divide once.
+    let spread = (i128::from(n as i64) * sum_sq - sum * sum) as f64;
+    let var = spread / (nf * (nf - 1.0)) / (scale * scale);
+    let sd = var.max(0.0).sqrt();
+    let t = StudentsT::new(0.0, 1.0, nf - 1.0)
+        .expect("n ≥ 2")
+        .inverse_cdf(0.975);
+    let half = t * sd / nf.sqrt();
+    (mean, mean - half, mean + half, sd)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wilson_matches_a_known_value() {
+        // 50 of 100: Wilson 95% interval (0.4038, 0.5962)
+        let (p, lo, hi) = wilson(50, 100);
+        assert_eq!(p, 0.5);
+        assert!(
+            (lo - 0.4038).abs() < 1e-4 && (hi - 0.5962).abs() < 1e-4,
+            "{lo} {hi}"
+        );
+    }
+
+    #[test]
+    fn t_interval_matches_a_known_value() {
+        // values 1..=10: mean 5.5, sd 3.02765, t(9) = 2.26216 → half-width 2.16585
+        let sum: i128 = (1..=10).sum();
+        let sq: i128 = (1..=10).map(|x: i128| x * x).sum();
+        let (m, lo, hi, sd) = mean_interval(sum, sq, 10, 1.0);
+        assert!((m - 5.5).abs() < 1e-12);
+        assert!((sd - 3.02765).abs() < 1e-5);
+        assert!((hi - m - 2.16585).abs() < 1e-4 && (m - lo - 2.16585).abs() < 1e-4);
+    }
+
+    #[test]
+    fn tally_splits_add_up() {
+        let specs = ["a", "b", "b"].map(String::from);
+        let o = |p: [i64; 3]| {
+            let mut payouts = [0; MAX_SEATS];
+            payouts[..3].copy_from_slice(&p);
+            Outcome {
+                seats: 3,
+                winner: Some(0),
+                reason: "win",
+                payouts,
+                hand_value: 5,
+                turns: 1,
+                penalized: None,
+            }
+        };
+        let deals = [[o([10, -5, -5])], [o([-4, 8, -4])], [o([2, -1, -1])]];
+        let ident = |_: usize, s: usize| [0, 1, 1][s];
+        let mut whole = Tally::new(&specs);
+        deals.iter().for_each(|d| whole.add_deal(d, ident));
+        let mut left = Tally::new(&specs);
+        let mut right = Tally::new(&specs);
+        left.add_deal(&deals[0], ident);
+        deals[1..].iter().for_each(|d| right.add_deal(d, ident));
+        left.merge(&right).unwrap();
+        assert_eq!(left, whole);
+        assert_eq!(whole.per_agent[1].games, 6);
+        // deal 1: a = 10, b mean = -5: D = 10·2 − (−10)·1 = 30 over scale 2 → 15
+        assert_eq!(whole.pairs[0].scale, 2);
+        assert_eq!(whole.pairs[0].diff_sum, 30 - 12 + 6);
+    }
+}
