@@ -1,0 +1,147 @@
+//! Views and determinization (ARCHITECTURE.md contract 3): a determinized state keeps everything
+//! the seat could see and varies what it could not; it is a legal, playable state.
+
+use bailab::agents::uniform_index;
+use bailab::game::{Game, GameState, Seat, SeatView};
+use bailab::games::tusac::card::{Card, CARD_TYPES};
+use bailab::games::tusac::state::{TuSacState, DECK_SIZE};
+use bailab::games::tusac::TuSac;
+use bailab::rng::{stream_rng, GameRng};
+
+/// A state after `steps` random decisions (or earlier if the game ended), with its RNG.
+fn midgame(deal: u64, steps: usize) -> TuSacState {
+    let game = TuSac::classic(4).unwrap();
+    let mut rng = stream_rng(42, deal, 0);
+    let mut s = game.deal(&mut rng);
+    let mut actions = <TuSacState as GameState>::Actions::default();
+    for _ in 0..steps {
+        if s.to_move().is_none() {
+            break;
+        }
+        s.legal_actions(&mut actions);
+        let k = uniform_index(actions.len(), &mut rng);
+        s.apply(actions[k]);
+    }
+    s
+}
+
+/// Every card of the pack, counted over all zones.
+fn pack_counts(s: &TuSacState) -> [u32; CARD_TYPES] {
+    let mut n = [0u32; CARD_TYPES];
+    for seat in 0..4 {
+        s.private(seat).cards().for_each(|c| n[c.index()] += 1);
+        for set in s.public_sets(seat) {
+            set.cards().iter().for_each(|c| n[c.index()] += 1);
+        }
+    }
+    s.deck()[DECK_SIZE - s.stock_len()..]
+        .iter()
+        .for_each(|c| n[c.index()] += 1);
+    s.dead()
+        .iter()
+        .enumerate()
+        .for_each(|(i, &d)| n[i] += u32::from(d));
+    if let Some(a) = s.active() {
+        n[a.card.index()] += 1;
+    }
+    n
+}
+
+fn stock(s: &TuSacState) -> Vec<Card> {
+    s.deck()[DECK_SIZE - s.stock_len()..].to_vec()
+}
+
+#[test]
+fn determinize_keeps_the_seen_and_resamples_the_unseen() {
+    let mut rng: GameRng = stream_rng(7, 0, 9);
+    let mut varied_hands = 0;
+    let mut varied_stock = 0;
+    let mut checked = 0;
+    for deal in 0..200u64 {
+        let truth = midgame(deal, (deal % 40) as usize);
+        if truth.to_move().is_none() {
+            continue;
+        }
+        for seat in 0..4 as Seat {
+            let view = truth.view(seat);
+            let d = view.determinize(&mut rng);
+            checked += 1;
+            // everything the seat could see is kept
+            assert_eq!(d.private(seat), truth.private(seat));
+            assert_eq!(d.phase(), truth.phase());
+            assert_eq!(d.active(), truth.active());
+            assert_eq!(d.dead(), truth.dead());
+            assert_eq!(d.visible(), truth.visible());
+            assert_eq!(d.stock_len(), truth.stock_len());
+            for x in 0..4 as Seat {
+                assert_eq!(d.public_sets(x), truth.public_sets(x));
+                assert_eq!(
+                    d.private(x).len(),
+                    truth.private(x).len(),
+                    "card counts are public"
+                );
+                assert_eq!(d.khaps(x), truth.khaps(x), "Khap counts are public");
+            }
+            // it is a whole pack
+            assert!(
+                pack_counts(&d).iter().all(|&n| n == 4),
+                "deal {deal} seat {seat}"
+            );
+            // the true deal is not readable through the deck
+            let dealt = &d.deck()[..DECK_SIZE - d.stock_len()];
+            assert!(
+                dealt.windows(2).all(|w| w[0] <= w[1]),
+                "the dealt part is scrubbed"
+            );
+            // what it could not see varies
+            let others_same = (0..4)
+                .filter(|&x| x != seat)
+                .all(|x| d.private(x) == truth.private(x));
+            varied_hands += usize::from(!others_same);
+            varied_stock += usize::from(stock(&d) != stock(&truth));
+        }
+    }
+    assert!(checked > 500);
+    assert!(
+        varied_hands as f64 > 0.99 * checked as f64,
+        "{varied_hands} of {checked}"
+    );
+    assert!(
+        varied_stock as f64 > 0.9 * checked as f64,
+        "{varied_stock} of {checked}"
+    );
+}
+
+#[test]
+fn determinized_states_play_to_the_end() {
+    let mut rng: GameRng = stream_rng(8, 0, 9);
+    let mut actions = <TuSacState as GameState>::Actions::default();
+    for deal in 0..300u64 {
+        let truth = midgame(deal, 25);
+        let Some(seat) = truth.to_move() else {
+            continue;
+        };
+        let mut d = truth.view(seat).determinize(&mut rng);
+        // the acting seat's legal actions are the same in the sample
+        let mut legal_truth = <TuSacState as GameState>::Actions::default();
+        truth.legal_actions(&mut legal_truth);
+        d.legal_actions(&mut actions);
+        assert_eq!(actions, legal_truth);
+        while d.to_move().is_some() {
+            d.legal_actions(&mut actions);
+            let k = uniform_index(actions.len(), &mut rng);
+            d.apply(actions[k]);
+        }
+        assert_eq!(d.outcome().unwrap().payouts().iter().sum::<i64>(), 0);
+    }
+}
+
+#[test]
+fn determinize_is_reproducible_from_its_seed() {
+    let truth = midgame(3, 10);
+    let seat = truth.to_move().unwrap();
+    let a = truth.view(seat).determinize(&mut stream_rng(1, 2, 3));
+    let b = truth.view(seat).determinize(&mut stream_rng(1, 2, 3));
+    assert_eq!(stock(&a), stock(&b));
+    assert!((0..4).all(|x| a.private(x) == b.private(x)));
+}
