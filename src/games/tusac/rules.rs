@@ -200,7 +200,15 @@ pub fn legal_melds(hand: Hand, active: Card, out: &mut Melds) {
 }
 
 /// `CanWin(X, A)` of §4.4: some legal meld leaves trash 0.
+///
+/// A meld removes at most 3 free cards, each lowering trash by at most one (§3.2 item 2), or a
+/// Khap, whose cards are not counted; so a hand with trash above 3 cannot win and needs no search.
 pub fn can_win(hand: Hand, active: Card) -> bool {
+    trash(hand) <= 3 && can_win_by_search(hand, active)
+}
+
+/// `CanWin` by trying every meld shape (the reference for [`can_win`]).
+pub fn can_win_by_search(hand: Hand, active: Card) -> bool {
     let mut shapes = Melds::new();
     meld_shapes(hand, active, &mut shapes);
     shapes
@@ -239,8 +247,13 @@ pub fn best_winning_meld(
 }
 
 /// The legal discards of C7: a held card not in a Khap whose removal lowers trash by exactly one.
-/// Returned as a bit set over canonical card indices.
+/// Returned as a bit set over canonical card indices (from the trash tables).
 pub fn legal_discards(hand: Hand) -> u32 {
+    super::trash::discard_set(hand)
+}
+
+/// C7 written out directly: the reference that [`legal_discards`] is tested against.
+pub fn legal_discards_by_definition(hand: Hand) -> u32 {
     let t = trash(hand);
     let mut set = 0u32;
     for c in hand.types() {
@@ -347,6 +360,46 @@ mod tests {
         // rR rC rH + rR rR rR? no: a Khap of rH plus rH makes a Khui worth 6 against nothing else
         let (m, hv) = best_winning_meld(h("rH rH rH rK"), c("rH"), 0, false).unwrap();
         assert_eq!((m.kind, hv), (SetKind::Quad, 7));
+    }
+
+    #[test]
+    fn can_win_shortcut_equals_the_search() {
+        use crate::game::Game;
+        let game = crate::games::tusac::TuSac::classic(4).unwrap();
+        let mut wins = 0;
+        for i in 0..5_000 {
+            let s = game.deal(&mut crate::rng::stream_rng(2, i, 0));
+            for seat in 0..4 {
+                let mut h = s.private(seat);
+                while !h.is_empty() {
+                    for c in Card::all() {
+                        assert_eq!(can_win(h, c), can_win_by_search(h, c), "{h} + {c}");
+                        wins += usize::from(can_win(h, c));
+                    }
+                    let first = h.cards().nth((i as usize) % h.len()).unwrap();
+                    h.remove(first);
+                }
+            }
+        }
+        assert!(wins > 1000);
+    }
+
+    #[test]
+    fn table_discards_equal_the_definition() {
+        let game = crate::games::tusac::TuSac::classic(4).unwrap();
+        use crate::game::Game;
+        for i in 0..20_000 {
+            let s = game.deal(&mut crate::rng::stream_rng(1, i, 0));
+            for seat in 0..4 {
+                let mut h = s.private(seat);
+                // shrink the hand card by card to cover every size
+                while !h.is_empty() {
+                    assert_eq!(legal_discards(h), legal_discards_by_definition(h), "{h}");
+                    let first = h.cards().nth((i as usize) % h.len()).unwrap();
+                    h.remove(first);
+                }
+            }
+        }
     }
 
     #[test]

@@ -25,6 +25,9 @@ pub struct ColourEntry {
     pub kae: u8,
     /// Number of `RookCannonHorse` chows in the chosen partition.
     pub rch: u8,
+    /// Ranks (bit `r` for rank index `r`, K..H) whose removal lowers this part's trash by
+    /// exactly one and that are not in a Khap: the legal discards of C7 within this colour.
+    pub discard_ranks: u8,
 }
 
 /// The pawn part: trash, best value and the chosen `Pawns4`/`Pawns3` counts.
@@ -38,6 +41,8 @@ pub struct PawnEntry {
     pub pawns4: u8,
     /// Number of `Pawns3` missing colour `j`, for each `j`.
     pub pawns3: [u8; 4],
+    /// Colours (bit `c`) whose pawn is a legal discard of C7 (lowers trash by one, not a Khap).
+    pub discard_colours: u8,
 }
 
 /// Leftover cost of a free count: 2 is a pair, 1 is a trash card (§3.4 `f`).
@@ -102,23 +107,47 @@ const fn colour_entry(key: usize) -> ColourEntry {
         value: value + rch,
         kae,
         rch,
+        discard_ranks: 0,
     }
 }
 
+/// Fills `discard_ranks` from the trash of the neighbouring keys (§3.2: a discard of a card not
+/// in a Khap must lower trash by exactly one, C7).
+const fn with_colour_discards(mut t: [ColourEntry; 4096]) -> [ColourEntry; 4096] {
+    let mut key = 0;
+    while key < 4096 {
+        let mut r = 0;
+        while r < 6 {
+            let count = (key >> (2 * r)) & 3;
+            if count == 1 || count == 2 {
+                let lower = key - (1 << (2 * r));
+                if t[lower].trash + 1 == t[key].trash {
+                    t[key].discard_ranks |= 1 << r;
+                }
+            }
+            r += 1;
+        }
+        key += 1;
+    }
+    t
+}
+
 const fn build_colour_table() -> [ColourEntry; 4096] {
-    let mut t = [ColourEntry {
+    let empty = ColourEntry {
         trash: 0,
         rch_trash: 0,
         value: 0,
         kae: 0,
         rch: 0,
-    }; 4096];
+        discard_ranks: 0,
+    };
+    let mut t = [empty; 4096];
     let mut key = 0;
     while key < 4096 {
         t[key] = colour_entry(key);
         key += 1;
     }
-    t
+    with_colour_discards(t)
 }
 
 const fn pawn_entry(key: usize) -> PawnEntry {
@@ -136,6 +165,7 @@ const fn pawn_entry(key: usize) -> PawnEntry {
         value: 0,
         pawns4: 0,
         pawns3: [0; 4],
+        discard_colours: 0,
     };
     // choice index: q4 + 3*(s0 + 3*(s1 + 3*(s2 + 3*s3))), each 0..=2
     let mut choice = 0;
@@ -167,6 +197,7 @@ const fn pawn_entry(key: usize) -> PawnEntry {
                 value,
                 pawns4: q4,
                 pawns3: s,
+                discard_colours: 0,
             };
         }
         choice += 1;
@@ -175,18 +206,80 @@ const fn pawn_entry(key: usize) -> PawnEntry {
 }
 
 const fn build_pawn_table() -> [PawnEntry; 256] {
-    let mut t = [PawnEntry {
-        trash: 0,
-        value: 0,
-        pawns4: 0,
-        pawns3: [0; 4],
-    }; 256];
+    let mut t = [pawn_entry(0); 256];
     let mut key = 0;
     while key < 256 {
         t[key] = pawn_entry(key);
         key += 1;
     }
+    let mut key = 0;
+    while key < 256 {
+        let mut c = 0;
+        while c < 4 {
+            let count = (key >> (2 * c)) & 3;
+            if (count == 1 || count == 2) && t[key - (1 << (2 * c))].trash + 1 == t[key].trash {
+                t[key].discard_colours |= 1 << c;
+            }
+            c += 1;
+        }
+        key += 1;
+    }
     t
+}
+
+/// `DISCARD_BITS[colour][ranks]`: the canonical-index bit set of the cards of `colour` whose
+/// ranks (K..H) are set in `ranks`.
+const fn build_discard_bits() -> [[u32; 64]; 4] {
+    let mut t = [[0u32; 64]; 4];
+    let mut colour = 0;
+    while colour < 4 {
+        let mut ranks = 0;
+        while ranks < 64 {
+            let mut r = 0;
+            while r < 6 {
+                if ranks >> r & 1 == 1 {
+                    t[colour][ranks] |= 1 << (r * 4 + colour);
+                }
+                r += 1;
+            }
+            ranks += 1;
+        }
+        colour += 1;
+    }
+    t
+}
+
+/// `PAWN_BITS[colours]`: the canonical-index bit set of the pawns whose colours are set.
+const fn build_pawn_bits() -> [u32; 16] {
+    let mut t = [0u32; 16];
+    let mut colours = 0;
+    while colours < 16 {
+        let mut c = 0;
+        while c < 4 {
+            if colours >> c & 1 == 1 {
+                t[colours] |= 1 << (24 + c);
+            }
+            c += 1;
+        }
+        colours += 1;
+    }
+    t
+}
+
+static DISCARD_BITS: [[u32; 64]; 4] = build_discard_bits();
+static PAWN_BITS: [u32; 16] = build_pawn_bits();
+
+/// The legal discards of C7 as a bit set over canonical card indices: cards not in a Khap whose
+/// removal lowers trash by exactly one. Five table lookups: removing a card changes only its
+/// own part of the trash (§3.2 item 5).
+#[inline]
+pub fn discard_set(hand: Hand) -> u32 {
+    let b = hand.bits();
+    let mut set = PAWN_BITS[PAWN_TABLE[pawn_key(b)].discard_colours as usize];
+    for (c, bits) in DISCARD_BITS.iter().enumerate() {
+        set |= bits[COLOUR_TABLE[colour_key(b, c)].discard_ranks as usize];
+    }
+    set
 }
 
 static COLOUR_TABLE: [ColourEntry; 4096] = build_colour_table();
