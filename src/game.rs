@@ -71,6 +71,10 @@ pub trait GameState: Clone + Send {
     /// The result, once the game is over.
     fn outcome(&self) -> Option<Outcome>;
 
+    /// A typical payout magnitude, used to map payouts to search rewards in `[0, 1]`:
+    /// `reward = 0.5 + payout / (2 · scale)`, clipped (see [`reward`]).
+    fn payout_scale(&self) -> f64;
+
     /// What one seat may see of this state (ARCHITECTURE.md contract 3).
     type View<'a>: SeatView<State = Self>
     where
@@ -109,6 +113,13 @@ pub struct Outcome {
     pub turns: u32,
     /// The seat that paid a penalty, if any.
     pub penalized: Option<Seat>,
+}
+
+/// The search reward of a payout in `[0, 1]`: `0.5 + payout / (2 · scale)`, clipped. It is a
+/// linear map of the payout, so maximising the expected reward maximises the expected payout as
+/// long as payouts stay within `±scale`.
+pub fn reward(payout: i64, scale: f64) -> f64 {
+    (0.5 + payout as f64 / (2.0 * scale)).clamp(0.0, 1.0)
 }
 
 impl Outcome {

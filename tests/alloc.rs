@@ -1,6 +1,6 @@
 //! The hot loop does not allocate (ARCHITECTURE.md contract 5): a counting global allocator
 //! sees zero heap allocations while 10,000 greedy and 10,000 random games are played after
-//! setup (agents built, nothing else).
+//! setup (agents built, nothing else), and while ISMCTS agents search.
 
 use bailab::agents::catalogue::tusac_agent;
 use bailab::games::tusac::TuSac;
@@ -63,5 +63,9 @@ fn playing_games_does_not_allocate() {
     assert_eq!(allocations() - before, 1);
     for spec in ["greedy", "greedy:tiebreak=random", "random"] {
         assert_eq!(games_allocate(spec, 10_000), 0, "{spec} allocated");
+    }
+    // ISMCTS: the node arena is allocated when the agent is built and reset per decision.
+    for spec in ["ismcts:iters=200", "ismcts:iters=100,rollout=greedy"] {
+        assert_eq!(games_allocate(spec, 100), 0, "{spec} allocated");
     }
 }

@@ -1,6 +1,7 @@
 //! The catalogue of agents (`bailab agents`) and building an agent from its spec.
 
 use super::greedy::{TieBreak, TuSacGreedy};
+use super::ismcts::{FinalMove, Ismcts, IsmctsParams};
 use super::spec::AgentSpec;
 use super::{Agent, FirstAgent, RandomAgent};
 use crate::games::tusac::TuSacState;
@@ -55,7 +56,69 @@ pub const CATALOGUE: &[AgentInfo] = &[
             about: "canonical (first in canonical order) or random (uniform among ties)",
         }],
     },
+    AgentInfo {
+        name: "ismcts",
+        games: "all",
+        about: "SO-ISMCTS (Cowling, Powley, Whitehouse 2012): one tree over the seat's information \
+                sets, a determinization per iteration, UCB1 with availability counts; skips the search \
+                when one action is legal",
+        params: &[
+            ParamInfo { name: "iters", default: "1000", about: "iterations per decision (1 to 10,000,000)" },
+            ParamInfo {
+                name: "time_ms",
+                default: "0",
+                about: "time budget per decision in ms instead of iters (0 = off; not reproducible)",
+            },
+            ParamInfo { name: "c", default: "0.7", about: "UCB1 exploration constant (rewards in [0, 1])" },
+            ParamInfo { name: "rollout", default: "random", about: "rollout policy: random or greedy" },
+            ParamInfo { name: "final", default: "visits", about: "final move: visits (most visited) or mean" },
+            ParamInfo { name: "seed", default: "0", about: "mixed into the search RNG (independent replicas)" },
+        ],
+    },
 ];
+
+/// Reads a parameter of `spec` as a number within `range`, or its default.
+fn number<T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy>(
+    spec: &AgentSpec,
+    key: &str,
+    default: T,
+    range: (T, T),
+) -> Result<T, String> {
+    let Some(text) = spec.get(key) else {
+        return Ok(default);
+    };
+    let v: T = text
+        .parse()
+        .map_err(|_| format!("agent '{}': {key} '{text}' is not a number", spec.name))?;
+    if v < range.0 || v > range.1 {
+        return Err(format!(
+            "agent '{}': {key} = {v} is outside {} to {}",
+            spec.name, range.0, range.1
+        ));
+    }
+    Ok(v)
+}
+
+/// The search settings of an `ismcts` spec.
+pub fn ismcts_params(spec: &AgentSpec) -> Result<IsmctsParams, String> {
+    let time_ms: u64 = number(spec, "time_ms", 0, (0, 3_600_000))?;
+    let final_move = match spec.get("final").unwrap_or("visits") {
+        "visits" => FinalMove::Visits,
+        "mean" => FinalMove::Mean,
+        other => {
+            return Err(format!(
+                "agent 'ismcts': final '{other}' is not visits or mean"
+            ))
+        }
+    };
+    Ok(IsmctsParams {
+        iterations: number(spec, "iters", 1000, (1, 10_000_000))?,
+        time_budget: (time_ms > 0).then(|| std::time::Duration::from_millis(time_ms)),
+        exploration: number(spec, "c", 0.7, (0.0, 100.0))?,
+        final_move,
+        seed: number(spec, "seed", 0, (0, u64::MAX))?,
+    })
+}
 
 /// Checks that every parameter of `spec` is one `info` knows.
 fn check_params(spec: &AgentSpec, info: &AgentInfo) -> Result<(), String> {
@@ -112,6 +175,19 @@ pub fn tusac_agent(text: &str) -> Result<Box<dyn Agent<TuSacState>>, String> {
             };
             Box::new(TuSacGreedy { tiebreak })
         }
+        "ismcts" => {
+            let params = ismcts_params(&spec)?;
+            let rollout = match spec.get("rollout").unwrap_or("random") {
+                "random" => tusac_agent("random")?,
+                "greedy" => tusac_agent("greedy")?,
+                other => {
+                    return Err(format!(
+                        "agent 'ismcts': rollout '{other}' is not random or greedy"
+                    ))
+                }
+            };
+            Box::new(Ismcts::new(params, rollout))
+        }
         other => return Err(format!("agent '{other}' does not play tusac")),
     })
 }
@@ -133,5 +209,10 @@ mod tests {
         assert!(err("greedy:tiebreak=best").contains("tiebreak 'best'"));
         assert!(err("random:x=1").contains("no parameter 'x'"));
         assert!(err("greedy:tiebreak").contains("not key=value"));
+        assert!(tusac_agent("ismcts:iters=50,c=1.2,rollout=greedy,final=mean,seed=3").is_ok());
+        assert!(err("ismcts:iters=0").contains("outside"));
+        assert!(err("ismcts:iters=lots").contains("not a number"));
+        assert!(err("ismcts:rollout=smart").contains("rollout 'smart'"));
+        assert!(err("ismcts:c=-1").contains("outside"));
     }
 }

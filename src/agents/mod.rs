@@ -6,6 +6,7 @@
 
 pub mod catalogue;
 pub mod greedy;
+pub mod ismcts;
 pub mod spec;
 
 use crate::game::GameState;

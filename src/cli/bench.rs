@@ -6,6 +6,7 @@ use crate::games::tusac::{trash, Hand, TuSac};
 use crate::rng::{stream_rng, DEAL_STREAM};
 use crate::sim::experiment::Experiment;
 use crate::sim::runner::throughput;
+use rand::Rng;
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -18,6 +19,55 @@ pub struct Args {
     /// Hands to analyse for the hands/s figures.
     #[arg(long, default_value_t = 200_000)]
     pub hands: u64,
+    /// Decisions searched for the ISMCTS iterations/s figure (1000 iterations each).
+    #[arg(long, default_value_t = 300)]
+    pub searches: u64,
+}
+
+/// Decision points of greedy×4 games with more than one legal action (states for the search).
+fn decision_states(count: u64) -> Vec<crate::games::tusac::TuSacState> {
+    use crate::agents::catalogue::tusac_agent;
+    use crate::game::GameState;
+    let game = TuSac::classic(4).expect("classic");
+    let mut greedy = tusac_agent("greedy").expect("greedy");
+    let mut out = Vec::new();
+    let mut actions = <crate::games::tusac::TuSacState as GameState>::Actions::default();
+    for deal in 0.. {
+        let mut rng = stream_rng(0x15C7, deal, DEAL_STREAM);
+        let mut s = game.deal(&mut rng);
+        while let Some(seat) = s.to_move() {
+            s.legal_actions(&mut actions);
+            if actions.len() > 1 && out.len() < count as usize && rng.random_range(0..4) == 0 {
+                out.push(s);
+            }
+            let k = greedy.act(&s.view(seat), &actions, &mut rng);
+            s.apply(actions[k]);
+        }
+        if out.len() >= count as usize {
+            return out;
+        }
+    }
+    unreachable!()
+}
+
+/// ISMCTS iterations per second on one thread, over `count` searches of 1000 iterations.
+fn ismcts_rate(rollout: &str, count: u64) -> f64 {
+    use crate::agents::ismcts::{Ismcts, IsmctsParams};
+    use crate::game::GameState;
+    let states = decision_states(count);
+    let rollout_agent = crate::agents::catalogue::tusac_agent(rollout).expect("rollout agent");
+    let mut search = Ismcts::new(IsmctsParams::default(), rollout_agent);
+    let mut actions = <crate::games::tusac::TuSacState as GameState>::Actions::default();
+    let mut rng = stream_rng(0x15C7, 0, 1);
+    let start = Instant::now();
+    let mut iterations = 0;
+    for s in &states {
+        let seat = s.to_move().expect("a decision");
+        s.legal_actions(&mut actions);
+        black_box(search.search(&s.view(seat), &actions, &mut rng));
+        iterations += search.last_iterations;
+    }
+    rate(iterations, start)
 }
 
 /// 20-card private blocks from seeded deals (Quans removed by the deal).
@@ -89,6 +139,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 gps
             );
         }
+    }
+    for rollout in ["random", "greedy"] {
+        let label = format!("ismcts iterations, rollout={rollout}, 1 thread");
+        println!(
+            "{label:<44} {:>12.0} iterations/s",
+            ismcts_rate(rollout, args.searches)
+        );
     }
     Ok(())
 }

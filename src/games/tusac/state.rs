@@ -719,6 +719,11 @@ impl GameState for TuSacState {
         self.outcome
     }
 
+    /// 100: a typical classic win pays 40–60 per loser and rarely more than 100 in all.
+    fn payout_scale(&self) -> f64 {
+        100.0
+    }
+
     type View<'a> = super::view::TuSacView<'a>;
     fn view(&self, seat: Seat) -> super::view::TuSacView<'_> {
         super::view::TuSacView::new(self, seat)
