@@ -226,7 +226,7 @@ impl<S: GameState> Ismcts<S> {
         loop {
             match (self.params.time_budget, started) {
                 (Some(budget), Some(t0)) => {
-                    if (it % 16 == 0 && t0.elapsed() >= budget) || self.nodes.len() >= self.capacity
+                    if (it.is_multiple_of(16) && t0.elapsed() >= budget) || self.nodes.len() >= self.capacity
                     {
                         break;
                     }
