@@ -226,7 +226,8 @@ impl<S: GameState> Ismcts<S> {
         loop {
             match (self.params.time_budget, started) {
                 (Some(budget), Some(t0)) => {
-                    if (it.is_multiple_of(16) && t0.elapsed() >= budget) || self.nodes.len() >= self.capacity
+                    if (it.is_multiple_of(16) && t0.elapsed() >= budget)
+                        || self.nodes.len() >= self.capacity
                     {
                         break;
                     }

@@ -33,7 +33,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .iter()
         .map(|d| read_tally(d).map(|t| (t, d.clone())))
         .collect::<anyhow::Result<_>>()?;
-    shards.sort_by_key(|(t, _)| t.deals.0);
+    shards.sort_by_key(|(t, _)| t.deals);
     let exp = shards[0].0.experiment.clone();
     let mut next = 0;
     for (t, dir) in &shards {
@@ -69,10 +69,18 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let games_files: Vec<PathBuf> = shards.iter().map(|(_, d)| d.join("games.csv")).collect();
     if games_files.iter().all(|f| f.exists()) {
         let mut out = Vec::new();
-        for (i, f) in games_files.iter().enumerate() {
+        for (i, (f, (t, _))) in games_files.iter().zip(&shards).enumerate() {
             let text = std::fs::read(f).with_context(|| format!("reading {}", f.display()))?;
-            let body = if i == 0 { &text[..] } else { skip_line(&text) };
-            out.extend_from_slice(body);
+            let body = skip_line(&text);
+            let rows = body.iter().filter(|&&b| b == b'\n').count() as u64;
+            if rows != t.tally.games {
+                bail!(
+                    "{}: {rows} rows, but its tally counts {} games (a stale file?)",
+                    f.display(),
+                    t.tally.games
+                );
+            }
+            out.extend_from_slice(if i == 0 { &text[..] } else { body });
         }
         write_atomic(&dir, "games.csv", &out)?;
     } else if games_files.iter().any(|f| f.exists()) {
@@ -84,7 +92,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         games: tally.games,
         tally,
         elapsed,
-        threads: 0,
+        threads: None,
     };
     write_results(&exp, None, (0, exp.deals), &report)?;
     if !args.quiet {

@@ -83,7 +83,7 @@ impl Experiment {
         }
         if !(2..=4).contains(&self.agents.len()) {
             return Err(format!(
-                "key 'agents': {} seats, but tusac classic seats 2 to 4",
+                "key 'agents': {} agent(s) for the seats, but tusac classic seats 2 to 4",
                 self.agents.len()
             ));
         }
@@ -144,7 +144,7 @@ mod tests {
         assert!(Experiment::parse(ok, "x.toml").is_ok());
         assert!(err(&format!("{ok}colour = 3\n")).contains("unknown field `colour`"));
         assert!(err(&format!("{ok}colour = 3\n")).contains("line 4"));
-        assert!(err("game = \"tusac\"\nagents = [\"greedy\"]\ndeals = 10\n").contains("1 seats"));
+        assert!(err("game = \"tusac\"\nagents = [\"greedy\"]\ndeals = 10\n").contains("1 agent(s)"));
         assert!(
             err("game = \"chess\"\nagents = [\"greedy\", \"random\"]\ndeals = 10\n")
                 .contains("unknown game 'chess'")

@@ -5,7 +5,7 @@ use super::stats::{mean_interval, wilson, Tally};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-/// A file being written: `NAME.tmp` until [`AtomicFile::commit`] renames it to `NAME`.
+/// A file being written: `NAME.<pid>.tmp` until [`AtomicFile::commit`] renames it to `NAME`.
 pub struct AtomicFile {
     tmp: PathBuf,
     path: PathBuf,
@@ -13,12 +13,16 @@ pub struct AtomicFile {
 }
 
 impl AtomicFile {
-    /// Creates `dir/name.tmp`.
+    /// Creates `dir/name.<pid>.tmp` (one per process, so concurrent runs never share it).
     pub fn create(dir: &Path, name: &str) -> std::io::Result<AtomicFile> {
         let path = dir.join(name);
-        let tmp = dir.join(format!("{name}.tmp"));
-        let writer = std::io::BufWriter::new(std::fs::File::create(&tmp)?);
-        Ok(AtomicFile { tmp, path, writer })
+        let tmp = dir.join(format!("{name}.{}.tmp", std::process::id()));
+        let file = std::fs::File::create(&tmp).map_err(|e| with_path(e, &tmp))?;
+        Ok(AtomicFile {
+            tmp,
+            path,
+            writer: std::io::BufWriter::new(file),
+        })
     }
 
     /// The writer.
@@ -28,10 +32,18 @@ impl AtomicFile {
 
     /// Flushes and renames to the final name.
     pub fn commit(mut self) -> std::io::Result<()> {
-        self.writer.flush()?;
-        self.writer.get_ref().sync_all()?;
-        std::fs::rename(&self.tmp, &self.path)
+        self.writer.flush().map_err(|e| with_path(e, &self.tmp))?;
+        self.writer
+            .get_ref()
+            .sync_all()
+            .map_err(|e| with_path(e, &self.tmp))?;
+        std::fs::rename(&self.tmp, &self.path).map_err(|e| with_path(e, &self.path))
     }
+}
+
+/// An I/O error that names the file.
+fn with_path(e: std::io::Error, path: &Path) -> std::io::Error {
+    std::io::Error::new(e.kind(), format!("{}: {e}", path.display()))
 }
 
 /// Writes a whole file atomically.

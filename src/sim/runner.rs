@@ -89,10 +89,10 @@ pub struct RunReport {
     pub tally: Tally,
     /// Games played.
     pub games: u64,
-    /// Wall time in seconds.
+    /// Wall time in seconds (for a merge: the sum of the shards' times).
     pub elapsed: f64,
-    /// Threads used.
-    pub threads: usize,
+    /// Threads used (`None` for a merge of shards).
+    pub threads: Option<usize>,
 }
 
 /// The agents of an experiment, one per seat slot (built per worker thread).
@@ -250,15 +250,16 @@ pub fn run_experiment(exp: &Experiment, opts: &RunOptions) -> anyhow::Result<Run
         b.finish_and_clear();
     }
     let elapsed = began.elapsed().as_secs_f64();
-    if let Some(f) = games_file {
-        f.commit()?;
+    match games_file {
+        Some(f) => f.commit()?,
+        None => remove_stale(&dir.join("games.csv"))?,
     }
     let report = RunReport {
         dir: dir.clone(),
         games: tally.games,
         tally,
         elapsed,
-        threads,
+        threads: Some(threads),
     };
     write_results(exp, opts.shard, (start, end), &report)?;
     Ok(report)
@@ -271,6 +272,16 @@ fn tally_index(exp: &Experiment, agents: &[String], r: usize, s: usize) -> usize
         .iter()
         .position(|a| a == spec)
         .expect("every seat spec is in the tally")
+}
+
+/// Removes a result file left by an earlier run, so a folder never mixes two studies.
+pub fn remove_stale(path: &Path) -> anyhow::Result<()> {
+    match std::fs::remove_file(path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            Err(e).with_context(|| format!("removing the stale {}", path.display()))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// Writes `summary.csv`, `tally.json` and `meta.json` for a finished run or merge.
@@ -302,6 +313,7 @@ pub fn write_results(
         "deals": [deals.0, deals.1],
         "games": r.games,
         "elapsed_s": r.elapsed,
+        "elapsed_is_sum_of_shards": r.threads.is_none(),
         "games_per_s": r.games as f64 / r.elapsed.max(1e-9),
     });
     write_atomic(
@@ -315,13 +327,18 @@ pub fn write_results(
 /// Prints the readable table of a report.
 pub fn print_report(r: &RunReport, out: &mut impl Write) -> std::io::Result<()> {
     write!(out, "{}", summary_table(&r.tally))?;
+    let speed = match r.threads {
+        Some(t) => format!(
+            " in {:.2} s ({:.0} games/s, {t} threads)",
+            r.elapsed,
+            r.games as f64 / r.elapsed.max(1e-9)
+        ),
+        None => " merged from shards".to_string(),
+    };
     writeln!(
         out,
-        "{} games in {:.2} s ({:.0} games/s, {} threads); results in {}",
+        "{} games{speed}; results in {}",
         r.games,
-        r.elapsed,
-        r.games as f64 / r.elapsed.max(1e-9),
-        r.threads,
         r.dir.display()
     )
 }
