@@ -8,6 +8,7 @@ pub mod cli;
 pub mod fixed;
 pub mod game;
 pub mod games;
+pub mod record;
 pub mod rng;
 pub mod sim;
 

@@ -1,7 +1,8 @@
 //! Golden playthroughs: the full log of one fixed game per variant is checked in, so a change to
 //! any rule shows as a diff. Regenerate with `BAILAB_BLESS=1 cargo test --test golden_playthroughs`.
 
-use bailab::cli::play::tusac_log;
+use bailab::cli::play::play_tusac;
+use bailab::games::tusac::record::check as check_record;
 use bailab::games::tusac::TuSac;
 use bailab::sim::GameId;
 
@@ -25,6 +26,10 @@ fn tusac_classic_seed_1() {
         deal: 0,
         rotation: 0,
     };
-    let log = tusac_log(&game, id, &["random".to_string()]).unwrap();
-    check("tusac-classic.txt", &log);
+    let played = play_tusac(&game, id, None, &["random".to_string()]).unwrap();
+    check("tusac-classic.txt", &played.log);
+    // the same game as a record, which the checker accepts
+    check_record(&played.record).unwrap();
+    let json = serde_json::to_string_pretty(&played.record).unwrap() + "\n";
+    check("tusac-classic.json", &json);
 }

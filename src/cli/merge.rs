@@ -66,25 +66,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .output
         .unwrap_or_else(|| PathBuf::from(exp.output_dir()));
     std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
-    let games_files: Vec<PathBuf> = shards.iter().map(|(_, d)| d.join("games.csv")).collect();
-    if games_files.iter().all(|f| f.exists()) {
-        let mut out = Vec::new();
-        for (i, (f, (t, _))) in games_files.iter().zip(&shards).enumerate() {
-            let text = std::fs::read(f).with_context(|| format!("reading {}", f.display()))?;
-            let body = skip_line(&text);
-            let rows = body.iter().filter(|&&b| b == b'\n').count() as u64;
-            if rows != t.tally.games {
-                bail!(
-                    "{}: {rows} rows, but its tally counts {} games (a stale file?)",
-                    f.display(),
-                    t.tally.games
-                );
-            }
-            out.extend_from_slice(if i == 0 { &text[..] } else { body });
-        }
-        write_atomic(&dir, "games.csv", &out)?;
-    } else if games_files.iter().any(|f| f.exists()) {
-        bail!("some shards have games.csv and some do not");
+    for (name, header) in [("games.csv", true), ("records.jsonl", false)] {
+        merge_per_game_file(&shards, &dir, name, header)?;
     }
     let elapsed = shards.iter().map(|(_, d)| elapsed_of(d)).sum();
     let report = RunReport {
@@ -98,6 +81,39 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if !args.quiet {
         print_report(&report, &mut std::io::stdout())?;
     }
+    Ok(())
+}
+
+/// Concatenates a per-game file (one line per game, after an optional header) of every shard in
+/// deal order, checking each against its tally; absent everywhere is fine, absent somewhere is not.
+fn merge_per_game_file(
+    shards: &[(TallyFile, PathBuf)],
+    dir: &Path,
+    name: &str,
+    header: bool,
+) -> anyhow::Result<()> {
+    let files: Vec<PathBuf> = shards.iter().map(|(_, d)| d.join(name)).collect();
+    if !files.iter().any(|f| f.exists()) {
+        return crate::sim::runner::remove_stale(&dir.join(name));
+    }
+    if !files.iter().all(|f| f.exists()) {
+        bail!("some shards have {name} and some do not");
+    }
+    let mut out = Vec::new();
+    for (i, (f, (t, _))) in files.iter().zip(shards).enumerate() {
+        let text = std::fs::read(f).with_context(|| format!("reading {}", f.display()))?;
+        let body = if header { skip_line(&text) } else { &text[..] };
+        let rows = body.iter().filter(|&&b| b == b'\n').count() as u64;
+        if rows != t.tally.games {
+            bail!(
+                "{}: {rows} rows, but its tally counts {} games (a stale file?)",
+                f.display(),
+                t.tally.games
+            );
+        }
+        out.extend_from_slice(if i == 0 { &text[..] } else { body });
+    }
+    write_atomic(dir, name, &out)?;
     Ok(())
 }
 

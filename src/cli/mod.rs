@@ -3,6 +3,7 @@
 pub mod agents;
 pub mod analyze;
 pub mod bench;
+pub mod check;
 pub mod merge;
 pub mod play;
 pub mod replay;
@@ -30,6 +31,8 @@ pub enum Command {
     Replay(replay::Args),
     /// List the agents and their parameters.
     Agents(agents::Args),
+    /// Check game records: replay each from its deck and report ok or the first problem.
+    Check(check::Args),
     /// Analyse a hand: trash, an optimal partition, legal and worst discards, value, waits.
     Analyze(analyze::Args),
     /// Play one seeded game with built-in policies and print it as a readable log.
@@ -52,6 +55,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Merge(args) => merge::run(args),
         Command::Replay(args) => replay::run(args),
         Command::Agents(args) => agents::run(args),
+        Command::Check(args) => check::run(args),
         Command::Analyze(args) => analyze::run(args),
         Command::Play(args) => play::run(args),
         Command::Bench(args) => bench::run(args),

@@ -1,7 +1,7 @@
 //! `bailab replay EXPERIMENT.toml --deal I [--rotation R]`: the readable log of one game of an
 //! experiment, played again with the experiment's agents.
 
-use super::play::tusac_log;
+use super::play::play_tusac;
 use super::run::load;
 use crate::games::tusac::TuSac;
 use crate::sim::GameId;
@@ -17,6 +17,9 @@ pub struct Args {
     /// The rotation (0 .. players−1 with seat rotation, else 0).
     #[arg(long, default_value_t = 0)]
     pub rotation: usize,
+    /// Print the game as a JSON record instead of the readable log.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Runs the command.
@@ -45,9 +48,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         deal: args.deal,
         rotation: args.rotation as u8,
     };
-    print!(
-        "{}",
-        tusac_log(&game, id, &specs).map_err(anyhow::Error::msg)?
-    );
+    let played = play_tusac(&game, id, None, &specs).map_err(anyhow::Error::msg)?;
+    if args.json {
+        println!("{}", serde_json::to_string(&played.record)?);
+    } else {
+        print!("{}", played.log);
+    }
     Ok(())
 }

@@ -26,6 +26,9 @@ pub struct Args {
     /// Also write games.csv, one row per game.
     #[arg(long)]
     pub games_csv: bool,
+    /// Also write records.jsonl, one JSON game record per game (see docs/records.md).
+    #[arg(long)]
+    pub records: bool,
     /// No progress bar and no table.
     #[arg(long, short)]
     pub quiet: bool,
@@ -57,6 +60,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         quiet: args.quiet,
         output: args.output,
         games_csv: args.games_csv,
+        records: args.records,
     };
     let report = run_experiment(&exp, &opts)?;
     if !args.quiet {

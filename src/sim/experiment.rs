@@ -35,6 +35,9 @@ pub struct Experiment {
     /// Write `games.csv`, one row per game.
     #[serde(default)]
     pub games_csv: bool,
+    /// Write `records.jsonl`, one JSON game record per game (docs/records.md).
+    #[serde(default)]
+    pub records: bool,
 }
 
 fn default_name() -> String {

@@ -47,14 +47,26 @@ pub fn play_game<G: Game>(
     id: GameId,
     agents: &mut [Box<dyn Agent<G::State>>],
     seat_agent: &[usize],
-    mut observe: impl FnMut(Step<'_, G::State>),
+    observe: impl FnMut(Step<'_, G::State>),
 ) -> Outcome {
-    let mut state = game.deal(&mut stream_rng(id.master, id.deal, DEAL_STREAM));
+    let state = game.deal(&mut stream_rng(id.master, id.deal, DEAL_STREAM));
+    play_from(state, id, agents, seat_agent, observe)
+}
+
+/// Plays a dealt game to the end (the deal may come from a given deck); the agents' RNG streams
+/// come from `id` as in [`play_game`].
+pub fn play_from<S: GameState>(
+    mut state: S,
+    id: GameId,
+    agents: &mut [Box<dyn Agent<S>>],
+    seat_agent: &[usize],
+    mut observe: impl FnMut(Step<'_, S>),
+) -> Outcome {
     let mut rngs: [GameRng; MAX_SEATS] = std::array::from_fn(|s| {
         stream_rng(id.master, id.deal, agent_stream(id.rotation, s as Seat))
     });
     observe((&state, None));
-    let mut actions = <G::State as GameState>::Actions::default();
+    let mut actions = S::Actions::default();
     while let Some(seat) = state.to_move() {
         state.legal_actions(&mut actions);
         let legal = actions.as_slice();

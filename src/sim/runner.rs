@@ -5,11 +5,14 @@
 use super::experiment::Experiment;
 use super::output::{summary_csv, summary_table, write_atomic, AtomicFile};
 use super::stats::Tally;
-use super::{play_game, GameId};
+use super::{play_from, play_game, GameId};
 use crate::agents::catalogue::tusac_agent;
 use crate::agents::Agent;
+use crate::game::Game;
 use crate::game::{Outcome, MAX_SEATS};
+use crate::games::tusac::record::Recorder;
 use crate::games::tusac::{TuSac, TuSacState};
+use crate::rng::{stream_rng, DEAL_STREAM};
 use anyhow::Context;
 use arrayvec::ArrayVec;
 use rayon::prelude::*;
@@ -65,6 +68,8 @@ pub struct RunOptions {
     pub output: Option<PathBuf>,
     /// Force `games.csv` on.
     pub games_csv: bool,
+    /// Force `records.jsonl` on.
+    pub records: bool,
 }
 
 /// What `tally.json` holds: enough for `merge` to rebuild the summary exactly.
@@ -106,25 +111,120 @@ fn make_agents(exp: &Experiment) -> Vec<Box<dyn Agent<TuSacState>>> {
 /// The outcomes of one deal, one per rotation.
 pub type DealOutcomes = ArrayVec<Outcome, MAX_SEATS>;
 
-/// Plays every rotation of one deal with the given per-slot agents.
+/// What one deal produced: an outcome per rotation and, when asked, a JSON record per rotation.
+#[derive(Clone, Debug, Default)]
+pub struct DealResult {
+    /// One outcome per rotation.
+    pub outcomes: DealOutcomes,
+    /// One record (a JSON line) per rotation, empty unless records were asked for.
+    pub records: Vec<String>,
+}
+
+/// Plays every rotation of one deal with the given per-slot agents. Without records the loop
+/// allocates nothing; with records each game's events are collected into its record.
 pub fn play_deal(
     game: &TuSac,
     exp: &Experiment,
     deal: u64,
     agents: &mut [Box<dyn Agent<TuSacState>>],
-) -> DealOutcomes {
-    (0..exp.rotations())
-        .map(|r| {
-            let seat_agent: [usize; MAX_SEATS] =
-                std::array::from_fn(|s| exp.slot(r, s % exp.players()));
-            let id = GameId {
-                master: exp.seed,
-                deal,
-                rotation: r as u8,
-            };
-            play_game(game, id, agents, &seat_agent, |_| {})
-        })
-        .collect()
+    records: bool,
+) -> DealResult {
+    let mut result = DealResult::default();
+    for r in 0..exp.rotations() {
+        let seat_agent: [usize; MAX_SEATS] =
+            std::array::from_fn(|s| exp.slot(r, s % exp.players()));
+        let id = GameId {
+            master: exp.seed,
+            deal,
+            rotation: r as u8,
+        };
+        if !records {
+            result
+                .outcomes
+                .push(play_game(game, id, agents, &seat_agent, |_| {}));
+            continue;
+        }
+        let start = game.deal(&mut stream_rng(id.master, id.deal, DEAL_STREAM));
+        let mut recorder = Recorder::default();
+        let mut last = start;
+        let outcome = play_from(start, id, agents, &seat_agent, |(s, step)| {
+            recorder.observe(s, step);
+            last = *s;
+        });
+        let specs: Vec<String> = (0..exp.players())
+            .map(|s| exp.agents[exp.slot(r, s)].clone())
+            .collect();
+        let record = recorder.finish(&start, &last, &specs, Some(id));
+        result
+            .records
+            .push(serde_json::to_string(&record).expect("records serialize"));
+        result.outcomes.push(outcome);
+    }
+    result
+}
+
+/// The optional per-game files of a run, written as the deals come in, in deal order.
+struct GameFiles {
+    games: Option<AtomicFile>,
+    records: Option<AtomicFile>,
+}
+
+impl GameFiles {
+    fn create(
+        dir: &Path,
+        exp: &Experiment,
+        games: bool,
+        records: bool,
+    ) -> anyhow::Result<GameFiles> {
+        let games = if games {
+            let mut f = AtomicFile::create(dir, "games.csv")?;
+            let mut w = csv::Writer::from_writer(f.writer());
+            w.write_record(games_header(exp.players()))?;
+            w.flush()?;
+            drop(w);
+            Some(f)
+        } else {
+            None
+        };
+        let records = if records {
+            Some(AtomicFile::create(dir, "records.jsonl")?)
+        } else {
+            None
+        };
+        Ok(GameFiles { games, records })
+    }
+
+    fn write_deal(
+        &mut self,
+        exp: &Experiment,
+        deal: u64,
+        result: &DealResult,
+    ) -> anyhow::Result<()> {
+        if let Some(f) = self.games.as_mut() {
+            let mut w = csv::Writer::from_writer(f.writer());
+            for (r, o) in result.outcomes.iter().enumerate() {
+                w.write_record(game_row(exp, deal, r, o))?;
+            }
+            w.flush()?;
+        }
+        if let Some(f) = self.records.as_mut() {
+            for line in &result.records {
+                writeln!(f.writer(), "{line}")?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Renames the finished files into place and removes stale ones an earlier run left.
+    fn commit(self, dir: &Path) -> anyhow::Result<()> {
+        for (file, name) in [(self.games, "games.csv"), (self.records, "records.jsonl")] {
+            match file {
+                Some(f) => f.commit()?,
+                None => remove_stale(&dir.join(name))?,
+            }
+        }
+        Ok(())
+    }
 }
 
 fn progress_bar(total: u64, quiet: bool) -> Option<indicatif::ProgressBar> {
@@ -176,7 +276,7 @@ pub fn throughput(exp: &Experiment, threads: usize, deals: u64) -> anyhow::Resul
             .into_par_iter()
             .map_init(
                 || make_agents(exp),
-                |agents, deal| play_deal(&game, exp, deal, agents).len(),
+                |agents, deal| play_deal(&game, exp, deal, agents, false).outcomes.len(),
             )
             .sum()
     });
@@ -201,17 +301,8 @@ pub fn run_experiment(exp: &Experiment, opts: &RunOptions) -> anyhow::Result<Run
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()?;
-    let write_games = exp.games_csv || opts.games_csv;
-    let mut games_file = if write_games {
-        let mut f = AtomicFile::create(&dir, "games.csv")?;
-        let mut w = csv::Writer::from_writer(f.writer());
-        w.write_record(games_header(exp.players()))?;
-        w.flush()?;
-        drop(w);
-        Some(f)
-    } else {
-        None
-    };
+    let records = exp.records || opts.records;
+    let mut files = GameFiles::create(&dir, exp, exp.games_csv || opts.games_csv, records)?;
     let bar = progress_bar(end - start, opts.quiet);
     let began = Instant::now();
     let mut tally = Tally::new(&exp.agents);
@@ -221,25 +312,18 @@ pub fn run_experiment(exp: &Experiment, opts: &RunOptions) -> anyhow::Result<Run
     let mut chunk_start = start;
     while chunk_start < end {
         let chunk_end = (chunk_start + CHUNK).min(end);
-        let results: Vec<DealOutcomes> = pool.install(|| {
+        let results: Vec<DealResult> = pool.install(|| {
             (chunk_start..chunk_end)
                 .into_par_iter()
                 .map_init(
                     || make_agents(exp),
-                    |agents, deal| play_deal(&game, exp, deal, agents),
+                    |agents, deal| play_deal(&game, exp, deal, agents, records),
                 )
                 .collect()
         });
-        for (i, outcomes) in results.iter().enumerate() {
-            let deal = chunk_start + i as u64;
-            tally.add_deal(outcomes, |r, s| seat_tally[r][s]);
-            if let Some(f) = games_file.as_mut() {
-                let mut w = csv::Writer::from_writer(f.writer());
-                for (r, o) in outcomes.iter().enumerate() {
-                    w.write_record(game_row(exp, deal, r, o))?;
-                }
-                w.flush()?;
-            }
+        for (i, result) in results.iter().enumerate() {
+            tally.add_deal(&result.outcomes, |r, s| seat_tally[r][s]);
+            files.write_deal(exp, chunk_start + i as u64, result)?;
         }
         if let Some(b) = &bar {
             b.inc(chunk_end - chunk_start);
@@ -250,10 +334,7 @@ pub fn run_experiment(exp: &Experiment, opts: &RunOptions) -> anyhow::Result<Run
         b.finish_and_clear();
     }
     let elapsed = began.elapsed().as_secs_f64();
-    match games_file {
-        Some(f) => f.commit()?,
-        None => remove_stale(&dir.join("games.csv"))?,
-    }
+    files.commit(&dir)?;
     let report = RunReport {
         dir: dir.clone(),
         games: tally.games,

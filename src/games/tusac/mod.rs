@@ -5,6 +5,7 @@ pub mod analyze;
 pub mod card;
 pub mod hand;
 pub mod log;
+pub mod record;
 pub mod rules;
 pub mod score;
 pub mod sets;

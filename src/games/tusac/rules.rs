@@ -55,35 +55,84 @@ impl Options {
         }
     }
 
-    /// The rule options as `(name, value)` pairs, for logs and records.
-    pub fn describe(&self) -> Vec<(&'static str, String)> {
-        vec![
-            ("players", self.players.to_string()),
-            ("first_player", self.first_player.to_string()),
-            ("hand_size", self.hand_size.to_string()),
-            ("stock_floor", self.stock_floor.to_string()),
-            (
-                "natural_win_for_first",
-                self.natural_win_for_first.to_string(),
-            ),
-            (
-                "pair_priority_excludes_turn_player",
-                self.pair_priority_excludes_turn_player.to_string(),
-            ),
-            (
-                "pair_waiting_exception",
-                self.pair_waiting_exception.to_string(),
-            ),
-            ("pair_exception_same_colour", "true".to_string()),
-            ("worst_card_penalty", self.worst_card_penalty.to_string()),
-            ("worst_card_rule", "OutsV1".to_string()),
-            (
-                "quan_khui_multiplier",
-                self.quan_khui_multiplier.to_string(),
-            ),
-            ("base", self.base.to_string()),
-            ("flat", self.flat.to_string()),
-        ]
+    /// Every rule option in force as `name → value` (records, §7 names).
+    pub fn to_rules(&self) -> serde_json::Map<String, serde_json::Value> {
+        let mut m = serde_json::Map::new();
+        let mut put = |k: &str, v: serde_json::Value| {
+            m.insert(k.to_string(), v);
+        };
+        put("players", self.players.into());
+        put("first_player", self.first_player.into());
+        put("hand_size", self.hand_size.into());
+        put("stock_floor", self.stock_floor.into());
+        put("natural_win_for_first", self.natural_win_for_first.into());
+        put(
+            "pair_priority_excludes_turn_player",
+            self.pair_priority_excludes_turn_player.into(),
+        );
+        put("pair_waiting_exception", self.pair_waiting_exception.into());
+        put("pair_exception_same_colour", true.into());
+        put("worst_card_penalty", self.worst_card_penalty.into());
+        put("worst_card_rule", "OutsV1".into());
+        put("quan_khui_multiplier", self.quan_khui_multiplier.into());
+        put("base", self.base.into());
+        put("flat", self.flat.into());
+        m
+    }
+
+    /// Options from a `name → value` map as written by [`Options::to_rules`], starting from the
+    /// `variant` preset. Unknown names, wrong types and values the engine cannot run are errors.
+    pub fn from_rules(
+        variant: &str,
+        rules: &serde_json::Map<String, serde_json::Value>,
+    ) -> Result<Options, String> {
+        if variant != "classic" {
+            return Err(format!(
+                "variant '{variant}' is not implemented (known: classic)"
+            ));
+        }
+        let players = rules
+            .get("players")
+            .and_then(|v| v.as_u64())
+            .ok_or("rules: 'players' is missing")?;
+        let mut o = Options::classic(players as u8);
+        let preset = o.to_rules();
+        for (k, v) in rules {
+            let bad = || format!("rules: '{k}' = {v} is not a valid value");
+            let int = || v.as_i64().ok_or_else(bad);
+            let small = || int().and_then(|x| u8::try_from(x).map_err(|_| bad()));
+            let flag = || v.as_bool().ok_or_else(bad);
+            match k.as_str() {
+                "players" => o.players = small()?,
+                "first_player" => o.first_player = small()?,
+                "hand_size" => o.hand_size = small()?,
+                "stock_floor" => o.stock_floor = small()?,
+                "natural_win_for_first" => o.natural_win_for_first = flag()?,
+                "pair_priority_excludes_turn_player" => {
+                    o.pair_priority_excludes_turn_player = flag()?
+                }
+                "pair_waiting_exception" => o.pair_waiting_exception = flag()?,
+                "worst_card_penalty" => o.worst_card_penalty = flag()?,
+                "quan_khui_multiplier" => o.quan_khui_multiplier = int()?,
+                "base" => o.base = int()?,
+                "flat" => o.flat = int()?,
+                "pair_exception_same_colour" | "worst_card_rule" if preset.get(k) == Some(v) => {}
+                "pair_exception_same_colour" | "worst_card_rule" => {
+                    return Err(format!(
+                        "rules: '{k}' = {v} is not supported (the engine runs {})",
+                        preset[k]
+                    ));
+                }
+                _ => return Err(format!("rules: unknown option '{k}'")),
+            }
+        }
+        if o.hand_size != 20 {
+            return Err(format!(
+                "rules: hand_size {} is not supported for classic (20)",
+                o.hand_size
+            ));
+        }
+        Ok(o)
     }
 }
 
