@@ -19,9 +19,12 @@ pub struct Args {
     /// Hands to analyse for the hands/s figures.
     #[arg(long, default_value_t = 200_000)]
     pub hands: u64,
-    /// Decisions searched for the ISMCTS iterations/s figure (1000 iterations each).
+    /// Decisions searched for each ISMCTS figure.
     #[arg(long, default_value_t = 300)]
     pub searches: u64,
+    /// ISMCTS iteration counts to time per decision (comma-separated), e.g. 100,300,1000,3000.
+    #[arg(long, value_delimiter = ',', default_value = "1000")]
+    pub ismcts_iters: Vec<u32>,
 }
 
 /// Decision points of greedy×4 games with more than one legal action (states for the search).
@@ -50,24 +53,33 @@ fn decision_states(count: u64) -> Vec<crate::games::tusac::TuSacState> {
     unreachable!()
 }
 
-/// ISMCTS iterations per second on one thread, over `count` searches of 1000 iterations.
-fn ismcts_rate(rollout: &str, count: u64) -> f64 {
+/// ISMCTS on one thread over `count` searched decisions of `iterations` each:
+/// `(iterations per second, milliseconds per decision)`.
+fn ismcts_speed(rollout: &str, iterations: u32, count: u64) -> (f64, f64) {
     use crate::agents::ismcts::{Ismcts, IsmctsParams};
     use crate::game::GameState;
     let states = decision_states(count);
     let rollout_agent = crate::agents::catalogue::tusac_agent(rollout).expect("rollout agent");
-    let mut search = Ismcts::new(IsmctsParams::default(), rollout_agent);
+    let params = IsmctsParams {
+        iterations,
+        ..IsmctsParams::default()
+    };
+    let mut search = Ismcts::new(params, rollout_agent);
     let mut actions = <crate::games::tusac::TuSacState as GameState>::Actions::default();
     let mut rng = stream_rng(0x15C7, 0, 1);
     let start = Instant::now();
-    let mut iterations = 0;
+    let mut total = 0;
     for s in &states {
         let seat = s.to_move().expect("a decision");
         s.legal_actions(&mut actions);
         black_box(search.search(&s.view(seat), &actions, &mut rng));
-        iterations += search.last_iterations;
+        total += search.last_iterations;
     }
-    rate(iterations, start)
+    let seconds = start.elapsed().as_secs_f64();
+    (
+        total as f64 / seconds,
+        1000.0 * seconds / states.len() as f64,
+    )
 }
 
 /// 20-card private blocks from seeded deals (Quans removed by the deal).
@@ -141,11 +153,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
     }
     for rollout in ["random", "greedy"] {
-        let label = format!("ismcts iterations, rollout={rollout}, 1 thread");
-        println!(
-            "{label:<44} {:>12.0} iterations/s",
-            ismcts_rate(rollout, args.searches)
-        );
+        for &iters in &args.ismcts_iters {
+            let (per_s, ms) = ismcts_speed(rollout, iters, args.searches);
+            let label = format!("ismcts iters={iters}, rollout={rollout}, 1 thread");
+            println!("{label:<44} {per_s:>12.0} iterations/s {ms:>10.3} ms/decision");
+        }
     }
     Ok(())
 }
