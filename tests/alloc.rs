@@ -66,6 +66,6 @@ fn playing_games_does_not_allocate() {
     }
     // ISMCTS: the node arena is allocated when the agent is built and reset per decision.
     for spec in ["ismcts:iters=200", "ismcts:iters=100,rollout=greedy"] {
-        assert_eq!(games_allocate(spec, 100), 0, "{spec} allocated");
+        assert_eq!(games_allocate(spec, 40), 0, "{spec} allocated");
     }
 }

@@ -145,3 +145,34 @@ fn determinize_is_reproducible_from_its_seed() {
     assert_eq!(stock(&a), stock(&b));
     assert!((0..4).all(|x| a.private(x) == b.private(x)));
 }
+
+#[test]
+fn the_true_hands_satisfy_the_history_constraint_and_samples_mostly_do() {
+    use bailab::games::tusac::view::history_excess;
+    let mut rng: GameRng = stream_rng(9, 0, 9);
+    let (mut sampled, mut consistent) = (0, 0);
+    for deal in 0..300u64 {
+        let truth = midgame(deal, (deal % 60) as usize);
+        for x in 0..4 as Seat {
+            // what the rules imply must hold for the real hands (else the inference is wrong)
+            assert_eq!(
+                history_excess(truth.private(x), truth.spent(x), truth.discards(x)),
+                0,
+                "deal {deal} seat {x}"
+            );
+        }
+        let Some(seat) = truth.to_move() else {
+            continue;
+        };
+        let d = truth.view(seat).determinize(&mut rng);
+        for x in (0..4 as Seat).filter(|&x| x != seat) {
+            assert_eq!(d.spent(x), truth.spent(x));
+            sampled += 1;
+            consistent += usize::from(history_excess(d.private(x), d.spent(x), d.discards(x)) == 0);
+        }
+    }
+    assert!(
+        consistent as f64 > 0.95 * sampled as f64,
+        "{consistent} of {sampled}"
+    );
+}

@@ -117,12 +117,12 @@ impl Hand {
     }
 
     /// The cards in canonical order, copies repeated.
-    pub fn cards(self) -> impl Iterator<Item = Card> {
+    pub fn cards(self) -> impl Iterator<Item = Card> + Clone {
         Card::all().flat_map(move |c| std::iter::repeat_n(c, self.count(c) as usize))
     }
 
     /// The distinct types held, in canonical order.
-    pub fn types(self) -> impl Iterator<Item = Card> {
+    pub fn types(self) -> impl Iterator<Item = Card> + Clone {
         Card::all().filter(move |&c| self.count(c) > 0)
     }
 }

@@ -330,6 +330,8 @@ impl TuSac {
             phase: Phase::MustDiscard(f as Seat),
             outcome: None,
             turns: 0,
+            spent: [Hand::EMPTY; MAX_PLAYERS],
+            discards: [0; MAX_PLAYERS],
             events: CopyVec::default(),
         };
         for (seat, seat_counts) in counts.iter_mut().enumerate().take(n) {
@@ -390,6 +392,8 @@ pub struct TuSacState {
     pub(super) phase: Phase,
     pub(super) outcome: Option<Outcome>,
     pub(super) turns: u32,
+    pub(super) spent: [Hand; MAX_PLAYERS],
+    pub(super) discards: [u8; MAX_PLAYERS],
     pub(super) events: CopyVec<Event, MAX_EVENTS>,
 }
 
@@ -438,6 +442,15 @@ impl TuSacState {
     pub fn khaps(&self, seat: Seat) -> u32 {
         let h = self.private[seat as usize];
         h.types().filter(|&c| h.count(c) == 3).count() as u32
+    }
+    /// The cards a seat's private block has lost since the deal: its discards and the private
+    /// cards of its melds (all public).
+    pub fn spent(&self, seat: Seat) -> Hand {
+        self.spent[seat as usize]
+    }
+    /// Number of discards a seat has made (public).
+    pub fn discards(&self, seat: Seat) -> u32 {
+        u32::from(self.discards[seat as usize])
     }
     /// Number of discards made so far.
     pub fn turns(&self) -> u32 {
@@ -508,6 +521,7 @@ impl TuSacState {
         let a = self.active.take().expect("a meld needs an active card");
         let xi = x as usize;
         self.private[xi] = self.private[xi].without_all(meld.used());
+        meld.used().iter().for_each(|&c| self.spent[xi].add(c));
         let mut cards: ArrayVec<Card, 4> = meld.used().iter().copied().collect();
         cards.push(a.card);
         for c in &cards {
@@ -679,6 +693,8 @@ impl GameState for TuSacState {
                 let hand = self.private(x);
                 let worst = worst_set(hand, &self.visible) >> card.index() & 1 == 1;
                 self.private[x as usize].remove(card);
+                self.spent[x as usize].add(card);
+                self.discards[x as usize] += 1;
                 self.turns += 1;
                 self.active = Some(Active {
                     card,

@@ -4,6 +4,7 @@ use super::card::{Card, CARD_TYPES};
 use super::hand::Hand;
 use super::sets::SetInstance;
 use super::state::{Active, Phase, TuSacState, DECK_SIZE, MAX_PLAYERS};
+use super::trash::trash;
 use super::worst::COPIES;
 use crate::game::{GameState, Seat, SeatView};
 use crate::rng::{shuffle, GameRng};
@@ -140,6 +141,16 @@ impl<'a> TuSacView<'a> {
             }
         }
         debug_assert_eq!(n_stock, s.stock_len());
+        for x in (0..s.players() as Seat).filter(|&x| x != self.seat) {
+            let (spent, discards) = (self.state.spent(x), self.state.discards(x));
+            repair(
+                &mut s.private[x as usize],
+                &mut stock[..n_stock],
+                spent,
+                discards,
+                rng,
+            );
+        }
         shuffle(&mut stock[..n_stock], rng);
         // The stock keeps its place in the deck; the dealt part is scrubbed to canonical order
         // (it held the true deal), built from the cards that are not in the new stock.
@@ -155,6 +166,67 @@ impl<'a> TuSacView<'a> {
             }
         }
         Some(s)
+    }
+}
+
+/// How far a sampled private block `hand` is from what its seat's public history implies.
+///
+/// The block it was dealt is `hand ⊎ spent` (its discards and meld cards are public). Each of
+/// its `discards` lowered trash by exactly one and no meld raised it (C7, LegalMelds (b)), so
+/// `trash(hand) ≤ trash(hand ⊎ spent) − discards`; and a Khap of the deal is either still whole
+/// or was melded whole (C2). Returns the excess trash (0 when consistent), or a large number
+/// when the dealt block is impossible.
+pub fn history_excess(hand: Hand, spent: Hand, discards: u32) -> u32 {
+    const IMPOSSIBLE: u32 = 100;
+    let mut dealt = hand;
+    for c in spent.types() {
+        let (h, sp) = (hand.count(c), spent.count(c));
+        if h + sp > 3 || (h + sp == 3 && h != 0 && h != 3) {
+            return IMPOSSIBLE;
+        }
+        (0..sp).for_each(|_| dealt.add(c));
+    }
+    (u32::from(trash(hand)) + discards).saturating_sub(u32::from(trash(dealt)))
+}
+
+/// Swaps attempted per seat to bring a sampled block in line with its history.
+const REPAIR_TRIES: usize = 300;
+
+/// Moves a sampled private block toward consistency with its seat's history
+/// ([`history_excess`]) by swapping its cards with stock cards, never changing its Khaps or
+/// making a new triple. Accepts swaps that do not increase the excess (a random walk on the
+/// consistent blocks once the excess reaches 0 is not needed: it stops there).
+fn repair(hand: &mut Hand, stock: &mut [Card], spent: Hand, discards: u32, rng: &mut GameRng) {
+    let mut excess = history_excess(*hand, spent, discards);
+    let mut tries = 0;
+    while excess > 0 && tries < REPAIR_TRIES && !stock.is_empty() {
+        tries += 1;
+        let movable = hand.types().filter(|&c| hand.count(c) < 3);
+        let n = movable
+            .clone()
+            .map(|c| usize::from(hand.count(c)))
+            .sum::<usize>();
+        if n == 0 {
+            return;
+        }
+        let mut k = rng.random_range(0..n);
+        let out = movable
+            .flat_map(|c| std::iter::repeat_n(c, usize::from(hand.count(c))))
+            .nth(k)
+            .expect("k < n");
+        k = rng.random_range(0..stock.len());
+        let into = stock[k];
+        let mut next = hand.without(out);
+        if into == out || next.count(into) >= 2 {
+            continue;
+        }
+        next.add(into);
+        let e = history_excess(next, spent, discards);
+        if e <= excess {
+            *hand = next;
+            stock[k] = out;
+            excess = e;
+        }
     }
 }
 
