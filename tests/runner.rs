@@ -89,7 +89,7 @@ fn experiment(agents: &[&str], deals: u64, seed: u64, rotate: bool) -> String {
     format!(
         "name = \"runner-test\"\ngame = \"tusac\"\nvariant = \"classic\"\nagents = [{}]\n\
          deals = {deals}\nseed = {seed}\nrotate = {rotate}\noutput = \"from-the-file\"\n\
-         games_csv = true\n",
+         games_csv = true\nrecords = true\n",
         agents.join(", ")
     )
 }
@@ -99,9 +99,9 @@ const GREEDY_VS_RANDOM: [&str; 4] = ["greedy", "random", "random", "random"];
 /// More deals than the runner's parallel chunk (4096), so that chunk boundaries are crossed.
 const DEALS_PAST_A_CHUNK: u64 = 5000;
 
-/// Asserts that two result folders hold byte-identical summary.csv and games.csv.
+/// Asserts that two result folders hold byte-identical summary.csv, games.csv and records.jsonl.
 fn assert_same_results(a: &Path, b: &Path) {
-    for name in ["summary.csv", "games.csv"] {
+    for name in ["summary.csv", "games.csv", "records.jsonl"] {
         let (x, y) = (read(&a.join(name)), read(&b.join(name)));
         assert!(!x.is_empty(), "{} is empty", a.join(name).display());
         assert!(
