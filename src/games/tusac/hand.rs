@@ -73,6 +73,25 @@ impl Hand {
         self
     }
 
+    /// The multiset sum of two hands, or `None` if some type would have 4 copies or more.
+    /// Field-wise: a carry out of a 2-bit count shows as a carry into the next field's low bit.
+    #[inline]
+    pub const fn plus(self, other: Hand) -> Option<Hand> {
+        let sum = self.0 + other.0;
+        let carries = self.0 ^ other.0 ^ sum;
+        if carries & (LOW_BITS << 2) != 0 {
+            None
+        } else {
+            Some(Hand(sum))
+        }
+    }
+
+    /// The types held exactly 3 times, as a hand holding one copy of each.
+    #[inline]
+    pub const fn triples(self) -> Hand {
+        Hand(self.0 & (self.0 >> 1) & LOW_BITS)
+    }
+
     /// True if every card of `cards` (as a multiset) is held.
     pub fn contains_all(self, cards: &[Card]) -> bool {
         let mut h = self;
@@ -167,5 +186,27 @@ mod tests {
         assert_eq!(h.len(), 56);
         assert_eq!(Hand::from_counts(&h.counts()), h);
         assert_eq!(h.cards().count(), 56);
+    }
+
+    #[test]
+    fn plus_detects_a_fourth_copy_and_triples_are_found() {
+        let h: Hand = "rK rK yP gH gH gH".parse().unwrap();
+        let one: Hand = "rK wP".parse().unwrap();
+        let sum = h.plus(one).unwrap();
+        assert_eq!(sum.count("rK".parse().unwrap()), 3);
+        assert_eq!(sum.len(), 8);
+        assert_eq!(h.plus("gH".parse().unwrap()), None);
+        assert_eq!(h.plus("rK rK".parse().unwrap()), None);
+        assert_eq!(sum.triples(), "rK gH".parse().unwrap());
+        // every pair of counts for the last type (the carry leaves the top field)
+        let w: Card = "wP".parse().unwrap();
+        for a in 0..4u8 {
+            for b in 0..4u8 {
+                let (mut x, mut y) = (Hand::EMPTY, Hand::EMPTY);
+                (0..a).for_each(|_| x.add(w));
+                (0..b).for_each(|_| y.add(w));
+                assert_eq!(x.plus(y).is_some(), a + b <= 3, "{a} + {b}");
+            }
+        }
     }
 }

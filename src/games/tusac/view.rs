@@ -178,13 +178,14 @@ impl<'a> TuSacView<'a> {
 /// when the dealt block is impossible.
 pub fn history_excess(hand: Hand, spent: Hand, discards: u32) -> u32 {
     const IMPOSSIBLE: u32 = 100;
-    let mut dealt = hand;
-    for c in spent.types() {
-        let (h, sp) = (hand.count(c), spent.count(c));
-        if h + sp > 3 || (h + sp == 3 && h != 0 && h != 3) {
-            return IMPOSSIBLE;
-        }
-        (0..sp).for_each(|_| dealt.add(c));
+    let Some(dealt) = hand.plus(spent) else {
+        return IMPOSSIBLE;
+    };
+    // a dealt Khap is still whole in hand, or was melded whole: never split
+    let split = dealt.triples().bits() & !hand.triples().bits() & hand.bits()
+        | dealt.triples().bits() & !hand.triples().bits() & (hand.bits() >> 1);
+    if split != 0 {
+        return IMPOSSIBLE;
     }
     (u32::from(trash(hand)) + discards).saturating_sub(u32::from(trash(dealt)))
 }
@@ -193,29 +194,28 @@ pub fn history_excess(hand: Hand, spent: Hand, discards: u32) -> u32 {
 const REPAIR_TRIES: usize = 300;
 
 /// Moves a sampled private block toward consistency with its seat's history
-/// ([`history_excess`]) by swapping its cards with stock cards, never changing its Khaps or
-/// making a new triple. Accepts swaps that do not increase the excess (a random walk on the
-/// consistent blocks once the excess reaches 0 is not needed: it stops there).
+/// ([`history_excess`]) by swapping its cards with stock cards, never touching its Khaps or
+/// making a new triple. Accepts swaps that do not increase the excess, and stops at 0.
 fn repair(hand: &mut Hand, stock: &mut [Card], spent: Hand, discards: u32, rng: &mut GameRng) {
     let mut excess = history_excess(*hand, spent, discards);
-    let mut tries = 0;
-    while excess > 0 && tries < REPAIR_TRIES && !stock.is_empty() {
-        tries += 1;
-        let movable = hand.types().filter(|&c| hand.count(c) < 3);
-        let n = movable
-            .clone()
-            .map(|c| usize::from(hand.count(c)))
-            .sum::<usize>();
-        if n == 0 {
-            return;
+    if excess == 0 || stock.is_empty() {
+        return;
+    }
+    // the cards that may move: everything but the Khaps
+    let mut movable = [Card::default(); 21];
+    let mut n = 0;
+    for c in hand.types().filter(|&c| hand.count(c) < 3) {
+        for _ in 0..hand.count(c) {
+            movable[n] = c;
+            n += 1;
         }
-        let mut k = rng.random_range(0..n);
-        let out = movable
-            .flat_map(|c| std::iter::repeat_n(c, usize::from(hand.count(c))))
-            .nth(k)
-            .expect("k < n");
-        k = rng.random_range(0..stock.len());
-        let into = stock[k];
+    }
+    if n == 0 {
+        return;
+    }
+    for _ in 0..REPAIR_TRIES {
+        let (i, k) = (rng.random_range(0..n), rng.random_range(0..stock.len()));
+        let (out, into) = (movable[i], stock[k]);
         let mut next = hand.without(out);
         if into == out || next.count(into) >= 2 {
             continue;
@@ -224,8 +224,12 @@ fn repair(hand: &mut Hand, stock: &mut [Card], spent: Hand, discards: u32, rng: 
         let e = history_excess(next, spent, discards);
         if e <= excess {
             *hand = next;
+            movable[i] = into;
             stock[k] = out;
             excess = e;
+            if excess == 0 {
+                return;
+            }
         }
     }
 }
@@ -261,3 +265,28 @@ impl TuSacView<'_> {
 }
 
 const _: () = assert!(MAX_PLAYERS <= 8);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn h(s: &str) -> Hand {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn history_excess_follows_the_rules() {
+        // a dealt Khap split between hand and spent is impossible; whole in hand or melded is fine
+        assert_eq!(history_excess(h("gH"), h("gH gH"), 2), 100);
+        assert_eq!(history_excess(h("gH gH"), h("gH"), 1), 100);
+        assert_eq!(history_excess(h("gH gH gH rK"), h("rR"), 1), 0);
+        assert_eq!(history_excess(h("rK"), h("gH gH gH"), 0), 0);
+        // more than 4 copies in all is impossible
+        assert_eq!(history_excess(h("gH gH"), h("gH gH"), 0), 100);
+        // dealt rR rC wA (trash 3), two discards (rR, wA): rC (trash 1) is consistent
+        assert_eq!(history_excess(h("rC"), h("rR wA"), 2), 0);
+        // dealt rR rC rH yA (trash 1): discarding rH would have raised trash, so a block
+        // rR rC yA (trash 3) after one discard is 3 too many
+        assert_eq!(history_excess(h("rR rC yA"), h("rH"), 1), 3);
+    }
+}
