@@ -90,8 +90,11 @@ impl<'a> TuSacView<'a> {
         for x in others.clone() {
             let mut hand = Hand::EMPTY;
             for _ in 0..self.khaps(x) {
-                let eligible =
-                    Card::all().filter(|c| unseen[c.index()] >= 3 && hand.count(*c) == 0);
+                // a Khap was dealt whole and is still whole: none of its cards can be spent
+                let spent = self.state.spent(x);
+                let eligible = Card::all().filter(|c| {
+                    unseen[c.index()] >= 3 && hand.count(*c) == 0 && spent.count(*c) == 0
+                });
                 let n = eligible.clone().count();
                 if n == 0 {
                     return None;
