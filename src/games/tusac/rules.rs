@@ -412,6 +412,31 @@ mod tests {
     }
 
     #[test]
+    fn rules_round_trip_and_bad_rules_are_named() {
+        let mut o = Options::classic(3);
+        o.first_player = 2;
+        o.stock_floor = 9;
+        assert_eq!(Options::from_rules("classic", &o.to_rules()), Ok(o));
+        let mut r = o.to_rules();
+        r.insert("colour".into(), 1.into());
+        assert_eq!(
+            Options::from_rules("classic", &r),
+            Err("rules: unknown option 'colour'".into())
+        );
+        let mut r = o.to_rules();
+        r.insert("stock_floor".into(), "seven".into());
+        assert!(Options::from_rules("classic", &r)
+            .unwrap_err()
+            .contains("'stock_floor'"));
+        let mut r = o.to_rules();
+        r.insert("worst_card_rule".into(), "OutsV2".into());
+        assert!(Options::from_rules("classic", &r)
+            .unwrap_err()
+            .contains("not supported"));
+        assert!(Options::from_rules("4sac", &o.to_rules()).is_err());
+    }
+
+    #[test]
     fn can_win_shortcut_equals_the_search() {
         use crate::game::Game;
         let game = crate::games::tusac::TuSac::classic(4).unwrap();

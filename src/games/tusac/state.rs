@@ -20,6 +20,10 @@ use std::fmt;
 pub const DECK_SIZE: usize = 112;
 /// Most players a one-pack variant seats.
 pub const MAX_PLAYERS: usize = 4;
+const _: () = assert!(
+    MAX_PLAYERS <= MAX_SEATS,
+    "the game loop keeps MAX_SEATS agent RNGs"
+);
 /// Bound on a player's public sets: with `q` Quans and `d` discards from 21 private cards,
 /// `4q + d ≤ 21` and every meld is followed by a discard or ends the game, so sets ≤ `q + d + 1 ≤ 22`.
 pub const MAX_PUBLIC_SETS: usize = 22;

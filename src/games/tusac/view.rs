@@ -3,7 +3,7 @@
 use super::card::{Card, CARD_TYPES};
 use super::hand::Hand;
 use super::sets::SetInstance;
-use super::state::{Active, Phase, TuSacState, DECK_SIZE, MAX_PLAYERS};
+use super::state::{Active, Phase, TuSacState, DECK_SIZE};
 use super::trash::trash;
 use super::worst::COPIES;
 use crate::game::{GameState, Seat, SeatView};
@@ -266,8 +266,6 @@ impl TuSacView<'_> {
         }
     }
 }
-
-const _: () = assert!(MAX_PLAYERS <= 8);
 
 #[cfg(test)]
 mod tests {
