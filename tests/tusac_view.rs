@@ -73,6 +73,9 @@ fn determinize_keeps_the_seen_and_resamples_the_unseen() {
             assert_eq!(d.dead(), truth.dead());
             assert_eq!(d.visible(), truth.visible());
             assert_eq!(d.stock_len(), truth.stock_len());
+            let mut deck = [0u32; CARD_TYPES];
+            d.deck().iter().for_each(|c| deck[c.index()] += 1);
+            assert!(deck.iter().all(|&n| n == 4), "the deck is one whole pack");
             for x in 0..4 as Seat {
                 assert_eq!(d.public_sets(x), truth.public_sets(x));
                 assert_eq!(
@@ -148,7 +151,7 @@ fn determinize_is_reproducible_from_its_seed() {
 
 #[test]
 fn the_true_hands_satisfy_the_history_constraint_and_samples_mostly_do() {
-    use bailab::games::tusac::view::history_excess;
+    use bailab::games::tusac::determinize::history_excess;
     let mut rng: GameRng = stream_rng(9, 0, 9);
     let (mut sampled, mut consistent) = (0, 0);
     for deal in 0..300u64 {
@@ -175,4 +178,85 @@ fn the_true_hands_satisfy_the_history_constraint_and_samples_mostly_do() {
         consistent as f64 > 0.95 * sampled as f64,
         "{consistent} of {sampled}"
     );
+}
+
+/// A state after `steps` decisions of four greedy agents.
+fn greedy_midgame(deal: u64, steps: usize) -> TuSacState {
+    let game = TuSac::classic(4).unwrap();
+    let mut rng = stream_rng(43, deal, 0);
+    let mut s = game.deal(&mut rng);
+    let mut greedy = bailab::agents::catalogue::tusac_agent("greedy").unwrap();
+    let mut actions = <TuSacState as GameState>::Actions::default();
+    for _ in 0..steps {
+        let Some(x) = s.to_move() else { break };
+        s.legal_actions(&mut actions);
+        let k = greedy.act(&s.view(x), actions.as_slice(), &mut rng);
+        s.apply(actions[k]);
+    }
+    s
+}
+
+#[test]
+fn real_hands_never_missed_a_forced_claim_and_samples_rarely_do() {
+    let mut rng: GameRng = stream_rng(10, 0, 9);
+    let (mut sampled, mut consistent, mut windows) = (0, 0, 0);
+    for deal in 0..400u64 {
+        let steps = (deal % 80) as usize;
+        let truth = if deal % 2 == 0 {
+            midgame(deal, steps)
+        } else {
+            greedy_midgame(deal, steps)
+        };
+        let (hist, opts) = (truth.claim_history(), truth.options());
+        for x in 0..4 as Seat {
+            // the rules forced every such claim, so the real blocks must pass (else the inference
+            // is wrong and would exclude the truth)
+            assert_eq!(
+                hist.forced_claims_missed(x, truth.private(x), opts),
+                0,
+                "deal {deal} seat {x}"
+            );
+        }
+        let Some(seat) = truth.to_move() else {
+            continue;
+        };
+        windows += truth.turns();
+        for _ in 0..4 {
+            let d = truth.view(seat).determinize(&mut rng);
+            for x in (0..4 as Seat).filter(|&x| x != seat) {
+                sampled += 1;
+                consistent += usize::from(hist.forced_claims_missed(x, d.private(x), opts) == 0);
+            }
+        }
+    }
+    assert!(windows > 1000, "{windows}");
+    assert!(
+        consistent as f64 > 0.95 * sampled as f64,
+        "{consistent} of {sampled}"
+    );
+}
+
+#[test]
+fn determinize_keeps_the_seen_and_conserves_the_pack_after_greedy_play() {
+    let mut rng: GameRng = stream_rng(11, 0, 9);
+    for deal in 0..200u64 {
+        let truth = greedy_midgame(deal, (deal % 60) as usize);
+        let Some(seat) = truth.to_move() else {
+            continue;
+        };
+        let view = truth.view(seat);
+        for _ in 0..5 {
+            let d = view.determinize(&mut rng);
+            assert_eq!(pack_counts(&d), pack_counts(&truth), "deal {deal}");
+            assert_eq!(d.private(seat), truth.private(seat));
+            assert_eq!(d.stock_len(), truth.stock_len());
+            let mut deck = [0u32; CARD_TYPES];
+            d.deck().iter().for_each(|c| deck[c.index()] += 1);
+            assert!(deck.iter().all(|&n| n == 4), "the deck is one whole pack");
+            for x in 0..4 as Seat {
+                assert_eq!(d.private(x).len(), truth.private(x).len());
+                assert_eq!(d.khaps(x), truth.khaps(x));
+            }
+        }
+    }
 }

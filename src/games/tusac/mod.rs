@@ -3,7 +3,9 @@
 
 pub mod analyze;
 pub mod card;
+pub mod determinize;
 pub mod hand;
+pub mod history;
 pub mod log;
 pub mod record;
 pub mod rules;

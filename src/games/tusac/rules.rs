@@ -3,7 +3,7 @@
 use super::card::{Card, Colour, Rank, COLOURS};
 use super::hand::Hand;
 use super::sets::{classic_value, pawn, Origin, SetKind, Zone};
-use super::trash::{trash, trash_and_value};
+use super::trash::{is_waiting_pair_hand, trash, trash_and_value};
 use arrayvec::ArrayVec;
 use std::fmt;
 
@@ -252,7 +252,17 @@ pub fn legal_melds(hand: Hand, active: Card, out: &mut Melds) {
 ///
 /// A meld removes at most 3 free cards, each lowering trash by at most one (§3.2 item 2), or a
 /// Khap, whose cards are not counted; so a hand with trash above 3 cannot win and needs no search.
+/// And a winning meld with the zero-trash rest is a partition of `hand` plus the active card
+/// into sets, so that block must have trash 0 — when it holds at most 2 copies of the active
+/// card (3 would read as a Khap, which the meld may split).
 pub fn can_win(hand: Hand, active: Card) -> bool {
+    if hand.count(active) < 2 {
+        let mut with = hand;
+        with.add(active);
+        if trash(with) != 0 {
+            return false;
+        }
+    }
     trash(hand) <= 3 && can_win_by_search(hand, active)
 }
 
@@ -263,6 +273,16 @@ pub fn can_win_by_search(hand: Hand, active: Card) -> bool {
     shapes
         .iter()
         .any(|m| trash(hand.without_all(m.used())) == 0)
+}
+
+/// C3's conditions on one seat's block (§4.4): the card is not a King, the block holds a pair of
+/// it, the triple does not raise trash, and the waiting-pair exception does not apply. (Whether
+/// the seat may claim at all, i.e. is not the turn player, is the caller's question.)
+pub fn pair_priority_binds(block: Hand, card: Card, opts: &Options) -> bool {
+    !card.is_king()
+        && block.count(card) == 2
+        && trash(block.without_all(&[card, card])) <= trash(block)
+        && !(opts.pair_waiting_exception && is_waiting_pair_hand(block))
 }
 
 /// The winning meld chosen by §3.6 and the value it gives: the highest hand value, then a meld

@@ -3,12 +3,14 @@
 
 use super::card::{Card, CARD_TYPES};
 use super::hand::Hand;
+use super::history::ClaimHistory;
 use super::rules::{
-    best_winning_meld, can_win, cards_of, legal_discards, legal_melds, Meld, Melds, Options,
+    best_winning_meld, can_win, cards_of, legal_discards, legal_melds, pair_priority_binds, Meld,
+    Melds, Options,
 };
 use super::score::{classic_payouts, Holdings, Win};
 use super::sets::{Origin, SetInstance, SetKind, Zone};
-use super::trash::{is_waiting_pair_hand, trash, trash_and_value};
+use super::trash::{trash, trash_and_value};
 use super::worst::worst_set;
 use crate::fixed::CopyVec;
 use crate::game::{Game, GameState, Outcome, Seat, MAX_SEATS};
@@ -337,6 +339,7 @@ impl TuSac {
             spent: [Hand::EMPTY; MAX_PLAYERS],
             discards: [0; MAX_PLAYERS],
             events: CopyVec::default(),
+            history: ClaimHistory::default(),
         };
         for (seat, seat_counts) in counts.iter_mut().enumerate().take(n) {
             for c in Card::all() {
@@ -399,6 +402,7 @@ pub struct TuSacState {
     pub(super) spent: [Hand; MAX_PLAYERS],
     pub(super) discards: [u8; MAX_PLAYERS],
     pub(super) events: CopyVec<Event, MAX_EVENTS>,
+    pub(super) history: ClaimHistory,
 }
 
 impl TuSacState {
@@ -447,6 +451,11 @@ impl TuSacState {
         let h = self.private[seat as usize];
         h.types().filter(|&c| h.count(c) == 3).count() as u32
     }
+    /// What the claim windows so far have shown (for determinization).
+    pub fn claim_history(&self) -> &ClaimHistory {
+        &self.history
+    }
+
     /// The cards a seat's private block has lost since the deal: its discards and the private
     /// cards of its melds (all public).
     pub fn spent(&self, seat: Seat) -> Hand {
@@ -495,29 +504,19 @@ impl TuSacState {
             .iter()
             .find(|&&x| self.private[x as usize].count(a.card) == 3)
         {
+            self.history.window(a, false);
             return self.take_active(x, Meld::new(SetKind::Quad, &[a.card; 3]), Some(Rule::C2));
         }
         let skip = usize::from(self.opts.pair_priority_excludes_turn_player);
-        if !a.card.is_king() {
-            for &x in &order[skip..] {
-                if self.pair_priority_binds(x, a.card) {
-                    return self.take_active(
-                        x,
-                        Meld::new(SetKind::Triple, &[a.card; 2]),
-                        Some(Rule::C3),
-                    );
-                }
-            }
+        if let Some(&x) = order[skip..]
+            .iter()
+            .find(|&&x| pair_priority_binds(self.private[x as usize], a.card, &self.opts))
+        {
+            self.history.window(a, false);
+            return self.take_active(x, Meld::new(SetKind::Triple, &[a.card; 2]), Some(Rule::C3));
         }
+        self.history.window(a, true);
         self.phase = Phase::TurnOption(order[0]);
-    }
-
-    /// C3's conditions for one seat: a pair of A, the trash rule, and no waiting-pair exception.
-    fn pair_priority_binds(&self, x: Seat, card: Card) -> bool {
-        let h = self.private[x as usize];
-        h.count(card) == 2
-            && trash(h.without_all(&[card, card])) <= trash(h)
-            && !(self.opts.pair_waiting_exception && is_waiting_pair_hand(h))
     }
 
     /// Moves the active card and the meld's private cards into a new public set, then `AfterMeld`.
@@ -525,7 +524,10 @@ impl TuSacState {
         let a = self.active.take().expect("a meld needs an active card");
         let xi = x as usize;
         self.private[xi] = self.private[xi].without_all(meld.used());
-        meld.used().iter().for_each(|&c| self.spent[xi].add(c));
+        for &c in meld.used() {
+            self.spent[xi].add(c);
+            self.history.spend(x, c, false);
+        }
         let mut cards: ArrayVec<Card, 4> = meld.used().iter().copied().collect();
         cards.push(a.card);
         for c in &cards {
@@ -698,6 +700,7 @@ impl GameState for TuSacState {
                 let worst = worst_set(hand, &self.visible) >> card.index() & 1 == 1;
                 self.private[x as usize].remove(card);
                 self.spent[x as usize].add(card);
+                self.history.spend(x, card, true);
                 self.discards[x as usize] += 1;
                 self.turns += 1;
                 self.active = Some(Active {
