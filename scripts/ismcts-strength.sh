@@ -5,7 +5,7 @@
 #   iters, deals, games, mean_diff, mean_diff_lo95, mean_diff_hi95, ms_per_decision
 # where mean_diff is ISMCTS's paired per-deal mean payout minus greedy's.
 #
-# Usage: scripts/ismcts-strength.sh        (about 5 minutes on 2 cores)
+# Usage: scripts/ismcts-strength.sh        (about 10 minutes on 2 cores)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet
@@ -17,7 +17,7 @@ echo "iters,deals,games,mean_diff,mean_diff_lo95,mean_diff_hi95,ms_per_decision"
 for n in "${iters[@]}"; do
   "$bin" run "experiments/ismcts-strength-$n.toml" --quiet
   summary="results/ismcts-strength/iters-$n/summary.csv"
-  ms=$(awk -v n="$n" '$0 ~ "ismcts iters="n", rollout=random" {print $(NF-1)}' <<<"$bench")
+  ms=$(awk -v n="$n" 'index($0, "ismcts iters="n",rollout=greedy,root=sweep") {print $(NF-1)}' <<<"$bench")
   python3 - "$summary" "$n" "$ms" >> "$out.tmp" <<'PY'
 import csv, sys
 path, n, ms = sys.argv[1:]

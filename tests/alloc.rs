@@ -65,7 +65,11 @@ fn playing_games_does_not_allocate() {
         assert_eq!(games_allocate(spec, 10_000), 0, "{spec} allocated");
     }
     // ISMCTS: the node arena is allocated when the agent is built and reset per decision.
-    for spec in ["ismcts:iters=200", "ismcts:iters=100,rollout=greedy"] {
+    for spec in [
+        "ismcts:iters=200",
+        "ismcts:iters=100,rollout=greedy",
+        "ismcts:iters=100,rollout=greedy,root=sweep,deviate=2.5,opponents=rollout",
+    ] {
         assert_eq!(games_allocate(spec, 40), 0, "{spec} allocated");
     }
 }

@@ -1,7 +1,7 @@
 //! The search itself, on tiny games whose best move is known, including one where a search that
 //! peeks at hidden information (a cheating determinization) chooses differently from ISMCTS.
 
-use bailab::agents::ismcts::{Ismcts, IsmctsParams};
+use bailab::agents::ismcts::{FinalMove, Ismcts, IsmctsParams, Root};
 use bailab::agents::{Agent, FirstAgent, RandomAgent};
 use bailab::game::{Game, GameState, Outcome, Seat, SeatView, MAX_SEATS};
 use bailab::rng::{stream_rng, GameRng};
@@ -228,4 +228,84 @@ fn visits_add_up_to_the_iterations() {
     let (_, visits) = search(&s, 1000, 3);
     assert_eq!(visits.iter().sum::<u32>(), 1000);
     assert!(visits[0] > visits[1], "Stop is visited more: {visits:?}");
+}
+
+/// The last legal action: a poor rollout policy for the hidden toy (it gambles).
+struct LastAgent;
+
+impl Agent<ToyState> for LastAgent {
+    fn act(&mut self, _: &ToyView<'_>, legal: &[ToyAction], _: &mut GameRng) -> usize {
+        legal.len() - 1
+    }
+}
+
+fn sweep(state: &ToyState, deviate: Option<f64>, policy: Box<dyn Agent<ToyState>>) -> ToyAction {
+    let params = IsmctsParams {
+        iterations: 1000,
+        root: Root::Sweep,
+        deviate,
+        final_move: FinalMove::Mean,
+        ..IsmctsParams::default()
+    };
+    let mut agent: Ismcts<ToyState> = Ismcts::new(params, policy);
+    let mut actions = <ToyState as GameState>::Actions::default();
+    state.legal_actions(&mut actions);
+    let k = agent.search(&state.view(0), &actions, &mut stream_rng(4, 0, 1));
+    let visits = agent.root_visits(&actions);
+    assert_eq!(
+        visits,
+        vec![500, 500],
+        "a sweep visits every root action in turn"
+    );
+    actions[k]
+}
+
+#[test]
+fn a_sweep_compares_root_actions_on_the_same_determinizations() {
+    let hidden = Toy {
+        cheat: false,
+        seen: false,
+    }
+    .deal(&mut stream_rng(5, 0, 0));
+    assert_eq!(sweep(&hidden, None, Box::new(RandomAgent)), ToyAction::Stop);
+    let seen = Toy {
+        cheat: false,
+        seen: true,
+    }
+    .deal(&mut stream_rng(5, 0, 0));
+    assert_eq!(sweep(&seen, None, Box::new(RandomAgent)), ToyAction::Gamble);
+}
+
+#[test]
+fn deviate_leaves_the_rollout_policy_only_for_a_clear_gain() {
+    // the policy's Stop is right when the bit is hidden: kept
+    let hidden = Toy {
+        cheat: false,
+        seen: false,
+    }
+    .deal(&mut stream_rng(6, 0, 0));
+    assert_eq!(
+        sweep(&hidden, Some(2.5), Box::new(FirstAgent)),
+        ToyAction::Stop
+    );
+    // a policy that gambles blind loses 2 a game on average against Stop: the search leaves it
+    assert_eq!(
+        sweep(&hidden, Some(2.5), Box::new(LastAgent)),
+        ToyAction::Stop
+    );
+    // with the bit in view the gamble wins 10: it leaves Stop for it
+    let seen = Toy {
+        cheat: false,
+        seen: true,
+    }
+    .deal(&mut stream_rng(6, 0, 0));
+    assert_eq!(
+        sweep(&seen, Some(2.5), Box::new(FirstAgent)),
+        ToyAction::Gamble
+    );
+    // a bar far above the evidence keeps even a poor policy's move
+    assert_eq!(
+        sweep(&hidden, Some(99.0), Box::new(LastAgent)),
+        ToyAction::Gamble
+    );
 }

@@ -1,7 +1,7 @@
 //! The catalogue of agents (`bailab agents`) and building an agent from its spec.
 
 use super::greedy::{TieBreak, TuSacGreedy};
-use super::ismcts::{FinalMove, Ismcts, IsmctsParams};
+use super::ismcts::{FinalMove, Ismcts, IsmctsParams, Opponents, Root};
 use super::spec::AgentSpec;
 use super::{Agent, FirstAgent, RandomAgent};
 use crate::games::tusac::TuSacState;
@@ -61,7 +61,9 @@ pub const CATALOGUE: &[AgentInfo] = &[
         games: "all",
         about: "SO-ISMCTS (Cowling, Powley, Whitehouse 2012): one tree over the seat's information \
                 sets, a determinization per iteration, UCB1 with availability counts; skips the search \
-                when one action is legal",
+                when one action is legal. By default the root sweeps every action on each \
+                determinization and keeps the rollout policy's move unless another is clearly better \
+                (deviate); root=ucb,deviate=off is the paper's search",
         params: &[
             ParamInfo { name: "iters", default: "1000", about: "iterations per decision (1 to 10,000,000)" },
             ParamInfo {
@@ -70,9 +72,24 @@ pub const CATALOGUE: &[AgentInfo] = &[
                 about: "time budget per decision in ms instead of iters (0 = off; not reproducible)",
             },
             ParamInfo { name: "c", default: "0.7", about: "UCB1 exploration constant (rewards in [0, 1])" },
-            ParamInfo { name: "rollout", default: "random", about: "rollout policy: random or greedy" },
+            ParamInfo { name: "rollout", default: "greedy", about: "rollout policy (also the policy deviate starts from): random or greedy" },
             ParamInfo { name: "final", default: "visits", about: "final move: visits (most visited) or mean" },
             ParamInfo { name: "seed", default: "0", about: "mixed into the search RNG (independent replicas)" },
+            ParamInfo {
+                name: "root",
+                default: "sweep",
+                about: "root action per iteration: sweep (each determinization through every root action: common random numbers) or ucb (UCB1 as at every node, the paper)",
+            },
+            ParamInfo {
+                name: "deviate",
+                default: "2.5 with root=sweep, else off",
+                about: "keep the rollout policy's move unless another beats it by a paired t-statistic above this (SPARTA; needs root=sweep); off for the final move of `final`",
+            },
+            ParamInfo {
+                name: "opponents",
+                default: "tree",
+                about: "how other seats act in the tree: tree (UCB1 on their own rewards) or rollout (the rollout policy)",
+            },
         ],
     },
 ];
@@ -111,12 +128,41 @@ pub fn ismcts_params(spec: &AgentSpec) -> Result<IsmctsParams, String> {
             ))
         }
     };
+    let root = match spec.get("root").unwrap_or("sweep") {
+        "ucb" => Root::Ucb,
+        "sweep" => Root::Sweep,
+        other => {
+            return Err(format!(
+                "agent 'ismcts': root '{other}' is not ucb or sweep"
+            ))
+        }
+    };
+    // on by default with the sweep it needs, off by default without
+    let deviate = match spec.get("deviate") {
+        Some("off") => None,
+        None if root != Root::Sweep => None,
+        _ => Some(number(spec, "deviate", 2.5, (0.0, 100.0))?),
+    };
+    if deviate.is_some() && root != Root::Sweep {
+        return Err("agent 'ismcts': deviate needs root=sweep (paired comparisons)".to_string());
+    }
     Ok(IsmctsParams {
         iterations: number(spec, "iters", 1000, (1, 10_000_000))?,
         time_budget: (time_ms > 0).then(|| std::time::Duration::from_millis(time_ms)),
         exploration: number(spec, "c", 0.7, (0.0, 100.0))?,
         final_move,
         seed: number(spec, "seed", 0, (0, u64::MAX))?,
+        opponents: match spec.get("opponents").unwrap_or("tree") {
+            "tree" => Opponents::Tree,
+            "rollout" => Opponents::Rollout,
+            other => {
+                return Err(format!(
+                    "agent 'ismcts': opponents '{other}' is not tree or rollout"
+                ))
+            }
+        },
+        root,
+        deviate,
     })
 }
 
@@ -177,7 +223,7 @@ pub fn tusac_agent(text: &str) -> Result<Box<dyn Agent<TuSacState>>, String> {
         }
         "ismcts" => {
             let params = ismcts_params(&spec)?;
-            let rollout = match spec.get("rollout").unwrap_or("random") {
+            let rollout = match spec.get("rollout").unwrap_or("greedy") {
                 "random" => tusac_agent("random")?,
                 "greedy" => tusac_agent("greedy")?,
                 other => {
@@ -214,5 +260,16 @@ mod tests {
         assert!(err("ismcts:iters=lots").contains("not a number"));
         assert!(err("ismcts:rollout=smart").contains("rollout 'smart'"));
         assert!(err("ismcts:c=-1").contains("outside"));
+        assert!(tusac_agent("ismcts:root=sweep,deviate=2.5,opponents=rollout").is_ok());
+        assert!(err("ismcts:root=ucb,deviate=2").contains("needs root=sweep"));
+        let plain = ismcts_params(&AgentSpec::parse("ismcts:root=ucb").unwrap()).unwrap();
+        assert_eq!((plain.root, plain.deviate), (Root::Ucb, None));
+        let strong = ismcts_params(&AgentSpec::parse("ismcts").unwrap()).unwrap();
+        assert_eq!((strong.root, strong.deviate), (Root::Sweep, Some(2.5)));
+        let off = ismcts_params(&AgentSpec::parse("ismcts:deviate=off").unwrap()).unwrap();
+        assert_eq!((off.root, off.deviate), (Root::Sweep, None));
+        assert!(err("ismcts:root=best").contains("root 'best'"));
+        assert!(err("ismcts:root=sweep,deviate=lots").contains("not a number"));
+        assert!(err("ismcts:opponents=none").contains("opponents 'none'"));
     }
 }

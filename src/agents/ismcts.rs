@@ -7,6 +7,16 @@
 //! the rollout agent and backs up the per-seat rewards: each node holds the reward of the seat
 //! that chose its action. The final move is the root child with the most visits.
 //!
+//! Options beyond the paper (each off unless asked for, see [`IsmctsParams`]):
+//! - `root = sweep`: each determinization is played once through every root action, so the root
+//!   actions are compared on common random numbers (below the root the search is unchanged);
+//! - `deviate = z` (needs the sweep): the final move is the rollout policy's own choice unless
+//!   another root action beats it in paired payout with a t-statistic above `z`. This is the
+//!   safe policy improvement of SPARTA (Lerer, Hu, Foerster and Brown, "Improving Policies via
+//!   Search in Cooperative Partially Observable Games", AAAI 2020): with a few hundred
+//!   determinizations per action most differences are noise, and a deviation on noise costs;
+//! - `opponents = rollout`: the other seats act by the rollout policy inside the tree too.
+//!
 //! Game-independent: it needs only the contracts of `crate::game` — `determinize`, legal actions
 //! whose identity (`Eq`) is the same in every determinization, and `payout_scale` to map payouts
 //! to rewards in `[0, 1]` ([`crate::game::reward`]).
@@ -56,8 +66,35 @@ pub struct IsmctsParams {
     pub final_move: FinalMove,
     /// Mixed into the agent's RNG, to draw independent searches from the same game seed.
     pub seed: u64,
+    /// How the other seats act inside the tree.
+    pub opponents: Opponents,
+    /// How root actions are chosen per iteration.
+    pub root: Root,
+    /// With [`Root::Sweep`]: keep the rollout policy's root action unless another beats it with
+    /// a paired t-statistic above this; `None` for the plain final move.
+    pub deviate: Option<f64>,
 }
 
+/// How each iteration picks its root action.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Root {
+    /// By UCB1 with availability counts, as at every other node (the paper).
+    Ucb,
+    /// In turn: one determinization per sweep through all root actions (common random numbers).
+    Sweep,
+}
+
+/// How the seats other than the searching one choose inside the tree.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Opponents {
+    /// By UCB1 on their own rewards, as SO-ISMCTS does (each node maximises its mover's reward).
+    Tree,
+    /// By the rollout policy: the tree holds only the searching seat's decisions.
+    Rollout,
+}
+
+/// The paper's search: UCB1 at the root too, final move by most visits, 1000 iterations. (The
+/// `ismcts` agent spec defaults to the root sweep with `deviate = 2.5` instead.)
 impl Default for IsmctsParams {
     fn default() -> Self {
         IsmctsParams {
@@ -66,6 +103,9 @@ impl Default for IsmctsParams {
             exploration: 0.7,
             final_move: FinalMove::Visits,
             seed: 0,
+            opponents: Opponents::Tree,
+            root: Root::Ucb,
+            deviate: None,
         }
     }
 }
@@ -76,8 +116,76 @@ pub struct Ismcts<S: GameState> {
     rollout: Box<dyn Agent<S>>,
     nodes: Vec<Node<S::Action>>,
     capacity: usize,
+    paired: PairedRoot,
     /// Iterations run by the last search (for benchmarks).
     pub last_iterations: u64,
+}
+
+/// Root actions compared with the rollout policy's choice over the determinizations of a sweep:
+/// per action, the sum and sum of squares of its payout minus the choice's payout.
+#[derive(Default)]
+struct PairedRoot {
+    baseline: usize,
+    payouts: Vec<f64>,
+    diff: Vec<f64>,
+    diff_sq: Vec<f64>,
+    worlds: u32,
+}
+
+impl PairedRoot {
+    /// Room for this many root actions, so that searches do not allocate.
+    const RESERVE: usize = 64;
+
+    fn with_room() -> PairedRoot {
+        let room = || Vec::with_capacity(Self::RESERVE);
+        PairedRoot {
+            payouts: room(),
+            diff: room(),
+            diff_sq: room(),
+            ..PairedRoot::default()
+        }
+    }
+
+    fn reset(&mut self, actions: usize, baseline: usize) {
+        for v in [&mut self.payouts, &mut self.diff, &mut self.diff_sq] {
+            v.clear();
+            v.resize(actions, 0.0);
+        }
+        self.baseline = baseline;
+        self.worlds = 0;
+    }
+
+    /// The searching seat's payout when root action `i` was played in the current
+    /// determinization; the last action of a sweep folds the sweep into the sums.
+    fn record(&mut self, i: usize, payout: f64) {
+        self.payouts[i] = payout;
+        if i + 1 == self.payouts.len() {
+            let base = self.payouts[self.baseline];
+            for (k, &p) in self.payouts.iter().enumerate() {
+                self.diff[k] += p - base;
+                self.diff_sq[k] += (p - base) * (p - base);
+            }
+            self.worlds += 1;
+        }
+    }
+
+    /// The baseline, or the action with the highest mean gain over it among those whose paired
+    /// t-statistic exceeds `z`.
+    fn choose(&self, z: f64) -> usize {
+        let n = f64::from(self.worlds);
+        if n < 2.0 {
+            return self.baseline;
+        }
+        let mut best = (0.0, self.baseline);
+        for (k, (&sum, &sq)) in self.diff.iter().zip(&self.diff_sq).enumerate() {
+            let mean = sum / n;
+            let var = ((sq - n * mean * mean) / (n - 1.0)).max(0.0);
+            if mean > best.0 && mean > z * (var / n).sqrt() {
+                best = (mean, k);
+            }
+        }
+        best.1
+    }
 }
 
 impl<S: GameState> Ismcts<S> {
@@ -91,6 +199,7 @@ impl<S: GameState> Ismcts<S> {
             rollout,
             nodes: Vec::with_capacity(capacity),
             capacity,
+            paired: PairedRoot::with_room(),
             last_iterations: 0,
         }
     }
@@ -137,12 +246,32 @@ impl<S: GameState> Ismcts<S> {
             + self.params.exploration * (f64::from(n.available.max(1)).ln() / visits).sqrt()
     }
 
-    /// Selection and expansion in a determinization; returns the node to back up from.
-    fn descend(&mut self, s: &mut S, actions: &mut S::Actions, rng: &mut GameRng) -> u32 {
+    /// Selection and expansion in a determinization; returns the node to back up from. With
+    /// `root_action`, the root's choice is that action (a sweep) instead of UCB1.
+    fn descend(
+        &mut self,
+        s: &mut S,
+        actions: &mut S::Actions,
+        rng: &mut GameRng,
+        root_action: Option<S::Action>,
+    ) -> u32 {
         let mut node = 0u32;
+        if let Some(a) = root_action {
+            node = self.sweep_root(s, actions, a);
+        }
+        let me = self.nodes[0].mover;
         while let Some(seat) = s.to_move() {
             s.legal_actions(actions);
             let legal = actions.as_slice();
+            if seat != me && self.params.opponents == Opponents::Rollout {
+                let k = if legal.len() == 1 {
+                    0
+                } else {
+                    self.rollout.act(&s.view(seat), legal, rng)
+                };
+                s.apply(legal[k]);
+                continue;
+            }
             let mut untried = 0usize;
             let mut best: Option<(f64, u32)> = None;
             for &a in legal {
@@ -179,6 +308,27 @@ impl<S: GameState> Ismcts<S> {
             node = child;
         }
         node
+    }
+
+    /// Plays root action `a` in a sweep: every root child is available, `a`'s child is made if
+    /// new. Returns that child.
+    fn sweep_root(&mut self, s: &mut S, actions: &mut S::Actions, a: S::Action) -> u32 {
+        s.legal_actions(actions);
+        for &b in actions.as_slice() {
+            if let Some(c) = self.child_with(0, b) {
+                self.nodes[c as usize].available += 1;
+            }
+        }
+        let child = match self.child_with(0, a) {
+            Some(c) => c,
+            None => {
+                let c = self.push(Some(a), 0, self.nodes[0].mover);
+                self.nodes[c as usize].available = 1;
+                c
+            }
+        };
+        s.apply(a);
+        child
     }
 
     /// Plays the rollout policy to the end of the game.
@@ -220,32 +370,57 @@ impl<S: GameState> Ismcts<S> {
         let mut srng = GameRng::new(seed | 1);
         self.nodes.clear();
         self.push(None, NONE, view.seat());
+        let sweep = self.params.root == Root::Sweep;
+        if sweep {
+            let baseline = match self.params.deviate {
+                Some(_) => self.rollout.act(view, legal, &mut srng),
+                None => 0,
+            };
+            self.paired.reset(legal.len(), baseline);
+        }
         let mut actions = S::Actions::default();
-        let started = self.params.time_budget.map(|_| Instant::now());
+        let started = Instant::now();
         let mut it = 0u64;
-        loop {
-            match (self.params.time_budget, started) {
-                (Some(budget), Some(t0)) => {
-                    if (it.is_multiple_of(16) && t0.elapsed() >= budget)
-                        || self.nodes.len() >= self.capacity
-                    {
-                        break;
-                    }
-                }
+        let mut world: Option<S> = None;
+        while !self.budget_spent(it, started) {
+            let i = (it % legal.len() as u64) as usize;
+            let mut s = match (&world, sweep && i > 0) {
+                (Some(w), true) => w.clone(),
                 _ => {
-                    if it >= u64::from(self.params.iterations) {
-                        break;
+                    let w = view.determinize(&mut srng);
+                    if sweep {
+                        world = Some(w.clone());
                     }
+                    w
                 }
-            }
-            let mut s = view.determinize(&mut srng);
-            let leaf = self.descend(&mut s, &mut actions, &mut srng);
+            };
+            let leaf = self.descend(&mut s, &mut actions, &mut srng, sweep.then(|| legal[i]));
             self.rollout(&mut s, &mut actions, &mut srng);
             self.backup(leaf, &s);
+            if sweep {
+                let payout =
+                    s.outcome().expect("rollouts end the game").payouts()[view.seat() as usize];
+                self.paired.record(i, payout as f64);
+            }
             it += 1;
         }
         self.last_iterations = it;
-        self.best_root_action(legal)
+        match (sweep, self.params.deviate) {
+            (true, Some(z)) => self.paired.choose(z),
+            _ => self.best_root_action(legal),
+        }
+    }
+
+    /// Whether the search must stop before iteration `it`: the iteration count, or the time
+    /// budget (checked every 16 iterations) or a full arena.
+    fn budget_spent(&self, it: u64, started: Instant) -> bool {
+        match self.params.time_budget {
+            Some(budget) => {
+                it.is_multiple_of(16) && started.elapsed() >= budget
+                    || self.nodes.len() >= self.capacity
+            }
+            None => it >= u64::from(self.params.iterations),
+        }
     }
 
     fn best_root_action(&self, legal: &[S::Action]) -> usize {
@@ -284,5 +459,51 @@ impl<S: GameState> Agent<S> for Ismcts<S> {
             return 0;
         }
         self.search(view, legal, rng)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::PairedRoot;
+
+    fn paired(baseline: usize, worlds: &[[f64; 3]]) -> PairedRoot {
+        let mut p = PairedRoot::with_room();
+        p.reset(3, baseline);
+        for w in worlds {
+            for (i, &payout) in w.iter().enumerate() {
+                p.record(i, payout);
+            }
+        }
+        p
+    }
+
+    #[test]
+    fn paired_root_deviates_only_on_a_significant_gain() {
+        // action 2 gains 1 in every world: no variance, a clear gain
+        let sure: Vec<[f64; 3]> = (0..10)
+            .map(|w| [w as f64, w as f64, w as f64 + 1.0])
+            .collect();
+        assert_eq!(paired(0, &sure).choose(2.5), 2);
+        // action 1 gains +3/−2 in turn: mean +0.5, se ≈ 0.83 over 10 worlds: kept at z = 2.5
+        let noisy: Vec<[f64; 3]> = (0..10)
+            .map(|w| [0.0, if w % 2 == 0 { 3.0 } else { -2.0 }, -1.0])
+            .collect();
+        assert_eq!(paired(0, &noisy).choose(2.5), 0);
+        assert_eq!(paired(0, &noisy).choose(0.5), 1);
+        // the baseline's own difference is 0, never a gain; one world proves nothing
+        assert_eq!(paired(2, &sure).choose(0.0), 2);
+        assert_eq!(paired(0, &sure[..1]).choose(0.0), 0);
+    }
+
+    #[test]
+    fn an_unfinished_sweep_is_not_counted() {
+        let mut p = PairedRoot::with_room();
+        p.reset(3, 0);
+        p.record(0, 0.0);
+        p.record(1, 5.0);
+        assert_eq!(p.worlds, 0);
+        p.record(2, 1.0);
+        assert_eq!(p.worlds, 1);
+        assert_eq!(p.diff, vec![0.0, 5.0, 1.0]);
     }
 }

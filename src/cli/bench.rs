@@ -53,18 +53,26 @@ fn decision_states(count: u64) -> Vec<crate::games::tusac::TuSacState> {
     unreachable!()
 }
 
-/// ISMCTS on one thread over `count` searched decisions of `iterations` each:
+/// The ISMCTS settings timed by the benchmark (after `iters=N,`): the spec's defaults (greedy
+/// rollouts, root sweep, deviate 2.5), and the paper's search with random and greedy rollouts.
+pub const ISMCTS_BENCH_SETTINGS: [&str; 3] = [
+    "rollout=greedy,root=sweep,deviate=2.5",
+    "rollout=random,root=ucb",
+    "rollout=greedy,root=ucb",
+];
+
+/// ISMCTS with `settings` on one thread over `count` searched decisions of `iterations` each:
 /// `(iterations per second, milliseconds per decision)`.
-fn ismcts_speed(rollout: &str, iterations: u32, count: u64) -> (f64, f64) {
-    use crate::agents::ismcts::{Ismcts, IsmctsParams};
+fn ismcts_speed(settings: &str, iterations: u32, count: u64) -> (f64, f64) {
+    use crate::agents::catalogue::{ismcts_params, tusac_agent};
+    use crate::agents::ismcts::Ismcts;
+    use crate::agents::spec::AgentSpec;
     use crate::game::GameState;
     let states = decision_states(count);
-    let rollout_agent = crate::agents::catalogue::tusac_agent(rollout).expect("rollout agent");
-    let params = IsmctsParams {
-        iterations,
-        ..IsmctsParams::default()
-    };
-    let mut search = Ismcts::new(params, rollout_agent);
+    let spec = AgentSpec::parse(&format!("ismcts:iters={iterations},{settings}")).expect("spec");
+    let params = ismcts_params(&spec).expect("bench settings are valid");
+    let rollout = tusac_agent(spec.get("rollout").unwrap_or("random")).expect("rollout agent");
+    let mut search = Ismcts::new(params, rollout);
     let mut actions = <crate::games::tusac::TuSacState as GameState>::Actions::default();
     let mut rng = stream_rng(0x15C7, 0, 1);
     let start = Instant::now();
@@ -152,10 +160,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             );
         }
     }
-    for rollout in ["random", "greedy"] {
+    for settings in ISMCTS_BENCH_SETTINGS {
         for &iters in &args.ismcts_iters {
-            let (per_s, ms) = ismcts_speed(rollout, iters, args.searches);
-            let label = format!("ismcts iters={iters}, rollout={rollout}, 1 thread");
+            let (per_s, ms) = ismcts_speed(settings, iters, args.searches);
+            let label = format!("ismcts iters={iters},{settings} (1 thread)");
             println!("{label:<44} {per_s:>12.0} iterations/s {ms:>10.3} ms/decision");
         }
     }
