@@ -73,7 +73,7 @@ pub const CATALOGUE: &[AgentInfo] = &[
             },
             ParamInfo { name: "c", default: "0.7", about: "UCB1 exploration constant (rewards in [0, 1])" },
             ParamInfo { name: "rollout", default: "greedy", about: "rollout policy (also the policy deviate starts from): random or greedy" },
-            ParamInfo { name: "final", default: "visits", about: "final move: visits (most visited) or mean" },
+            ParamInfo { name: "final", default: "visits", about: "final move with root=ucb and no deviate: visits (most visited) or mean (a sweep always uses the mean)" },
             ParamInfo { name: "seed", default: "0", about: "mixed into the search RNG (independent replicas)" },
             ParamInfo {
                 name: "root",

@@ -407,7 +407,9 @@ impl<S: GameState> Ismcts<S> {
         self.last_iterations = it;
         match (sweep, self.params.deviate) {
             (true, Some(z)) => self.paired.choose(z),
-            _ => self.best_root_action(legal),
+            // a sweep visits the root actions equally: their means decide
+            (true, None) => self.best_root_action(legal, FinalMove::Mean),
+            (false, _) => self.best_root_action(legal, self.params.final_move),
         }
     }
 
@@ -423,14 +425,14 @@ impl<S: GameState> Ismcts<S> {
         }
     }
 
-    fn best_root_action(&self, legal: &[S::Action]) -> usize {
+    fn best_root_action(&self, legal: &[S::Action], final_move: FinalMove) -> usize {
         let mut best = (f64::NEG_INFINITY, 0usize);
         for (i, &a) in legal.iter().enumerate() {
             let Some(c) = self.child_with(0, a) else {
                 continue;
             };
             let n = &self.nodes[c as usize];
-            let score = match self.params.final_move {
+            let score = match final_move {
                 FinalMove::Visits => f64::from(n.visits),
                 FinalMove::Mean => n.reward / f64::from(n.visits.max(1)),
             };

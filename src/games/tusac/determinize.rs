@@ -84,6 +84,14 @@ impl SeatHistory<'_> {
                 .forced_claims_missed(self.seat, hand, self.truth.options())
     }
 
+    /// `excess(hand) == 0`, stopping at the first inconsistency found.
+    fn consistent(&self, hand: Hand) -> bool {
+        history_excess(hand, self.spent, self.discards) == 0
+            && self
+                .claims
+                .missed_no_forced_claim(self.seat, hand, self.truth.options())
+    }
+
     fn energy(&self, hand: Hand) -> f64 {
         DISCARD_TEMPER * self.claims.discard_choices(self.seat, hand)
     }
@@ -171,7 +179,7 @@ impl<'a> SwapChain<'a> {
             if e > energy && rng.random::<f64>() >= (energy - e).exp() {
                 continue;
             }
-            if h.excess(swap.2) != 0 {
+            if !h.consistent(swap.2) {
                 continue;
             }
             self.accept(swap);

@@ -134,6 +134,16 @@ impl ClaimHistory {
     /// C1 win, or a C3 pair claim in a window that reached C4. 0 for a block consistent with
     /// the history; [`IMPOSSIBLE`] when the block it implies at some window is not a block.
     pub fn forced_claims_missed(&self, seat: Seat, hand: Hand, opts: &Options) -> u32 {
+        self.count_missed(seat, hand, opts, u32::MAX)
+    }
+
+    /// Whether `seat`, holding `hand` now, missed no forced claim (stops at the first).
+    pub fn missed_no_forced_claim(&self, seat: Seat, hand: Hand, opts: &Options) -> bool {
+        self.count_missed(seat, hand, opts, 1) == 0
+    }
+
+    /// [`Self::forced_claims_missed`], stopping once `enough` are found.
+    fn count_missed(&self, seat: Seat, hand: Hand, opts: &Options, enough: u32) -> u32 {
         let spent = self.spent[seat as usize].as_slice();
         let mut block = hand;
         let mut block_trash = trash(block);
@@ -154,6 +164,9 @@ impl ClaimHistory {
                 block_trash = trash(block);
             }
             missed += u32::from(w.forces(seat, block, block_trash, opts));
+            if missed >= enough {
+                break;
+            }
         }
         missed
     }
