@@ -197,7 +197,8 @@ impl<S: GameState> Ismcts<S> {
         Ismcts {
             params,
             rollout,
-            nodes: Vec::with_capacity(capacity),
+            // a sweep adds its root children on top of one expansion per iteration
+            nodes: Vec::with_capacity(capacity + PairedRoot::RESERVE),
             capacity,
             paired: PairedRoot::with_room(),
             last_iterations: 0,
