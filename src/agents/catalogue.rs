@@ -116,27 +116,43 @@ fn number<T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy>(
     Ok(v)
 }
 
+/// Reads a parameter of `spec` that names one of `choices`, or its default.
+fn choice<T: Copy>(
+    spec: &AgentSpec,
+    key: &str,
+    default: &str,
+    choices: &[(&str, T)],
+) -> Result<T, String> {
+    let text = spec.get(key).unwrap_or(default);
+    choices
+        .iter()
+        .find(|(name, _)| *name == text)
+        .map(|&(_, value)| value)
+        .ok_or_else(|| {
+            let names: Vec<&str> = choices.iter().map(|(name, _)| *name).collect();
+            format!(
+                "agent '{}': {key} '{text}' is not {}",
+                spec.name,
+                names.join(" or ")
+            )
+        })
+}
+
 /// The search settings of an `ismcts` spec.
 pub fn ismcts_params(spec: &AgentSpec) -> Result<IsmctsParams, String> {
     let time_ms: u64 = number(spec, "time_ms", 0, (0, 3_600_000))?;
-    let final_move = match spec.get("final").unwrap_or("visits") {
-        "visits" => FinalMove::Visits,
-        "mean" => FinalMove::Mean,
-        other => {
-            return Err(format!(
-                "agent 'ismcts': final '{other}' is not visits or mean"
-            ))
-        }
-    };
-    let root = match spec.get("root").unwrap_or("sweep") {
-        "ucb" => Root::Ucb,
-        "sweep" => Root::Sweep,
-        other => {
-            return Err(format!(
-                "agent 'ismcts': root '{other}' is not ucb or sweep"
-            ))
-        }
-    };
+    let final_move = choice(
+        spec,
+        "final",
+        "visits",
+        &[("visits", FinalMove::Visits), ("mean", FinalMove::Mean)],
+    )?;
+    let root = choice(
+        spec,
+        "root",
+        "sweep",
+        &[("sweep", Root::Sweep), ("ucb", Root::Ucb)],
+    )?;
     // on by default with the sweep it needs, off by default without
     let deviate = match spec.get("deviate") {
         Some("off") => None,
@@ -152,15 +168,12 @@ pub fn ismcts_params(spec: &AgentSpec) -> Result<IsmctsParams, String> {
         exploration: number(spec, "c", 0.7, (0.0, 100.0))?,
         final_move,
         seed: number(spec, "seed", 0, (0, u64::MAX))?,
-        opponents: match spec.get("opponents").unwrap_or("tree") {
-            "tree" => Opponents::Tree,
-            "rollout" => Opponents::Rollout,
-            other => {
-                return Err(format!(
-                    "agent 'ismcts': opponents '{other}' is not tree or rollout"
-                ))
-            }
-        },
+        opponents: choice(
+            spec,
+            "opponents",
+            "tree",
+            &[("tree", Opponents::Tree), ("rollout", Opponents::Rollout)],
+        )?,
         root,
         deviate,
     })
@@ -210,29 +223,26 @@ pub fn tusac_agent(text: &str) -> Result<Box<dyn Agent<TuSacState>>, String> {
         "random" => Box::new(RandomAgent),
         "first" => Box::new(FirstAgent),
         "greedy" => {
-            let tiebreak = match spec.get("tiebreak").unwrap_or("canonical") {
-                "canonical" => TieBreak::Canonical,
-                "random" => TieBreak::Random,
-                other => {
-                    return Err(format!(
-                        "agent 'greedy': tiebreak '{other}' is not canonical or random"
-                    ));
-                }
-            };
+            let tiebreak = choice(
+                &spec,
+                "tiebreak",
+                "canonical",
+                &[
+                    ("canonical", TieBreak::Canonical),
+                    ("random", TieBreak::Random),
+                ],
+            )?;
             Box::new(TuSacGreedy { tiebreak })
         }
         "ismcts" => {
             let params = ismcts_params(&spec)?;
-            let rollout = match spec.get("rollout").unwrap_or("greedy") {
-                "random" => tusac_agent("random")?,
-                "greedy" => tusac_agent("greedy")?,
-                other => {
-                    return Err(format!(
-                        "agent 'ismcts': rollout '{other}' is not random or greedy"
-                    ))
-                }
-            };
-            Box::new(Ismcts::new(params, rollout))
+            let rollout = choice(
+                &spec,
+                "rollout",
+                "greedy",
+                &[("greedy", "greedy"), ("random", "random")],
+            )?;
+            Box::new(Ismcts::new(params, tusac_agent(rollout)?))
         }
         other => return Err(format!("agent '{other}' does not play tusac")),
     })
