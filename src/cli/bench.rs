@@ -71,7 +71,7 @@ fn ismcts_speed(settings: &str, iterations: u32, count: u64) -> (f64, f64) {
     let states = decision_states(count);
     let spec = AgentSpec::parse(&format!("ismcts:iters={iterations},{settings}")).expect("spec");
     let params = ismcts_params(&spec).expect("bench settings are valid");
-    let rollout = tusac_agent(spec.get("rollout").unwrap_or("random")).expect("rollout agent");
+    let rollout = tusac_agent(spec.get("rollout").unwrap_or("greedy")).expect("rollout agent");
     let mut search = Ismcts::new(params, rollout);
     let mut actions = <crate::games::tusac::TuSacState as GameState>::Actions::default();
     let mut rng = stream_rng(0x15C7, 0, 1);
