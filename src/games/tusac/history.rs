@@ -119,6 +119,22 @@ impl ClaimHistory {
         });
     }
 
+    /// The cards `seat`'s private block has lost since the deal.
+    pub fn spent(&self, seat: Seat) -> Hand {
+        let mut hand = Hand::EMPTY;
+        self.spent[seat as usize]
+            .as_slice()
+            .iter()
+            .for_each(|s| hand.add(s.card));
+        hand
+    }
+
+    /// How many discards `seat` has made.
+    pub fn discards(&self, seat: Seat) -> u32 {
+        let log = self.spent[seat as usize].as_slice();
+        log.iter().filter(|s| s.discard).count() as u32
+    }
+
     /// Logs a claim window on `active` that did not end the game; `reached_c4` when no forced
     /// claim took the card.
     pub fn window(&mut self, active: Active, reached_c4: bool) {

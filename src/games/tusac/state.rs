@@ -336,8 +336,6 @@ impl TuSac {
             phase: Phase::MustDiscard(f as Seat),
             outcome: None,
             turns: 0,
-            spent: [Hand::EMPTY; MAX_PLAYERS],
-            discards: [0; MAX_PLAYERS],
             events: CopyVec::default(),
             history: ClaimHistory::default(),
         };
@@ -399,8 +397,6 @@ pub struct TuSacState {
     pub(super) phase: Phase,
     pub(super) outcome: Option<Outcome>,
     pub(super) turns: u32,
-    pub(super) spent: [Hand; MAX_PLAYERS],
-    pub(super) discards: [u8; MAX_PLAYERS],
     pub(super) events: CopyVec<Event, MAX_EVENTS>,
     pub(super) history: ClaimHistory,
 }
@@ -459,11 +455,11 @@ impl TuSacState {
     /// The cards a seat's private block has lost since the deal: its discards and the private
     /// cards of its melds (all public).
     pub fn spent(&self, seat: Seat) -> Hand {
-        self.spent[seat as usize]
+        self.history.spent(seat)
     }
     /// Number of discards a seat has made (public).
     pub fn discards(&self, seat: Seat) -> u32 {
-        u32::from(self.discards[seat as usize])
+        self.history.discards(seat)
     }
     /// Number of discards made so far.
     pub fn turns(&self) -> u32 {
@@ -525,7 +521,6 @@ impl TuSacState {
         let xi = x as usize;
         self.private[xi] = self.private[xi].without_all(meld.used());
         for &c in meld.used() {
-            self.spent[xi].add(c);
             self.history.spend(x, c, false);
         }
         let mut cards: ArrayVec<Card, 4> = meld.used().iter().copied().collect();
@@ -699,9 +694,7 @@ impl GameState for TuSacState {
                 let hand = self.private(x);
                 let worst = worst_set(hand, &self.visible) >> card.index() & 1 == 1;
                 self.private[x as usize].remove(card);
-                self.spent[x as usize].add(card);
                 self.history.spend(x, card, true);
-                self.discards[x as usize] += 1;
                 self.turns += 1;
                 self.active = Some(Active {
                     card,
