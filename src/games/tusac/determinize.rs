@@ -18,6 +18,7 @@
 use super::card::{Card, CARD_TYPES};
 use super::hand::Hand;
 use super::history::ClaimHistory;
+use super::rules::Options;
 use super::state::{TuSacState, DECK_SIZE};
 use super::trash::trash;
 use super::worst::COPIES;
@@ -65,7 +66,7 @@ struct SeatHistory<'a> {
     spent: Hand,
     discards: u32,
     claims: &'a ClaimHistory,
-    truth: &'a TuSacState,
+    opts: &'a Options,
 }
 
 impl SeatHistory<'_> {
@@ -75,15 +76,13 @@ impl SeatHistory<'_> {
             spent: truth.spent(seat),
             discards: truth.discards(seat),
             claims: &truth.history,
-            truth,
+            opts: truth.options(),
         }
     }
 
     fn excess(&self, hand: Hand) -> u32 {
         history_excess(hand, self.spent, self.discards)
-            + self
-                .claims
-                .forced_claims_missed(self.seat, hand, self.truth.options())
+            + self.claims.forced_claims_missed(self.seat, hand, self.opts)
     }
 
     /// `excess(hand) == 0`, stopping at the first inconsistency found.
@@ -91,7 +90,7 @@ impl SeatHistory<'_> {
         history_excess(hand, self.spent, self.discards) == 0
             && self
                 .claims
-                .missed_no_forced_claim(self.seat, hand, self.truth.options())
+                .missed_no_forced_claim(self.seat, hand, self.opts)
     }
 
     fn energy(&self, hand: Hand) -> f64 {
