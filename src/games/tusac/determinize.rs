@@ -150,14 +150,14 @@ impl<'a> SwapChain<'a> {
     /// the block ends consistent.
     fn repair(&mut self, h: &SeatHistory<'_>, rng: &mut GameRng) -> bool {
         let mut excess = h.excess(*self.hand);
+        if excess != 0 && (self.n_movable == 0 || self.stock.is_empty()) {
+            return false;
+        }
         for _ in 0..REPAIR_TRIES {
             if excess == 0 {
                 return true;
             }
             let Some(swap) = self.propose(rng) else {
-                if self.n_movable == 0 || self.stock.is_empty() {
-                    return false;
-                }
                 continue;
             };
             let e = h.excess(swap.2);
