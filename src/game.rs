@@ -49,6 +49,13 @@ pub trait Game: Sync + Send {
     fn seats(&self) -> usize;
     /// Shuffles a deck with `rng` and deals a game, applying the post-deal forced steps.
     fn deal(&self, rng: &mut crate::rng::GameRng) -> Self::State;
+    /// Deals the next game of a match that `previous` (finished) belongs to: games whose rules
+    /// carry something from one game to the next (who leads, whether initial-game rules apply)
+    /// override this; by default every game of a match is a fresh deal.
+    fn deal_next(&self, previous: &Self::State, rng: &mut crate::rng::GameRng) -> Self::State {
+        let _ = previous;
+        self.deal(rng)
+    }
 }
 
 /// A game in progress: a plain value. Cloning never allocates.
@@ -113,6 +120,9 @@ pub struct Outcome {
     pub turns: u32,
     /// The seat that paid a penalty, if any.
     pub penalized: Option<Seat>,
+    /// The place of each seat (1 = first) in games that rank every seat; all 0 in games that
+    /// only name a winner.
+    pub places: [u8; MAX_SEATS],
 }
 
 /// The search reward of a payout in `[0, 1]`: `0.5 + payout / (2 · scale)`, clipped. It is a
@@ -127,4 +137,31 @@ impl Outcome {
     pub fn payouts(&self) -> &[i64] {
         &self.payouts[..self.seats as usize]
     }
+    /// The places of the seats at the table, when the game ranks them.
+    pub fn places(&self) -> Option<&[u8]> {
+        let places = &self.places[..self.seats as usize];
+        places.iter().any(|&p| p > 0).then_some(places)
+    }
+}
+
+/// Which game of a study: master seed, deal index, rotation.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct GameId {
+    /// The study's master seed.
+    pub master: u64,
+    /// The deal index.
+    pub deal: u64,
+    /// The rotation of the agents through the seats (0 without rotation).
+    pub rotation: u8,
+}
+
+/// A decision just taken: the seat, the number of legal actions and the index chosen.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Decision {
+    /// The deciding seat.
+    pub seat: Seat,
+    /// How many legal actions it had.
+    pub legal: usize,
+    /// The index of the chosen action in the legal list.
+    pub chosen: usize,
 }

@@ -98,6 +98,7 @@ impl GameState for ToyState {
             hand_value: 0,
             turns: 1,
             penalized: None,
+            places: [0; MAX_SEATS],
         })
     }
     fn payout_scale(&self) -> f64 {

@@ -15,27 +15,7 @@ pub const fn agent_stream(rotation: u8, seat: Seat) -> u64 {
     1 + (rotation as u64) * MAX_SEATS as u64 + seat as u64
 }
 
-/// Which game of a study: master seed, deal index, rotation.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct GameId {
-    /// The study's master seed.
-    pub master: u64,
-    /// The deal index.
-    pub deal: u64,
-    /// The rotation of the agents through the seats (0 without rotation).
-    pub rotation: u8,
-}
-
-/// A decision just taken: the seat, the number of legal actions and the index chosen.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Decision {
-    /// The deciding seat.
-    pub seat: Seat,
-    /// How many legal actions it had.
-    pub legal: usize,
-    /// The index of the chosen action in the legal list.
-    pub chosen: usize,
-}
+pub use crate::game::{Decision, GameId};
 
 /// What a game loop observer is shown: the state after the deal (no decision) or after one.
 pub type Step<'a, S> = (&'a S, Option<(Decision, <S as GameState>::Action)>);

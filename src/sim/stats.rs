@@ -222,6 +222,7 @@ mod tests {
                 hand_value: 5,
                 turns: 1,
                 penalized: None,
+                places: [0; MAX_SEATS],
             }
         };
         let deals = [[o([10, -5, -5])], [o([-4, 8, -4])], [o([2, -1, -1])]];

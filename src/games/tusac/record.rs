@@ -6,8 +6,8 @@ use super::state::{Event, TuSac, TuSacState, DECK_SIZE};
 use super::worst::COPIES;
 use super::Options;
 use crate::game::GameState;
+use crate::game::{Decision, GameId};
 use crate::record::{CheckError, Record, RecordEvent, RecordOutcome, RECORD_FORMAT};
-use crate::sim::{Decision, GameId};
 
 /// Reads a deck: exactly one pack in any order. Errors name the first extra or missing card.
 pub fn parse_deck(text: &str) -> Result<[Card; DECK_SIZE], String> {

@@ -637,6 +637,7 @@ impl TuSacState {
             hand_value: hv,
             turns: self.turns,
             penalized: pen,
+            places: [0; MAX_SEATS],
         });
         self.phase = Phase::Over;
         self.events.push(Event::End { winner, rule });
