@@ -2,7 +2,7 @@
 //! sees zero heap allocations while 10,000 greedy and 10,000 random games are played after
 //! setup (agents built, nothing else), and while ISMCTS agents search.
 
-use bailab::agents::catalogue::tusac_agent;
+use bailab::agents::catalogue::make_agent;
 use bailab::games::tusac::TuSac;
 use bailab::sim::{play_game, GameId};
 use std::alloc::{GlobalAlloc, Layout, System};
@@ -37,7 +37,7 @@ fn allocations() -> u64 {
 
 fn games_allocate(spec: &str, games: u64) -> u64 {
     let game = TuSac::classic(4).unwrap();
-    let mut agents: Vec<_> = (0..4).map(|_| tusac_agent(spec).unwrap()).collect();
+    let mut agents: Vec<_> = (0..4).map(|_| make_agent::<TuSac>(spec).unwrap()).collect();
     let seat_agent = [0, 1, 2, 3];
     let mut turns = 0u64;
     let before = allocations();

@@ -1,9 +1,9 @@
 //! Golden playthroughs: the full log of one fixed game per variant is checked in, so a change to
 //! any rule shows as a diff. Regenerate with `BAILAB_BLESS=1 cargo test --test golden_playthroughs`.
 
-use bailab::cli::play::play_tusac;
-use bailab::games::tusac::record::check as check_record;
+use bailab::cli::play::play;
 use bailab::games::tusac::TuSac;
+use bailab::record::check as check_record;
 use bailab::sim::GameId;
 
 fn check(name: &str, actual: &str) {
@@ -26,7 +26,7 @@ fn tusac_classic_seed_1() {
         deal: 0,
         rotation: 0,
     };
-    let played = play_tusac(&game, id, None, &["random".to_string()]).unwrap();
+    let played = play(&game, id, None, &["random".to_string()]).unwrap();
     check("tusac-classic.txt", &played.log);
     // the same game as a record, which the checker accepts
     check_record(&played.record).unwrap();

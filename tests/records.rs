@@ -1,7 +1,7 @@
 //! Game records: written for every game, replayable through `bailab check`, and every kind of
 //! tampering is reported where it is.
 
-use bailab::games::tusac::record::check;
+use bailab::record::check;
 use bailab::record::{Record, RecordEvent};
 use bailab::sim::experiment::Experiment;
 use bailab::sim::runner::{run_experiment, RunOptions};

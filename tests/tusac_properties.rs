@@ -2,7 +2,7 @@
 //! conserved in every state, payouts sum to zero, trash discards lower trash by exactly one, no
 //! meld raises trash, every game ends, and a replayed seed gives the same game.
 
-use bailab::agents::catalogue::tusac_agent;
+use bailab::agents::catalogue::make_agent;
 use bailab::agents::uniform_index;
 use bailab::game::{Game, GameState, Outcome, Seat};
 use bailab::games::tusac::state::{Action, Phase, TuSacState, DECK_SIZE};
@@ -119,7 +119,7 @@ fn replaying_a_seed_gives_the_same_game() {
 fn play_game_matches_the_checked_loop() {
     let game = TuSac::classic(4).unwrap();
     let mut seq = Vec::new();
-    let mut agents = vec![tusac_agent("random").unwrap()];
+    let mut agents = vec![make_agent::<TuSac>("random").unwrap()];
     let id = GameId {
         master: 5,
         deal: 3,

@@ -185,7 +185,8 @@ fn greedy_midgame(deal: u64, steps: usize) -> TuSacState {
     let game = TuSac::classic(4).unwrap();
     let mut rng = stream_rng(43, deal, 0);
     let mut s = game.deal(&mut rng);
-    let mut greedy = bailab::agents::catalogue::tusac_agent("greedy").unwrap();
+    let mut greedy =
+        bailab::agents::catalogue::make_agent::<bailab::games::tusac::TuSac>("greedy").unwrap();
     let mut actions = <TuSacState as GameState>::Actions::default();
     for _ in 0..steps {
         let Some(x) = s.to_move() else { break };
@@ -267,7 +268,8 @@ fn win_on_discard_rates(deals: u64, samples: usize) -> (f64, f64) {
     use bailab::games::tusac::rules::can_win;
     use bailab::games::tusac::state::{Action, Phase};
     let game = TuSac::classic(4).unwrap();
-    let mut greedy = bailab::agents::catalogue::tusac_agent("greedy").unwrap();
+    let mut greedy =
+        bailab::agents::catalogue::make_agent::<bailab::games::tusac::TuSac>("greedy").unwrap();
     let mut actions = <TuSacState as GameState>::Actions::default();
     let (mut truth, mut model, mut n) = (0.0, 0.0, 0.0);
     for deal in 0..deals {

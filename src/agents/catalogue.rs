@@ -1,10 +1,12 @@
-//! The catalogue of agents (`bailab agents`) and building an agent from its spec.
+//! The catalogue of agents (`bailab agents`) and building an agent for a game from its spec.
+//!
+//! `random`, `first` and `ismcts` play every game; each game adds its own agents (such as its
+//! `greedy`) through [`GameInfo::agents`](crate::games::GameInfo) and builds them itself.
 
-use super::greedy::{TieBreak, TuSacGreedy};
 use super::ismcts::{FinalMove, Ismcts, IsmctsParams, Opponents, Root};
 use super::spec::AgentSpec;
 use super::{Agent, FirstAgent, RandomAgent};
-use crate::games::tusac::TuSacState;
+use crate::games::GameKind;
 
 /// One parameter of an agent.
 #[derive(Copy, Clone, Debug)]
@@ -30,7 +32,7 @@ pub struct AgentInfo {
     pub params: &'static [ParamInfo],
 }
 
-/// Every agent bailab knows.
+/// The agents that play every game.
 pub const CATALOGUE: &[AgentInfo] = &[
     AgentInfo {
         name: "random",
@@ -43,18 +45,6 @@ pub const CATALOGUE: &[AgentInfo] = &[
         games: "all",
         about: "always the first legal action (canonical order)",
         params: &[],
-    },
-    AgentInfo {
-        name: "greedy",
-        games: "tusac",
-        about:
-            "greedy worst-card: discards a worst card (§5 OutsV1); melds when a meld is legal and \
-                does not raise trash, preferring the lowest trash left, then the highest hand value",
-        params: &[ParamInfo {
-            name: "tiebreak",
-            default: "canonical",
-            about: "canonical (first in canonical order) or random (uniform among ties)",
-        }],
     },
     AgentInfo {
         name: "ismcts",
@@ -95,7 +85,7 @@ pub const CATALOGUE: &[AgentInfo] = &[
 ];
 
 /// Reads a parameter of `spec` as a number within `range`, or its default.
-fn number<T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy>(
+pub fn number<T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy>(
     spec: &AgentSpec,
     key: &str,
     default: T,
@@ -117,7 +107,7 @@ fn number<T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy>(
 }
 
 /// Reads a parameter of `spec` that names one of `choices`, or its default.
-fn choice<T: Copy>(
+pub fn choice<T: Copy>(
     spec: &AgentSpec,
     key: &str,
     default: &str,
@@ -198,42 +188,40 @@ fn check_params(spec: &AgentSpec, info: &AgentInfo) -> Result<(), String> {
     Ok(())
 }
 
-/// The catalogue entry of `spec`, with its parameters checked.
-pub fn lookup(spec: &AgentSpec) -> Result<&'static AgentInfo, String> {
-    let info = CATALOGUE
-        .iter()
-        .find(|a| a.name == spec.name)
-        .ok_or_else(|| {
-            let names: Vec<&str> = CATALOGUE.iter().map(|a| a.name).collect();
-            format!(
-                "unknown agent '{}' (known: {}; see `bailab agents`)",
-                spec.name,
-                names.join(", ")
-            )
-        })?;
+/// The catalogue entry of `spec` among the common agents and game `G`'s own, with its
+/// parameters checked.
+pub fn lookup<G: GameKind>(spec: &AgentSpec) -> Result<&'static AgentInfo, String> {
+    let all = || CATALOGUE.iter().chain(G::INFO.agents);
+    let info = all().find(|a| a.name == spec.name).ok_or_else(|| {
+        let names: Vec<&str> = all().map(|a| a.name).collect();
+        let elsewhere: Vec<&str> = crate::games::GAMES
+            .iter()
+            .filter(|g| g.agents.iter().any(|a| a.name == spec.name))
+            .map(|g| g.name)
+            .collect();
+        let plays = if elsewhere.is_empty() {
+            String::new()
+        } else {
+            format!(" ('{}' plays {} only)", spec.name, elsewhere.join(", "))
+        };
+        format!(
+            "unknown agent '{}' for {}{plays} (known: {}; see `bailab agents`)",
+            spec.name,
+            G::INFO.name,
+            names.join(", ")
+        )
+    })?;
     check_params(spec, info)?;
     Ok(info)
 }
 
-/// Builds a Tứ Sắc agent from its spec string.
-pub fn tusac_agent(text: &str) -> Result<Box<dyn Agent<TuSacState>>, String> {
+/// Builds an agent of game `G` from its spec string.
+pub fn make_agent<G: GameKind>(text: &str) -> Result<Box<dyn Agent<G::State>>, String> {
     let spec = AgentSpec::parse(text)?;
-    lookup(&spec)?;
+    lookup::<G>(&spec)?;
     Ok(match spec.name.as_str() {
         "random" => Box::new(RandomAgent),
         "first" => Box::new(FirstAgent),
-        "greedy" => {
-            let tiebreak = choice(
-                &spec,
-                "tiebreak",
-                "canonical",
-                &[
-                    ("canonical", TieBreak::Canonical),
-                    ("random", TieBreak::Random),
-                ],
-            )?;
-            Box::new(TuSacGreedy { tiebreak })
-        }
         "ismcts" => {
             let params = ismcts_params(&spec)?;
             let rollout = choice(
@@ -242,44 +230,16 @@ pub fn tusac_agent(text: &str) -> Result<Box<dyn Agent<TuSacState>>, String> {
                 "greedy",
                 &[("greedy", "greedy"), ("random", "random")],
             )?;
-            Box::new(Ismcts::new(params, tusac_agent(rollout)?))
+            Box::new(Ismcts::new(params, make_agent::<G>(rollout)?))
         }
-        other => return Err(format!("agent '{other}' does not play tusac")),
+        _ => G::own_agent(&spec)?,
     })
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn err(text: &str) -> String {
-        tusac_agent(text).err().expect("an error")
+/// Checks every agent spec for game `G`.
+pub fn check_specs<G: GameKind>(specs: &[String]) -> Result<(), String> {
+    for (i, spec) in specs.iter().enumerate() {
+        make_agent::<G>(spec).map_err(|e| format!("seat {i}: {e}"))?;
     }
-
-    #[test]
-    fn specs_build_or_name_the_problem() {
-        assert!(tusac_agent("random").is_ok());
-        assert!(tusac_agent("greedy:tiebreak=random").is_ok());
-        assert!(err("grumpy").contains("unknown agent 'grumpy'"));
-        assert!(err("greedy:depth=3").contains("no parameter 'depth'"));
-        assert!(err("greedy:tiebreak=best").contains("tiebreak 'best'"));
-        assert!(err("random:x=1").contains("no parameter 'x'"));
-        assert!(err("greedy:tiebreak").contains("not key=value"));
-        assert!(tusac_agent("ismcts:iters=50,c=1.2,rollout=greedy,final=mean,seed=3").is_ok());
-        assert!(err("ismcts:iters=0").contains("outside"));
-        assert!(err("ismcts:iters=lots").contains("not a number"));
-        assert!(err("ismcts:rollout=smart").contains("rollout 'smart'"));
-        assert!(err("ismcts:c=-1").contains("outside"));
-        assert!(tusac_agent("ismcts:root=sweep,deviate=2.5,opponents=rollout").is_ok());
-        assert!(err("ismcts:root=ucb,deviate=2").contains("needs root=sweep"));
-        let plain = ismcts_params(&AgentSpec::parse("ismcts:root=ucb").unwrap()).unwrap();
-        assert_eq!((plain.root, plain.deviate), (Root::Ucb, None));
-        let strong = ismcts_params(&AgentSpec::parse("ismcts").unwrap()).unwrap();
-        assert_eq!((strong.root, strong.deviate), (Root::Sweep, Some(2.5)));
-        let off = ismcts_params(&AgentSpec::parse("ismcts:deviate=off").unwrap()).unwrap();
-        assert_eq!((off.root, off.deviate), (Root::Sweep, None));
-        assert!(err("ismcts:root=best").contains("root 'best'"));
-        assert!(err("ismcts:root=sweep,deviate=lots").contains("not a number"));
-        assert!(err("ismcts:opponents=none").contains("opponents 'none'"));
-    }
+    Ok(())
 }

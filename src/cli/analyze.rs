@@ -1,7 +1,7 @@
-//! `bailab analyze`: the hand analyser, one hand or JSON Lines from stdin.
+//! `bailab analyze`: the hand analyser of a game, for one hand (or play) or JSON Lines from stdin.
 
-use super::{check_variant, GameName};
-use crate::games::tusac::analyze::analyze;
+use super::GameArgs;
+use crate::games::{with_game, Analysis, AnalyzeOptions, GameKind, GameVisitor};
 use std::io::{BufRead, Write};
 
 /// Arguments of `bailab analyze`.
@@ -9,58 +9,93 @@ use std::io::{BufRead, Write};
 #[command(
     after_help = "Examples:\n  bailab analyze --game tusac \"rK rA rE yA yE yE gR gC gH gH\"\n  \
 bailab analyze --game tusac --json --seen \"rH rH\" \"rR rC gH yP\"\n  \
-printf 'rK rA\\nrR rC rH\\n' | bailab analyze --game tusac -"
+printf 'rK rA\\nrR rC rH\\n' | bailab analyze --game tusac -\n  \
+bailab analyze --game tienlen \"3s 3c 4d 4h 5s 5c 7c 9d Jh Qs Kd Ac 2h\"\n  \
+bailab analyze --game tienlen --play \"9s 9c 9d 9h\" --against \"2s 2h\"\n\
+With `-` in place of the hand (or of --play's cards), one input per line is read from stdin\n\
+and one JSON object per line is written; a bad line gets {\"line\": N, \"input\": …, \"error\": …}."
 )]
 pub struct Args {
-    /// The game.
-    #[arg(long, value_enum, default_value = "tusac")]
-    pub game: GameName,
-    /// The variant.
-    #[arg(long, default_value = "classic")]
-    pub variant: String,
+    /// The game and variant.
+    #[command(flatten)]
+    pub game: GameArgs,
     /// Print JSON instead of the readable report.
     #[arg(long)]
     pub json: bool,
-    /// Cards visible elsewhere (dead pile, public blocks), used for the outs of the worst card.
+    /// Cards visible elsewhere (Tứ Sắc: dead pile, public blocks), used for the outs of the
+    /// worst card.
     #[arg(long, default_value = "")]
     pub seen: String,
-    /// The private block in notation (e.g. "rK rA rE yP"), or `-` to read one hand per line
-    /// from stdin and write one JSON object per line.
-    pub hand: String,
+    /// A play to classify (Tiến Lên): its type and size; `-` reads one play per line.
+    #[arg(long)]
+    pub play: Option<String>,
+    /// The play on the table (Tiến Lên): whether --play beats it, and whether that is a chặt.
+    #[arg(long, requires = "play")]
+    pub against: Option<String>,
+    /// The hand in the game's notation (e.g. "rK rA rE yP"), or `-` to read one hand per line
+    /// from stdin and write one JSON object per line. Optional with --play.
+    #[arg(required_unless_present = "play")]
+    pub hand: Option<String>,
 }
 
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    check_variant(args.game, &args.variant)?;
-    if args.hand == "-" {
-        return analyze_lines(&args.seen);
+    let opts = AnalyzeOptions {
+        variant: args.game.variant()?,
+        seen: args.seen.clone(),
+        play: args.play.clone(),
+        against: args.against.clone(),
+    };
+    let hand = args.hand.clone().unwrap_or_default();
+    if hand == "-" || opts.play.as_deref() == Some("-") {
+        return analyze_lines(&args.game.game, &hand, &opts);
     }
-    let a = analyze(&args.hand, &args.seen).map_err(anyhow::Error::msg)?;
+    let a = analyze(&args.game.game, &hand, &opts).map_err(anyhow::Error::msg)?;
     if args.json {
-        println!("{}", a.to_json());
+        println!("{}", a.json);
     } else {
-        println!("{}", a.to_text());
+        println!("{}", a.text);
     }
     Ok(())
 }
 
-/// JSON Lines mode: a bad line gets `{"hand": ..., "error": ...}` and the rest go on.
-/// Blank lines are skipped. Exits non-zero at the end if any line failed.
-fn analyze_lines(seen: &str) -> anyhow::Result<()> {
+/// The analysis of `hand` (and `opts.play`) by the game named `game`.
+fn analyze(game: &str, hand: &str, opts: &AnalyzeOptions) -> Result<Analysis, String> {
+    struct Analyze<'a>(&'a str, &'a AnalyzeOptions);
+    impl GameVisitor for Analyze<'_> {
+        type Output = Result<Analysis, String>;
+        fn visit<G: GameKind>(self) -> Self::Output {
+            G::analyze(self.0, self.1)
+        }
+    }
+    with_game(game, Analyze(hand, opts)).and_then(|a| a)
+}
+
+/// JSON Lines mode: each stdin line replaces the `-` argument; a bad line gets
+/// `{"line": N, "input": ..., "error": ...}` and the rest go on. Blank lines are skipped.
+/// Exits non-zero at the end if any line failed.
+fn analyze_lines(game: &str, hand: &str, opts: &AnalyzeOptions) -> anyhow::Result<()> {
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let mut failed = 0usize;
-    for line in stdin.lock().lines() {
+    for (i, line) in stdin.lock().lines().enumerate() {
         let line = line?;
         if line.trim().is_empty() {
             continue;
         }
-        let value = match analyze(&line, seen) {
-            Ok(a) => a.to_json(),
+        let (hand, opts) = if hand == "-" {
+            (line.as_str(), opts.clone())
+        } else {
+            let mut o = opts.clone();
+            o.play = Some(line.clone());
+            (hand, o)
+        };
+        let value = match analyze(game, hand, &opts) {
+            Ok(a) => a.json,
             Err(e) => {
                 failed += 1;
-                serde_json::json!({"hand": line, "error": e})
+                serde_json::json!({"line": i + 1, "input": line, "hand": line, "error": e})
             }
         };
         writeln!(out, "{value}")?;

@@ -1,8 +1,12 @@
-//! `bailab bench`: speed figures measured on this machine (never asserted in tests).
+//! `bailab bench`: speed figures measured on this machine (never asserted in tests), per game:
+//! its own figures (e.g. hand evaluations), random×4 and greedy×4 games/s on 1 thread and on all
+//! cores, and ISMCTS iterations/s.
 
-use crate::game::Game;
-use crate::games::tusac::analyze::analyze_hand;
-use crate::games::tusac::{trash, Hand, TuSac};
+use crate::agents::catalogue::{ismcts_params, make_agent};
+use crate::agents::ismcts::Ismcts;
+use crate::agents::spec::AgentSpec;
+use crate::game::{ActionBuffer, GameState};
+use crate::games::{with_game, GameKind, GameVisitor, RuleMap, GAMES};
 use crate::rng::{stream_rng, DEAL_STREAM};
 use crate::sim::experiment::Experiment;
 use crate::sim::runner::throughput;
@@ -13,6 +17,9 @@ use std::time::Instant;
 /// Arguments of `bailab bench`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
+    /// Only this game (default: every game).
+    #[arg(long)]
+    pub game: Option<String>,
     /// Deals per matchup (each played once, no rotation).
     #[arg(long, default_value_t = 200_000)]
     pub deals: u64,
@@ -28,23 +35,21 @@ pub struct Args {
 }
 
 /// Decision points of greedy×4 games with more than one legal action (states for the search).
-fn decision_states(count: u64) -> Vec<crate::games::tusac::TuSacState> {
-    use crate::agents::catalogue::tusac_agent;
-    use crate::game::GameState;
-    let game = TuSac::classic(4).expect("classic");
-    let mut greedy = tusac_agent("greedy").expect("greedy");
+fn decision_states<G: GameKind>(game: &G, count: u64) -> Vec<G::State> {
+    let mut greedy = make_agent::<G>("greedy").expect("every game has a greedy agent");
     let mut out = Vec::new();
-    let mut actions = <crate::games::tusac::TuSacState as GameState>::Actions::default();
+    let mut actions = <G::State as GameState>::Actions::default();
     for deal in 0.. {
         let mut rng = stream_rng(0x15C7, deal, DEAL_STREAM);
         let mut s = game.deal(&mut rng);
         while let Some(seat) = s.to_move() {
             s.legal_actions(&mut actions);
-            if actions.len() > 1 && out.len() < count as usize && rng.random_range(0..4) == 0 {
-                out.push(s);
+            let legal = actions.as_slice();
+            if legal.len() > 1 && out.len() < count as usize && rng.random_range(0..4) == 0 {
+                out.push(s.clone());
             }
-            let k = greedy.act(&s.view(seat), &actions, &mut rng);
-            s.apply(actions[k]);
+            let k = greedy.act(&s.view(seat), legal, &mut rng);
+            s.apply(legal[k]);
         }
         if out.len() >= count as usize {
             return out;
@@ -61,26 +66,21 @@ pub const ISMCTS_BENCH_SETTINGS: [&str; 3] = [
     "rollout=greedy,root=ucb",
 ];
 
-/// ISMCTS with `settings` on one thread over `count` searched decisions of `iterations` each:
+/// ISMCTS with `settings` on one thread over the decisions `states`, `iterations` each:
 /// `(iterations per second, milliseconds per decision)`.
-fn ismcts_speed(settings: &str, iterations: u32, count: u64) -> (f64, f64) {
-    use crate::agents::catalogue::{ismcts_params, tusac_agent};
-    use crate::agents::ismcts::Ismcts;
-    use crate::agents::spec::AgentSpec;
-    use crate::game::GameState;
-    let states = decision_states(count);
+fn ismcts_speed<G: GameKind>(states: &[G::State], settings: &str, iterations: u32) -> (f64, f64) {
     let spec = AgentSpec::parse(&format!("ismcts:iters={iterations},{settings}")).expect("spec");
     let params = ismcts_params(&spec).expect("bench settings are valid");
-    let rollout = tusac_agent(spec.get("rollout").unwrap_or("greedy")).expect("rollout agent");
+    let rollout = make_agent::<G>(spec.get("rollout").unwrap_or("greedy")).expect("rollout");
     let mut search = Ismcts::new(params, rollout);
-    let mut actions = <crate::games::tusac::TuSacState as GameState>::Actions::default();
+    let mut actions = <G::State as GameState>::Actions::default();
     let mut rng = stream_rng(0x15C7, 0, 1);
     let start = Instant::now();
     let mut total = 0;
-    for s in &states {
+    for s in states {
         let seat = s.to_move().expect("a decision");
         s.legal_actions(&mut actions);
-        black_box(search.search(&s.view(seat), &actions, &mut rng));
+        black_box(search.search(&s.view(seat), actions.as_slice(), &mut rng));
         total += search.last_iterations;
     }
     let seconds = start.elapsed().as_secs_f64();
@@ -90,28 +90,55 @@ fn ismcts_speed(settings: &str, iterations: u32, count: u64) -> (f64, f64) {
     )
 }
 
-/// 20-card private blocks from seeded deals (Quans removed by the deal).
-fn sample_hands(count: u64) -> Vec<Hand> {
-    let game = TuSac::classic(4).expect("classic");
-    (0..count.div_ceil(3))
-        .flat_map(|i| {
-            let s = game.deal(&mut stream_rng(0xBE7C, i, DEAL_STREAM));
-            (1..4).map(move |seat| s.private(seat))
-        })
-        .take(count as usize)
-        .collect()
-}
-
-fn rate(count: u64, start: Instant) -> f64 {
-    count as f64 / start.elapsed().as_secs_f64()
-}
-
-fn matchup(agent: &str, deals: u64) -> Experiment {
+/// Four copies of `agent` playing `deals` deals of game `name`, without rotation.
+fn matchup(name: &str, variant: &str, agent: &str, deals: u64) -> Experiment {
     let mut exp = Experiment::default_experiment();
+    exp.game = name.to_string();
+    exp.variant = variant.to_string();
+    exp.rules = RuleMap::new();
     exp.agents = vec![agent.to_string(); 4];
     exp.rotate = false;
     exp.deals = deals;
     exp
+}
+
+/// The figures of game `G`.
+struct Bench<'a>(&'a Args, usize);
+
+impl GameVisitor for Bench<'_> {
+    type Output = anyhow::Result<()>;
+    fn visit<G: GameKind>(self) -> anyhow::Result<()> {
+        let Bench(args, cores) = self;
+        let info = G::INFO;
+        let variant = info.variants[0];
+        let row = |label: String, value: f64, unit: &str| {
+            println!("{label:<56} {value:>14.0} {unit}");
+        };
+        for r in G::bench_rows(args.hands) {
+            row(
+                format!("{} {variant} {}", info.name, r.label),
+                r.value,
+                r.unit,
+            );
+        }
+        for agent in ["random", "greedy"] {
+            let exp = matchup(info.name, variant, agent, args.deals);
+            for threads in [1, cores] {
+                let label = format!("{} {variant} {agent}×4, {threads} thread(s)", info.name);
+                row(label, throughput(&exp, threads, args.deals)?, "games/s");
+            }
+        }
+        let game = G::build(variant, 4, &RuleMap::new()).map_err(anyhow::Error::msg)?;
+        let states = decision_states(&game, args.searches);
+        for settings in ISMCTS_BENCH_SETTINGS {
+            for &iters in &args.ismcts_iters {
+                let (per_s, ms) = ismcts_speed::<G>(&states, settings, iters);
+                let label = format!("{} ismcts iters={iters},{settings}", info.name);
+                println!("{label:<56} {per_s:>14.0} iterations/s {ms:>9.3} ms/decision (1 thread)");
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Runs the command.
@@ -126,46 +153,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         "machine: {cores} cores, {}; {build}",
         std::env::consts::ARCH
     );
-    let hands = sample_hands(args.hands);
-    let start = Instant::now();
-    let mut sum = 0u64;
-    for _ in 0..10 {
-        for &h in &hands {
-            sum += u64::from(trash(black_box(h)));
+    for info in GAMES {
+        if args.game.as_deref().is_some_and(|g| g != info.name) {
+            continue;
         }
+        with_game(info.name, Bench(&args, cores)).map_err(anyhow::Error::msg)??;
     }
-    black_box(sum);
-    println!(
-        "{:<44} {:>12.0} blocks/s",
-        "trash of a 20-card block, 1 thread",
-        rate(10 * hands.len() as u64, start)
-    );
-    let start = Instant::now();
-    for &h in &hands {
-        black_box(analyze_hand(black_box(h)));
-    }
-    println!(
-        "{:<44} {:>12.0} hands/s",
-        "hand analysis (analyze), 1 thread",
-        rate(hands.len() as u64, start)
-    );
-    for agent in ["random", "greedy"] {
-        let exp = matchup(agent, args.deals);
-        for threads in [1, cores] {
-            let gps = throughput(&exp, threads, args.deals)?;
-            println!(
-                "{:<44} {:>12.0} games/s",
-                format!("tusac classic {agent}×4, {threads} thread(s)"),
-                gps
-            );
-        }
-    }
-    for settings in ISMCTS_BENCH_SETTINGS {
-        for &iters in &args.ismcts_iters {
-            let (per_s, ms) = ismcts_speed(settings, iters, args.searches);
-            let label = format!("ismcts iters={iters},{settings} (1 thread)");
-            println!("{label:<44} {per_s:>12.0} iterations/s {ms:>10.3} ms/decision");
-        }
+    if let Some(g) = &args.game {
+        crate::games::game_info(g).map_err(anyhow::Error::msg)?;
     }
     Ok(())
 }

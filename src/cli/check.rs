@@ -1,7 +1,7 @@
 //! `bailab check FILE`: rebuild every recorded game from its deck, replay its events through the
 //! engine and report `ok` or the first problem, per record.
 
-use crate::games::tusac::record::check;
+use crate::record::check;
 use crate::record::Record;
 use std::io::Read;
 

@@ -9,7 +9,7 @@ pub mod play;
 pub mod replay;
 pub mod run;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Parser, Subcommand};
 
 /// bailab: simulate Vietnamese card games and study AI strategies.
 #[derive(Parser, Debug)]
@@ -41,11 +41,34 @@ pub enum Command {
     Bench(bench::Args),
 }
 
-/// The games bailab knows.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
-pub enum GameName {
-    /// Tứ Sắc (four colours).
-    Tusac,
+/// The `--game` argument: a name of the registry (`bailab agents` lists the games).
+#[derive(clap::Args, Debug, Clone)]
+pub struct GameArgs {
+    /// The game (default: the first of the registry).
+    #[arg(long, default_value_t = crate::games::GAMES[0].name.to_string(), value_parser = game_names())]
+    pub game: String,
+    /// The variant (default: the game's first).
+    #[arg(long)]
+    pub variant: Option<String>,
+}
+
+impl GameArgs {
+    /// The game's facts.
+    pub fn info(&self) -> &'static crate::games::GameInfo {
+        crate::games::game_info(&self.game).expect("clap checked the name")
+    }
+    /// The variant asked for, or the game's default; checked against the game.
+    pub fn variant(&self) -> anyhow::Result<String> {
+        let info = self.info();
+        let v = self.variant.as_deref().unwrap_or(info.variants[0]);
+        crate::games::check_variant(info, v).map_err(anyhow::Error::msg)?;
+        Ok(v.to_string())
+    }
+}
+
+/// The registered game names, for clap's check and `--help`.
+fn game_names() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(crate::games::GAMES.iter().map(|g| g.name))
 }
 
 /// Runs a parsed command line.
@@ -59,20 +82,5 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Analyze(args) => analyze::run(args),
         Command::Play(args) => play::run(args),
         Command::Bench(args) => bench::run(args),
-    }
-}
-
-/// Checks a `--variant` name for a game; only implemented variants are accepted.
-pub fn check_variant(game: GameName, variant: &str) -> anyhow::Result<()> {
-    match (game, variant) {
-        (GameName::Tusac, "classic") => Ok(()),
-        (GameName::Tusac, "4sac" | "sisepai21" | "dirtyking26") => {
-            anyhow::bail!(
-                "variant '{variant}' of tusac is specified but not implemented yet; use classic"
-            )
-        }
-        (GameName::Tusac, _) => {
-            anyhow::bail!("unknown variant '{variant}' of tusac; known: classic (4sac, sisepai21, dirtyking26 to come)")
-        }
     }
 }

@@ -1,34 +1,28 @@
 //! `bailab play`: one game with the given agents, from a seed or from a given deck, printed as a
 //! readable log or as a JSON record.
 
-use super::{check_variant, GameName};
-use crate::agents::catalogue::tusac_agent;
+use super::GameArgs;
+use crate::agents::catalogue::make_agent;
 use crate::agents::Agent;
-use crate::game::Game;
-use crate::games::tusac::card::Card;
-use crate::games::tusac::log::GameLog;
-use crate::games::tusac::record::{parse_deck, Recorder};
-use crate::games::tusac::state::DECK_SIZE;
-use crate::games::tusac::{Options, TuSac, TuSacState};
-use crate::record::Record;
+use crate::game::GameId;
+use crate::games::{check_players, with_game, GameKind, GameLog, GameVisitor, RuleMap};
+use crate::record::{Record, Recorder};
 use crate::rng::{stream_rng, DEAL_STREAM};
-use crate::sim::{play_from, GameId};
+use crate::sim::play_from;
 
 /// Arguments of `bailab play`.
 #[derive(clap::Args, Debug)]
 #[command(
     after_help = "The same --seed and --index always print the same game.\n\
 Examples:\n  bailab play --game tusac --seed 1 --agent greedy --agent random\n  \
+bailab play --game tienlen --seed 1 --agent greedy\n  \
 bailab play --seed 1 --json > game.json && bailab check game.json\n  \
 bailab play --deck \"$(cat deck.txt)\" --agent greedy"
 )]
 pub struct Args {
-    /// The game.
-    #[arg(long, value_enum, default_value = "tusac")]
-    pub game: GameName,
-    /// The variant.
-    #[arg(long, default_value = "classic")]
-    pub variant: String,
+    /// The game and variant.
+    #[command(flatten)]
+    pub game: GameArgs,
     /// Master seed (the deal, unless --deck is given, and the agents' RNGs).
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
@@ -42,7 +36,7 @@ pub struct Args {
     /// (e.g. `--agent greedy --agent random`); see `bailab agents`.
     #[arg(long = "agent", alias = "policy", default_value = "random")]
     pub agents: Vec<String>,
-    /// The shuffled deck (112 cards, the spec's dealing order) instead of a seeded shuffle.
+    /// The shuffled deck (the spec's dealing order) instead of a seeded shuffle.
     #[arg(long, conflicts_with = "deck_file")]
     pub deck: Option<String>,
     /// A file holding the deck.
@@ -55,29 +49,47 @@ pub struct Args {
 
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    check_variant(args.game, &args.variant)?;
-    let game = TuSac::new(Options::classic(args.players)).map_err(anyhow::Error::msg)?;
+    let variant = args.game.variant()?;
+    check_players(args.game.info(), args.players as usize).map_err(anyhow::Error::msg)?;
     let specs: Vec<String> = (0..args.players as usize)
         .map(|s| args.agents[s % args.agents.len()].clone())
         .collect();
-    let deck_text = match (&args.deck, &args.deck_file) {
+    let deck = match (&args.deck, &args.deck_file) {
         (Some(d), _) => Some(d.clone()),
         (None, Some(f)) => {
             Some(std::fs::read_to_string(f).map_err(|e| anyhow::anyhow!("{f}: {e}"))?)
         }
         (None, None) => None,
     };
-    let deck = deck_text
-        .as_deref()
-        .map(parse_deck)
-        .transpose()
-        .map_err(anyhow::Error::msg)?;
     let id = GameId {
         master: args.seed,
         deal: args.index,
         rotation: 0,
     };
-    let played = play_tusac(&game, id, deck.as_ref(), &specs).map_err(anyhow::Error::msg)?;
+    struct Play<'a> {
+        variant: &'a str,
+        players: usize,
+        id: GameId,
+        deck: Option<&'a str>,
+        specs: &'a [String],
+    }
+    impl GameVisitor for Play<'_> {
+        type Output = Result<Played, String>;
+        fn visit<G: GameKind>(self) -> Self::Output {
+            let game = G::build(self.variant, self.players, &RuleMap::new())?;
+            play(&game, self.id, self.deck, self.specs)
+        }
+    }
+    let visit = Play {
+        variant: &variant,
+        players: args.players as usize,
+        id,
+        deck: deck.as_deref(),
+        specs: &specs,
+    };
+    let played = with_game(&args.game.game, visit)
+        .and_then(|p| p)
+        .map_err(anyhow::Error::msg)?;
     if args.json {
         println!("{}", serde_json::to_string(&played.record)?);
     } else {
@@ -94,17 +106,17 @@ pub struct Played {
     pub record: Record,
 }
 
-/// Plays one Tứ Sắc game with one agent spec per seat (cycled if fewer), dealt from `deck` or
-/// from the seeded shuffle of `id`.
-pub fn play_tusac(
-    game: &TuSac,
+/// Plays one game of `game` with one agent spec per seat (cycled if fewer), dealt from the deck
+/// text `deck` (the spec's dealing order) or from the seeded shuffle of `id`.
+pub fn play<G: GameKind>(
+    game: &G,
     id: GameId,
-    deck: Option<&[Card; DECK_SIZE]>,
+    deck: Option<&str>,
     specs: &[String],
 ) -> Result<Played, String> {
-    let mut agents: Vec<Box<dyn Agent<TuSacState>>> = specs
+    let mut agents: Vec<Box<dyn Agent<G::State>>> = specs
         .iter()
-        .map(|s| tusac_agent(s))
+        .map(|s| make_agent::<G>(s))
         .collect::<Result<_, _>>()?;
     let seat_agent: Vec<usize> = (0..game.seats()).map(|s| s % specs.len()).collect();
     let per_seat: Vec<String> = seat_agent.iter().map(|&i| specs[i].clone()).collect();
@@ -117,27 +129,22 @@ pub fn play_tusac(
         per_seat.join(" | ")
     );
     let start = match deck {
-        Some(d) => game.deal_deck(d),
+        Some(d) => game.deal_recorded(d, &RuleMap::new())?,
         None => game.deal(&mut stream_rng(id.master, id.deal, DEAL_STREAM)),
     };
-    let mut log = GameLog::new(&title, &start);
-    let mut recorder = Recorder::default();
-    let mut last = start;
-    play_from(start, id, &mut agents, &seat_agent, |(s, step)| {
+    let mut log = G::Log::new(&title, &start);
+    let mut recorder = Recorder::<G>::default();
+    let mut last = start.clone();
+    play_from(start.clone(), id, &mut agents, &seat_agent, |(s, step)| {
         recorder.observe(s, step);
         if let Some((d, action)) = step {
             log.decision(d.seat, d.legal, &action.to_string(), s);
         }
-        last = *s;
+        last = s.clone();
     });
-    let record = recorder.finish(&start, &last, &per_seat, Some(id));
+    let record = recorder.finish(game, &start, &last, &per_seat, Some(id));
     Ok(Played {
         log: log.finish(&last),
         record,
     })
-}
-
-/// The full readable log of one seeded Tứ Sắc game.
-pub fn tusac_log(game: &TuSac, id: GameId, specs: &[String]) -> Result<String, String> {
-    play_tusac(game, id, None, specs).map(|p| p.log)
 }

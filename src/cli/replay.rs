@@ -1,10 +1,11 @@
-//! `bailab replay EXPERIMENT.toml --deal I [--rotation R]`: the readable log of one game of an
+//! `bailab replay [EXPERIMENT.toml] --deal I [--rotation R]`: the readable log of one game of an
 //! experiment, played again with the experiment's agents.
 
-use super::play::play_tusac;
+use super::play::{play, Played};
 use super::run::load;
-use crate::games::tusac::TuSac;
-use crate::sim::GameId;
+use crate::game::GameId;
+use crate::games::{with_game, GameKind, GameVisitor};
+use crate::sim::experiment::Experiment;
 
 /// Arguments of `bailab replay`.
 #[derive(clap::Args, Debug)]
@@ -39,7 +40,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             exp.rotations()
         );
     }
-    let game = TuSac::classic(exp.players() as u8).map_err(anyhow::Error::msg)?;
     let specs: Vec<String> = (0..exp.players())
         .map(|s| exp.agents[exp.slot(args.rotation, s)].clone())
         .collect();
@@ -48,7 +48,18 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         deal: args.deal,
         rotation: args.rotation as u8,
     };
-    let played = play_tusac(&game, id, None, &specs).map_err(anyhow::Error::msg)?;
+    struct Replay<'a>(&'a Experiment, GameId, &'a [String]);
+    impl GameVisitor for Replay<'_> {
+        type Output = Result<Played, String>;
+        fn visit<G: GameKind>(self) -> Self::Output {
+            let Replay(exp, id, specs) = self;
+            let game = G::build(exp.variant(), exp.players(), &exp.rules)?;
+            play(&game, id, None, specs)
+        }
+    }
+    let played = with_game(&exp.game, Replay(&exp, id, &specs))
+        .and_then(|p| p)
+        .map_err(anyhow::Error::msg)?;
     if args.json {
         println!("{}", serde_json::to_string(&played.record)?);
     } else {

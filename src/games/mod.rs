@@ -1,3 +1,213 @@
-//! One folder per game.
+//! The game registry: one folder per game, and the one list that plugs each into the machinery.
+//!
+//! The machinery (`sim/`, the generic agents, `record.rs`, the commands) is written once against
+//! [`GameKind`] and never names a game. A game joins by implementing the contracts of
+//! [`crate::game`] plus [`GameKind`], and by one entry in the [`registry!`] line at the bottom
+//! of this file; the commands then reach it through [`with_game`], monomorphised for it, so the
+//! hot loop stays static (`play_game::<G>`) with no dynamic dispatch per action.
+//!
+//! # Adding a game
+//!
+//! 1. Write `src/games/<name>/` with a `Game` (its rule options), a `GameState` (a fixed-size
+//!    `Copy` value), a `SeatView` with `determinize`, and an impl of [`GameKind`]: its facts
+//!    ([`GameInfo`]: name, variants, seats, payout unit, its own agents such as `greedy`), how to
+//!    build it from a variant, a player count and a `[rules]` map, its record hooks (deck,
+//!    setup, forced moves), its readable log ([`GameLog`]) and its analyser.
+//! 2. Add `pub mod <name>;` and the game's type to the `registry!` line below.
+//!
+//! Nothing else changes: `run`, `merge`, `replay`, `play`, `check`, `analyze`, `agents` and
+//! `bench` find the game by its name, and `random`, `first` and `ismcts` play it.
 
 pub mod tusac;
+
+use crate::agents::catalogue::AgentInfo;
+use crate::agents::spec::AgentSpec;
+use crate::agents::Agent;
+use crate::game::{Game, GameState, Seat};
+use crate::record::RecordEvent;
+
+/// Rule options as `name → value`: an experiment's `[rules]` table or a record's `rules`.
+pub type RuleMap = serde_json::Map<String, serde_json::Value>;
+
+/// What a game tells the machinery about itself.
+#[derive(Copy, Clone, Debug)]
+pub struct GameInfo {
+    /// The name in `--game` and in experiment files (`tusac`).
+    pub name: &'static str,
+    /// The readable name (`Tứ Sắc`).
+    pub title: &'static str,
+    /// The variants implemented; the first is the default.
+    pub variants: &'static [&'static str],
+    /// Variants the spec defines that are not implemented yet.
+    pub planned_variants: &'static [&'static str],
+    /// The fewest and the most seats.
+    pub seats: (usize, usize),
+    /// What one unit of payout is (printed beside payouts).
+    pub payout_unit: &'static str,
+    /// Whether outcomes rank every seat (`Outcome::places`), so `games.csv` has place columns.
+    pub ranks_places: bool,
+    /// The agents this game adds to the common ones (`random`, `first`, `ismcts`).
+    pub agents: &'static [AgentInfo],
+}
+
+/// A game's deal as a record stores it: enough to deal the same game again.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RecordSetup {
+    /// The shuffled deck in the spec's dealing order.
+    pub deck: String,
+    /// The seat that acts first.
+    pub first: Seat,
+    /// Facts of the deal beyond the deck and the first seat (e.g. the dealer), by name.
+    pub setup: RuleMap,
+}
+
+/// What the hand analyser is asked, beside the hand itself.
+#[derive(Clone, Debug, Default)]
+pub struct AnalyzeOptions {
+    /// The variant.
+    pub variant: String,
+    /// Cards visible elsewhere (for games whose analysis counts unseen cards).
+    pub seen: String,
+    /// A play to classify (games with plays).
+    pub play: Option<String>,
+    /// A play on the table to compare `play` with.
+    pub against: Option<String>,
+}
+
+/// The analyser's answer: JSON and the readable report.
+#[derive(Clone, Debug)]
+pub struct Analysis {
+    /// The JSON object.
+    pub json: serde_json::Value,
+    /// The readable report.
+    pub text: String,
+}
+
+/// A readable log of one game, built as it is played (`bailab play`, golden playthroughs).
+pub trait GameLog<S> {
+    /// Starts the log with a title line and the deal (the state right after it).
+    fn new(title: &str, start: &S) -> Self;
+    /// Adds a decision (its seat, how many legal actions it had and the action's text) and the
+    /// events it led to.
+    fn decision(&mut self, seat: Seat, legal: usize, action: &str, after: &S);
+    /// Closes the log with the final state and the outcome.
+    fn finish(self, end: &S) -> String;
+}
+
+/// A benchmark figure a game adds to `bailab bench`.
+#[derive(Clone, Debug)]
+pub struct BenchRow {
+    /// What was measured.
+    pub label: String,
+    /// The rate.
+    pub value: f64,
+    /// Its unit (`hands/s`).
+    pub unit: &'static str,
+}
+
+/// What the machinery needs of a game beyond the contracts of [`crate::game`].
+pub trait GameKind: Game + Clone + 'static {
+    /// The game's facts.
+    const INFO: GameInfo;
+    /// The readable log of this game.
+    type Log: GameLog<Self::State>;
+
+    /// Builds the game from a variant, a number of players and rule options (any option not
+    /// given keeps the variant's value). Errors name the option and the problem.
+    fn build(variant: &str, players: usize, rules: &RuleMap) -> Result<Self, String>;
+    /// Every rule option in force, `name → value` (records; `from` [`GameKind::build`]).
+    fn rules(&self) -> RuleMap;
+    /// Builds one of the game's own agents (named in `INFO.agents`) from its spec.
+    fn own_agent(spec: &AgentSpec) -> Result<Box<dyn Agent<Self::State>>, String>;
+
+    /// How a dealt game is recorded: its deck, first seat and setup.
+    fn record_setup(start: &Self::State) -> RecordSetup;
+    /// Deals the game of a record (or a deck given by a user) from its deck text and setup;
+    /// setup facts not given take their default. Errors name the card or key at fault.
+    fn deal_recorded(&self, deck: &str, setup: &RuleMap) -> Result<Self::State, String>;
+    /// The record event of a move the engine applied by a rule, if `event` is one.
+    fn forced_event(event: &<Self::State as GameState>::Event) -> Option<RecordEvent>;
+
+    /// Analyses a hand (or, with `opts.play`, a play) given in the game's notation.
+    fn analyze(hand: &str, opts: &AnalyzeOptions) -> Result<Analysis, String>;
+    /// Extra figures for `bailab bench` (e.g. hand evaluations per second), measured on `count`
+    /// samples.
+    fn bench_rows(count: u64) -> Vec<BenchRow> {
+        let _ = count;
+        Vec::new()
+    }
+}
+
+/// Code run for a game chosen by name: [`with_game`] calls `visit::<G>()` with the game's type.
+pub trait GameVisitor {
+    /// What the visit returns.
+    type Output;
+    /// Runs for game `G`.
+    fn visit<G: GameKind>(self) -> Self::Output;
+}
+
+/// The registry: every game, by its type. Adding a game adds its type here.
+macro_rules! registry {
+    ($($game:ty),+ $(,)?) => {
+        /// The facts of every registered game, in registry order.
+        pub const GAMES: &[GameInfo] = &[$(<$game as GameKind>::INFO),+];
+
+        /// Runs `visitor` for the game named `name`.
+        pub fn with_game<V: GameVisitor>(name: &str, visitor: V) -> Result<V::Output, String> {
+            $(
+                if name == <$game as GameKind>::INFO.name {
+                    return Ok(visitor.visit::<$game>());
+                }
+            )+
+            Err(unknown_game(name))
+        }
+    };
+}
+
+registry!(tusac::TuSac);
+
+/// The error for a game name not in the registry.
+fn unknown_game(name: &str) -> String {
+    let known: Vec<&str> = GAMES.iter().map(|g| g.name).collect();
+    format!("unknown game '{name}' (known: {})", known.join(", "))
+}
+
+/// The facts of the game named `name`.
+pub fn game_info(name: &str) -> Result<&'static GameInfo, String> {
+    GAMES
+        .iter()
+        .find(|g| g.name == name)
+        .ok_or_else(|| unknown_game(name))
+}
+
+/// Checks a variant name against a game's implemented variants.
+pub fn check_variant(info: &GameInfo, variant: &str) -> Result<(), String> {
+    if info.variants.contains(&variant) {
+        return Ok(());
+    }
+    if info.planned_variants.contains(&variant) {
+        return Err(format!(
+            "variant '{variant}' of {} is specified but not implemented yet (known: {})",
+            info.name,
+            info.variants.join(", ")
+        ));
+    }
+    Err(format!(
+        "unknown variant '{variant}' of {} (known: {})",
+        info.name,
+        info.variants.join(", ")
+    ))
+}
+
+/// Checks a number of players against a game's seats.
+pub fn check_players(info: &GameInfo, players: usize) -> Result<(), String> {
+    let (lo, hi) = info.seats;
+    if (lo..=hi).contains(&players) {
+        return Ok(());
+    }
+    Err(format!(
+        "{players} player{}: {} seats {lo} to {hi}",
+        if players == 1 { "" } else { "s" },
+        info.name
+    ))
+}

@@ -1,7 +1,10 @@
-//! Experiment specs (TOML): game, variant, one agent spec per seat, number of deals, master seed,
-//! seat rotation, output folder and whether to write per-game rows.
+//! Experiment specs (TOML): game, variant, rule options, one agent spec per seat, number of deals,
+//! games per match, master seed, seat rotation, output folder and whether to write per-game rows.
 
-use crate::agents::catalogue::tusac_agent;
+use crate::agents::catalogue::check_specs;
+use crate::games::{
+    check_players, check_variant, game_info, with_game, GameKind, GameVisitor, RuleMap,
+};
 use serde::{Deserialize, Serialize};
 
 /// The embedded default experiment (also `experiments/default.toml`).
@@ -14,15 +17,22 @@ pub struct Experiment {
     /// A short name (used for the default output folder).
     #[serde(default = "default_name")]
     pub name: String,
-    /// The game: `tusac`.
+    /// The game (a name of the registry, `bailab agents` lists them).
     pub game: String,
-    /// The variant: `classic`.
-    #[serde(default = "default_variant")]
+    /// The variant (default: the game's first).
+    #[serde(default)]
     pub variant: String,
+    /// Rule options that differ from the variant's (`[rules]` table; names as in records).
+    #[serde(default, skip_serializing_if = "RuleMap::is_empty")]
+    pub rules: RuleMap,
     /// One agent spec per seat (the number of players is their count).
     pub agents: Vec<String>,
     /// Number of deals.
     pub deals: u64,
+    /// Games per match: each deal (and rotation) is a match of this many games, each game
+    /// carrying over what the rules carry (who leads next); 1 = single games.
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub match_games: u32,
     /// The master seed.
     #[serde(default)]
     pub seed: u64,
@@ -43,8 +53,11 @@ pub struct Experiment {
 fn default_name() -> String {
     "experiment".into()
 }
-fn default_variant() -> String {
-    "classic".into()
+fn one() -> u32 {
+    1
+}
+fn is_one(x: &u32) -> bool {
+    *x == 1
 }
 fn default_true() -> bool {
     true
@@ -53,7 +66,12 @@ fn default_true() -> bool {
 impl Experiment {
     /// Reads and checks an experiment. `origin` names the file in error messages.
     pub fn parse(text: &str, origin: &str) -> Result<Experiment, String> {
-        let exp: Experiment = toml::from_str(text).map_err(|e| format!("{origin}: {e}"))?;
+        let mut exp: Experiment = toml::from_str(text).map_err(|e| format!("{origin}: {e}"))?;
+        if exp.variant.is_empty() {
+            if let Ok(info) = game_info(&exp.game) {
+                exp.variant = info.variants[0].to_string();
+            }
+        }
         exp.check().map_err(|e| format!("{origin}: {e}"))?;
         Ok(exp)
     }
@@ -70,33 +88,44 @@ impl Experiment {
             .expect("the default is valid")
     }
 
-    /// Checks values the TOML types cannot: known game and variant, seat count, agent specs.
+    /// Checks values the TOML types cannot: known game and variant, seat count, rule options,
+    /// agent specs.
     pub fn check(&self) -> Result<(), String> {
-        if self.game != "tusac" {
-            return Err(format!(
-                "key 'game': unknown game '{}' (known: tusac)",
-                self.game
-            ));
+        let info = game_info(&self.game).map_err(|e| format!("key 'game': {e}"))?;
+        check_variant(info, self.variant()).map_err(|e| format!("key 'variant': {e}"))?;
+        check_players(info, self.players()).map_err(|_| {
+            format!(
+                "key 'agents': {} agent(s) for the seats, but {} {} seats {} to {}",
+                self.players(),
+                self.game,
+                self.variant(),
+                info.seats.0,
+                info.seats.1
+            )
+        })?;
+        struct Check<'a>(&'a Experiment);
+        impl GameVisitor for Check<'_> {
+            type Output = Result<(), String>;
+            fn visit<G: GameKind>(self) -> Result<(), String> {
+                let e = self.0;
+                G::build(e.variant(), e.players(), &e.rules)
+                    .map_err(|m| format!("table [rules]: {m}"))?;
+                check_specs::<G>(&e.agents).map_err(|m| format!("key 'agents', {m}"))
+            }
         }
-        if self.variant != "classic" {
-            return Err(format!(
-                "key 'variant': '{}' is not implemented for tusac (known: classic)",
-                self.variant
-            ));
-        }
-        if !(2..=4).contains(&self.agents.len()) {
-            return Err(format!(
-                "key 'agents': {} agent(s) for the seats, but tusac classic seats 2 to 4",
-                self.agents.len()
-            ));
-        }
-        for (i, spec) in self.agents.iter().enumerate() {
-            tusac_agent(spec).map_err(|e| format!("key 'agents', seat {i}: {e}"))?;
-        }
+        with_game(&self.game, Check(self))??;
         if self.deals == 0 {
             return Err("key 'deals': must be at least 1".into());
         }
+        if self.match_games == 0 {
+            return Err("key 'match_games': must be at least 1".into());
+        }
         Ok(())
+    }
+
+    /// The variant played.
+    pub fn variant(&self) -> &str {
+        &self.variant
     }
 
     /// Number of players.
@@ -123,53 +152,5 @@ impl Experiment {
         self.output
             .clone()
             .unwrap_or_else(|| format!("results/{}", self.name))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn err(text: &str) -> String {
-        Experiment::parse(text, "x.toml").unwrap_err()
-    }
-
-    #[test]
-    fn the_default_is_valid() {
-        let e = Experiment::default_experiment();
-        assert_eq!(e.players(), 4);
-        assert_eq!(e.rotations(), 4);
-    }
-
-    #[test]
-    fn bad_experiments_name_the_key() {
-        let ok = "game = \"tusac\"\nagents = [\"greedy\", \"random\"]\ndeals = 10\n";
-        assert!(Experiment::parse(ok, "x.toml").is_ok());
-        assert!(err(&format!("{ok}colour = 3\n")).contains("unknown field `colour`"));
-        assert!(err(&format!("{ok}colour = 3\n")).contains("line 4"));
-        assert!(err("game = \"tusac\"\nagents = [\"greedy\"]\ndeals = 10\n").contains("1 agent(s)"));
-        assert!(
-            err("game = \"chess\"\nagents = [\"greedy\", \"random\"]\ndeals = 10\n")
-                .contains("unknown game 'chess'")
-        );
-        assert!(
-            err("game = \"tusac\"\nagents = [\"greedy\", \"bogus\"]\ndeals = 10\n")
-                .contains("seat 1: unknown agent 'bogus'")
-        );
-        assert!(
-            err("game = \"tusac\"\nagents = [\"greedy:x=1\", \"random\"]\ndeals = 10\n")
-                .contains("no parameter 'x'")
-        );
-        assert!(
-            err("game = \"tusac\"\nagents = [\"greedy\", \"random\"]\ndeals = -1\n")
-                .contains("deals")
-        );
-        assert!(err("game = \"tusac\"\nagents = [\"greedy\", \"random\"]\n")
-            .contains("missing field `deals`"));
-        assert!(
-            err("game = \"tusac\"\nagents = [\"greedy\", \"random\"]\ndeals = 0\n")
-                .contains("at least 1")
-        );
-        assert!(err("game = tusac\n").contains("x.toml"));
     }
 }

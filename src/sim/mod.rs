@@ -17,6 +17,21 @@ pub const fn agent_stream(rotation: u8, seat: Seat) -> u64 {
 
 pub use crate::game::{Decision, GameId};
 
+/// The RNG stream of game `j` of a match's deal (game 0 is the deal's own stream 0; later games
+/// use streams `1000 + j`, clear of the agents' streams).
+pub const fn match_deal_stream(j: u32) -> u64 {
+    if j == 0 {
+        DEAL_STREAM
+    } else {
+        1000 + j as u64
+    }
+}
+
+/// The agents' RNGs of a game, one stream per seat (see [`agent_stream`]).
+pub fn agent_rngs(id: GameId) -> [GameRng; MAX_SEATS] {
+    std::array::from_fn(|s| stream_rng(id.master, id.deal, agent_stream(id.rotation, s as Seat)))
+}
+
 /// What a game loop observer is shown: the state after the deal (no decision) or after one.
 pub type Step<'a, S> = (&'a S, Option<(Decision, <S as GameState>::Action)>);
 
@@ -40,12 +55,21 @@ pub fn play_from<S: GameState>(
     id: GameId,
     agents: &mut [Box<dyn Agent<S>>],
     seat_agent: &[usize],
+    observe: impl FnMut(Step<'_, S>),
+) -> Outcome {
+    play_out(&mut state, agents, seat_agent, &mut agent_rngs(id), observe)
+}
+
+/// Plays `state` to the end with the agents' own RNGs (kept by the caller, so that the games of
+/// a match draw from continuing streams); `state` is left at the end of the game.
+pub fn play_out<S: GameState>(
+    state: &mut S,
+    agents: &mut [Box<dyn Agent<S>>],
+    seat_agent: &[usize],
+    rngs: &mut [GameRng; MAX_SEATS],
     mut observe: impl FnMut(Step<'_, S>),
 ) -> Outcome {
-    let mut rngs: [GameRng; MAX_SEATS] = std::array::from_fn(|s| {
-        stream_rng(id.master, id.deal, agent_stream(id.rotation, s as Seat))
-    });
-    observe((&state, None));
+    observe((state, None));
     let mut actions = S::Actions::default();
     while let Some(seat) = state.to_move() {
         state.legal_actions(&mut actions);
@@ -63,7 +87,7 @@ pub fn play_from<S: GameState>(
             chosen,
         };
         state.apply(action);
-        observe((&state, Some((decision, action))));
+        observe((state, Some((decision, action))));
     }
     state.outcome().expect("a finished game has an outcome")
 }

@@ -143,6 +143,42 @@ pub fn summary_csv(t: &Tally) -> Vec<u8> {
     w.into_inner().expect("in memory")
 }
 
+/// The header of `matches.csv`.
+pub const MATCHES_HEADER: [&str; 8] = [
+    "agent",
+    "matches",
+    "match_wins",
+    "match_win_rate",
+    "mean_match_payout",
+    "mean_match_payout_lo95",
+    "mean_match_payout_hi95",
+    "sd_match_payout",
+];
+
+/// `matches.csv` as bytes: one row per agent over its seat-matches (a match's total payout at one
+/// seat; a match win is the highest total of the match, alone).
+pub fn matches_csv(t: &Tally) -> Vec<u8> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record(MATCHES_HEADER).expect("in memory");
+    for (name, m) in t.agents.iter().zip(&t.matches) {
+        let (m_mean, lo, hi, sd) =
+            mean_interval(i128::from(m.payout_sum), m.payout_sq, m.matches, 1.0);
+        let rate = m.wins as f64 / m.matches.max(1) as f64;
+        w.write_record([
+            name.clone(),
+            m.matches.to_string(),
+            m.wins.to_string(),
+            fmt(rate),
+            fmt(m_mean),
+            fmt(lo),
+            fmt(hi),
+            fmt(sd),
+        ])
+        .expect("in memory");
+    }
+    w.into_inner().expect("in memory")
+}
+
 /// The readable table printed after a run.
 pub fn summary_table(t: &Tally) -> String {
     let mut out = format!(

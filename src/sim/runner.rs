@@ -3,18 +3,16 @@
 //! Every figure is a function of the experiment alone, whatever the threads or the sharding.
 
 use super::experiment::Experiment;
-use super::output::{summary_csv, summary_table, write_atomic, AtomicFile};
+use super::output::{matches_csv, summary_csv, summary_table, write_atomic, AtomicFile};
 use super::stats::Tally;
-use super::{play_from, play_game, GameId};
-use crate::agents::catalogue::tusac_agent;
+use super::{agent_rngs, match_deal_stream, play_out, GameId};
+use crate::agents::catalogue::make_agent;
 use crate::agents::Agent;
-use crate::game::Game;
 use crate::game::{Outcome, MAX_SEATS};
-use crate::games::tusac::record::Recorder;
-use crate::games::tusac::{TuSac, TuSacState};
-use crate::rng::{stream_rng, DEAL_STREAM};
+use crate::games::{with_game, GameKind, GameVisitor};
+use crate::record::Recorder;
+use crate::rng::stream_rng;
 use anyhow::Context;
-use arrayvec::ArrayVec;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::io::{IsTerminal, Write};
@@ -101,35 +99,36 @@ pub struct RunReport {
 }
 
 /// The agents of an experiment, one per seat slot (built per worker thread).
-fn make_agents(exp: &Experiment) -> Vec<Box<dyn Agent<TuSacState>>> {
+fn make_agents<G: GameKind>(exp: &Experiment) -> Vec<Box<dyn Agent<G::State>>> {
     exp.agents
         .iter()
-        .map(|s| tusac_agent(s).expect("checked by Experiment::check"))
+        .map(|s| make_agent::<G>(s).expect("checked by Experiment::check"))
         .collect()
 }
 
-/// The outcomes of one deal, one per rotation.
-pub type DealOutcomes = ArrayVec<Outcome, MAX_SEATS>;
+/// The outcomes of one deal: rotation by rotation, the games of its match in order.
+pub type DealOutcomes = Vec<Outcome>;
 
-/// What one deal produced: an outcome per rotation and, when asked, a JSON record per rotation.
+/// What one deal produced: its outcomes and, when asked, a JSON record per game.
 #[derive(Clone, Debug, Default)]
 pub struct DealResult {
-    /// One outcome per rotation.
+    /// One outcome per game: rotation-major, then the games of the match.
     pub outcomes: DealOutcomes,
-    /// One record (a JSON line) per rotation, empty unless records were asked for.
+    /// One record (a JSON line) per game, empty unless records were asked for.
     pub records: Vec<String>,
 }
 
-/// Plays every rotation of one deal with the given per-slot agents. Without records the loop
-/// allocates nothing; with records each game's events are collected into its record.
-pub fn play_deal(
-    game: &TuSac,
+/// Plays every rotation of one deal (each a match of `exp.match_games` games) with the given
+/// per-slot agents, adding the outcomes to `result`. Without records the games allocate nothing;
+/// with records each game's events are collected into its record.
+pub fn play_deal<G: GameKind>(
+    game: &G,
     exp: &Experiment,
     deal: u64,
-    agents: &mut [Box<dyn Agent<TuSacState>>],
+    agents: &mut [Box<dyn Agent<G::State>>],
     records: bool,
-) -> DealResult {
-    let mut result = DealResult::default();
+    result: &mut DealResult,
+) {
     for r in 0..exp.rotations() {
         let seat_agent: [usize; MAX_SEATS] =
             std::array::from_fn(|s| exp.slot(r, s % exp.players()));
@@ -138,29 +137,36 @@ pub fn play_deal(
             deal,
             rotation: r as u8,
         };
-        if !records {
-            result
-                .outcomes
-                .push(play_game(game, id, agents, &seat_agent, |_| {}));
-            continue;
+        let mut rngs = agent_rngs(id);
+        let mut state: Option<G::State> = None;
+        for j in 0..exp.match_games {
+            let mut deck_rng = stream_rng(id.master, id.deal, match_deal_stream(j));
+            let mut s = match &state {
+                None => game.deal(&mut deck_rng),
+                Some(previous) => game.deal_next(previous, &mut deck_rng),
+            };
+            let outcome = if records {
+                let start = s.clone();
+                let mut recorder = Recorder::<G>::default();
+                let o = play_out(&mut s, agents, &seat_agent, &mut rngs, |(s, step)| {
+                    recorder.observe(s, step)
+                });
+                let specs: Vec<String> = (0..exp.players())
+                    .map(|s| exp.agents[exp.slot(r, s)].clone())
+                    .collect();
+                let mut record = recorder.finish(game, &start, &s, &specs, Some(id));
+                record.match_game = (exp.match_games > 1).then_some(j);
+                result
+                    .records
+                    .push(serde_json::to_string(&record).expect("records serialize"));
+                o
+            } else {
+                play_out(&mut s, agents, &seat_agent, &mut rngs, |_| {})
+            };
+            result.outcomes.push(outcome);
+            state = Some(s);
         }
-        let start = game.deal(&mut stream_rng(id.master, id.deal, DEAL_STREAM));
-        let mut recorder = Recorder::default();
-        let mut last = start;
-        let outcome = play_from(start, id, agents, &seat_agent, |(s, step)| {
-            recorder.observe(s, step);
-            last = *s;
-        });
-        let specs: Vec<String> = (0..exp.players())
-            .map(|s| exp.agents[exp.slot(r, s)].clone())
-            .collect();
-        let record = recorder.finish(&start, &last, &specs, Some(id));
-        result
-            .records
-            .push(serde_json::to_string(&record).expect("records serialize"));
-        result.outcomes.push(outcome);
     }
-    result
 }
 
 /// The optional per-game files of a run, written as the deals come in, in deal order.
@@ -179,7 +185,7 @@ impl GameFiles {
         let games = if games {
             let mut f = AtomicFile::create(dir, "games.csv")?;
             let mut w = csv::Writer::from_writer(f.writer());
-            w.write_record(games_header(exp.players()))?;
+            w.write_record(games_header(exp))?;
             w.flush()?;
             drop(w);
             Some(f)
@@ -202,8 +208,8 @@ impl GameFiles {
     ) -> anyhow::Result<()> {
         if let Some(f) = self.games.as_mut() {
             let mut w = csv::Writer::from_writer(f.writer());
-            for (r, o) in result.outcomes.iter().enumerate() {
-                w.write_record(game_row(exp, deal, r, o))?;
+            for (g, o) in result.outcomes.iter().enumerate() {
+                w.write_record(game_row(exp, deal, g, o))?;
             }
             w.flush()?;
         }
@@ -239,20 +245,39 @@ fn progress_bar(total: u64, quiet: bool) -> Option<indicatif::ProgressBar> {
     Some(bar)
 }
 
-/// The `games.csv` header for `n` seats.
-pub fn games_header(n: usize) -> Vec<String> {
+/// The `games.csv` header of an experiment: a `match_game` column when it plays matches, and
+/// `place_S` columns when its game ranks the seats.
+pub fn games_header(exp: &Experiment) -> Vec<String> {
+    let n = exp.players();
     let mut h = vec!["deal".to_string(), "rotation".to_string()];
+    if exp.match_games > 1 {
+        h.push("match_game".into());
+    }
     h.extend((0..n).map(|s| format!("agent_{s}")));
     h.extend(["winner", "reason"].map(String::from));
     h.extend((0..n).map(|s| format!("payout_{s}")));
     h.extend(["turns", "winning_hand_value", "penalized"].map(String::from));
+    if ranks_places(exp) {
+        h.extend((0..n).map(|s| format!("place_{s}")));
+    }
     h
 }
 
-fn game_row(exp: &Experiment, deal: u64, rotation: usize, o: &Outcome) -> Vec<String> {
+/// Whether the experiment's game ranks every seat (its outcomes carry places).
+fn ranks_places(exp: &Experiment) -> bool {
+    crate::games::game_info(&exp.game).is_ok_and(|g| g.ranks_places)
+}
+
+/// The `games.csv` row of game `g` of a deal (rotation-major, then the games of the match).
+fn game_row(exp: &Experiment, deal: u64, g: usize, o: &Outcome) -> Vec<String> {
     let n = exp.players();
+    let k = exp.match_games as usize;
+    let rotation = g / k;
     let opt = |x: Option<u8>| x.map(|s| s.to_string()).unwrap_or_default();
     let mut row = vec![deal.to_string(), rotation.to_string()];
+    if k > 1 {
+        row.push((g % k).to_string());
+    }
     row.extend((0..n).map(|s| exp.agents[exp.slot(rotation, s)].clone()));
     row.extend([opt(o.winner), o.reason.to_string()]);
     row.extend(o.payouts().iter().map(|p| p.to_string()));
@@ -261,33 +286,61 @@ fn game_row(exp: &Experiment, deal: u64, rotation: usize, o: &Outcome) -> Vec<St
         o.hand_value.to_string(),
         opt(o.penalized),
     ]);
+    if ranks_places(exp) {
+        row.extend(o.places[..n].iter().map(|p| p.to_string()));
+    }
     row
 }
 
 /// Games per second of an experiment's matchup on `threads` threads over `deals` deals (no files).
 pub fn throughput(exp: &Experiment, threads: usize, deals: u64) -> anyhow::Result<f64> {
-    let game = TuSac::classic(exp.players() as u8).map_err(anyhow::Error::msg)?;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()?;
-    let began = Instant::now();
-    let games: usize = pool.install(|| {
-        (0..deals)
-            .into_par_iter()
-            .map_init(
-                || make_agents(exp),
-                |agents, deal| play_deal(&game, exp, deal, agents, false).outcomes.len(),
-            )
-            .sum()
-    });
-    Ok(games as f64 / began.elapsed().as_secs_f64())
+    struct Speed<'a>(&'a Experiment, usize, u64);
+    impl GameVisitor for Speed<'_> {
+        type Output = anyhow::Result<f64>;
+        fn visit<G: GameKind>(self) -> anyhow::Result<f64> {
+            let Speed(exp, threads, deals) = self;
+            let game =
+                G::build(exp.variant(), exp.players(), &exp.rules).map_err(anyhow::Error::msg)?;
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()?;
+            let began = Instant::now();
+            let games: usize = pool.install(|| {
+                (0..deals)
+                    .into_par_iter()
+                    .map_init(
+                        || (make_agents::<G>(exp), DealResult::default()),
+                        |(agents, result), deal| {
+                            result.outcomes.clear();
+                            play_deal(&game, exp, deal, agents, false, result);
+                            result.outcomes.len()
+                        },
+                    )
+                    .sum()
+            });
+            Ok(games as f64 / began.elapsed().as_secs_f64())
+        }
+    }
+    with_game(&exp.game, Speed(exp, threads, deals)).map_err(anyhow::Error::msg)?
 }
 
 /// Runs an experiment and writes its files. Earlier results in the folder are replaced only
 /// when the new ones are complete.
 pub fn run_experiment(exp: &Experiment, opts: &RunOptions) -> anyhow::Result<RunReport> {
     exp.check().map_err(anyhow::Error::msg)?;
-    let game = TuSac::classic(exp.players() as u8).map_err(anyhow::Error::msg)?;
+    struct Run<'a>(&'a Experiment, &'a RunOptions);
+    impl GameVisitor for Run<'_> {
+        type Output = anyhow::Result<RunReport>;
+        fn visit<G: GameKind>(self) -> anyhow::Result<RunReport> {
+            run_game::<G>(self.0, self.1)
+        }
+    }
+    with_game(&exp.game, Run(exp, opts)).map_err(anyhow::Error::msg)?
+}
+
+/// [`run_experiment`] for game `G`.
+fn run_game<G: GameKind>(exp: &Experiment, opts: &RunOptions) -> anyhow::Result<RunReport> {
+    let game = G::build(exp.variant(), exp.players(), &exp.rules).map_err(anyhow::Error::msg)?;
     let (start, end) = opts.shard.map_or((0, exp.deals), |s| s.range(exp.deals));
     let dir = match (&opts.output, opts.shard) {
         (Some(d), _) => d.clone(),
@@ -306,6 +359,7 @@ pub fn run_experiment(exp: &Experiment, opts: &RunOptions) -> anyhow::Result<Run
     let bar = progress_bar(end - start, opts.quiet);
     let began = Instant::now();
     let mut tally = Tally::new(&exp.agents);
+    let k = exp.match_games as usize;
     let seat_tally: Vec<[usize; MAX_SEATS]> = (0..exp.rotations())
         .map(|r| std::array::from_fn(|s| tally_index(exp, &tally.agents, r, s % exp.players())))
         .collect();
@@ -316,13 +370,20 @@ pub fn run_experiment(exp: &Experiment, opts: &RunOptions) -> anyhow::Result<Run
             (chunk_start..chunk_end)
                 .into_par_iter()
                 .map_init(
-                    || make_agents(exp),
-                    |agents, deal| play_deal(&game, exp, deal, agents, records),
+                    || make_agents::<G>(exp),
+                    |agents, deal| {
+                        let mut result = DealResult::default();
+                        play_deal(&game, exp, deal, agents, records, &mut result);
+                        result
+                    },
                 )
                 .collect()
         });
         for (i, result) in results.iter().enumerate() {
-            tally.add_deal(&result.outcomes, |r, s| seat_tally[r][s]);
+            tally.add_deal(&result.outcomes, |g, s| seat_tally[g / k][s]);
+            if k > 1 {
+                tally.add_matches(&result.outcomes, k, |g, s| seat_tally[g / k][s]);
+            }
             files.write_deal(exp, chunk_start + i as u64, result)?;
         }
         if let Some(b) = &bar {
@@ -373,6 +434,11 @@ pub fn write_results(
     r: &RunReport,
 ) -> anyhow::Result<()> {
     write_atomic(&r.dir, "summary.csv", &summary_csv(&r.tally))?;
+    if r.tally.matches.is_empty() {
+        remove_stale(&r.dir.join("matches.csv"))?;
+    } else {
+        write_atomic(&r.dir, "matches.csv", &matches_csv(&r.tally))?;
+    }
     let tally = TallyFile {
         experiment: exp.clone(),
         shard,

@@ -44,6 +44,20 @@ pub struct PairTally {
     pub scale: i64,
 }
 
+/// Exact tallies of one agent over its seat-matches (experiments whose deals are matches of
+/// several games): the sum over a match's games of the agent's payouts at one seat.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MatchTally {
+    /// Seat-matches played.
+    pub matches: u64,
+    /// Seat-matches whose total payout was the match's highest, alone.
+    pub wins: u64,
+    /// Sum of match totals.
+    pub payout_sum: i64,
+    /// Sum of squared match totals.
+    pub payout_sq: i128,
+}
+
 /// The tallies of a study: one entry per distinct agent spec and per pair of them.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Tally {
@@ -55,6 +69,9 @@ pub struct Tally {
     pub pairs: Vec<PairTally>,
     /// Games played.
     pub games: u64,
+    /// Per-agent match tallies, parallel to `agents` (empty unless deals are matches).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub matches: Vec<MatchTally>,
 }
 
 impl Tally {
@@ -81,6 +98,38 @@ impl Tally {
             agents,
             pairs,
             games: 0,
+            matches: Vec::new(),
+        }
+    }
+
+    /// Adds the matches of one deal: `outcomes` holds consecutive matches of `k` games;
+    /// `seat_agent(g, s)` is the agent index at seat `s` in game `g`.
+    pub fn add_matches(
+        &mut self,
+        outcomes: &[Outcome],
+        k: usize,
+        seat_agent: impl Fn(usize, usize) -> usize,
+    ) {
+        if self.matches.is_empty() {
+            self.matches = vec![MatchTally::default(); self.agents.len()];
+        }
+        for (m, games) in outcomes.chunks(k).enumerate() {
+            let mut total = [0i64; MAX_SEATS];
+            for o in games {
+                for (t, p) in total.iter_mut().zip(o.payouts()) {
+                    *t += p;
+                }
+            }
+            let seats = games[0].seats as usize;
+            let best = total[..seats].iter().copied().max().unwrap_or(0);
+            let alone = total[..seats].iter().filter(|&&t| t == best).count() == 1;
+            for (s, &t) in total[..seats].iter().enumerate() {
+                let a = &mut self.matches[seat_agent(m * k, s)];
+                a.matches += 1;
+                a.wins += u64::from(alone && t == best);
+                a.payout_sum += t;
+                a.payout_sq += i128::from(t) * i128::from(t);
+            }
         }
     }
 
@@ -133,6 +182,16 @@ impl Tally {
             t.payout_sq += o.payout_sq;
             t.win_value_sum += o.win_value_sum;
             t.penalties += o.penalties;
+        }
+        if self.matches.is_empty() {
+            self.matches = other.matches.clone();
+        } else if !other.matches.is_empty() {
+            for (t, o) in self.matches.iter_mut().zip(&other.matches) {
+                t.matches += o.matches;
+                t.wins += o.wins;
+                t.payout_sum += o.payout_sum;
+                t.payout_sq += o.payout_sq;
+            }
         }
         for (p, o) in self.pairs.iter_mut().zip(&other.pairs) {
             if p.scale != 0 && o.scale != 0 && p.scale != o.scale {

@@ -4,19 +4,20 @@
 use super::state::{TuSacState, DECK_SIZE};
 use super::trash::trash;
 use crate::game::{GameState, Outcome, Seat};
+use crate::games::GameLog;
 use std::fmt::Write;
 
 /// Accumulates the log of one game as it is played.
 #[derive(Clone, Debug, Default)]
-pub struct GameLog {
+pub struct TuSacLog {
     text: String,
     step: usize,
 }
 
-impl GameLog {
+impl GameLog<TuSacState> for TuSacLog {
     /// Starts a log with a title line and the deal (the state right after `deal`).
-    pub fn new(title: &str, s: &TuSacState) -> GameLog {
-        let mut log = GameLog::default();
+    fn new(title: &str, s: &TuSacState) -> TuSacLog {
+        let mut log = TuSacLog::default();
         let o = s.options();
         let _ = writeln!(log.text, "{title}");
         let _ = writeln!(
@@ -43,16 +44,8 @@ impl GameLog {
         log
     }
 
-    /// Records the events of the last step (`last_events`), numbering them.
-    pub fn events(&mut self, s: &TuSacState) {
-        for e in s.last_events() {
-            self.step += 1;
-            let _ = writeln!(self.text, "  {:>4}. {e}", self.step);
-        }
-    }
-
     /// Records a decision: the seat, how many legal actions it had and its choice, then its events.
-    pub fn decision(&mut self, seat: Seat, legal: usize, action: &str, after: &TuSacState) {
+    fn decision(&mut self, seat: Seat, legal: usize, action: &str, after: &TuSacState) {
         let _ = writeln!(
             self.text,
             "        seat {seat} chooses `{action}` ({legal} legal)"
@@ -61,7 +54,7 @@ impl GameLog {
     }
 
     /// Closes the log with the final hands and the outcome.
-    pub fn finish(mut self, s: &TuSacState) -> String {
+    fn finish(mut self, s: &TuSacState) -> String {
         let _ = writeln!(self.text, "final:");
         for seat in 0..s.players() as Seat {
             let sets: Vec<String> = s.public_sets(seat).iter().map(|x| x.to_string()).collect();
@@ -77,6 +70,16 @@ impl GameLog {
             let _ = writeln!(self.text, "{}", outcome_line(&o));
         }
         self.text
+    }
+}
+
+impl TuSacLog {
+    /// Records the events of the last step (`last_events`), numbering them.
+    fn events(&mut self, s: &TuSacState) {
+        for e in s.last_events() {
+            self.step += 1;
+            let _ = writeln!(self.text, "  {:>4}. {e}", self.step);
+        }
     }
 }
 

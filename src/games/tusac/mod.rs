@@ -4,8 +4,10 @@
 pub mod analyze;
 pub mod card;
 pub mod determinize;
+pub mod greedy;
 pub mod hand;
 pub mod history;
+mod kind;
 pub mod log;
 pub mod record;
 pub mod rules;

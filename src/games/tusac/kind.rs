@@ -1,0 +1,155 @@
+//! Tứ Sắc's entry in the game registry ([`GameKind`]): its facts, options from a `[rules]` map,
+//! its own agents, its record hooks, its analyser and its benchmark figures.
+
+use super::analyze::{analyze, analyze_hand};
+use super::card::format_cards;
+use super::greedy::{TuSacGreedy, GREEDY_INFO};
+use super::log::TuSacLog;
+use super::record::parse_deck;
+use super::state::{Event, TuSac, TuSacState};
+use super::{trash, Hand, Options};
+use crate::agents::greedy::TieBreak;
+use crate::agents::spec::AgentSpec;
+use crate::agents::Agent;
+use crate::game::Game;
+use crate::games::{Analysis, AnalyzeOptions, BenchRow, GameInfo, GameKind, RecordSetup, RuleMap};
+use crate::record::RecordEvent;
+use crate::rng::{stream_rng, DEAL_STREAM};
+use std::hint::black_box;
+use std::time::Instant;
+
+impl GameKind for TuSac {
+    const INFO: GameInfo = GameInfo {
+        name: "tusac",
+        title: "Tứ Sắc",
+        variants: &["classic"],
+        planned_variants: &["4sac", "sisepai21", "dirtyking26"],
+        seats: (2, 4),
+        payout_unit: "points (§6.1)",
+        ranks_places: false,
+        agents: &[GREEDY_INFO],
+    };
+    type Log = TuSacLog;
+
+    fn build(variant: &str, players: usize, rules: &RuleMap) -> Result<TuSac, String> {
+        let mut all = rules.clone();
+        match rules.get("players") {
+            Some(p) if p.as_u64() != Some(players as u64) => {
+                return Err(format!(
+                    "rules: 'players' = {p}, but the table seats {players}"
+                ))
+            }
+            _ => all.insert("players".into(), players.into()),
+        };
+        TuSac::new(Options::from_rules(variant, &all)?)
+    }
+
+    fn rules(&self) -> RuleMap {
+        self.options().to_rules()
+    }
+
+    fn own_agent(spec: &AgentSpec) -> Result<Box<dyn Agent<TuSacState>>, String> {
+        match spec.name.as_str() {
+            "greedy" => Ok(Box::new(TuSacGreedy {
+                tiebreak: TieBreak::from_spec(spec)?,
+            })),
+            other => Err(format!("agent '{other}' does not play tusac")),
+        }
+    }
+
+    fn record_setup(start: &TuSacState) -> RecordSetup {
+        RecordSetup {
+            deck: format_cards(start.deck().iter().copied()),
+            first: start.options().first_player,
+            setup: RuleMap::new(),
+        }
+    }
+
+    fn deal_recorded(&self, deck: &str, setup: &RuleMap) -> Result<TuSacState, String> {
+        if let Some(key) = setup.keys().next() {
+            return Err(format!("setup: '{key}' is not a setting of a tusac deal"));
+        }
+        Ok(self.deal_deck(&parse_deck(deck)?))
+    }
+
+    fn forced_event(e: &Event) -> Option<RecordEvent> {
+        let rule = e.forced_by()?;
+        let (seat, action) = match *e {
+            Event::Quan { seat, card } => (Some(seat), format!("quan {card}")),
+            Event::Meld { seat, meld, .. } => (Some(seat), format!("meld {meld}")),
+            Event::End {
+                winner: Some(w), ..
+            } => (Some(w), "win".to_string()),
+            Event::End { winner: None, .. } => (None, "drawn".to_string()),
+            _ => return None,
+        };
+        Some(RecordEvent {
+            seat,
+            action,
+            forced: true,
+            rule: Some(rule.id().to_string()),
+            legal: None,
+        })
+    }
+
+    fn analyze(hand: &str, opts: &AnalyzeOptions) -> Result<Analysis, String> {
+        crate::games::check_variant(&Self::INFO, &opts.variant)?;
+        if opts.play.is_some() || opts.against.is_some() {
+            return Err(
+                "--play and --against are for games with plays (tienlen); a tusac \
+                        analysis takes a hand and --seen"
+                    .into(),
+            );
+        }
+        let a = analyze(hand, &opts.seen)?;
+        Ok(Analysis {
+            json: a.to_json(),
+            text: a.to_text(),
+        })
+    }
+
+    fn bench_rows(count: u64) -> Vec<BenchRow> {
+        let hands = sample_hands(count);
+        let start = Instant::now();
+        let mut sum = 0u64;
+        for _ in 0..10 {
+            for &h in &hands {
+                sum += u64::from(trash(black_box(h)));
+            }
+        }
+        black_box(sum);
+        let trash_rate = rate(10 * hands.len() as u64, start);
+        let start = Instant::now();
+        for &h in &hands {
+            black_box(analyze_hand(black_box(h)));
+        }
+        vec![
+            BenchRow {
+                label: "trash of a 20-card block, 1 thread".into(),
+                value: trash_rate,
+                unit: "blocks/s",
+            },
+            BenchRow {
+                label: "hand analysis (analyze), 1 thread".into(),
+                value: rate(hands.len() as u64, start),
+                unit: "hands/s",
+            },
+        ]
+    }
+}
+
+/// 20-card private blocks from seeded deals (Quans removed by the deal).
+fn sample_hands(count: u64) -> Vec<Hand> {
+    let game = TuSac::classic(4).expect("classic");
+    (0..count.div_ceil(3))
+        .flat_map(|i| {
+            let s = game.deal(&mut stream_rng(0xBE7C, i, DEAL_STREAM));
+            (1..4).map(move |seat| s.private(seat))
+        })
+        .take(count as usize)
+        .collect()
+}
+
+fn rate(count: u64, start: Instant) -> f64 {
+    count as f64 / start.elapsed().as_secs_f64()
+}

@@ -1,0 +1,89 @@
+//! Experiment files and agent specs: every malformed input names the key or parameter at fault.
+
+use bailab::agents::catalogue::{ismcts_params, make_agent};
+use bailab::agents::ismcts::Root;
+use bailab::agents::spec::AgentSpec;
+use bailab::games::tusac::TuSac;
+use bailab::sim::experiment::Experiment;
+
+fn exp_err(text: &str) -> String {
+    Experiment::parse(text, "x.toml").unwrap_err()
+}
+
+#[test]
+fn the_default_is_valid() {
+    let e = Experiment::default_experiment();
+    assert_eq!(e.players(), 4);
+    assert_eq!(e.rotations(), 4);
+}
+
+#[test]
+fn bad_experiments_name_the_key() {
+    let ok = "game = \"tusac\"\nagents = [\"greedy\", \"random\"]\ndeals = 10\n";
+    assert!(Experiment::parse(ok, "x.toml").is_ok());
+    assert!(exp_err(&format!("{ok}colour = 3\n")).contains("unknown field `colour`"));
+    assert!(exp_err(&format!("{ok}colour = 3\n")).contains("line 4"));
+    assert!(
+        exp_err("game = \"tusac\"\nagents = [\"greedy\"]\ndeals = 10\n").contains("1 agent(s)")
+    );
+    assert!(
+        exp_err("game = \"chess\"\nagents = [\"greedy\", \"random\"]\ndeals = 10\n")
+            .contains("unknown game 'chess'")
+    );
+    assert!(
+        exp_err("game = \"tusac\"\nagents = [\"greedy\", \"bogus\"]\ndeals = 10\n")
+            .contains("seat 1: unknown agent 'bogus'")
+    );
+    assert!(
+        exp_err("game = \"tusac\"\nagents = [\"greedy:x=1\", \"random\"]\ndeals = 10\n")
+            .contains("no parameter 'x'")
+    );
+    assert!(
+        exp_err("game = \"tusac\"\nagents = [\"greedy\", \"random\"]\ndeals = -1\n")
+            .contains("deals")
+    );
+    assert!(
+        exp_err("game = \"tusac\"\nagents = [\"greedy\", \"random\"]\n")
+            .contains("missing field `deals`")
+    );
+    assert!(
+        exp_err("game = \"tusac\"\nagents = [\"greedy\", \"random\"]\ndeals = 0\n")
+            .contains("at least 1")
+    );
+    assert!(exp_err("game = tusac\n").contains("x.toml"));
+}
+
+fn tusac_agent(text: &str) -> Result<(), String> {
+    make_agent::<TuSac>(text).map(|_| ())
+}
+
+fn agent_err(text: &str) -> String {
+    tusac_agent(text).expect_err("an error")
+}
+
+#[test]
+fn specs_build_or_name_the_problem() {
+    assert!(tusac_agent("random").is_ok());
+    assert!(tusac_agent("greedy:tiebreak=random").is_ok());
+    assert!(agent_err("grumpy").contains("unknown agent 'grumpy'"));
+    assert!(agent_err("greedy:depth=3").contains("no parameter 'depth'"));
+    assert!(agent_err("greedy:tiebreak=best").contains("tiebreak 'best'"));
+    assert!(agent_err("random:x=1").contains("no parameter 'x'"));
+    assert!(agent_err("greedy:tiebreak").contains("not key=value"));
+    assert!(tusac_agent("ismcts:iters=50,c=1.2,rollout=greedy,final=mean,seed=3").is_ok());
+    assert!(agent_err("ismcts:iters=0").contains("outside"));
+    assert!(agent_err("ismcts:iters=lots").contains("not a number"));
+    assert!(agent_err("ismcts:rollout=smart").contains("rollout 'smart'"));
+    assert!(agent_err("ismcts:c=-1").contains("outside"));
+    assert!(tusac_agent("ismcts:root=sweep,deviate=2.5,opponents=rollout").is_ok());
+    assert!(agent_err("ismcts:root=ucb,deviate=2").contains("needs root=sweep"));
+    let plain = ismcts_params(&AgentSpec::parse("ismcts:root=ucb").unwrap()).unwrap();
+    assert_eq!((plain.root, plain.deviate), (Root::Ucb, None));
+    let strong = ismcts_params(&AgentSpec::parse("ismcts").unwrap()).unwrap();
+    assert_eq!((strong.root, strong.deviate), (Root::Sweep, Some(2.5)));
+    let off = ismcts_params(&AgentSpec::parse("ismcts:deviate=off").unwrap()).unwrap();
+    assert_eq!((off.root, off.deviate), (Root::Sweep, None));
+    assert!(agent_err("ismcts:root=best").contains("root 'best'"));
+    assert!(agent_err("ismcts:root=sweep,deviate=lots").contains("not a number"));
+    assert!(agent_err("ismcts:opponents=none").contains("opponents 'none'"));
+}
