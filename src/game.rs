@@ -17,6 +17,8 @@ pub const MAX_SEATS: usize = 8;
 /// A fixed-capacity list of legal actions. Each game names its capacity with a proof or a test
 /// that it is enough.
 pub trait ActionBuffer<A>: Default {
+    /// The most actions the list holds.
+    const CAPACITY: usize;
     /// Empties the list.
     fn clear(&mut self);
     /// Appends an action. Panics if the game's proven capacity is exceeded (a bug).
@@ -26,6 +28,7 @@ pub trait ActionBuffer<A>: Default {
 }
 
 impl<A, const N: usize> ActionBuffer<A> for ArrayVec<A, N> {
+    const CAPACITY: usize = N;
     fn clear(&mut self) {
         ArrayVec::clear(self)
     }

@@ -133,11 +133,9 @@ struct PairedRoot {
 }
 
 impl PairedRoot {
-    /// Room for this many root actions, so that searches do not allocate.
-    const RESERVE: usize = 64;
-
-    fn with_room() -> PairedRoot {
-        let room = || Vec::with_capacity(Self::RESERVE);
+    /// Room for `actions` root actions (the game's action capacity), so searches never allocate.
+    fn with_room(actions: usize) -> PairedRoot {
+        let room = || Vec::with_capacity(actions);
         PairedRoot {
             payouts: room(),
             diff: room(),
@@ -194,13 +192,14 @@ impl<S: GameState> Ismcts<S> {
     /// when it is full.
     pub fn new(params: IsmctsParams, rollout: Box<dyn Agent<S>>) -> Ismcts<S> {
         let capacity = params.iterations as usize + 1;
+        let actions = <S::Actions as ActionBuffer<S::Action>>::CAPACITY;
         Ismcts {
             params,
             rollout,
             // a sweep adds its root children on top of one expansion per iteration
-            nodes: Vec::with_capacity(capacity + PairedRoot::RESERVE),
+            nodes: Vec::with_capacity(capacity + actions),
             capacity,
-            paired: PairedRoot::with_room(),
+            paired: PairedRoot::with_room(actions),
             last_iterations: 0,
         }
     }
@@ -470,7 +469,7 @@ mod tests {
     use super::PairedRoot;
 
     fn paired(baseline: usize, worlds: &[[f64; 3]]) -> PairedRoot {
-        let mut p = PairedRoot::with_room();
+        let mut p = PairedRoot::with_room(3);
         p.reset(3, baseline);
         for w in worlds {
             for (i, &payout) in w.iter().enumerate() {
@@ -500,7 +499,7 @@ mod tests {
 
     #[test]
     fn an_unfinished_sweep_is_not_counted() {
-        let mut p = PairedRoot::with_room();
+        let mut p = PairedRoot::with_room(3);
         p.reset(3, 0);
         p.record(0, 0.0);
         p.record(1, 5.0);
