@@ -8,7 +8,7 @@ use crate::game::GameId;
 use crate::games::{check_players, with_game, GameKind, GameLog, GameVisitor, RuleMap};
 use crate::record::{Record, Recorder};
 use crate::rng::{stream_rng, DEAL_STREAM};
-use crate::sim::play_from;
+use crate::sim::{agent_rngs, match_deal_stream, play_out};
 
 /// Arguments of `bailab play`.
 #[derive(clap::Args, Debug)]
@@ -114,35 +114,80 @@ pub fn play<G: GameKind>(
     deck: Option<&str>,
     specs: &[String],
 ) -> Result<Played, String> {
+    let start = match deck {
+        Some(d) => game.deal_recorded(d, &RuleMap::new())?,
+        None => game.deal(&mut stream_rng(id.master, id.deal, DEAL_STREAM)),
+    };
+    let note = if deck.is_some() { " (deck given)" } else { "" };
+    play_match(game, id, start, 0, note, specs)
+}
+
+/// Plays game `j` of the match of deal `id` (the games before it are played first, unlogged,
+/// with the same agents and their continuing RNG streams, as the runner plays them).
+pub fn play_in_match<G: GameKind>(
+    game: &G,
+    id: GameId,
+    j: u32,
+    specs: &[String],
+) -> Result<Played, String> {
+    let start = game.deal(&mut stream_rng(id.master, id.deal, DEAL_STREAM));
+    play_match(game, id, start, j, "", specs)
+}
+
+/// Plays a match from `start` (its game 0) up to game `j` and logs game `j`.
+fn play_match<G: GameKind>(
+    game: &G,
+    id: GameId,
+    start: G::State,
+    j: u32,
+    note: &str,
+    specs: &[String],
+) -> Result<Played, String> {
     let mut agents: Vec<Box<dyn Agent<G::State>>> = specs
         .iter()
         .map(|s| make_agent::<G>(s))
         .collect::<Result<_, _>>()?;
     let seat_agent: Vec<usize> = (0..game.seats()).map(|s| s % specs.len()).collect();
     let per_seat: Vec<String> = seat_agent.iter().map(|&i| specs[i].clone()).collect();
+    let mut rngs = agent_rngs(id);
+    let mut start = start;
+    for k in 1..=j {
+        let mut end = start.clone();
+        play_out(&mut end, &mut agents, &seat_agent, &mut rngs, |_| {});
+        start = game.deal_next(
+            &end,
+            &mut stream_rng(id.master, id.deal, match_deal_stream(k)),
+        );
+    }
+    let in_match = if j > 0 {
+        format!(", match game {j}")
+    } else {
+        String::new()
+    };
     let title = format!(
-        "bailab: seed {}, deal {}, rotation {}{}, agents by seat: {}",
+        "bailab: seed {}, deal {}, rotation {}{in_match}{note}, agents by seat: {}",
         id.master,
         id.deal,
         id.rotation,
-        if deck.is_some() { " (deck given)" } else { "" },
         per_seat.join(" | ")
     );
-    let start = match deck {
-        Some(d) => game.deal_recorded(d, &RuleMap::new())?,
-        None => game.deal(&mut stream_rng(id.master, id.deal, DEAL_STREAM)),
-    };
     let mut log = G::Log::new(&title, &start);
     let mut recorder = Recorder::<G>::default();
     let mut last = start.clone();
-    play_from(start.clone(), id, &mut agents, &seat_agent, |(s, step)| {
-        recorder.observe(s, step);
-        if let Some((d, action)) = step {
-            log.decision(d.seat, d.legal, &action.to_string(), s);
-        }
-        last = s.clone();
-    });
-    let record = recorder.finish(game, &start, &last, &per_seat, Some(id));
+    play_out(
+        &mut last,
+        &mut agents,
+        &seat_agent,
+        &mut rngs,
+        |(s, step)| {
+            recorder.observe(s, step);
+            if let Some((d, action)) = step {
+                log.decision(d.seat, d.legal, &action.to_string(), s);
+            }
+        },
+    );
+    let mut record = recorder.finish(game, &start, &last, &per_seat, Some(id));
+    record.match_game = (j > 0).then_some(j);
     Ok(Played {
         log: log.finish(&last),
         record,

@@ -1,7 +1,7 @@
 //! `bailab replay [EXPERIMENT.toml] --deal I [--rotation R]`: the readable log of one game of an
 //! experiment, played again with the experiment's agents.
 
-use super::play::{play, Played};
+use super::play::{play_in_match, Played};
 use super::run::load;
 use crate::game::GameId;
 use crate::games::{with_game, GameKind, GameVisitor};
@@ -18,6 +18,9 @@ pub struct Args {
     /// The rotation (0 .. players−1 with seat rotation, else 0).
     #[arg(long, default_value_t = 0)]
     pub rotation: usize,
+    /// The game of the deal's match (experiments with `match_games` > 1), 0-based.
+    #[arg(long, default_value_t = 0)]
+    pub match_game: u32,
     /// Print the game as a JSON record instead of the readable log.
     #[arg(long)]
     pub json: bool,
@@ -40,6 +43,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             exp.rotations()
         );
     }
+    if args.match_game >= exp.match_games {
+        anyhow::bail!(
+            "--match-game {}: the experiment's matches have games 0..{}",
+            args.match_game,
+            exp.match_games
+        );
+    }
     let specs: Vec<String> = (0..exp.players())
         .map(|s| exp.agents[exp.slot(args.rotation, s)].clone())
         .collect();
@@ -48,16 +58,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         deal: args.deal,
         rotation: args.rotation as u8,
     };
-    struct Replay<'a>(&'a Experiment, GameId, &'a [String]);
+    struct Replay<'a>(&'a Experiment, GameId, u32, &'a [String]);
     impl GameVisitor for Replay<'_> {
         type Output = Result<Played, String>;
         fn visit<G: GameKind>(self) -> Self::Output {
-            let Replay(exp, id, specs) = self;
+            let Replay(exp, id, j, specs) = self;
             let game = G::build(exp.variant(), exp.players(), &exp.rules)?;
-            play(&game, id, None, specs)
+            play_in_match(&game, id, j, specs)
         }
     }
-    let played = with_game(&exp.game, Replay(&exp, id, &specs))
+    let played = with_game(&exp.game, Replay(&exp, id, args.match_game, &specs))
         .and_then(|p| p)
         .map_err(anyhow::Error::msg)?;
     if args.json {
