@@ -1,3 +1,4 @@
 //! One folder per game.
 
+pub mod tienlen;
 pub mod tusac;
