@@ -18,6 +18,7 @@
 //! Nothing else changes: `run`, `merge`, `replay`, `play`, `check`, `analyze`, `agents` and
 //! `bench` find the game by its name, and `random`, `first` and `ismcts` play it.
 
+pub mod tienlen;
 pub mod tusac;
 
 use crate::agents::catalogue::AgentInfo;

@@ -1,0 +1,24 @@
+//! Southern Tiến Lên (Tiến Lên miền Nam), `../shared/rules/tien-len.md` (spec version 2): cards
+//! and notation, card sets, combinations and beats, legal-move generation, the options, the
+//! state machine with its payments, and the seat view.
+
+pub mod card;
+pub mod cards;
+pub mod combo;
+pub mod moves;
+pub mod options;
+pub mod state;
+pub mod view;
+
+pub use card::{format_cards, parse_cards, Card, CardListError};
+pub use cards::Cards;
+pub use combo::{
+    beats, chat_value, classify, is_chat, thoi, toi_trang, toi_trang_conditions, Combo, ComboType,
+    ToiTrang, ToiTrangSet,
+};
+pub use moves::MAX_ACTIONS;
+pub use options::{HuongSai, Options, QuadChops, Stake};
+pub use state::{
+    Action, Actions, Chain, Event, Phase, Rule, Setup, TienLen, TienLenState, Transfer,
+};
+pub use view::TienLenView;

@@ -1,0 +1,364 @@
+//! The rule options of §8. Amounts given in cược are stored as integers in half-cược (§7.1).
+
+use super::combo::{ToiTrang, ToiTrangSet};
+use crate::fixed::CopyVec;
+use serde_json::{Map, Value};
+
+/// Which 2s a `Quad` chops under C2 (§3.2, option `quad_chops`; v2: a Quad still chops any PS3).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum QuadChops {
+    /// A single 2 and a pair of 2s (default).
+    SingleAndPair,
+    /// A pair of 2s only.
+    PairOnly,
+    /// A single 2 only.
+    SingleOnly,
+}
+
+impl QuadChops {
+    /// The option value's name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            QuadChops::SingleAndPair => "SingleAndPair",
+            QuadChops::PairOnly => "PairOnly",
+            QuadChops::SingleOnly => "SingleOnly",
+        }
+    }
+    /// True when a Quad chops a single 2.
+    pub const fn single(self) -> bool {
+        !matches!(self, QuadChops::PairOnly)
+    }
+    /// True when a Quad chops a pair of 2s.
+    pub const fn pair(self) -> bool {
+        !matches!(self, QuadChops::SingleOnly)
+    }
+}
+
+/// Who leads after the owner of the last top has finished (§4.3.5, option `huong_sai`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum HuongSai {
+    /// The first active seat after the finished owner in play order (the only value).
+    NextActiveAfterFinisher,
+}
+
+/// One base transfer of §7.2: the seat in place `payer` pays the seat in place `payee`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Stake {
+    /// Paying place (1-based).
+    pub payer: u8,
+    /// Receiving place (1-based).
+    pub payee: u8,
+    /// Amount in half-cược.
+    pub amount: u32,
+}
+
+/// Most transfers in one table's stake list: every ordered pair of distinct places of 4 seats.
+pub const MAX_STAKES: usize = 12;
+/// The base transfers for one table size.
+pub type StakeList = CopyVec<Stake, MAX_STAKES>;
+
+/// Every option of §8. A `Copy` value held by each state.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Options {
+    /// Number of players, 2–4 (§2.1).
+    pub players: u8,
+    /// A `PairSequence3` also chops a pair of 2s (§3.2 C1, T5).
+    pub ps3_chops_pair_of_twos: bool,
+    /// Which 2s a Quad chops (§3.2 C2, T4).
+    pub quad_chops: QuadChops,
+    /// C4 is in force: PS5/PS6 beat three 2s, quads and shorter pair sequences (§3.2, T6).
+    pub ps5_powers: bool,
+    /// Chặt and thối value of a PS5/PS6, in half-cược (§3.3, §7.3; default 4 = 2 cược).
+    pub ps5_value: u32,
+    /// A same-type beat of hàng by hàng is a chặt (§3.3, T7).
+    pub same_type_hang_beat_is_chat: bool,
+    /// Smallest pair sequence that may chop out of turn; `None`: no out-of-turn play (§3.3, §4.3).
+    pub oot_chop_min_pairs: Option<u8>,
+    /// A seat that passed may still chặt in turn with hàng (§4.3 v2, T15).
+    pub passed_player_may_chop_in_turn: bool,
+    /// A play that empties the hand may not contain a 2 (§4.3 v2, T21).
+    pub forbid_finish_on_two: bool,
+    /// The general tới trắng list also applies in an initial game (§5.1, T11).
+    pub initial_game_also_general_list: bool,
+    /// The tới trắng conditions in force (§5.1).
+    pub toi_trang_lists: ToiTrangSet,
+    /// What every loser pays a tới trắng winner, in half-cược (§7.6; default 4 = 2 cược).
+    pub toi_trang_pay: u32,
+    /// Losers of a tới trắng also pay their thối (§7.6).
+    pub toi_trang_dem_heo: bool,
+    /// Base transfers by place, for 2, 3 and 4 players (index `N − 2`, §7.2).
+    pub place_stakes: [StakeList; 3],
+    /// The fixed part of a cóng seat's payment, in half-cược (§7.5; default 4 = 2 cược).
+    pub cong_pay: u32,
+    /// The đền rule of §6.4 is in force.
+    pub cong_den_enabled: bool,
+    /// Hưởng sái target (§4.3.5).
+    pub huong_sai: HuongSai,
+}
+
+fn stakes(list: &[(u8, u8, u32)]) -> StakeList {
+    let mut s = StakeList::default();
+    for &(payer, payee, amount) in list {
+        s.push(Stake {
+            payer,
+            payee,
+            amount,
+        });
+    }
+    s
+}
+
+impl Options {
+    /// The defaults of §8 for `players` seats (2–4; validate with [`Options::validate`]).
+    pub fn default_for(players: u8) -> Options {
+        Options {
+            players,
+            ps3_chops_pair_of_twos: false,
+            quad_chops: QuadChops::SingleAndPair,
+            ps5_powers: true,
+            ps5_value: 4,
+            same_type_hang_beat_is_chat: true,
+            oot_chop_min_pairs: Some(4),
+            passed_player_may_chop_in_turn: false,
+            forbid_finish_on_two: false,
+            initial_game_also_general_list: false,
+            toi_trang_lists: ToiTrangSet::ALL,
+            toi_trang_pay: 4,
+            toi_trang_dem_heo: false,
+            place_stakes: [
+                stakes(&[(2, 1, 2)]),
+                stakes(&[(3, 1, 2)]),
+                stakes(&[(4, 1, 2), (3, 2, 1)]),
+            ],
+            cong_pay: 4,
+            cong_den_enabled: true,
+            huong_sai: HuongSai::NextActiveAfterFinisher,
+        }
+    }
+
+    /// The stake list for the table size in force.
+    pub fn stakes(&self) -> &[Stake] {
+        self.place_stakes[(self.players.clamp(2, 4) - 2) as usize].as_slice()
+    }
+
+    /// Checks what the engine can run: 2–4 players, out-of-turn minimum 4 or 5, stake places
+    /// within the table.
+    pub fn validate(&self) -> Result<(), String> {
+        if !(2..=4).contains(&self.players) {
+            return Err(format!(
+                "rules: 'players' = {}: Tiến Lên seats 2 to 4",
+                self.players
+            ));
+        }
+        if let Some(k) = self.oot_chop_min_pairs {
+            if !(4..=5).contains(&k) {
+                return Err(format!(
+                    "rules: 'oot_chop_min_pairs' = {k}: must be 4, 5 or \"none\""
+                ));
+            }
+        }
+        for (i, list) in self.place_stakes.iter().enumerate() {
+            let n = i as u8 + 2;
+            for s in list.as_slice() {
+                if s.payer == s.payee || !(1..=n).contains(&s.payer) || !(1..=n).contains(&s.payee)
+                {
+                    return Err(format!(
+                        "rules: 'place_stakes' for {n} players: [{}, {}] is not a transfer between two places 1..{n}",
+                        s.payer, s.payee
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Every option as `name → value`: cược amounts as numbers (0.5 steps), enums by name,
+    /// `oot_chop_min_pairs` as 4, 5 or `"none"`, `place_stakes` as `{"N": [[payer, payee, cược]]}`.
+    pub fn to_rules(&self) -> Map<String, Value> {
+        let mut m = Map::new();
+        let mut put = |k: &str, v: Value| {
+            m.insert(k.to_string(), v);
+        };
+        let cuoc = |half: u32| -> Value {
+            if half.is_multiple_of(2) {
+                Value::from(half / 2)
+            } else {
+                Value::from(f64::from(half) / 2.0)
+            }
+        };
+        put("players", self.players.into());
+        put("ps3_chops_pair_of_twos", self.ps3_chops_pair_of_twos.into());
+        put("quad_chops", self.quad_chops.name().into());
+        put("ps5_powers", self.ps5_powers.into());
+        put("ps5_value", cuoc(self.ps5_value));
+        put(
+            "same_type_hang_beat_is_chat",
+            self.same_type_hang_beat_is_chat.into(),
+        );
+        put(
+            "oot_chop_min_pairs",
+            match self.oot_chop_min_pairs {
+                Some(k) => k.into(),
+                None => "none".into(),
+            },
+        );
+        put(
+            "passed_player_may_chop_in_turn",
+            self.passed_player_may_chop_in_turn.into(),
+        );
+        put("forbid_finish_on_two", self.forbid_finish_on_two.into());
+        put(
+            "initial_game_also_general_list",
+            self.initial_game_also_general_list.into(),
+        );
+        put(
+            "toi_trang_lists",
+            Value::Array(
+                self.toi_trang_lists
+                    .iter()
+                    .map(|t| Value::from(t.id()))
+                    .collect(),
+            ),
+        );
+        put("toi_trang_pay", cuoc(self.toi_trang_pay));
+        put("toi_trang_dem_heo", self.toi_trang_dem_heo.into());
+        let mut ps = Map::new();
+        for (i, list) in self.place_stakes.iter().enumerate() {
+            let rows = list
+                .as_slice()
+                .iter()
+                .map(|s| Value::Array(vec![s.payer.into(), s.payee.into(), cuoc(s.amount)]))
+                .collect();
+            ps.insert((i + 2).to_string(), Value::Array(rows));
+        }
+        put("place_stakes", Value::Object(ps));
+        put("cong_pay", cuoc(self.cong_pay));
+        put("cong_den_enabled", self.cong_den_enabled.into());
+        put("huong_sai", "NextActiveAfterFinisher".into());
+        m
+    }
+
+    /// Options from a `name → value` map: the defaults for `players` (4 when absent), then every
+    /// given key. Unknown keys, wrong types and impossible values are errors naming the key.
+    pub fn from_rules(rules: &Map<String, Value>) -> Result<Options, String> {
+        let players = match rules.get("players") {
+            None => 4,
+            Some(v) => v
+                .as_u64()
+                .and_then(|p| u8::try_from(p).ok())
+                .filter(|p| (2..=4).contains(p))
+                .ok_or_else(|| format!("rules: 'players' = {v}: must be 2, 3 or 4"))?,
+        };
+        let mut o = Options::default_for(players);
+        for (k, v) in rules {
+            let bad = |what: &str| format!("rules: '{k}' = {v}: {what}");
+            let flag = || v.as_bool().ok_or_else(|| bad("expected true or false"));
+            let cuoc = || {
+                cuoc_of(v).ok_or_else(|| bad("expected an amount in cược, a multiple of 0.5 ≥ 0"))
+            };
+            match k.as_str() {
+                "players" => {}
+                "ps3_chops_pair_of_twos" => o.ps3_chops_pair_of_twos = flag()?,
+                "quad_chops" => {
+                    o.quad_chops = match v.as_str() {
+                        Some("SingleAndPair") => QuadChops::SingleAndPair,
+                        Some("PairOnly") => QuadChops::PairOnly,
+                        Some("SingleOnly") => QuadChops::SingleOnly,
+                        _ => {
+                            return Err(bad(
+                                "expected \"SingleAndPair\", \"PairOnly\" or \"SingleOnly\"",
+                            ))
+                        }
+                    }
+                }
+                "ps5_powers" => o.ps5_powers = flag()?,
+                "ps5_value" => o.ps5_value = cuoc()?,
+                "same_type_hang_beat_is_chat" => o.same_type_hang_beat_is_chat = flag()?,
+                "oot_chop_min_pairs" => {
+                    o.oot_chop_min_pairs = match v {
+                        Value::Null => None,
+                        Value::String(s) if s.eq_ignore_ascii_case("none") => None,
+                        _ => match v.as_u64() {
+                            Some(4) => Some(4),
+                            Some(5) => Some(5),
+                            _ => return Err(bad("expected 4, 5 or \"none\"")),
+                        },
+                    }
+                }
+                "passed_player_may_chop_in_turn" => o.passed_player_may_chop_in_turn = flag()?,
+                "forbid_finish_on_two" => o.forbid_finish_on_two = flag()?,
+                "initial_game_also_general_list" => o.initial_game_also_general_list = flag()?,
+                "toi_trang_lists" => {
+                    let items = v
+                        .as_array()
+                        .ok_or_else(|| bad("expected a list of condition ids"))?;
+                    let mut set = ToiTrangSet::EMPTY;
+                    for item in items {
+                        let t = item
+                            .as_str()
+                            .and_then(ToiTrang::from_id)
+                            .ok_or_else(|| bad(&format!("{item} is not a tới trắng id (§5.1)")))?;
+                        set = set.with(t);
+                    }
+                    o.toi_trang_lists = set;
+                }
+                "toi_trang_pay" => o.toi_trang_pay = cuoc()?,
+                "toi_trang_dem_heo" => o.toi_trang_dem_heo = flag()?,
+                "place_stakes" => {
+                    let per_n = v
+                        .as_object()
+                        .ok_or_else(|| bad("expected {\"N\": [[payer, payee, cược], ...]}"))?;
+                    for (n, rows) in per_n {
+                        let n: usize = match n.parse() {
+                            Ok(n @ 2..=4) => n,
+                            _ => return Err(bad(&format!("'{n}' is not a table size 2, 3 or 4"))),
+                        };
+                        let rows = rows
+                            .as_array()
+                            .ok_or_else(|| bad("expected a list of [payer, payee, cược]"))?;
+                        if rows.len() > MAX_STAKES {
+                            return Err(bad(&format!("at most {MAX_STAKES} transfers")));
+                        }
+                        let mut list = StakeList::default();
+                        for row in rows {
+                            let t = row.as_array().filter(|r| r.len() == 3);
+                            let place = |i: usize| {
+                                t.and_then(|r| r[i].as_u64())
+                                    .and_then(|p| u8::try_from(p).ok())
+                            };
+                            match (place(0), place(1), t.and_then(|r| cuoc_of(&r[2]))) {
+                                (Some(payer), Some(payee), Some(amount)) => list.push(Stake {
+                                    payer,
+                                    payee,
+                                    amount,
+                                }),
+                                _ => {
+                                    return Err(bad(&format!(
+                                        "{row} is not [payer place, payee place, cược]"
+                                    )))
+                                }
+                            }
+                        }
+                        o.place_stakes[n - 2] = list;
+                    }
+                }
+                "cong_pay" => o.cong_pay = cuoc()?,
+                "cong_den_enabled" => o.cong_den_enabled = flag()?,
+                "huong_sai" => {
+                    if v.as_str() != Some("NextActiveAfterFinisher") {
+                        return Err(bad("only \"NextActiveAfterFinisher\" exists"));
+                    }
+                }
+                _ => return Err(format!("rules: unknown option '{k}'")),
+            }
+        }
+        o.validate()?;
+        Ok(o)
+    }
+}
+
+/// An amount in cược (a JSON number, a multiple of 0.5, at least 0) in half-cược.
+fn cuoc_of(v: &Value) -> Option<u32> {
+    let x = v.as_f64()? * 2.0;
+    ((0.0..=1e6).contains(&x) && x.fract() == 0.0).then_some(x as u32)
+}

@@ -1,0 +1,1189 @@
+//! The state machine of §4: deal (§2.3), tới trắng (§5), Lead / Respond / OotWindow, passing,
+//! the end of a trick and hưởng sái, finishing, cóng and đền (§6), the chặt chain (§7.4) and the
+//! payments of §7, all in half-cược.
+
+use super::card::{Card, DECK_SIZE};
+use super::cards::Cards;
+use super::combo::{
+    chat_value, classify, heo_total, is_chat, thoi, toi_trang, Combo, ComboType, ToiTrang,
+};
+use super::moves::{beating, combinations, sequences, MAX_ACTIONS};
+use super::options::Options;
+use crate::fixed::CopyVec;
+use crate::game::{Game, GameState, Outcome, Seat, MAX_SEATS};
+use crate::rng::{shuffle, GameRng};
+use arrayvec::ArrayVec;
+use std::fmt;
+
+/// Most players (§2.1).
+pub const MAX_PLAYERS: usize = 4;
+const _: () = assert!(MAX_PLAYERS <= MAX_SEATS);
+/// Cards dealt to each player (§2.3).
+pub const HAND_SIZE: usize = 13;
+/// Bound on the events of one step. The deal: `Deal`, `ToiTrang`, 3 × 2 payments... ≤ 9.
+/// One action: the play or pass, a chain payment, `Finish`, 3 `Cong`, `Den`, the last place,
+/// `TrickEnd`, 3 `Leave`, ≤ 12 stake transfers, 3 cóng payments, a thối, 3 leaver thối and
+/// `End` — at most 35.
+pub const MAX_EVENTS: usize = 40;
+/// Bound on the transfers of one game: a chặt payment needs a hàng play (≥ 4 cards), so at most
+/// 13; then ≤ 12 stakes, 3 cóng, 1 thối and 3 leaver thối (or 3 × 2 for a tới trắng).
+pub const MAX_TRANSFERS: usize = 32;
+
+/// The list of legal actions.
+pub type Actions = ArrayVec<Action, MAX_ACTIONS>;
+
+/// A decision (§4.2). `Display` gives the unique text records compare: `play 3s 4s 5s`,
+/// `pass`, `chop 5s 5c 6d 6h 7s 7c 8d 8h`, `decline`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// `Play(x)` in `Lead` or `Respond`.
+    Play(Cards),
+    /// `Pass` in `Respond`.
+    Pass,
+    /// `Chop(x)` out of turn in an `OotWindow`.
+    Chop(Cards),
+    /// `Decline` in an `OotWindow`.
+    Decline,
+}
+
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Action::Play(c) => write!(f, "play {c}"),
+            Action::Pass => f.write_str("pass"),
+            Action::Chop(c) => write!(f, "chop {c}"),
+            Action::Decline => f.write_str("decline"),
+        }
+    }
+}
+
+/// Whose decision it is (§4.2).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Phase {
+    /// `Lead(P)`: no top; P plays any valid combination.
+    Lead(Seat),
+    /// `Respond(P)`: P beats the top or passes.
+    Respond(Seat),
+    /// `OotWindow(b)`: the polled seat chops out of turn or declines.
+    OotWindow(Seat),
+    /// `GameOver`.
+    Over,
+}
+
+/// How a game of a match starts (§2.3–2.5): who dealt, whether it is an initial game, and the
+/// leader of a normal game (the previous first finisher or đền player).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Setup {
+    /// The dealer: `deck[k]` goes to seat `(dealer + k) mod N`.
+    pub dealer: Seat,
+    /// An initial game (§2.4): the holder of `3s` (or the lowest dealt card) leads with it.
+    pub initial: bool,
+    /// The leader of a normal game. `None` in a normal game falls back to the holder of the
+    /// lowest dealt card, without the first-play constraint.
+    pub leader: Option<Seat>,
+}
+
+impl Setup {
+    /// The first game of a match: seat 0 deals, initial game (§2.3).
+    pub const FIRST: Setup = Setup {
+        dealer: 0,
+        initial: true,
+        leader: None,
+    };
+}
+
+/// The rule that forced an engine move or payment, by its spec identifier.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Rule {
+    /// §5: a tới trắng, with the condition met.
+    ToiTrang(ToiTrang),
+    /// §4.3.3: a player emptied his hand.
+    Finish,
+    /// §4.4: the last active seat takes the next place.
+    LastActive,
+    /// §6.2: a seat that never played is frozen (cóng).
+    Cong,
+    /// §6.4: the đền player pays for all cóng seats.
+    Den,
+    /// §4.3.5: the trick ends; its owner leads.
+    EndTrick,
+    /// §4.3.5: the trick ends and its owner has finished; the next active seat leads.
+    HuongSai,
+    /// §4.3 v2 `forbid_finish_on_two`: a leader holding only a 2 leaves play.
+    LeaveOnTwo,
+    /// §7.4: the last chopped player pays the chain to the final top owner.
+    Chat,
+    /// §7.4: the last victim emptied his hand: the chain is void.
+    VoidChain,
+    /// §7.2: a base transfer by place.
+    PlaceStake,
+    /// §7.3: the last player pays his thối.
+    Thoi,
+    /// §4.3 v2: a leaver pays thối on his 2s to the seat placed just before him.
+    LeaveThoi,
+    /// §7.5: a cóng seat pays the first finisher.
+    CongPay,
+    /// §7.6: a loser pays the tới trắng winner.
+    ToiTrangPay,
+    /// §4.2 `GameOver`.
+    GameOver,
+}
+
+impl Rule {
+    /// The spec's identifier.
+    pub const fn id(self) -> &'static str {
+        match self {
+            Rule::ToiTrang(t) => t.id(),
+            Rule::Finish => "4.3-Finish",
+            Rule::LastActive => "4.4-LastActive",
+            Rule::Cong => "6.2-Cong",
+            Rule::Den => "6.4-Den",
+            Rule::EndTrick => "4.3-EndTrick",
+            Rule::HuongSai => "4.3-HuongSai",
+            Rule::LeaveOnTwo => "4.3-ForbidFinishOnTwo",
+            Rule::Chat => "7.4-Chat",
+            Rule::VoidChain => "7.4-VoidChain",
+            Rule::PlaceStake => "7.2-PlaceStake",
+            Rule::Thoi => "7.3-Thoi",
+            Rule::LeaveThoi => "4.3-LeaveThoi",
+            Rule::CongPay => "7.5-Cong",
+            Rule::ToiTrangPay => "7.6-ToiTrang",
+            Rule::GameOver => "4.2-GameOver",
+        }
+    }
+}
+
+/// One payment between two players, in half-cược (§7.1).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Transfer {
+    /// Payer.
+    pub from: Seat,
+    /// Payee.
+    pub to: Seat,
+    /// Amount in half-cược.
+    pub amount: u32,
+    /// Why.
+    pub rule: Rule,
+}
+
+impl Default for Transfer {
+    fn default() -> Self {
+        Transfer {
+            from: 0,
+            to: 0,
+            amount: 0,
+            rule: Rule::PlaceStake,
+        }
+    }
+}
+
+/// The chặt chain of the current trick (§4.1, §7.4), kept as what settlement needs: its total
+/// value, its length and the last victim.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Chain {
+    /// Number of chặt in the chain (0 = empty).
+    pub links: u8,
+    /// `val1 + … + valm` in half-cược.
+    pub total: u32,
+    /// The last victim `vm`.
+    pub victim: Seat,
+    /// `em`: the last victim emptied his hand with the chopped play.
+    pub victim_emptied: bool,
+}
+
+/// Something that happened, in order. Forced events name their rule ([`Event::forced_by`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Event {
+    /// Placeholder for fixed storage; never reported.
+    #[default]
+    None,
+    /// The deal (§2.3).
+    Deal {
+        /// Dealer.
+        dealer: Seat,
+        /// Leader.
+        leader: Seat,
+        /// Initial game.
+        initial: bool,
+    },
+    /// A play in turn.
+    Play {
+        /// Player.
+        seat: Seat,
+        /// Cards.
+        cards: Cards,
+        /// Their type.
+        kind: ComboType,
+    },
+    /// A pass in turn.
+    Pass {
+        /// Passer.
+        seat: Seat,
+    },
+    /// An out-of-turn chop.
+    Chop {
+        /// Chopper.
+        seat: Seat,
+        /// Cards.
+        cards: Cards,
+        /// Their type.
+        kind: ComboType,
+    },
+    /// An out-of-turn chance declined.
+    Decline {
+        /// The polled seat.
+        seat: Seat,
+    },
+    /// A tới trắng (forced, §5).
+    ToiTrang {
+        /// Winner.
+        seat: Seat,
+        /// The first condition met, in §5.1 order.
+        condition: ToiTrang,
+    },
+    /// A seat took a place: by finishing, as the last active seat, as cóng or as a leaver.
+    Place {
+        /// Seat.
+        seat: Seat,
+        /// Its place (1-based).
+        place: u8,
+        /// `Finish`, `LastActive`, `Cong` or `LeaveOnTwo`.
+        rule: Rule,
+    },
+    /// The đền player was found (§6.4).
+    Den {
+        /// The đền player.
+        seat: Seat,
+    },
+    /// A trick ended; `leader` leads the next (`rule` is `EndTrick` or `HuongSai`).
+    TrickEnd {
+        /// The next leader.
+        leader: Seat,
+        /// The rule.
+        rule: Rule,
+    },
+    /// A chặt chain was voided (§7.4).
+    VoidChain {
+        /// The last victim, who had emptied his hand.
+        victim: Seat,
+    },
+    /// A payment.
+    Pay(Transfer),
+    /// The game is over.
+    End {
+        /// Winner (place 1).
+        winner: Seat,
+    },
+}
+
+impl Event {
+    /// The rule that forced this event, if the engine applied it by a rule.
+    pub fn forced_by(&self) -> Option<Rule> {
+        match *self {
+            Event::ToiTrang { condition, .. } => Some(Rule::ToiTrang(condition)),
+            Event::Place { rule, .. } | Event::TrickEnd { rule, .. } => Some(rule),
+            Event::Den { .. } => Some(Rule::Den),
+            Event::VoidChain { .. } => Some(Rule::VoidChain),
+            Event::Pay(t) => Some(t.rule),
+            Event::End { .. } => Some(Rule::GameOver),
+            _ => None,
+        }
+    }
+}
+
+/// Writes an amount in half-cược as cược (`1`, `1.5`).
+fn cuoc(half: u32) -> impl fmt::Display {
+    struct C(u32);
+    impl fmt::Display for C {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            if self.0.is_multiple_of(2) {
+                write!(f, "{}", self.0 / 2)
+            } else {
+                write!(f, "{}.5", self.0 / 2)
+            }
+        }
+    }
+    C(half)
+}
+
+impl fmt::Display for Event {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Event::None => Ok(()),
+            Event::Deal {
+                dealer,
+                leader,
+                initial,
+            } => write!(
+                f,
+                "seat {dealer} deals; seat {leader} leads ({} game)",
+                if initial { "initial" } else { "normal" }
+            ),
+            Event::Play { seat, cards, kind } => write!(f, "seat {seat} plays {cards} ({kind})"),
+            Event::Pass { seat } => write!(f, "seat {seat} passes"),
+            Event::Chop { seat, cards, kind } => {
+                write!(f, "seat {seat} chops out of turn with {cards} ({kind})")
+            }
+            Event::Decline { seat } => write!(f, "seat {seat} declines to chop"),
+            Event::ToiTrang { seat, condition } => {
+                write!(f, "seat {seat} wins at once: tới trắng {}", condition.id())
+            }
+            Event::Place { seat, place, rule } => {
+                write!(f, "seat {seat} takes place {place} ({})", rule.id())
+            }
+            Event::Den { seat } => write!(f, "seat {seat} is the đền player ({})", Rule::Den.id()),
+            Event::TrickEnd { leader, rule } => {
+                write!(f, "the trick ends; seat {leader} leads ({})", rule.id())
+            }
+            Event::VoidChain { victim } => write!(
+                f,
+                "the chặt chain is void: seat {victim} went out with the chopped play ({})",
+                Rule::VoidChain.id()
+            ),
+            Event::Pay(t) => write!(
+                f,
+                "seat {} pays seat {} {} cược ({})",
+                t.from,
+                t.to,
+                cuoc(t.amount),
+                t.rule.id()
+            ),
+            Event::End { winner } => write!(f, "game over; seat {winner} is first"),
+        }
+    }
+}
+
+/// A Tiến Lên game: the rule options (§8).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct TienLen {
+    opts: Options,
+}
+
+impl TienLen {
+    /// A game with these options. Errors when an option is outside what the engine supports.
+    pub fn new(opts: Options) -> Result<TienLen, String> {
+        opts.validate()?;
+        Ok(TienLen { opts })
+    }
+    /// The default rules for `players` players (2–4).
+    pub fn standard(players: u8) -> Result<TienLen, String> {
+        TienLen::new(Options::default_for(players))
+    }
+    /// The rule options.
+    pub fn options(&self) -> &Options {
+        &self.opts
+    }
+    /// The 52 cards in ascending key.
+    pub fn fresh_deck() -> [Card; DECK_SIZE] {
+        std::array::from_fn(|k| Card::from_key(k as u8))
+    }
+    /// Deals `deck` by §2.3 and runs the tới trắng check of §5.
+    pub fn deal_deck(&self, deck: &[Card; DECK_SIZE], setup: Setup) -> TienLenState {
+        TienLenState::deal(self.opts, deck, setup)
+    }
+    /// How the next game of the match of `previous` starts (§2.3–2.5, §6.4, T18): the next
+    /// dealer; an initial game after a tới trắng (or when `previous` is unfinished); otherwise the
+    /// đền player or the first finisher leads.
+    pub fn next_setup(&self, previous: &TienLenState) -> Setup {
+        let dealer = previous.next(previous.setup.dealer);
+        match previous.outcome {
+            Some(o) if previous.toi_trang.is_none() => Setup {
+                dealer,
+                initial: false,
+                leader: previous.den_player.or(o.winner),
+            },
+            _ => Setup {
+                dealer,
+                initial: true,
+                leader: None,
+            },
+        }
+    }
+}
+
+impl Game for TienLen {
+    type State = TienLenState;
+    fn name(&self) -> &'static str {
+        "tienlen"
+    }
+    fn variant(&self) -> &'static str {
+        "south"
+    }
+    fn seats(&self) -> usize {
+        self.opts.players as usize
+    }
+    fn deal(&self, rng: &mut GameRng) -> TienLenState {
+        let mut deck = TienLen::fresh_deck();
+        shuffle(&mut deck, rng);
+        self.deal_deck(&deck, Setup::FIRST)
+    }
+    fn deal_next(&self, previous: &TienLenState, rng: &mut GameRng) -> TienLenState {
+        let mut deck = TienLen::fresh_deck();
+        shuffle(&mut deck, rng);
+        self.deal_deck(&deck, self.next_setup(previous))
+    }
+}
+
+/// A Tiến Lên game in progress: a plain `Copy` value.
+#[derive(Copy, Clone, Debug)]
+pub struct TienLenState {
+    pub(super) opts: Options,
+    pub(super) deck: [Card; DECK_SIZE],
+    pub(super) setup: Setup,
+    pub(super) leader: Seat,
+    /// The card the game's first play must contain, until that play (§2.5).
+    pub(super) required: Option<Card>,
+    pub(super) hands: [Cards; MAX_PLAYERS],
+    pub(super) played_by: [Cards; MAX_PLAYERS],
+    pub(super) set_aside: Cards,
+    pub(super) places: [u8; MAX_PLAYERS],
+    next_top_place: u8,
+    next_bottom_place: u8,
+    pub(super) finished: CopyVec<Seat, MAX_PLAYERS>,
+    /// Cóng seats (§6.2), a seat mask.
+    pub(super) cong: u8,
+    /// Seats that left play under `forbid_finish_on_two`, in order.
+    pub(super) leavers: CopyVec<Seat, MAX_PLAYERS>,
+    pub(super) top: Option<(Combo, Seat)>,
+    pub(super) passed: u8,
+    /// Passed seats that passed again on this top (`passed_player_may_chop_in_turn`).
+    pub(super) dropped: u8,
+    pub(super) chain: Chain,
+    pub(super) phase: Phase,
+    /// The `from` of the `Advance` whose window is being polled.
+    window_from: Seat,
+    /// Seats that passed in turn while holding a legal play (§4.1, for đền).
+    pub(super) den_flags: u8,
+    pub(super) den_player: Option<Seat>,
+    pub(super) toi_trang: Option<(Seat, ToiTrang)>,
+    pub(super) turns: u32,
+    pub(super) events: CopyVec<Event, MAX_EVENTS>,
+    pub(super) transfers: CopyVec<Transfer, MAX_TRANSFERS>,
+    pub(super) outcome: Option<Outcome>,
+}
+
+#[inline]
+const fn bit(s: Seat) -> u8 {
+    1 << s
+}
+
+impl TienLenState {
+    fn deal(opts: Options, deck: &[Card; DECK_SIZE], setup: Setup) -> TienLenState {
+        let n = opts.players as usize;
+        let mut hands = [Cards::EMPTY; MAX_PLAYERS];
+        for (k, &c) in deck[..HAND_SIZE * n].iter().enumerate() {
+            let s = (setup.dealer as usize + k) % n;
+            hands[s] = hands[s].with(c);
+        }
+        let set_aside: Cards = deck[HAND_SIZE * n..].iter().copied().collect();
+        let dealt = Cards::ALL.minus(set_aside);
+        let lowest = dealt.lowest().unwrap_or_default();
+        let holder = |c: Card| (0..n as Seat).find(|&s| hands[s as usize].contains(c));
+        let (leader, required) = match (setup.initial, setup.leader) {
+            (false, Some(l)) => (l % n as Seat, None),
+            (false, None) => (holder(lowest).unwrap_or(0), None),
+            // §2.5: the holder of 3s, or of the lowest dealt card when 3s was set aside.
+            (true, _) => (holder(lowest).unwrap_or(0), Some(lowest)),
+        };
+        let mut s = TienLenState {
+            opts,
+            deck: *deck,
+            setup,
+            leader,
+            required,
+            hands,
+            played_by: [Cards::EMPTY; MAX_PLAYERS],
+            set_aside,
+            places: [0; MAX_PLAYERS],
+            next_top_place: 1,
+            next_bottom_place: n as u8,
+            finished: CopyVec::default(),
+            cong: 0,
+            leavers: CopyVec::default(),
+            top: None,
+            passed: 0,
+            dropped: 0,
+            chain: Chain::default(),
+            phase: Phase::Lead(leader),
+            window_from: leader,
+            den_flags: 0,
+            den_player: None,
+            toi_trang: None,
+            turns: 0,
+            events: CopyVec::default(),
+            transfers: CopyVec::default(),
+            outcome: None,
+        };
+        s.events.push(Event::Deal {
+            dealer: setup.dealer,
+            leader,
+            initial: setup.initial,
+        });
+        // §5.2: the qualifying seat nearest to the leader, the leader first.
+        for d in 0..n as Seat {
+            let seat = (leader + d) % n as Seat;
+            if let Some(c) = toi_trang(s.hands[seat as usize], setup.initial, &opts).first() {
+                s.toi_trang_win(seat, c);
+                break;
+            }
+        }
+        s
+    }
+
+    // ----- accessors -----
+
+    /// The rule options in force.
+    pub fn options(&self) -> &Options {
+        &self.opts
+    }
+    /// Number of players.
+    pub fn players(&self) -> usize {
+        self.opts.players as usize
+    }
+    /// The deck the game was dealt from (§2.3).
+    pub fn deck(&self) -> &[Card; DECK_SIZE] {
+        &self.deck
+    }
+    /// How the game was set up.
+    pub fn setup(&self) -> Setup {
+        self.setup
+    }
+    /// The dealer.
+    pub fn dealer(&self) -> Seat {
+        self.setup.dealer
+    }
+    /// The game's leader (§2.5).
+    pub fn leader(&self) -> Seat {
+        self.leader
+    }
+    /// True in an initial game (§2.4).
+    pub fn initial(&self) -> bool {
+        self.setup.initial
+    }
+    /// The card the next play must contain (the game's first play of an initial game).
+    pub fn required(&self) -> Option<Card> {
+        self.required
+    }
+    /// A seat's hand (hidden information: agents see it only through their own view).
+    pub fn hand(&self, seat: Seat) -> Cards {
+        self.hands[seat as usize]
+    }
+    /// Number of cards a seat holds (public).
+    pub fn hand_len(&self, seat: Seat) -> usize {
+        self.hands[seat as usize].len() as usize
+    }
+    /// The cards a seat has played (public).
+    pub fn played_by(&self, seat: Seat) -> Cards {
+        self.played_by[seat as usize]
+    }
+    /// Every card played so far (public).
+    pub fn played(&self) -> Cards {
+        self.played_by.iter().fold(Cards::EMPTY, |a, &b| a.union(b))
+    }
+    /// The cards set aside at the deal (N < 4; hidden).
+    pub fn set_aside(&self) -> Cards {
+        self.set_aside
+    }
+    /// The top combination and its owner.
+    pub fn top(&self) -> Option<(Combo, Seat)> {
+        self.top
+    }
+    /// Seats that passed in this trick (a seat mask).
+    pub fn passed(&self) -> u8 {
+        self.passed
+    }
+    /// Seats in the order they emptied their hands.
+    pub fn finished(&self) -> &[Seat] {
+        self.finished.as_slice()
+    }
+    /// Cóng seats (a seat mask, §6.2).
+    pub fn cong(&self) -> u8 {
+        self.cong
+    }
+    /// Seats that left play under `forbid_finish_on_two`, in order.
+    pub fn leavers(&self) -> &[Seat] {
+        self.leavers.as_slice()
+    }
+    /// Each seat's place so far (0 = not yet placed).
+    pub fn places(&self) -> &[u8] {
+        &self.places[..self.players()]
+    }
+    /// The chặt chain of the current trick.
+    pub fn chain(&self) -> Chain {
+        self.chain
+    }
+    /// The phase.
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+    /// Every payment made so far (chặt during play; the rest at the end).
+    pub fn transfers(&self) -> &[Transfer] {
+        self.transfers.as_slice()
+    }
+    /// The đền player, once found.
+    pub fn den_player(&self) -> Option<Seat> {
+        self.den_player
+    }
+    /// The tới trắng winner and condition, if the game ended so.
+    pub fn toi_trang(&self) -> Option<(Seat, ToiTrang)> {
+        self.toi_trang
+    }
+    /// Plays made so far (in turn and out of turn).
+    pub fn turns(&self) -> u32 {
+        self.turns
+    }
+    /// Seats still in play: holding cards, not cóng, not left (a seat mask, §4.1).
+    pub fn active(&self) -> u8 {
+        let mut m = 0;
+        for s in 0..self.opts.players {
+            if !self.hands[s as usize].is_empty() {
+                m |= bit(s);
+            }
+        }
+        m & !self.cong & !self.leaver_mask()
+    }
+    fn leaver_mask(&self) -> u8 {
+        self.leavers.as_slice().iter().fold(0, |m, &s| m | bit(s))
+    }
+    /// The next seat in play order (§2.2).
+    pub fn next(&self, seat: Seat) -> Seat {
+        (seat + 1) % self.opts.players
+    }
+    fn seat_at_place(&self, place: u8) -> Option<Seat> {
+        (0..self.opts.players).find(|&s| self.places[s as usize] == place)
+    }
+
+    // ----- legal actions -----
+
+    /// Writes every legal play of `seat` deciding in `phase` into `emit` (no Pass/Decline).
+    fn plays<F: FnMut(Cards)>(&self, seat: Seat, phase: Phase, emit: &mut F) {
+        let hand = self.hands[seat as usize];
+        let o = &self.opts;
+        let forbid = o.forbid_finish_on_two;
+        let required = self.required;
+        let mut out = |x: Cards, _: ComboType| {
+            // §4.3 forbid_finish_on_two: a play emptying the hand may not contain a 2.
+            if forbid && x == hand && x.rank_count(12) > 0 {
+                return;
+            }
+            if let Some(r) = required {
+                if !x.contains(r) {
+                    return;
+                }
+            }
+            emit(x);
+        };
+        match phase {
+            Phase::Lead(_) => combinations(hand, &mut out),
+            Phase::Respond(_) => {
+                let Some((b, _)) = self.top else { return };
+                if self.passed & bit(seat) != 0 {
+                    // v2 passed_player_may_chop_in_turn: only hàng that chặt.
+                    beating(hand, &b, o, &mut |x, kind| {
+                        if matches!(kind, ComboType::Quad | ComboType::PairSequence(_))
+                            && is_chat(&combo_of(x, kind), &b, o)
+                        {
+                            out(x, kind);
+                        }
+                    });
+                } else {
+                    beating(hand, &b, o, &mut out);
+                }
+            }
+            Phase::OotWindow(_) => {
+                let Some((b, _)) = self.top else { return };
+                let min = o.oot_chop_min_pairs.unwrap_or(u8::MAX);
+                beating(hand, &b, o, &mut |x, kind| {
+                    if matches!(kind, ComboType::PairSequence(k) if k >= min) {
+                        out(x, kind);
+                    }
+                });
+            }
+            Phase::Over => {}
+        }
+    }
+
+    /// True when `seat`, deciding in `phase`, would have at least one legal play.
+    fn has_play_in(&self, seat: Seat, phase: Phase) -> bool {
+        let mut any = false;
+        self.plays(seat, phase, &mut |_| any = true);
+        any
+    }
+
+    /// True when `q` holds an out-of-turn chop of the top (§4.3.4).
+    fn can_chop_out_of_turn(&self, q: Seat) -> bool {
+        let Some(min) = self.opts.oot_chop_min_pairs else {
+            return false;
+        };
+        // quick test: a run of `min` ranks held twice
+        if !sequences(self.hands[q as usize], 2, min, -1, &mut |_, _| {}) {
+            return false;
+        }
+        self.has_play_in(q, Phase::OotWindow(q))
+    }
+
+    fn is_legal(&self, action: Action) -> bool {
+        let mut list = Actions::new();
+        self.legal_actions(&mut list);
+        list.contains(&action)
+    }
+
+    // ----- the flow of §4.3 -----
+
+    fn pay(&mut self, from: Seat, to: Seat, amount: u32, rule: Rule) {
+        if amount == 0 || from == to {
+            return;
+        }
+        let t = Transfer {
+            from,
+            to,
+            amount,
+            rule,
+        };
+        self.transfers.push(t);
+        self.events.push(Event::Pay(t));
+    }
+
+    /// AfterPlay(X, x) (§4.3.3), for plays in turn and out-of-turn chops.
+    fn after_play(&mut self, x_seat: Seat, cards: Cards, out_of_turn: bool) {
+        let Some(combo) = classify(cards) else {
+            panic!("{cards} is not a combination");
+        };
+        self.events.push(if out_of_turn {
+            Event::Chop {
+                seat: x_seat,
+                cards,
+                kind: combo.kind,
+            }
+        } else {
+            Event::Play {
+                seat: x_seat,
+                cards,
+                kind: combo.kind,
+            }
+        });
+        // 1. the chain grows on a chặt
+        if let Some((b, owner)) = self.top {
+            if is_chat(&combo, &b, &self.opts) {
+                let c = &mut self.chain;
+                c.links += 1;
+                c.total += chat_value(&b, &self.opts);
+                c.victim = owner;
+                c.victim_emptied = self.hands[owner as usize].is_empty();
+            }
+        }
+        // 2.
+        let xi = x_seat as usize;
+        self.hands[xi] = self.hands[xi].minus(cards);
+        self.played_by[xi] = self.played_by[xi].union(cards);
+        self.top = Some((combo, x_seat));
+        self.passed &= !bit(x_seat);
+        self.dropped = 0;
+        self.required = None;
+        self.turns += 1;
+        // 3.
+        if self.hands[xi].is_empty() {
+            self.finish(x_seat);
+            if self.active().count_ones() <= 1 {
+                self.settle_chain();
+                self.end_game();
+                return;
+            }
+        }
+        // 4.
+        self.advance(x_seat);
+    }
+
+    /// `x` empties his hand: he takes the next place; the first finisher triggers the cóng check.
+    fn finish(&mut self, x: Seat) {
+        self.finished.push(x);
+        self.take_top_place(x, Rule::Finish);
+        if self.finished.len() > 1 {
+            return;
+        }
+        // §6.2 cóng check, seats in play order from next(W)
+        let n = self.opts.players;
+        let mut cong = ArrayVec::<Seat, MAX_PLAYERS>::new();
+        let active = self.active();
+        for i in 1..n {
+            let s = (x + i) % n;
+            if active & bit(s) != 0 && self.played_by[s as usize].is_empty() {
+                cong.push(s);
+            }
+        }
+        if cong.is_empty() {
+            return;
+        }
+        let first = self.next_bottom_place + 1 - cong.len() as u8;
+        for (i, &c) in cong.iter().enumerate() {
+            self.cong |= bit(c);
+            self.places[c as usize] = first + i as u8;
+            self.events.push(Event::Place {
+                seat: c,
+                place: first + i as u8,
+                rule: Rule::Cong,
+            });
+        }
+        self.next_bottom_place -= cong.len() as u8;
+        // §6.4 đền: all others cóng
+        if cong.len() == n as usize - 1 && self.opts.cong_den_enabled {
+            if let Some(&d) = cong.iter().find(|&&c| self.den_flags & bit(c) != 0) {
+                self.den_player = Some(d);
+                self.events.push(Event::Den { seat: d });
+            }
+        }
+    }
+
+    fn take_top_place(&mut self, s: Seat, rule: Rule) {
+        let place = self.next_top_place;
+        self.next_top_place += 1;
+        self.places[s as usize] = place;
+        self.events.push(Event::Place {
+            seat: s,
+            place,
+            rule,
+        });
+    }
+
+    /// Advance(from) (§4.3.4): the out-of-turn window, then the next responder or EndTrick.
+    fn advance(&mut self, from: Seat) {
+        if let Some((_, owner)) = self.top {
+            if self.open_window(from, self.next(owner)) {
+                return;
+            }
+        }
+        self.go_to_responder(from);
+    }
+
+    /// Polls seats from `start` up to (excluding) the top's owner; true if one is asked.
+    fn open_window(&mut self, from: Seat, start: Seat) -> bool {
+        let Some((b, owner)) = self.top else {
+            return false;
+        };
+        if self.opts.oot_chop_min_pairs.is_none() || !b.is_chat_target() {
+            return false;
+        }
+        let active = self.active();
+        let mut q = start;
+        while q != owner {
+            if active & bit(q) != 0 && self.can_chop_out_of_turn(q) {
+                self.phase = Phase::OotWindow(q);
+                self.window_from = from;
+                return true;
+            }
+            q = self.next(q);
+        }
+        false
+    }
+
+    /// Advance step 2: `turn` = the first contender after `from`, or EndTrick.
+    fn go_to_responder(&mut self, from: Seat) {
+        if self.top.is_none() {
+            return self.enter_lead(from);
+        }
+        match self.next_responder(from) {
+            Some(s) => self.phase = Phase::Respond(s),
+            None => self.end_trick(),
+        }
+    }
+
+    /// The first contender after `from` in play order (§4.3.4 step 2), if any.
+    pub(super) fn next_responder(&self, from: Seat) -> Option<Seat> {
+        let (_, owner) = self.top?;
+        let active = self.active();
+        let mut contenders = active & !self.passed & !bit(owner);
+        if self.opts.passed_player_may_chop_in_turn {
+            // v2: a passed seat holding a hàng chặt of the top is still a contender.
+            let mut extra = active & self.passed & !self.dropped & !bit(owner);
+            while extra != 0 {
+                let s = extra.trailing_zeros() as Seat;
+                extra &= extra - 1;
+                if self.has_play_in(s, Phase::Respond(s)) {
+                    contenders |= bit(s);
+                }
+            }
+        }
+        let n = self.opts.players;
+        (1..=n)
+            .map(|i| (from + i) % n)
+            .find(|&s| contenders & bit(s) != 0)
+    }
+
+    /// The leader after the current trick (§4.3.5): its owner, or by hưởng sái the first active
+    /// seat after him.
+    pub(super) fn trick_leader(&self) -> (Seat, Rule) {
+        let Some((_, owner)) = self.top else {
+            return (self.leader, Rule::EndTrick);
+        };
+        let active = self.active();
+        if active & bit(owner) != 0 || active == 0 {
+            return (owner, Rule::EndTrick);
+        }
+        let mut leader = self.next(owner);
+        while active & bit(leader) == 0 {
+            leader = self.next(leader);
+        }
+        (leader, Rule::HuongSai)
+    }
+
+    /// What follows the current out-of-turn window if every polled seat declines: the public
+    /// phase (a view must not tell whether anyone is being polled).
+    pub(super) fn continuation(&self) -> Phase {
+        match self.phase {
+            Phase::OotWindow(_) => match self.next_responder(self.window_from) {
+                Some(s) => Phase::Respond(s),
+                None => Phase::Lead(self.trick_leader().0),
+            },
+            p => p,
+        }
+    }
+
+    /// Settles the chain (§7.4): the last victim pays the final top's owner, unless void.
+    fn settle_chain(&mut self) {
+        let c = self.chain;
+        self.chain = Chain::default();
+        if c.links == 0 {
+            return;
+        }
+        let Some((_, owner)) = self.top else { return };
+        if c.victim_emptied {
+            self.events.push(Event::VoidChain { victim: c.victim });
+        } else {
+            self.pay(c.victim, owner, c.total, Rule::Chat);
+        }
+    }
+
+    /// EndTrick (§4.3.5), with hưởng sái.
+    fn end_trick(&mut self) {
+        self.settle_chain();
+        let (leader, rule) = self.trick_leader();
+        self.top = None;
+        self.passed = 0;
+        self.dropped = 0;
+        self.events.push(Event::TrickEnd { leader, rule });
+        self.enter_lead(leader);
+    }
+
+    /// Lead(P), after the v2 leave rule of `forbid_finish_on_two`: a leader with no legal lead
+    /// (only a single 2 left, since any smaller part of a larger hand is a legal lead) leaves
+    /// play, takes the last free place, and the lead passes on.
+    fn enter_lead(&mut self, mut p: Seat) {
+        loop {
+            let hand = self.hands[p as usize];
+            let stuck = self.opts.forbid_finish_on_two
+                && self.required.is_none()
+                && hand.len() == 1
+                && hand.rank_count(12) == 1;
+            if !stuck {
+                self.phase = Phase::Lead(p);
+                return;
+            }
+            self.leavers.push(p);
+            let place = self.next_bottom_place;
+            self.next_bottom_place -= 1;
+            self.places[p as usize] = place;
+            self.events.push(Event::Place {
+                seat: p,
+                place,
+                rule: Rule::LeaveOnTwo,
+            });
+            let active = self.active();
+            if active.count_ones() <= 1 {
+                self.end_game();
+                return;
+            }
+            p = self.next(p);
+            while active & bit(p) == 0 {
+                p = self.next(p);
+            }
+        }
+    }
+
+    fn toi_trang_win(&mut self, w: Seat, condition: ToiTrang) {
+        self.toi_trang = Some((w, condition));
+        self.events.push(Event::ToiTrang { seat: w, condition });
+        self.places[w as usize] = 1;
+        for s in 0..self.opts.players {
+            if s != w {
+                let mut amount = self.opts.toi_trang_pay;
+                if self.opts.toi_trang_dem_heo {
+                    amount += thoi(self.hands[s as usize], &self.opts);
+                }
+                self.pay(s, w, amount, Rule::ToiTrangPay);
+            }
+        }
+        self.close(w, "toi_trang");
+    }
+
+    /// GameOver (§6.1, §7): the last place, then the payments of §7.2, §7.5, §7.3 and the
+    /// leavers' thối.
+    fn end_game(&mut self) {
+        let o = self.opts;
+        let active = self.active();
+        let last = (active != 0).then(|| active.trailing_zeros() as Seat);
+        if let Some(l) = last {
+            self.take_top_place(l, Rule::LastActive);
+        }
+        // §7.2, except transfers paid by a cóng seat (§7.5)
+        for st in o.stakes() {
+            if let (Some(a), Some(b)) = (self.seat_at_place(st.payer), self.seat_at_place(st.payee))
+            {
+                if self.cong & bit(a) == 0 {
+                    self.pay(a, b, st.amount, Rule::PlaceStake);
+                }
+            }
+        }
+        let w = self.finished.as_slice().first().copied();
+        if self.cong != 0 {
+            // §7.5, seats in play order from next(W)
+            if let Some(w) = w {
+                let n = o.players;
+                let mut total = 0;
+                for i in 1..n {
+                    let c = (w + i) % n;
+                    if self.cong & bit(c) != 0 {
+                        let amount = o.cong_pay + thoi(self.hands[c as usize], &o);
+                        match self.den_player {
+                            Some(_) => total += amount,
+                            None => self.pay(c, w, amount, Rule::CongPay),
+                        }
+                    }
+                }
+                if let Some(d) = self.den_player {
+                    self.pay(d, w, total, Rule::Den);
+                }
+            }
+        } else if let Some(l) = last {
+            // §7.3 at a normal end: the last player pays the seat placed just before him.
+            let place = self.places[l as usize];
+            if let Some(to) = self.seat_at_place(place.wrapping_sub(1)) {
+                self.pay(l, to, thoi(self.hands[l as usize], &o), Rule::Thoi);
+            }
+        }
+        // §4.3 v2: each leaver pays thối on his 2s to the seat placed just before him.
+        for i in 0..self.leavers.len() {
+            let l = self.leavers.as_slice()[i];
+            if let Some(to) = self.seat_at_place(self.places[l as usize].wrapping_sub(1)) {
+                self.pay(l, to, heo_total(self.hands[l as usize]), Rule::LeaveThoi);
+            }
+        }
+        let winner = self.seat_at_place(1).unwrap_or(0);
+        self.close(winner, if self.cong != 0 { "cong" } else { "finish" });
+    }
+
+    fn close(&mut self, winner: Seat, reason: &'static str) {
+        let mut payouts = [0i64; MAX_SEATS];
+        for t in self.transfers.as_slice() {
+            payouts[t.from as usize] -= i64::from(t.amount);
+            payouts[t.to as usize] += i64::from(t.amount);
+        }
+        let mut places = [0u8; MAX_SEATS];
+        places[..MAX_PLAYERS].copy_from_slice(&self.places);
+        self.outcome = Some(Outcome {
+            seats: self.opts.players,
+            winner: Some(winner),
+            reason,
+            payouts,
+            hand_value: 0,
+            turns: self.turns,
+            penalized: self.den_player,
+            places,
+        });
+        self.top = None;
+        self.phase = Phase::Over;
+        self.events.push(Event::End { winner });
+    }
+}
+
+/// The combination of cards known to be of type `kind`.
+fn combo_of(cards: Cards, kind: ComboType) -> Combo {
+    Combo {
+        cards,
+        kind,
+        top: cards.highest().unwrap_or_default(),
+    }
+}
+
+impl GameState for TienLenState {
+    type Action = Action;
+    type Actions = Actions;
+    type Event = Event;
+
+    fn to_move(&self) -> Option<Seat> {
+        match self.phase {
+            Phase::Lead(s) | Phase::Respond(s) | Phase::OotWindow(s) => Some(s),
+            Phase::Over => None,
+        }
+    }
+
+    /// Canonical order: plays (or chops) in the order of [`super::moves`], then `Pass` or
+    /// `Decline` last.
+    fn legal_actions(&self, out: &mut Actions) {
+        out.clear();
+        match self.phase {
+            Phase::Lead(p) => self.plays(p, self.phase, &mut |x| out.push(Action::Play(x))),
+            Phase::Respond(p) => {
+                self.plays(p, self.phase, &mut |x| out.push(Action::Play(x)));
+                out.push(Action::Pass);
+            }
+            Phase::OotWindow(q) => {
+                self.plays(q, self.phase, &mut |x| out.push(Action::Chop(x)));
+                out.push(Action::Decline);
+            }
+            Phase::Over => {}
+        }
+    }
+
+    fn apply(&mut self, action: Action) {
+        debug_assert!(
+            self.is_legal(action),
+            "illegal action {action} in {:?}",
+            self.phase
+        );
+        self.events.clear();
+        match (self.phase, action) {
+            (Phase::Lead(p) | Phase::Respond(p), Action::Play(x)) => self.after_play(p, x, false),
+            (Phase::Respond(p), Action::Pass) => {
+                // §4.1 history for đền: did the passer have a legal play?
+                if self.has_play_in(p, self.phase) {
+                    self.den_flags |= bit(p);
+                }
+                if self.passed & bit(p) != 0 {
+                    self.dropped |= bit(p);
+                }
+                self.passed |= bit(p);
+                self.events.push(Event::Pass { seat: p });
+                self.advance(p);
+            }
+            (Phase::OotWindow(q), Action::Chop(x)) => self.after_play(q, x, true),
+            (Phase::OotWindow(q), Action::Decline) => {
+                self.events.push(Event::Decline { seat: q });
+                let from = self.window_from;
+                if !self.open_window(from, self.next(q)) {
+                    self.go_to_responder(from);
+                }
+            }
+            (phase, action) => panic!("{action} is not an action of {phase:?}"),
+        }
+    }
+
+    fn last_events(&self) -> &[Event] {
+        self.events.as_slice()
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    /// 4 half-cược (2 cược): a plain 4-player game pays ±1 cược to the extreme places and a
+    /// thối or chặt adds about 1 more, so ±2 cược spans the typical game; cóng and tới trắng
+    /// payments (≥ 2 cược per loser) clip at the ends of the reward range, as they should.
+    fn payout_scale(&self) -> f64 {
+        4.0
+    }
+
+    type View<'a> = super::view::TienLenView<'a>;
+    fn view(&self, seat: Seat) -> super::view::TienLenView<'_> {
+        super::view::TienLenView::new(self, seat)
+    }
+}
