@@ -165,7 +165,7 @@ macro_rules! registry {
     };
 }
 
-registry!(tusac::TuSac);
+registry!(tusac::TuSac, tienlen::TienLen);
 
 /// The error for a game name not in the registry.
 fn unknown_game(name: &str) -> String {
@@ -198,6 +198,21 @@ pub fn check_variant(info: &GameInfo, variant: &str) -> Result<(), String> {
         info.name,
         info.variants.join(", ")
     ))
+}
+
+/// `rules` with `players` set to the table's seat count: a `players` key that disagrees with
+/// the seats is an error.
+pub fn rules_with_players(rules: &RuleMap, players: usize) -> Result<RuleMap, String> {
+    let mut all = rules.clone();
+    match rules.get("players") {
+        Some(p) if p.as_u64() != Some(players as u64) => {
+            return Err(format!(
+                "rules: 'players' = {p}, but the table seats {players}"
+            ))
+        }
+        _ => all.insert("players".into(), players.into()),
+    };
+    Ok(all)
 }
 
 /// Checks a number of players against a game's seats.

@@ -2,11 +2,16 @@
 //! and notation, card sets, combinations and beats, legal-move generation, the options, the
 //! state machine with its payments, and the seat view.
 
+pub mod analyze;
 pub mod card;
 pub mod cards;
 pub mod combo;
+pub mod greedy;
+mod kind;
+pub mod log;
 pub mod moves;
 pub mod options;
+pub mod split;
 pub mod state;
 pub mod view;
 

@@ -32,15 +32,7 @@ impl GameKind for TuSac {
     type Log = TuSacLog;
 
     fn build(variant: &str, players: usize, rules: &RuleMap) -> Result<TuSac, String> {
-        let mut all = rules.clone();
-        match rules.get("players") {
-            Some(p) if p.as_u64() != Some(players as u64) => {
-                return Err(format!(
-                    "rules: 'players' = {p}, but the table seats {players}"
-                ))
-            }
-            _ => all.insert("players".into(), players.into()),
-        };
+        let all = crate::games::rules_with_players(rules, players)?;
         TuSac::new(Options::from_rules(variant, &all)?)
     }
 

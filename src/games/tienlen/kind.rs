@@ -1,0 +1,183 @@
+//! Tiến Lên's entry in the game registry ([`GameKind`]): its facts, options from a `[rules]` map,
+//! its `greedy`, its record hooks (deck in §2.3's dealing order, the deal's setup, forced moves
+//! and payments), its analyser and its benchmark figures.
+
+use super::analyze::{analyze_hand, analyze_play};
+use super::card::{parse_cards, Card, DECK_SIZE};
+use super::cards::Cards;
+use super::greedy::{TienLenGreedy, GREEDY_INFO};
+use super::log::TienLenLog;
+use super::split::{Split, Splitter};
+use super::state::{Event, Setup, TienLen, TienLenState};
+use super::Options;
+use crate::agents::spec::AgentSpec;
+use crate::agents::Agent;
+use crate::game::{Game, Seat};
+use crate::games::{
+    check_variant, rules_with_players, Analysis, AnalyzeOptions, BenchRow, GameInfo, GameKind,
+    RecordSetup, RuleMap,
+};
+use crate::record::RecordEvent;
+use crate::rng::{stream_rng, DEAL_STREAM};
+use serde_json::Value;
+use std::hint::black_box;
+use std::time::Instant;
+
+/// Reads a deck: the 52 cards once each, in §2.3's dealing order. Errors name the card at fault.
+pub fn parse_deck(text: &str) -> Result<[Card; DECK_SIZE], String> {
+    let cards = parse_cards(text).map_err(|e| format!("deck: {e}"))?;
+    if cards.len() != DECK_SIZE {
+        let given: Cards = cards.iter().copied().collect();
+        let missing = Cards::ALL.minus(given).lowest();
+        return Err(format!(
+            "deck: {} cards, a deck has {DECK_SIZE}{}",
+            cards.len(),
+            missing.map_or(String::new(), |c| format!(
+                "; the first missing card is {c}"
+            ))
+        ));
+    }
+    Ok(cards.try_into().expect("52 cards"))
+}
+
+/// The setup of a deal from a record's `setup` keys: `dealer` (default 0), `initial` (default
+/// true) and, for a normal game, `leader`.
+fn setup_of(map: &RuleMap, players: u8) -> Result<Setup, String> {
+    let mut setup = Setup::FIRST;
+    for (k, v) in map {
+        let seat = || {
+            v.as_u64()
+                .filter(|&s| s < u64::from(players))
+                .map(|s| s as Seat)
+                .ok_or_else(|| format!("setup: '{k}' = {v} is not a seat of {players}"))
+        };
+        match k.as_str() {
+            "dealer" => setup.dealer = seat()?,
+            "leader" => setup.leader = Some(seat()?),
+            "initial" => {
+                setup.initial = v
+                    .as_bool()
+                    .ok_or_else(|| format!("setup: 'initial' = {v}: expected true or false"))?
+            }
+            _ => return Err(format!("setup: '{k}' is not a setting of a tienlen deal")),
+        }
+    }
+    Ok(setup)
+}
+
+impl GameKind for TienLen {
+    const INFO: GameInfo = GameInfo {
+        name: "tienlen",
+        title: "Tiến Lên (southern)",
+        variants: &["south"],
+        planned_variants: &[],
+        seats: (2, 4),
+        payout_unit: "half-cược (½ of what the last player pays the winner, §7.1)",
+        ranks_places: true,
+        agents: &[GREEDY_INFO],
+    };
+    type Log = TienLenLog;
+
+    fn build(variant: &str, players: usize, rules: &RuleMap) -> Result<TienLen, String> {
+        check_variant(&Self::INFO, variant)?;
+        let all = rules_with_players(rules, players)?;
+        TienLen::new(Options::from_rules(&all)?)
+    }
+
+    fn rules(&self) -> RuleMap {
+        self.options().to_rules()
+    }
+
+    fn own_agent(spec: &AgentSpec) -> Result<Box<dyn Agent<TienLenState>>, String> {
+        match spec.name.as_str() {
+            "greedy" => Ok(Box::new(TienLenGreedy::default())),
+            other => Err(format!("agent '{other}' does not play tienlen")),
+        }
+    }
+
+    fn record_setup(start: &TienLenState) -> RecordSetup {
+        let s = start.setup();
+        let mut setup = RuleMap::new();
+        setup.insert("dealer".into(), s.dealer.into());
+        setup.insert("initial".into(), s.initial.into());
+        if let Some(l) = s.leader {
+            setup.insert("leader".into(), l.into());
+        }
+        RecordSetup {
+            deck: super::format_cards(start.deck().iter().copied()),
+            first: start.leader(),
+            setup,
+        }
+    }
+
+    fn deal_recorded(&self, deck: &str, setup: &RuleMap) -> Result<TienLenState, String> {
+        let setup = setup_of(setup, self.options().players)?;
+        Ok(self.deal_deck(&parse_deck(deck)?, setup))
+    }
+
+    fn forced_event(e: &Event) -> Option<RecordEvent> {
+        let rule = e.forced_by()?;
+        let (seat, action) = match *e {
+            Event::ToiTrang { seat, .. } => (seat, "toi_trang".to_string()),
+            Event::Place { seat, place, .. } => (seat, format!("place {place}")),
+            Event::Den { seat } => (seat, "den".to_string()),
+            Event::TrickEnd { leader, .. } => (leader, "lead".to_string()),
+            Event::VoidChain { victim } => (victim, "void_chain".to_string()),
+            Event::Pay(t) => (t.from, format!("pay {} {}", t.to, cuoc(t.amount))),
+            Event::End { winner } => (winner, "end".to_string()),
+            _ => return None,
+        };
+        Some(RecordEvent {
+            seat: Some(seat),
+            action,
+            forced: true,
+            rule: Some(rule.id().to_string()),
+            legal: None,
+        })
+    }
+
+    fn analyze(hand: &str, opts: &AnalyzeOptions) -> Result<Analysis, String> {
+        check_variant(&Self::INFO, &opts.variant)?;
+        if !opts.seen.trim().is_empty() {
+            return Err("--seen is not an option of a tienlen analysis".into());
+        }
+        let o = Options::default_for(4);
+        let (json, text) = match &opts.play {
+            Some(play) => analyze_play(Some(hand), play, opts.against.as_deref(), &o)?,
+            None => analyze_hand(hand, &o)?,
+        };
+        Ok(Analysis { json, text })
+    }
+
+    fn bench_rows(count: u64) -> Vec<BenchRow> {
+        let game = TienLen::standard(4).expect("4 players");
+        let hands: Vec<Cards> = (0..count.div_ceil(4))
+            .flat_map(|i| {
+                let s = game.deal(&mut stream_rng(0xBE7C, i, DEAL_STREAM));
+                (0..4).map(move |seat| s.hand(seat))
+            })
+            .take(count as usize)
+            .collect();
+        let mut splitter = Splitter::default();
+        let mut split = Split::new();
+        let start = Instant::now();
+        for &h in &hands {
+            splitter.split(black_box(h), &mut split);
+            black_box(split.len());
+        }
+        vec![BenchRow {
+            label: "best split of a 13-card hand, 1 thread".into(),
+            value: hands.len() as f64 / start.elapsed().as_secs_f64(),
+            unit: "hands/s",
+        }]
+    }
+}
+
+/// An amount in half-cược written in cược (`1`, `1.5`), as records write payments.
+fn cuoc(half: u32) -> Value {
+    if half.is_multiple_of(2) {
+        Value::from(half / 2)
+    } else {
+        Value::from(f64::from(half) / 2.0)
+    }
+}

@@ -1,0 +1,194 @@
+//! A hand's structure: its best split into combinations (§3.1), used by the analyser and by
+//! `greedy`.
+//!
+//! The best split covers every card with valid combinations and minimises, in order, the number
+//! of combinations (the plays needed to go out) and the number of single cards among them. Only
+//! rank counts matter to that cost, so the search runs on the hand's per-rank counts: the lowest
+//! rank held must open one combination (a single, pair, triple or quad of it, or a straight or
+//! pair sequence starting at it), and the rest is split the same way. Costs are cached by rank
+//! counts in a fixed table owned by the caller, so a split is a handful of lookups once warm.
+//! Cards are then assigned lowest suit first.
+
+use super::card::RANK_TWO;
+use super::cards::Cards;
+use super::combo::{classify, Combo};
+use arrayvec::ArrayVec;
+
+/// The highest rank index a sequence may reach (A; no 2 in straights or pair sequences, §3.1).
+const RANK_ACE: u32 = 11;
+
+/// Cost of a split: `16 · combinations + singles` (lexicographic, both below 16).
+pub type Cost = u8;
+
+/// The combinations of a split: at most one per card.
+pub type Split = ArrayVec<Combo, 52>;
+
+/// Entries of the cost cache (a power of two).
+const CACHE: usize = 1 << 12;
+
+/// The split solver with its cost cache (allocated once, kept across hands: a cost depends only
+/// on rank counts).
+#[derive(Clone)]
+pub struct Splitter {
+    keys: Box<[u64]>,
+    costs: Box<[Cost]>,
+}
+
+impl Default for Splitter {
+    fn default() -> Self {
+        Splitter {
+            keys: vec![u64::MAX; CACHE].into_boxed_slice(),
+            costs: vec![0; CACHE].into_boxed_slice(),
+        }
+    }
+}
+
+/// One way to open a split at its lowest rank: how many cards per rank it takes.
+#[derive(Copy, Clone, Debug)]
+struct Opening {
+    /// Per-rank counts removed, packed in nibbles like [`Cards::nibble_counts`].
+    take: u64,
+    /// Whether it is a single card.
+    single: bool,
+}
+
+/// The openings at the lowest rank of `counts` (nibble-packed rank counts), into `out`.
+fn openings(counts: u64, out: &mut ArrayVec<Opening, 24>) {
+    out.clear();
+    let r = counts.trailing_zeros() / 4;
+    let at = |i: u32| (counts >> (4 * i) & 0xF) as u32;
+    let c = at(r);
+    for k in 1..=c {
+        out.push(Opening {
+            take: u64::from(k) << (4 * r),
+            single: k == 1,
+        });
+    }
+    if r > RANK_ACE {
+        return;
+    }
+    for (per_rank, min_len) in [(1u64, 3u32), (2, 3)] {
+        let mut take = 0u64;
+        let mut len = 0;
+        let mut i = r;
+        while i <= RANK_ACE && u64::from(at(i)) >= per_rank {
+            take |= per_rank << (4 * i);
+            len += 1;
+            if len >= min_len {
+                out.push(Opening {
+                    take,
+                    single: false,
+                });
+            }
+            i += 1;
+        }
+    }
+}
+
+impl Splitter {
+    /// The cost of the best split of cards with these nibble-packed rank counts.
+    pub fn cost_of_counts(&mut self, counts: u64) -> Cost {
+        if counts == 0 {
+            return 0;
+        }
+        let slot = (counts.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 52) as usize & (CACHE - 1);
+        if self.keys[slot] == counts {
+            return self.costs[slot];
+        }
+        let mut list = ArrayVec::new();
+        openings(counts, &mut list);
+        let best = list
+            .iter()
+            .map(|o| 16 + u8::from(o.single) + self.cost_of_counts(counts - o.take))
+            .min()
+            .expect("a non-empty hand has an opening");
+        self.keys[slot] = counts;
+        self.costs[slot] = best;
+        best
+    }
+
+    /// The cost of the best split of `hand`.
+    pub fn cost(&mut self, hand: Cards) -> Cost {
+        self.cost_of_counts(hand.nibble_counts())
+    }
+
+    /// One best split of `hand`, combinations in ascending order of their lowest card; within a
+    /// rank, lower suits go to the earlier combinations.
+    pub fn split(&mut self, hand: Cards, out: &mut Split) {
+        out.clear();
+        let mut left = hand;
+        let mut list = ArrayVec::new();
+        while !left.is_empty() {
+            let counts = left.nibble_counts();
+            let want = self.cost_of_counts(counts);
+            openings(counts, &mut list);
+            let o = list
+                .iter()
+                .find(|o| 16 + u8::from(o.single) + self.cost_of_counts(counts - o.take) == want)
+                .expect("the best cost comes from an opening");
+            let cards = lowest_suits(left, o.take);
+            out.push(classify(cards).expect("openings are valid combinations"));
+            left = left.minus(cards);
+        }
+    }
+}
+
+/// The cards of `hand` taking `take` (nibble counts) per rank, lowest suits first.
+fn lowest_suits(hand: Cards, take: u64) -> Cards {
+    let mut out = Cards::EMPTY;
+    for ri in 0..=RANK_TWO {
+        let k = (take >> (4 * ri) & 0xF) as usize;
+        for c in hand.of_rank(ri).iter().take(k) {
+            out = out.with(c);
+        }
+    }
+    out
+}
+
+/// Number of combinations of a cost.
+pub const fn combos(cost: Cost) -> u8 {
+    cost / 16
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::tienlen::{Card, ComboType};
+
+    fn split(text: &str) -> Vec<String> {
+        let mut s = Splitter::default();
+        let mut out = Split::new();
+        s.split(text.parse().unwrap(), &mut out);
+        out.iter().map(|c| c.cards.to_string()).collect()
+    }
+
+    #[test]
+    fn splits_minimise_combinations_then_singles() {
+        assert_eq!(split("3s 4h 5d 6c 7s"), ["3s 4h 5d 6c 7s"]);
+        assert_eq!(split("3s 3c 4d 4h 5s 5c"), ["3s 3c 4d 4h 5s 5c"]);
+        // 3-7 and a lone 5 would be two combinations with a single: two straights are better
+        assert_eq!(split("3s 4s 5s 5c 6s 7s"), ["3s 4s 5s", "5c 6s 7s"]);
+        assert_eq!(split("9s 9c 9d 9h 2h"), ["9s 9c 9d 9h", "2h"]);
+        assert_eq!(split("2s 2c Ah"), ["Ah", "2s 2c"]);
+        // no 2 in a straight
+        assert_eq!(split("Qs Ks As 2h"), ["Qs Ks As", "2h"]);
+    }
+
+    #[test]
+    fn the_split_covers_the_hand_with_valid_combinations() {
+        use crate::rng::{shuffle, stream_rng};
+        let mut s = Splitter::default();
+        let mut out = Split::new();
+        for i in 0..2000 {
+            let mut deck: Vec<u8> = (0..52).collect();
+            shuffle(&mut deck, &mut stream_rng(4, i, 0));
+            let hand: Cards = deck[..13].iter().map(|&k| Card::from_key(k)).collect();
+            s.split(hand, &mut out);
+            let union = out.iter().fold(Cards::EMPTY, |u, c| u.union(c.cards));
+            assert_eq!(union, hand);
+            assert_eq!(out.iter().map(|c| c.cards.len()).sum::<u32>(), 13);
+            let singles = out.iter().filter(|c| c.kind == ComboType::Single).count();
+            assert_eq!(s.cost(hand), (16 * out.len() + singles) as u8);
+        }
+    }
+}
