@@ -1,9 +1,11 @@
 //! The hot loop does not allocate (ARCHITECTURE.md contract 5): a counting global allocator
-//! sees zero heap allocations while 10,000 greedy and 10,000 random games are played after
-//! setup (agents built, nothing else), and while ISMCTS agents search.
+//! sees zero heap allocations while 10,000 greedy and 10,000 random games of every game are
+//! played after setup (agents built, nothing else), and while ISMCTS agents search.
 
 use bailab::agents::catalogue::make_agent;
+use bailab::games::tienlen::TienLen;
 use bailab::games::tusac::TuSac;
+use bailab::games::{GameKind, RuleMap};
 use bailab::sim::{play_game, GameId};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -35,9 +37,9 @@ fn allocations() -> u64 {
     ALLOCATIONS.with(|c| c.get())
 }
 
-fn games_allocate(spec: &str, games: u64) -> u64 {
-    let game = TuSac::classic(4).unwrap();
-    let mut agents: Vec<_> = (0..4).map(|_| make_agent::<TuSac>(spec).unwrap()).collect();
+fn games_allocate<G: GameKind>(spec: &str, games: u64) -> u64 {
+    let game = G::build(G::INFO.variants[0], 4, &RuleMap::new()).unwrap();
+    let mut agents: Vec<_> = (0..4).map(|_| make_agent::<G>(spec).unwrap()).collect();
     let seat_agent = [0, 1, 2, 3];
     let mut turns = 0u64;
     let before = allocations();
@@ -62,7 +64,14 @@ fn playing_games_does_not_allocate() {
     drop(std::hint::black_box(vec![1u8; 10]));
     assert_eq!(allocations() - before, 1);
     for spec in ["greedy", "greedy:tiebreak=random", "random"] {
-        assert_eq!(games_allocate(spec, 10_000), 0, "{spec} allocated");
+        assert_eq!(games_allocate::<TuSac>(spec, 10_000), 0, "{spec} allocated");
+    }
+    for spec in ["greedy", "random", "first"] {
+        assert_eq!(
+            games_allocate::<TienLen>(spec, 10_000),
+            0,
+            "tienlen {spec} allocated"
+        );
     }
     // ISMCTS: the node arena is allocated when the agent is built and reset per decision.
     for spec in [
@@ -70,6 +79,17 @@ fn playing_games_does_not_allocate() {
         "ismcts:iters=100,rollout=greedy",
         "ismcts:iters=100,rollout=greedy,root=sweep,deviate=2.5,opponents=rollout",
     ] {
-        assert_eq!(games_allocate(spec, 40), 0, "{spec} allocated");
+        assert_eq!(games_allocate::<TuSac>(spec, 40), 0, "{spec} allocated");
+    }
+    for spec in [
+        "ismcts:iters=200",
+        "ismcts:iters=100,rollout=random,root=ucb",
+        "ismcts:iters=300,opponents=rollout",
+    ] {
+        assert_eq!(
+            games_allocate::<TienLen>(spec, 20),
+            0,
+            "tienlen {spec} allocated"
+        );
     }
 }

@@ -2,6 +2,7 @@
 //! any rule shows as a diff. Regenerate with `BAILAB_BLESS=1 cargo test --test golden_playthroughs`.
 
 use bailab::cli::play::play;
+use bailab::games::tienlen::TienLen;
 use bailab::games::tusac::TuSac;
 use bailab::record::check as check_record;
 use bailab::sim::GameId;
@@ -32,4 +33,22 @@ fn tusac_classic_seed_1() {
     check_record(&played.record).unwrap();
     let json = serde_json::to_string_pretty(&played.record).unwrap() + "\n";
     check("tusac-classic.json", &json);
+}
+
+#[test]
+fn tienlen_seed_136() {
+    // greedy against random: a chặt of a 2 and a thối at the end
+    let game = TienLen::standard(4).unwrap();
+    let id = GameId {
+        master: 136,
+        deal: 0,
+        rotation: 0,
+    };
+    let specs = ["greedy".to_string(), "random".to_string()];
+    let played = play(&game, id, None, &specs).unwrap();
+    assert!(played.log.contains("7.4-Chat") && played.log.contains("7.3-Thoi"));
+    check("tienlen.txt", &played.log);
+    check_record(&played.record).unwrap();
+    let json = serde_json::to_string_pretty(&played.record).unwrap() + "\n";
+    check("tienlen.json", &json);
 }

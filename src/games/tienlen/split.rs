@@ -191,4 +191,47 @@ mod tests {
             assert_eq!(s.cost(hand), (16 * out.len() + singles) as u8);
         }
     }
+
+    /// The best cost by brute force: every combination holding the lowest card, classified
+    /// by `classify`, then the rest (independent of the rank-count search).
+    fn brute(hand: Cards) -> u8 {
+        let Some(low) = hand.lowest() else { return 0 };
+        let rest: Vec<Card> = hand.without(low).iter().collect();
+        let mut best = u8::MAX;
+        for mask in 0u32..1 << rest.len() {
+            let mut x = Cards::one(low);
+            for (i, &c) in rest.iter().enumerate() {
+                if mask >> i & 1 == 1 {
+                    x = x.with(c);
+                }
+            }
+            if let Some(c) = classify(x) {
+                let single = u8::from(c.kind == ComboType::Single);
+                best = best.min(16 + single + brute(hand.minus(x)));
+            }
+        }
+        best
+    }
+
+    #[test]
+    fn the_rank_count_search_equals_brute_force() {
+        use crate::rng::{shuffle, stream_rng};
+        let mut s = Splitter::default();
+        for i in 0..600 {
+            let mut deck: Vec<u8> = (0..52).collect();
+            shuffle(&mut deck, &mut stream_rng(5, i, 0));
+            // dense hands: cards from a few ranks, so that sequences and sets compete
+            let ranks = 3 + (i % 5) as u8;
+            let pool: Vec<u8> = deck
+                .into_iter()
+                .filter(|k| k / 4 < ranks || k / 4 == 12)
+                .collect();
+            let n = 6 + (i % 5) as usize;
+            let hand: Cards = pool[..n.min(pool.len())]
+                .iter()
+                .map(|&k| Card::from_key(k))
+                .collect();
+            assert_eq!(s.cost(hand), brute(hand), "hand {hand}");
+        }
+    }
 }
