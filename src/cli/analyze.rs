@@ -95,7 +95,8 @@ fn analyze_lines(game: &str, hand: &str, opts: &AnalyzeOptions) -> anyhow::Resul
             Ok(a) => a.json,
             Err(e) => {
                 failed += 1;
-                serde_json::json!({"line": i + 1, "input": line, "hand": line, "error": e})
+                let what = if hand == "-" { "hand" } else { "play" };
+                serde_json::json!({"line": i + 1, "input": line, what: line, "error": e})
             }
         };
         writeln!(out, "{value}")?;
