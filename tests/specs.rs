@@ -87,3 +87,37 @@ fn specs_build_or_name_the_problem() {
     assert!(agent_err("ismcts:root=sweep,deviate=lots").contains("not a number"));
     assert!(agent_err("ismcts:opponents=none").contains("opponents 'none'"));
 }
+
+#[test]
+fn rules_tables_are_checked_by_the_game() {
+    let base = "game = \"tienlen\"\nagents = [\"greedy\", \"random\"]\ndeals = 10\n";
+    let ok = Experiment::parse(
+        &format!("{base}[rules]\nforbid_finish_on_two = true\n"),
+        "x.toml",
+    );
+    assert_eq!(ok.unwrap().variant, "south");
+    let e = exp_err(&format!("{base}[rules]\nforbid_finish_on_two = 3\n"));
+    assert!(
+        e.contains("table [rules]: 'forbid_finish_on_two' = 3"),
+        "{e}"
+    );
+    let e = exp_err(&format!("{base}[rules]\nno_such_rule = 1\n"));
+    assert!(e.contains("unknown option 'no_such_rule'"), "{e}");
+    let e = exp_err(&format!("{base}[rules]\nplayers = 4\n"));
+    assert!(e.contains("'players' = 4, but the table seats 2"), "{e}");
+    let e = exp_err(&format!("{base}match_games = 0\n"));
+    assert!(e.contains("match_games"), "{e}");
+    let e = exp_err(
+        "game = \"tienlen\"\nvariant = \"north\"\nagents = [\"greedy\", \"random\"]\ndeals = 10\n",
+    );
+    assert!(e.contains("unknown variant 'north' of tienlen"), "{e}");
+    let e = exp_err(
+        "game = \"tusac\"\nvariant = \"4sac\"\nagents = [\"greedy\", \"random\"]\ndeals = 10\n",
+    );
+    assert!(e.contains("specified but not implemented yet"), "{e}");
+    // an agent of another game is named as such
+    let e = exp_err(
+        "game = \"tienlen\"\nagents = [\"greedy:tiebreak=random\", \"random\"]\ndeals = 10\n",
+    );
+    assert!(e.contains("no parameter 'tiebreak'"), "{e}");
+}

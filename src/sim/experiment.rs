@@ -109,7 +109,7 @@ impl Experiment {
             fn visit<G: GameKind>(self) -> Result<(), String> {
                 let e = self.0;
                 G::build(e.variant(), e.players(), &e.rules)
-                    .map_err(|m| format!("table [rules]: {m}"))?;
+                    .map_err(|m| format!("table [rules]: {}", m.trim_start_matches("rules: ")))?;
                 check_specs::<G>(&e.agents).map_err(|m| format!("key 'agents', {m}"))
             }
         }
