@@ -1,0 +1,177 @@
+//! The shared random-simulation test, run against every game of the registry and every seat
+//! count it supports (as OpenSpiel's `RandomSimTest`): random legal play never panics, a seat to
+//! move always has a legal action within the game's capacity, every game ends, payouts are
+//! zero-sum, places (when a game ranks seats) are a ranking, a clone plays on identically, the
+//! deciding seat's legal actions are the same in every determinization of its view (what
+//! information-set search relies on), and every game's record checks through the engine.
+
+use bailab::agents::uniform_index;
+use bailab::game::{ActionBuffer, Decision, GameId, GameState, SeatView};
+use bailab::games::{with_game, GameKind, GameVisitor, RuleMap, GAMES};
+use bailab::record::{check, Recorder};
+use bailab::rng::{stream_rng, DEAL_STREAM};
+
+/// Games per game and seat count.
+const GAMES_EACH: u64 = 1500;
+/// Decisions after which a game counts as endless.
+const MAX_DECISIONS: usize = 5000;
+
+struct Sim {
+    players: usize,
+}
+
+impl GameVisitor for Sim {
+    type Output = u64;
+    fn visit<G: GameKind>(self) -> u64 {
+        let game = G::build(G::INFO.variants[0], self.players, &RuleMap::new()).unwrap();
+        let mut decisions = 0;
+        for i in 0..GAMES_EACH {
+            decisions += one_game(&game, 0x5EED + self.players as u64, i);
+        }
+        decisions
+    }
+}
+
+/// Plays game `i` at random, checking every property; returns its number of decisions.
+fn one_game<G: GameKind>(game: &G, master: u64, i: u64) -> u64 {
+    let name = G::INFO.name;
+    let mut state = game.deal(&mut stream_rng(master, i, DEAL_STREAM));
+    let start = state.clone();
+    let mut rng = stream_rng(master, i, 1);
+    let mut actions = <G::State as GameState>::Actions::default();
+    let mut other = <G::State as GameState>::Actions::default();
+    let mut recorder = Recorder::<G>::default();
+    recorder.observe(&state, None);
+    let mut twin = state.clone();
+    let mut n = 0usize;
+    while let Some(seat) = state.to_move() {
+        assert!(n < MAX_DECISIONS, "{name} game {i} does not end");
+        assert!(
+            state.outcome().is_none(),
+            "{name}: an outcome before the end"
+        );
+        state.legal_actions(&mut actions);
+        let legal = actions.as_slice();
+        assert!(
+            !legal.is_empty(),
+            "{name} game {i}: seat {seat} has no legal action"
+        );
+        assert!(legal.len() <= <G::State as GameState>::Actions::CAPACITY);
+        if n.is_multiple_of(7) {
+            let d = state.view(seat).determinize(&mut rng);
+            assert_eq!(
+                d.to_move(),
+                Some(seat),
+                "{name}: a determinization moves the turn"
+            );
+            d.legal_actions(&mut other);
+            assert_eq!(
+                other.as_slice(),
+                legal,
+                "{name} game {i}: the deciding seat's legal actions differ in a determinization"
+            );
+        }
+        let chosen = uniform_index(legal.len(), &mut rng);
+        let action = legal[chosen];
+        let decision = Decision {
+            seat,
+            legal: legal.len(),
+            chosen,
+        };
+        state.apply(action);
+        twin.apply(action);
+        recorder.observe(&state, Some((decision, action)));
+        n += 1;
+    }
+    assert_eq!(
+        twin.outcome(),
+        state.outcome(),
+        "{name}: a clone played on differently"
+    );
+    let o = state.outcome().expect("a finished game has an outcome");
+    assert_eq!(
+        o.payouts().iter().sum::<i64>(),
+        0,
+        "{name} game {i}: payouts"
+    );
+    if let Some(places) = o.places() {
+        let mut ranked: Vec<u8> = places.iter().copied().filter(|&p| p > 0).collect();
+        ranked.sort_unstable();
+        assert_eq!(
+            ranked,
+            (1..=ranked.len() as u8).collect::<Vec<_>>(),
+            "{name}: places"
+        );
+        if let Some(w) = o.winner {
+            assert_eq!(places[w as usize], 1, "{name}: the winner is first");
+        }
+    }
+    let id = GameId {
+        master,
+        deal: i,
+        rotation: 0,
+    };
+    let agents = vec!["random".to_string(); game.seats()];
+    let record = recorder.finish(game, &start, &state, &agents, Some(id));
+    if let Err(e) = check(&record) {
+        panic!("{name} game {i}: its record does not check: {e}");
+    }
+    n as u64
+}
+
+#[test]
+fn every_game_keeps_the_contracts_under_random_play() {
+    for info in GAMES {
+        for players in info.seats.0..=info.seats.1 {
+            let decisions = with_game(info.name, Sim { players }).unwrap();
+            assert!(
+                decisions > GAMES_EACH * 5,
+                "{} with {players}: only {decisions} decisions",
+                info.name
+            );
+        }
+    }
+}
+
+#[test]
+fn a_game_played_twice_from_its_seed_is_the_same() {
+    struct Twice;
+    impl GameVisitor for Twice {
+        type Output = ();
+        fn visit<G: GameKind>(self) {
+            let game = G::build(G::INFO.variants[0], G::INFO.seats.1, &RuleMap::new()).unwrap();
+            let seq = |i: u64| {
+                let mut s = game.deal(&mut stream_rng(9, i, DEAL_STREAM));
+                let mut rng = stream_rng(9, i, 1);
+                let mut actions = <G::State as GameState>::Actions::default();
+                let mut out = Vec::new();
+                while s.to_move().is_some() {
+                    s.legal_actions(&mut actions);
+                    let a = actions.as_slice()[uniform_index(actions.as_slice().len(), &mut rng)];
+                    out.push(a.to_string());
+                    s.apply(a);
+                }
+                (out, s.outcome())
+            };
+            for i in 0..100 {
+                assert_eq!(seq(i), seq(i), "{} game {i}", G::INFO.name);
+            }
+            assert_ne!(seq(0).0, seq(1).0);
+        }
+    }
+    for info in GAMES {
+        with_game(info.name, Twice).unwrap();
+    }
+}
+
+/// Seats in the registry are what `MAX_SEATS` allows.
+#[test]
+fn registered_seat_counts_fit_the_machinery() {
+    for info in GAMES {
+        assert!(
+            info.seats.0 >= 2 && info.seats.1 <= bailab::MAX_SEATS,
+            "{}",
+            info.name
+        );
+    }
+}
