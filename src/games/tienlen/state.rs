@@ -7,7 +7,7 @@ use super::cards::Cards;
 use super::combo::{
     chat_value, classify, heo_total, is_chat, thoi, toi_trang, Combo, ComboType, ToiTrang,
 };
-use super::moves::{beating, combinations, sequences, MAX_ACTIONS};
+use super::moves::{beating, combinations, MAX_ACTIONS};
 use super::options::Options;
 use crate::fixed::CopyVec;
 use crate::game::{Game, GameState, Outcome, Seat, MAX_SEATS};
@@ -452,7 +452,8 @@ pub struct TienLenState {
     pub(super) phase: Phase,
     /// The `from` of the `Advance` whose window is being polled.
     window_from: Seat,
-    /// Seats that passed in turn while holding a legal play (§4.1, for đền).
+    /// Seats that passed in turn while holding a legal play (§4.1, for đền). Only seats that
+    /// have not played yet can be cóng, so the flag is computed only for them.
     pub(super) den_flags: u8,
     pub(super) den_player: Option<Seat>,
     pub(super) toi_trang: Option<(Seat, ToiTrang)>,
@@ -634,12 +635,7 @@ impl TienLenState {
     }
     /// Seats still in play: holding cards, not cóng, not left (a seat mask, §4.1).
     pub fn active(&self) -> u8 {
-        let mut m = 0;
-        for s in 0..self.opts.players {
-            if !self.hands[s as usize].is_empty() {
-                m |= bit(s);
-            }
-        }
+        let m = (0..MAX_PLAYERS).fold(0u8, |m, s| m | (u8::from(!self.hands[s].is_empty()) << s));
         m & !self.cong & !self.leaver_mask()
     }
     fn leaver_mask(&self) -> u8 {
@@ -674,6 +670,9 @@ impl TienLenState {
             emit(x);
         };
         match phase {
+            Phase::Lead(_) if !forbid && required.is_none() => {
+                combinations(hand, &mut |x, _| emit(x))
+            }
             Phase::Lead(_) => combinations(hand, &mut out),
             Phase::Respond(_) => {
                 let Some((b, _)) = self.top else { return };
@@ -686,6 +685,8 @@ impl TienLenState {
                             out(x, kind);
                         }
                     });
+                } else if !forbid {
+                    beating(hand, &b, o, &mut |x, _| emit(x));
                 } else {
                     beating(hand, &b, o, &mut out);
                 }
@@ -715,8 +716,13 @@ impl TienLenState {
         let Some(min) = self.opts.oot_chop_min_pairs else {
             return false;
         };
-        // quick test: a run of `min` ranks held twice
-        if !sequences(self.hands[q as usize], 2, min, -1, &mut |_, _| {}) {
+        // quick test: a run of `min` ranks within 3..A held twice (nibble flags)
+        let f = self.hands[q as usize].ranks_with_at_least_nib(2) & 0xFFFF_FFFF_FFFF;
+        let mut r = f;
+        for i in 1..min as u32 {
+            r &= f >> (4 * i);
+        }
+        if r == 0 {
             return false;
         }
         self.has_play_in(q, Phase::OotWindow(q))
@@ -1144,8 +1150,13 @@ impl GameState for TienLenState {
         match (self.phase, action) {
             (Phase::Lead(p) | Phase::Respond(p), Action::Play(x)) => self.after_play(p, x, false),
             (Phase::Respond(p), Action::Pass) => {
-                // §4.1 history for đền: did the passer have a legal play?
-                if self.has_play_in(p, self.phase) {
+                // §4.1 history for đền: did the passer have a legal play? Only read for seats
+                // that never played (§6.4 walks cóng seats), so it is computed only for them.
+                if self.opts.cong_den_enabled
+                    && self.played_by[p as usize].is_empty()
+                    && self.den_flags & bit(p) == 0
+                    && self.has_play_in(p, self.phase)
+                {
                     self.den_flags |= bit(p);
                 }
                 if self.passed & bit(p) != 0 {
