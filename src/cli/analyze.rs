@@ -79,6 +79,7 @@ fn analyze_lines(game: &str, hand: &str, opts: &AnalyzeOptions) -> anyhow::Resul
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let mut failed = 0usize;
+    let field = if hand == "-" { "hand" } else { "play" };
     for (i, line) in stdin.lock().lines().enumerate() {
         let line = line?;
         if line.trim().is_empty() {
@@ -95,8 +96,7 @@ fn analyze_lines(game: &str, hand: &str, opts: &AnalyzeOptions) -> anyhow::Resul
             Ok(a) => a.json,
             Err(e) => {
                 failed += 1;
-                let what = if hand == "-" { "hand" } else { "play" };
-                serde_json::json!({"line": i + 1, "input": line, what: line, "error": e})
+                serde_json::json!({"line": i + 1, "input": line, field: line, "error": e})
             }
         };
         writeln!(out, "{value}")?;
