@@ -410,3 +410,49 @@ fn matches_carry_the_lead_and_write_per_match_statistics() {
     let want = &recs[3 * 20 + 5 + 2];
     assert_eq!(json(&text(&replayed.stdout))["events"], want["events"]);
 }
+
+#[test]
+fn shards_merged_equal_one_run() {
+    let dir = Scratch::new("shards");
+    std::fs::write(
+        dir.0.join("s.toml"),
+        "name = \"s\"\ngame = \"tienlen\"\nagents = [\"greedy\", \"random\", \"first\"]\n\
+         deals = 500\nmatch_games = 2\nseed = 5\ngames_csv = true\noutput = \"whole\"\n",
+    )
+    .unwrap();
+    let run = |args: &[&str]| {
+        let o = bailab_in(Some(&dir.0), args, None);
+        assert!(o.status.success(), "{args:?}: {}", text(&o.stderr));
+    };
+    run(&["run", "s.toml", "-q", "--threads", "2"]);
+    run(&[
+        "run",
+        "s.toml",
+        "-q",
+        "--shard",
+        "0/2",
+        "--output",
+        "a",
+        "--threads",
+        "1",
+    ]);
+    run(&[
+        "run",
+        "s.toml",
+        "-q",
+        "--shard",
+        "1/2",
+        "--output",
+        "b",
+        "--threads",
+        "1",
+    ]);
+    run(&["merge", "a", "b", "--output", "merged", "-q"]);
+    for f in ["summary.csv", "matches.csv", "games.csv", "tally.json"] {
+        let read = |d: &str| std::fs::read(dir.0.join(d).join(f)).unwrap();
+        assert!(
+            read("whole") == read("merged"),
+            "{f} differs after merging shards"
+        );
+    }
+}
