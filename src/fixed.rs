@@ -1,4 +1,5 @@
-//! `CopyVec`: a fixed-capacity list that is `Copy`, so a state holding it clones as a memcpy.
+//! Small shared building blocks: `CopyVec`, a fixed-capacity list that is `Copy` (so a state
+//! holding it clones as a memcpy), and [`spaced`], the one way card lists are written.
 
 /// A list of at most `N` `Copy` items stored inline.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -43,4 +44,17 @@ impl<T: Copy + Default, const N: usize> CopyVec<T, N> {
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
+}
+
+/// Items written with `Display`, separated by single spaces (how every game writes a list of
+/// cards).
+pub fn spaced<T: std::fmt::Display>(items: impl IntoIterator<Item = T>) -> String {
+    let mut s = String::new();
+    for item in items {
+        if !s.is_empty() {
+            s.push(' ');
+        }
+        s.push_str(&item.to_string());
+    }
+    s
 }

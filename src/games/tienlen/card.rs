@@ -172,14 +172,7 @@ pub fn parse_cards(text: &str) -> Result<Vec<Card>, CardListError> {
 
 /// Writes cards separated by single spaces, in the given order.
 pub fn format_cards(cards: impl IntoIterator<Item = Card>) -> String {
-    let mut s = String::new();
-    for c in cards {
-        if !s.is_empty() {
-            s.push(' ');
-        }
-        s.push_str(&c.to_string());
-    }
-    s
+    crate::fixed::spaced(cards)
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@ use super::cards::Cards;
 use super::greedy::{TienLenGreedy, GREEDY_INFO};
 use super::log::TienLenLog;
 use super::split::{Split, Splitter};
-use super::state::{Event, Setup, TienLen, TienLenState};
+use super::state::{cuoc, Event, Setup, TienLen, TienLenState};
 use super::Options;
 use crate::agents::spec::AgentSpec;
 use crate::agents::Agent;
@@ -19,7 +19,6 @@ use crate::games::{
 };
 use crate::record::RecordEvent;
 use crate::rng::{stream_rng, DEAL_STREAM};
-use serde_json::Value;
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -170,14 +169,5 @@ impl GameKind for TienLen {
             value: hands.len() as f64 / start.elapsed().as_secs_f64(),
             unit: "hands/s",
         }]
-    }
-}
-
-/// An amount in half-cược written in cược (`1`, `1.5`), as records write payments.
-fn cuoc(half: u32) -> Value {
-    if half.is_multiple_of(2) {
-        Value::from(half / 2)
-    } else {
-        Value::from(f64::from(half) / 2.0)
     }
 }

@@ -292,7 +292,7 @@ impl Event {
 }
 
 /// Writes an amount in half-cược as cược (`1`, `1.5`).
-fn cuoc(half: u32) -> impl fmt::Display {
+pub(super) fn cuoc(half: u32) -> impl fmt::Display {
     struct C(u32);
     impl fmt::Display for C {
         fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
