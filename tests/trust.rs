@@ -257,6 +257,10 @@ fn resume_refuses_a_folder_without_a_checkpoint() {
     std::fs::create_dir_all(s.path("empty")).unwrap();
     let err = fails(&s.0, &["run", "--resume", "empty"]);
     assert!(err.contains("no unfinished run"), "{err}");
+    // killed before its first checkpoint: said so, not "no run"
+    s.write("early/records.jsonl.partial", "{}\n");
+    let err = fails(&s.0, &["run", "--resume", "early"]);
+    assert!(err.contains("before its first checkpoint"), "{err}");
 }
 
 /// The README's first command, run in a fresh clone, leaves `git status` clean.

@@ -696,10 +696,22 @@ pub fn read_checkpoint(dir: &Path) -> anyhow::Result<Checkpoint> {
     let path = dir.join(CHECKPOINT);
     let text = match std::fs::read_to_string(&path) {
         Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => bail!(
-            "{}: no unfinished run to resume here (no {CHECKPOINT}; a finished run removes it)",
-            dir.display()
-        ),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let partial = ["games.csv", "records.jsonl"]
+                .iter()
+                .any(|n| PartialFile::partial_path(dir, n).exists());
+            if partial {
+                bail!(
+                    "{}: the run there ended before its first checkpoint (no {CHECKPOINT}): \
+                     nothing to resume; start it again",
+                    dir.display()
+                );
+            }
+            bail!(
+                "{}: no unfinished run to resume here (no {CHECKPOINT}; a finished run removes it)",
+                dir.display()
+            )
+        }
         Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
     };
     let ck: Checkpoint = serde_json::from_str(&text).with_context(|| {
@@ -879,6 +891,7 @@ fn run_game<G: GameKind>(plan: Plan<'_>, opts: &RunOptions) -> anyhow::Result<Ru
     let mut size = smallest;
     let mut warned = false;
     let mut stopped = false;
+    let mut checkpoints = 0u32;
     while next < end {
         let chunk_start = next;
         let chunk_end = chunk_end(next, size, end);
@@ -949,9 +962,17 @@ fn run_game<G: GameKind>(plan: Plan<'_>, opts: &RunOptions) -> anyhow::Result<Ru
             stopped = true;
             break;
         }
-        if next < end && last_checkpoint.elapsed() >= every {
+        // The first checkpoint comes after a second at most, so that even a short-lived run
+        // leaves something to resume.
+        let wait = if checkpoints == 0 {
+            every.min(Duration::from_secs(1))
+        } else {
+            every
+        };
+        if next < end && last_checkpoint.elapsed() >= wait {
             checkpoint(&tally, next, &mut files, elapsed.as_secs_f64())?;
             last_checkpoint = Instant::now();
+            checkpoints += 1;
         }
     }
     if let Some(b) = bar {
