@@ -319,15 +319,37 @@ pub fn check_game<G: GameKind>(r: &Record) -> Result<(), CheckError> {
     }
     let engine = RecordOutcome::from(&state.outcome().expect("over"));
     if engine != r.outcome {
-        return fail(
-            None,
-            format!(
-                "outcome differs: the record has {:?}, the engine {:?}",
-                r.outcome, engine
-            ),
-        );
+        return fail(None, outcome_differences(&r.outcome, &engine));
     }
     Ok(())
+}
+
+/// "outcome differs: FIELD: the record has X, the engine Y; …", one clause per field that differs.
+fn outcome_differences(record: &RecordOutcome, engine: &RecordOutcome) -> String {
+    let fields = |o: &RecordOutcome| match serde_json::to_value(o) {
+        Ok(serde_json::Value::Object(m)) => m,
+        _ => serde_json::Map::new(),
+    };
+    let (a, b) = (fields(record), fields(engine));
+    let mut keys: Vec<&String> = a.keys().chain(b.keys()).collect();
+    keys.sort();
+    keys.dedup();
+    let show = |v: Option<&serde_json::Value>| match v {
+        None | Some(serde_json::Value::Null) => "none".to_string(),
+        Some(v) => v.to_string(),
+    };
+    let clauses: Vec<String> = keys
+        .into_iter()
+        .filter(|k| a.get(*k) != b.get(*k))
+        .map(|k| {
+            format!(
+                "{k}: the record has {}, the engine {}",
+                show(a.get(k)),
+                show(b.get(k))
+            )
+        })
+        .collect();
+    format!("outcome differs: {}", clauses.join("; "))
 }
 
 /// Checks a record of any registered game (its `game` key chooses the engine).

@@ -78,12 +78,16 @@ fn analyze_json_lines_reports_bad_lines_and_goes_on() {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    assert_eq!(lines.len(), 3);
+    // one output line per input line, the blank one included: line N answers line N
+    assert_eq!(lines.len(), 4);
     assert_eq!(lines[0]["trash"], 0);
     assert_eq!(lines[1]["hand"], "rK zQ");
+    assert_eq!(lines[1]["line"], 2, "an error names its line");
     assert!(lines[1]["error"].as_str().unwrap().contains("card 2 'zQ'"));
-    assert_eq!(lines[2]["trash"], 1);
-    assert_eq!(lines[2]["sets"].as_array().unwrap().len(), 2);
+    assert_eq!(lines[2]["line"], 3);
+    assert!(lines[2]["error"].as_str().unwrap().contains("blank line"));
+    assert_eq!(lines[3]["trash"], 1);
+    assert_eq!(lines[3]["sets"].as_array().unwrap().len(), 2);
 }
 
 #[test]

@@ -117,6 +117,11 @@ fn meta(dir: &Path) -> serde_json::Value {
     serde_json::from_slice(&read(&dir.join("meta.json"))).expect("meta.json is JSON")
 }
 
+/// The volatile figures of a run (threads, elapsed time): `run.json`, never committed.
+fn run_json(dir: &Path) -> serde_json::Value {
+    serde_json::from_slice(&read(&dir.join("run.json"))).expect("run.json is JSON")
+}
+
 #[test]
 fn threads_do_not_change_results() {
     let s = Scratch::new("threads");
@@ -139,9 +144,14 @@ fn threads_do_not_change_results() {
         );
         // the flag was honoured (else the comparison would prove nothing)
         assert_eq!(
-            meta(&s.path(out))["threads"],
+            run_json(&s.path(out))["threads"],
             threads.parse::<u64>().unwrap()
         );
+        // meta.json holds only what the experiment determines
+        let m = meta(&s.path(out));
+        for volatile in ["threads", "cores", "elapsed_s", "games_per_s"] {
+            assert!(m.get(volatile).is_none(), "meta.json has {volatile}");
+        }
     }
     assert_same_results(&s.path("one"), &s.path("two"));
     let games = std::fs::read_to_string(s.path("one/games.csv")).unwrap();
@@ -251,10 +261,7 @@ fn three_shards_merged_equal_one_run() {
 }
 
 /// Deals per shard can be zero when there are fewer deals than shards. The merge must not depend
-/// on the order of the folders then. Ignored: fails today, because `src/cli/merge.rs` sorts the
-/// shards by their first deal only, so the empty shard `0..0` and the shard `0..1` tie and, given
-/// as `shard-1 shard-0 shard-2`, stay in that order: "deals 1..0 are missing or repeated".
-/// Un-ignore once the sort key is `(first, last)` deal.
+/// on the order of the folders then (shards are sorted by their `(first, last)` deal).
 #[test]
 fn merge_with_empty_shards_is_order_independent() {
     let s = Scratch::new("empty-shards");

@@ -2,6 +2,12 @@
 
 use std::fmt;
 
+/// The most parameters an agent spec may carry (no agent has nearly as many).
+pub const MAX_PARAMS: usize = 32;
+
+/// The longest agent spec, in bytes.
+pub const MAX_SPEC_BYTES: usize = 1024;
+
 /// A parsed agent spec: the agent's name and its parameters in the order given.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AgentSpec {
@@ -24,6 +30,22 @@ impl AgentSpec {
     /// ```
     pub fn parse(text: &str) -> Result<AgentSpec, String> {
         let text = text.trim();
+        let given = text
+            .split_once(':')
+            .map_or(0, |(_, r)| r.split(',').count());
+        if given > MAX_PARAMS {
+            return Err(format!(
+                "agent spec '{}…': {given} parameters, at most {MAX_PARAMS}",
+                text.chars().take(24).collect::<String>()
+            ));
+        }
+        if text.len() > MAX_SPEC_BYTES {
+            return Err(format!(
+                "agent spec '{}…': {} characters, at most {MAX_SPEC_BYTES}",
+                text.chars().take(24).collect::<String>(),
+                text.len()
+            ));
+        }
         let (name, rest) = match text.split_once(':') {
             Some((n, r)) => (n, Some(r)),
             None => (text, None),

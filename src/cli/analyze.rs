@@ -13,7 +13,8 @@ printf 'rK rA\\nrR rC rH\\n' | bailab analyze --game tusac -\n  \
 bailab analyze --game tienlen \"3s 3c 4d 4h 5s 5c 7c 9d Jh Qs Kd Ac 2h\"\n  \
 bailab analyze --game tienlen --play \"9s 9c 9d 9h\" --against \"2s 2h\"\n\
 With `-` in place of the hand (or of --play's cards), one input per line is read from stdin\n\
-and one JSON object per line is written; a bad line gets {\"line\": N, \"input\": …, \"error\": …}."
+and one JSON object per line is written (output line N answers input line N, blank lines too);\n\
+a bad line gets {\"line\": N, \"input\": …, \"error\": …}."
 )]
 pub struct Args {
     /// The game and variant.
@@ -72,8 +73,9 @@ fn analyze(game: &str, hand: &str, opts: &AnalyzeOptions) -> Result<Analysis, St
 }
 
 /// JSON Lines mode: each stdin line replaces the `-` argument; a bad line gets
-/// `{"line": N, "input": ..., "error": ...}` and the rest go on. Blank lines are skipped.
-/// Exits non-zero at the end if any line failed.
+/// `{"line": N, "input": ..., "error": ...}` and the rest go on. Every input line, blank ones
+/// included, gets exactly one output line, so output line N answers input line N. Exits non-zero
+/// at the end if any line failed.
 fn analyze_lines(game: &str, hand: &str, opts: &AnalyzeOptions) -> anyhow::Result<()> {
     let stdin = std::io::stdin();
     let stdout = std::io::stdout();
@@ -83,6 +85,11 @@ fn analyze_lines(game: &str, hand: &str, opts: &AnalyzeOptions) -> anyhow::Resul
     for (i, line) in stdin.lock().lines().enumerate() {
         let line = line?;
         if line.trim().is_empty() {
+            failed += 1;
+            let error = "blank line: no input to analyse";
+            let value =
+                serde_json::json!({"line": i + 1, "input": line, "hand": line, "error": error});
+            writeln!(out, "{value}")?;
             continue;
         }
         let (hand, opts) = if hand == "-" {

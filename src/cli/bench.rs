@@ -111,30 +111,56 @@ impl GameVisitor for Bench<'_> {
         let Bench(args, cores) = self;
         let info = G::INFO;
         let variant = info.variants[0];
-        let row = |label: String, value: f64, unit: &str| {
-            println!("{label:<56} {value:>14.0} {unit}");
+        let own = G::bench_rows(args.hands);
+        let matchups: Vec<(&str, usize)> = ["random", "greedy"]
+            .iter()
+            .flat_map(|&a| [(a, 1), (a, cores)])
+            .collect();
+        let matchup_label = |agent: &str, threads: usize| {
+            format!("{} {variant} {agent}×4, {threads} thread(s)", info.name)
         };
-        for r in G::bench_rows(args.hands) {
-            row(
-                format!("{} {variant} {}", info.name, r.label),
-                r.value,
-                r.unit,
-            );
+        let ismcts_label =
+            |iters: u32, settings: &str| format!("{} ismcts iters={iters},{settings}", info.name);
+        // One table per game: every label is known before the slow figures are measured, so
+        // the columns line up whatever their lengths.
+        let mut labels: Vec<String> = own
+            .iter()
+            .map(|r| format!("{} {variant} {}", info.name, r.label))
+            .collect();
+        labels.extend(matchups.iter().map(|&(a, t)| matchup_label(a, t)));
+        for settings in ISMCTS_BENCH_SETTINGS {
+            labels.extend(args.ismcts_iters.iter().map(|&i| ismcts_label(i, settings)));
         }
-        for agent in ["random", "greedy"] {
+        let width = labels.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+        let units = own
+            .iter()
+            .map(|r| r.unit)
+            .chain(["games/s", "iterations/s"]);
+        let unit_width = units.map(|u| u.chars().count()).max().unwrap_or(0);
+        let row = |label: &str, value: f64, unit: &str, extra: &str| {
+            let line = format!("{label:<width$} {value:>14.0} {unit:<unit_width$} {extra}");
+            println!("{}", line.trim_end());
+        };
+        for (r, label) in own.iter().zip(&labels) {
+            row(label, r.value, r.unit, "");
+        }
+        for &(agent, threads) in &matchups {
             let exp = matchup(info.name, variant, agent, args.deals);
-            for threads in [1, cores] {
-                let label = format!("{} {variant} {agent}×4, {threads} thread(s)", info.name);
-                row(label, throughput(&exp, threads, args.deals)?, "games/s");
-            }
+            let speed = throughput(&exp, threads, args.deals)?;
+            row(&matchup_label(agent, threads), speed, "games/s", "");
         }
         let game = G::build(variant, 4, &RuleMap::new()).map_err(anyhow::Error::msg)?;
         let states = decision_states(&game, args.searches);
         for settings in ISMCTS_BENCH_SETTINGS {
             for &iters in &args.ismcts_iters {
                 let (per_s, ms) = ismcts_speed::<G>(&states, settings, iters);
-                let label = format!("{} ismcts iters={iters},{settings}", info.name);
-                println!("{label:<56} {per_s:>14.0} iterations/s {ms:>9.3} ms/decision (1 thread)");
+                let extra = format!("{ms:>9.3} ms/decision (1 thread)");
+                row(
+                    &ismcts_label(iters, settings),
+                    per_s,
+                    "iterations/s",
+                    &extra,
+                );
             }
         }
         Ok(())

@@ -1,7 +1,7 @@
 //! `bailab merge DIR...`: combine shard outputs into exactly what one run would have written.
 
 use crate::sim::output::write_atomic;
-use crate::sim::runner::{print_report, write_results, RunReport, TallyFile};
+use crate::sim::runner::{prepare_merge, print_report, write_results, RunReport, TallyFile};
 use anyhow::{bail, Context};
 use std::path::{Path, PathBuf};
 
@@ -11,9 +11,12 @@ pub struct Args {
     /// Shard output folders (each with tally.json, and games.csv if written).
     #[arg(required = true)]
     pub dirs: Vec<PathBuf>,
-    /// Output folder (default: the experiment's output folder).
+    /// Output folder (default: the experiment's `output`, relative to the current folder).
     #[arg(long)]
     pub output: Option<PathBuf>,
+    /// Write into a folder that holds another experiment's results (they are replaced).
+    #[arg(long)]
+    pub force: bool,
     /// No table.
     #[arg(long, short)]
     pub quiet: bool,
@@ -36,6 +39,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     shards.sort_by_key(|(t, _)| t.deals);
     let exp = shards[0].0.experiment.clone();
     let mut next = 0;
+    let mut previous: Option<&PathBuf> = None;
     for (t, dir) in &shards {
         if t.experiment != exp {
             bail!(
@@ -44,14 +48,31 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 shards[0].1.display()
             );
         }
-        if t.deals.0 != next {
+        if t.deals.0 < next {
+            let other = previous.map_or_else(String::new, |p| p.display().to_string());
+            let same = previous.is_some_and(|p| same_folder(p, dir));
             bail!(
-                "deals {next}..{} are missing or repeated (at {})",
+                "deals {}..{} are repeated: {} and {} both hold them{}",
+                t.deals.0,
+                next.min(t.deals.1),
+                other,
+                dir.display(),
+                if same {
+                    " (the same folder given twice)"
+                } else {
+                    " (a shard given twice?)"
+                }
+            );
+        }
+        if t.deals.0 > next {
+            bail!(
+                "deals {next}..{} are missing (before {}): give every shard",
                 t.deals.0,
                 dir.display()
             );
         }
         next = t.deals.1;
+        previous = Some(dir);
     }
     if next != exp.deals {
         bail!("deals {next}..{} are missing: give every shard", exp.deals);
@@ -65,7 +86,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let dir = args
         .output
         .unwrap_or_else(|| PathBuf::from(exp.output_dir()));
-    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+    let _lock = prepare_merge(&dir, &exp, args.force)?;
     for (name, header) in [("games.csv", true), ("records.jsonl", false)] {
         merge_per_game_file(&shards, &dir, name, header)?;
     }
@@ -76,10 +97,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         tally,
         elapsed,
         threads: None,
+        sessions: 1,
+        resumed_from: None,
     };
     write_results(&exp, None, (0, exp.deals), &report)?;
     if !args.quiet {
-        print_report(&report, &mut std::io::stdout())?;
+        print_report(&exp, &report, &mut std::io::stdout())?;
     }
     Ok(())
 }
@@ -124,10 +147,20 @@ fn skip_line(text: &[u8]) -> &[u8] {
     }
 }
 
+/// A shard's wall time, from its `run.json` (or the `meta.json` of older versions).
 fn elapsed_of(dir: &Path) -> f64 {
-    std::fs::read_to_string(dir.join("meta.json"))
-        .ok()
-        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
-        .and_then(|v| v["elapsed_s"].as_f64())
+    ["run.json", "meta.json"]
+        .iter()
+        .filter_map(|name| std::fs::read_to_string(dir.join(name)).ok())
+        .filter_map(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+        .find_map(|v| v["elapsed_s"].as_f64())
         .unwrap_or(0.0)
+}
+
+/// Whether two paths name one folder.
+fn same_folder(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => a == b,
+    }
 }

@@ -51,6 +51,15 @@ pub struct Args {
 pub fn run(args: Args) -> anyhow::Result<()> {
     let variant = args.game.variant()?;
     check_players(args.game.info(), args.players as usize).map_err(anyhow::Error::msg)?;
+    if args.agents.len() > args.players as usize {
+        anyhow::bail!(
+            "{} --agent for {} player{}: give at most one per seat (fewer are cycled through \
+             the seats)",
+            args.agents.len(),
+            args.players,
+            if args.players == 1 { "" } else { "s" }
+        );
+    }
     let specs: Vec<String> = (0..args.players as usize)
         .map(|s| args.agents[s % args.agents.len()].clone())
         .collect();

@@ -31,16 +31,19 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let exp = load(args.experiment.as_deref())?;
     if args.deal >= exp.deals {
         anyhow::bail!(
-            "--deal {}: the experiment has deals 0..{}",
+            "--deal {}: the experiment has deals 0–{}",
             args.deal,
-            exp.deals
+            exp.deals - 1
         );
     }
     if args.rotation >= exp.rotations() {
         anyhow::bail!(
-            "--rotation {}: the experiment has rotations 0..{}",
+            "--rotation {}: the experiment has {}",
             args.rotation,
-            exp.rotations()
+            match exp.rotations() {
+                1 => "rotation 0 only (rotate = false)".to_string(),
+                n => format!("rotations 0–{}", n - 1),
+            }
         );
     }
     if args.match_game >= exp.match_games {

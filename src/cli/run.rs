@@ -1,37 +1,58 @@
-//! `bailab run [EXPERIMENT.toml]`: play an experiment on all cores and write its statistics.
+//! `bailab run [EXPERIMENT.toml]`: play an experiment on all cores and write its statistics;
+//! `bailab run --resume DIR`: finish a run that was stopped or killed.
 
 use crate::sim::experiment::Experiment;
-use crate::sim::runner::{print_report, run_experiment, RunOptions, Shard};
-use std::path::PathBuf;
+use crate::sim::runner::{
+    print_report, resume_run, run_experiment, RunOptions, Shard, Stopped, CHECKPOINT_EVERY,
+};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
 
 /// Arguments of `bailab run`.
 #[derive(clap::Args, Debug)]
-#[command(
-    after_help = "Without a file, runs the embedded default experiment (experiments/default.toml).\n\
-Writes summary.csv, tally.json and meta.json (and games.csv when asked) into the output folder,\n\
-each to a temporary name first, then renamed: a failed run leaves earlier results untouched."
-)]
+#[command(after_help = "Without a file, runs the embedded default experiment \
+(experiments/default.toml).\n\
+The experiment's `output` is relative to its project folder: the folder of the experiment file,\n\
+or its parent when that folder is named `experiments` (the default writes results/default).\n\
+Writes summary.csv, tally.json, meta.json and run.json (and games.csv, records.jsonl when asked)\n\
+into the output folder; a folder holding another experiment's results is refused without --force.\n\
+The run checkpoints every few seconds: after Ctrl-C or a kill, `bailab run --resume DIR` goes on\n\
+and writes exactly the files of an uninterrupted run.")]
 pub struct Args {
     /// The experiment file (TOML); the embedded default when omitted.
+    #[arg(conflicts_with = "resume")]
     pub experiment: Option<String>,
-    /// Worker threads (default: all cores). Results do not depend on it.
+    /// Worker threads (default: all cores; at most 4 per core). Results do not depend on it.
     #[arg(long)]
     pub threads: Option<usize>,
     /// Play only shard K of N (0 ≤ K < N), e.g. `--shard 0/3`; combine with `bailab merge`.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "resume")]
     pub shard: Option<String>,
-    /// Output folder (default: the experiment's `output`, or `<output>/shard-K-of-N` for a shard).
-    #[arg(long)]
+    /// Output folder, relative to the current folder (default: the experiment's `output`, or
+    /// `<output>/shard-K-of-N` for a shard).
+    #[arg(long, conflicts_with = "resume")]
     pub output: Option<PathBuf>,
     /// Also write games.csv, one row per game.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "resume")]
     pub games_csv: bool,
     /// Also write records.jsonl, one JSON game record per game (see docs/records.md).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "resume")]
     pub records: bool,
-    /// No progress bar and no table.
+    /// Continue the stopped or killed run whose checkpoint is in DIR.
+    #[arg(long, value_name = "DIR")]
+    pub resume: Option<PathBuf>,
+    /// Write into a folder that holds another experiment's results or an unfinished run
+    /// (they are replaced).
+    #[arg(long, conflicts_with = "resume")]
+    pub force: bool,
+    /// No progress bar and no table (warnings still go to stderr).
     #[arg(long, short)]
     pub quiet: bool,
+    /// Seconds between checkpoints.
+    #[arg(long, hide = true, default_value_t = CHECKPOINT_EVERY.as_secs_f64())]
+    pub checkpoint_secs: f64,
 }
 
 /// Loads the experiment named on the command line, or the default.
@@ -42,29 +63,78 @@ pub fn load(path: Option<&str>) -> anyhow::Result<Experiment> {
     }
 }
 
+/// A flag set by the first Ctrl-C (SIGINT); a second one ends the process at once (the last
+/// checkpoint stays valid).
+fn stop_on_ctrl_c() -> Arc<AtomicBool> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = stop.clone();
+    // Only the first handler of a process can be set; a failure leaves the default behaviour.
+    let _ = ctrlc::set_handler(move || {
+        if flag.swap(true, Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+        eprintln!("\nstopping at the next deal (Ctrl-C again to quit at once)…");
+    });
+    stop
+}
+
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let exp = load(args.experiment.as_deref())?;
+    if !(args.checkpoint_secs >= 0.0 && args.checkpoint_secs.is_finite()) {
+        anyhow::bail!("--checkpoint-secs must be a number of seconds ≥ 0");
+    }
+    if let Some(t) = args.threads {
+        crate::sim::runner::check_threads(t)?;
+    }
     let shard = args
         .shard
         .as_deref()
         .map(Shard::parse)
         .transpose()
         .map_err(anyhow::Error::msg)?;
-    if args.threads == Some(0) {
-        anyhow::bail!("--threads must be at least 1");
-    }
-    let opts = RunOptions {
+    let mut opts = RunOptions {
         threads: args.threads,
         shard,
         quiet: args.quiet,
-        output: args.output,
+        output: args.output.clone(),
         games_csv: args.games_csv,
         records: args.records,
+        force: args.force,
+        stop: None,
+        checkpoint_every: Some(Duration::from_secs_f64(args.checkpoint_secs)),
     };
-    let report = run_experiment(&exp, &opts)?;
-    if !args.quiet {
-        print_report(&report, &mut std::io::stdout())?;
+    let (exp, result) = match &args.resume {
+        Some(dir) => {
+            let ck = crate::sim::runner::read_checkpoint(dir)?;
+            opts.stop = Some(stop_on_ctrl_c());
+            (ck.experiment, resume_run(dir, &opts))
+        }
+        None => {
+            let exp = load(args.experiment.as_deref())?;
+            let base = exp.resolve_output(args.experiment.as_deref().map(Path::new));
+            opts.output = Some(match (&args.output, shard) {
+                (Some(d), _) => d.clone(),
+                (None, Some(s)) => base.join(format!("shard-{}-of-{}", s.k, s.n)),
+                (None, None) => base,
+            });
+            opts.stop = Some(stop_on_ctrl_c());
+            let result = run_experiment(&exp, &opts);
+            (exp, result)
+        }
+    };
+    match result {
+        Ok(report) => {
+            if !args.quiet {
+                print_report(&exp, &report, &mut std::io::stdout())?;
+            }
+            Ok(())
+        }
+        Err(e) => match e.downcast_ref::<Stopped>() {
+            Some(stopped) => {
+                eprintln!("{stopped}");
+                std::process::exit(130);
+            }
+            None => Err(e),
+        },
     }
-    Ok(())
 }

@@ -6,9 +6,13 @@ use crate::games::{
     check_players, check_variant, game_info, with_game, GameKind, GameVisitor, RuleMap,
 };
 use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
 
 /// The embedded default experiment (also `experiments/default.toml`).
 pub const DEFAULT_EXPERIMENT: &str = include_str!("../../experiments/default.toml");
+
+/// The largest experiment file read (an experiment is a few lines; this bounds the allocation).
+pub const MAX_EXPERIMENT_BYTES: u64 = 1 << 20;
 
 /// An experiment as written in its TOML file. Unknown keys are errors.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -66,7 +70,7 @@ fn default_true() -> bool {
 impl Experiment {
     /// Reads and checks an experiment. `origin` names the file in error messages.
     pub fn parse(text: &str, origin: &str) -> Result<Experiment, String> {
-        let mut exp: Experiment = toml::from_str(text).map_err(|e| format!("{origin}: {e}"))?;
+        let mut exp: Experiment = toml::from_str(text).map_err(|e| toml_error(text, origin, &e))?;
         if exp.variant.is_empty() {
             if let Ok(info) = game_info(&exp.game) {
                 exp.variant = info.variants[0].to_string();
@@ -77,8 +81,22 @@ impl Experiment {
     }
 
     /// Reads an experiment file.
+    /// Files larger than [`MAX_EXPERIMENT_BYTES`] are refused before they are read.
     pub fn load(path: &str) -> Result<Experiment, String> {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+        let file = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
+        let size = file.metadata().map_err(|e| format!("{path}: {e}"))?.len();
+        if size > MAX_EXPERIMENT_BYTES {
+            return Err(format!(
+                "{path}: {size} bytes; an experiment file is at most {MAX_EXPERIMENT_BYTES} bytes \
+                 (1 MiB): is this the right file?"
+            ));
+        }
+        let mut text = String::new();
+        std::io::Read::read_to_string(
+            &mut std::io::Read::take(file, MAX_EXPERIMENT_BYTES),
+            &mut text,
+        )
+        .map_err(|e| format!("{path}: {e}"))?;
         Experiment::parse(&text, path)
     }
 
@@ -147,10 +165,103 @@ impl Experiment {
         (seat + rotation) % self.players()
     }
 
-    /// The output folder.
+    /// The output folder as written: `output`, or `results/<name>`; relative to the project
+    /// folder (see [`project_dir`]).
     pub fn output_dir(&self) -> String {
         self.output
             .clone()
             .unwrap_or_else(|| format!("results/{}", self.name))
     }
+
+    /// The output folder of an experiment read from `file` (`None`: the embedded default, read
+    /// as if it were `experiments/default.toml` of the current folder): [`Experiment::output_dir`]
+    /// under the experiment's project folder, unless it is absolute.
+    pub fn resolve_output(&self, file: Option<&Path>) -> PathBuf {
+        let out = PathBuf::from(self.output_dir());
+        if out.is_absolute() {
+            return out;
+        }
+        match file {
+            Some(f) => project_dir(f).join(out),
+            None => out,
+        }
+    }
+
+    /// The same study as `other`: every key equal but where the results go (`output`) and which
+    /// optional per-game files are written (`games_csv`, `records`). Otherwise the keys that
+    /// differ, each as `key: A there, B here` (self is "here").
+    pub fn differences(&self, there: &Experiment) -> Vec<String> {
+        let (a, b) = (study_keys(there), study_keys(self));
+        let mut keys: Vec<&String> = a.keys().chain(b.keys()).collect();
+        keys.sort();
+        keys.dedup();
+        keys.into_iter()
+            .filter(|k| a.get(*k) != b.get(*k))
+            .map(|k| {
+                let show = |v: Option<&serde_json::Value>| {
+                    v.map_or_else(|| "(not set)".to_string(), |v| v.to_string())
+                };
+                format!("{k}: {} there, {} here", show(a.get(k)), show(b.get(k)))
+            })
+            .collect()
+    }
+}
+
+/// The keys of an experiment that define its results.
+fn study_keys(e: &Experiment) -> serde_json::Map<String, serde_json::Value> {
+    let mut m = match serde_json::to_value(e) {
+        Ok(serde_json::Value::Object(m)) => m,
+        _ => serde_json::Map::new(),
+    };
+    for k in ["output", "games_csv", "records"] {
+        m.remove(k);
+    }
+    m
+}
+
+/// The project folder of an experiment file, against which its `output` resolves: the folder
+/// holding the file, or that folder's parent when it is named `experiments` (so that
+/// `experiments/x.toml` with `output = "results/x"` writes `results/x` beside `experiments/`,
+/// wherever the command is run from).
+pub fn project_dir(file: &Path) -> PathBuf {
+    let folder = file.parent().unwrap_or(Path::new(""));
+    let folder = if folder.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        folder
+    };
+    if folder.file_name().is_some_and(|n| n == "experiments") {
+        folder.parent().map_or_else(
+            || PathBuf::from("."),
+            |p| {
+                if p.as_os_str().is_empty() {
+                    PathBuf::from(".")
+                } else {
+                    p.to_path_buf()
+                }
+            },
+        )
+    } else {
+        folder.to_path_buf()
+    }
+}
+
+/// A TOML error as the parser words it, with the offending line and the one before it shown
+/// (a parser often notices a fault, such as a missing quote or bracket, on the next line).
+fn toml_error(text: &str, origin: &str, e: &toml::de::Error) -> String {
+    let message = e.message().trim_end();
+    let Some(span) = e.span() else {
+        return format!("{origin}: {message}");
+    };
+    let at = span.start.min(text.len());
+    let line = text[..at].matches('\n').count() + 1;
+    let column = at - text[..at].rfind('\n').map_or(0, |i| i + 1) + 1;
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = format!("{origin}: line {line}, column {column}: {message}");
+    for n in line.saturating_sub(1).max(1)..=line {
+        if let Some(l) = lines.get(n - 1) {
+            out += &format!("\n  {n:>4} | {l}");
+        }
+    }
+    out
 }

@@ -1,6 +1,7 @@
 //! Result files: written to a temporary name in the output folder and renamed, so a crash or a
 //! bad input never leaves a half-written file or destroys an earlier result.
 
+use super::experiment::Experiment;
 use super::stats::{mean_interval, wilson, Tally};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -179,29 +180,119 @@ pub fn matches_csv(t: &Tally) -> Vec<u8> {
     w.into_inner().expect("in memory")
 }
 
-/// The readable table printed after a run.
-pub fn summary_table(t: &Tally) -> String {
+/// A count with thousands separators: `1,234,567`.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A rate as a percentage with one decimal.
+fn percent(x: f64) -> String {
+    format!("{:.1}%", 100.0 * x)
+}
+
+/// The summary printed after a run, readable without the docs: what was played, per agent the
+/// games it played, its seats per game, wins, win rate per seat with its 95% interval, penalties
+/// and mean payout per seat-game with its 95% interval, the reference win rate of equal play, the
+/// payout unit, and the paired differences with their 95% intervals.
+pub fn console_summary(exp: &Experiment, t: &Tally) -> String {
+    let (title, unit) = crate::games::game_info(&exp.game)
+        .map_or((exp.game.as_str(), "payout units"), |g| {
+            (g.title, g.payout_unit)
+        });
+    let n = exp.players();
+    let per_deal = (exp.rotations() * exp.match_games as usize) as u64;
+    let deals = t.games / per_deal.max(1);
+    let drawn = t.per_agent.iter().map(|a| a.draws).sum::<u64>() / n.max(1) as u64;
+    let games = t.games.max(1);
     let mut out = format!(
-        "{:<28} {:>9} {:>8} {:>24} {:>30}\n",
-        "agent", "games", "wins", "win rate (95%)", "mean payout (95%)"
+        "{title} {}, {n} players: {} deals",
+        exp.variant(),
+        thousands(deals)
     );
+    if exp.rotations() > 1 {
+        out += &format!(" × {} seat rotations", exp.rotations());
+    }
+    if exp.match_games > 1 {
+        out += &format!(" × {} games per match", exp.match_games);
+    }
+    out += &format!(
+        " = {} games; {} won, {} drawn ({})\n",
+        thousands(t.games),
+        thousands(t.games - drawn),
+        thousands(drawn),
+        percent(drawn as f64 / games as f64)
+    );
+    let header = [
+        "agent",
+        "games",
+        "seats",
+        "wins",
+        "win rate per seat [95%]",
+        "penalties",
+        "mean payout per seat-game [95%]",
+    ];
+    let mut rows: Vec<[String; 7]> = vec![header.map(String::from)];
     for (name, a) in t.agents.iter().zip(&t.per_agent) {
         let (wr, wlo, whi) = wilson(a.wins, a.games);
         let (m, lo, hi, _) = mean_interval(i128::from(a.payout_sum), a.payout_sq, a.games, 1.0);
-        out += &format!(
-            "{:<28} {:>9} {:>8} {:>24} {:>30}\n",
-            name,
-            a.games,
-            a.wins,
-            format!("{wr:.4} [{wlo:.4}, {whi:.4}]"),
-            format!("{m:+.3} [{lo:+.3}, {hi:+.3}]")
-        );
+        rows.push([
+            name.clone(),
+            thousands(t.games),
+            (a.games / games).to_string(),
+            thousands(a.wins),
+            format!("{} [{}, {}]", percent(wr), percent(wlo), percent(whi)),
+            thousands(a.penalties),
+            format!("{m:+.3} [{lo:+.3}, {hi:+.3}]"),
+        ]);
     }
+    let widths: Vec<usize> = (0..7)
+        .map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
+        .collect();
+    for r in &rows {
+        let mut line = String::new();
+        for (c, cell) in r.iter().enumerate() {
+            let pad = widths[c] - cell.chars().count();
+            match c {
+                0 | 4 | 6 => {
+                    line += cell;
+                    line += &" ".repeat(pad);
+                }
+                _ => {
+                    line += &" ".repeat(pad);
+                    line += cell;
+                }
+            }
+            line += "  ";
+        }
+        out += line.trim_end();
+        out += "\n";
+    }
+    let equal = 1.0 / n.max(1) as f64;
+    out += &format!(
+        "reference: equal play wins 1/{n} = {} of seat-games ({} with the {} drawn)\n",
+        percent(equal),
+        percent(equal * (1.0 - drawn as f64 / games as f64)),
+        percent(drawn as f64 / games as f64)
+    );
+    out += &format!(
+        "payouts are in {unit}; intervals are 95% (Wilson for win rates, Student t for means)\n"
+    );
     for p in &t.pairs {
         let (m, lo, hi, _) = mean_interval(p.diff_sum, p.diff_sq, p.deals, p.scale as f64);
         out += &format!(
-            "paired: {} − {} over {} deals: {m:+.3} [{lo:+.3}, {hi:+.3}]\n",
-            t.agents[p.a], t.agents[p.b], p.deals
+            "paired: {} − {}, mean over {} deals of the per-deal difference of mean payouts: \
+             {m:+.3} {unit}, 95% interval [{lo:+.3}, {hi:+.3}]\n",
+            t.agents[p.a],
+            t.agents[p.b],
+            thousands(p.deals)
         );
     }
     out

@@ -10,11 +10,15 @@ pub fn parse_deck(text: &str) -> Result<[Card; DECK_SIZE], String> {
     if cards.len() < DECK_SIZE {
         let mut counts = [0u8; CARD_TYPES];
         cards.iter().for_each(|c| counts[c.index()] += 1);
-        let missing = Card::all()
+        let short = Card::all()
             .find(|c| counts[c.index()] < COPIES)
             .expect("fewer than a pack");
+        let given = counts[short.index()];
+        let missing = Card::all().filter(|c| counts[c.index()] == 0).count();
         return Err(format!(
-            "deck: {} cards, a pack has {DECK_SIZE}; the first missing card is {missing}",
+            "deck: {} cards, a pack has {DECK_SIZE} ({COPIES} copies of each of {CARD_TYPES} \
+             cards); the first card short is {short} ({given} of {COPIES} copies given), and \
+             {missing} card(s) are missing altogether",
             cards.len()
         ));
     }
@@ -37,7 +41,13 @@ mod tests {
         let short = full.replacen("rK ", "", 1);
         assert!(parse_deck(&short)
             .unwrap_err()
-            .contains("the first missing card is rK"));
+            .contains("the first card short is rK (3 of 4 copies given)"));
+        let two = parse_deck("rK rA").unwrap_err();
+        assert!(
+            two.contains("the first card short is rK (1 of 4 copies given)")
+                && two.contains("26 card(s) are missing altogether"),
+            "{two}"
+        );
         let extra = format!("rK {full}");
         assert!(
             parse_deck(&extra).unwrap_err().contains("card 5 'rK'"),
