@@ -67,7 +67,7 @@ fn setup_of(map: &RuleMap, players: u8) -> Result<Setup, String> {
 impl GameKind for TienLen {
     const INFO: GameInfo = GameInfo {
         name: "tienlen",
-        title: "Tiến Lên (southern)",
+        title: "Tiến Lên",
         variants: &["south"],
         planned_variants: &[],
         seats: (2, 4),
