@@ -18,6 +18,7 @@
 //! Nothing else changes: `run`, `merge`, `replay`, `play`, `check`, `analyze`, `agents` and
 //! `bench` find the game by its name, and `random`, `first` and `ismcts` play it.
 
+pub mod chan;
 pub mod tienlen;
 pub mod tusac;
 
@@ -165,7 +166,7 @@ macro_rules! registry {
     };
 }
 
-registry!(tusac::TuSac, tienlen::TienLen);
+registry!(tusac::TuSac, tienlen::TienLen, chan::Chan);
 
 /// The error for a game name not in the registry.
 fn unknown_game(name: &str) -> String {

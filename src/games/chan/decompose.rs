@@ -1,0 +1,98 @@
+//! The canonical decomposition of §3.2 into `Chan`, `Ca`, `Lone` cards and `BaDau`, and the
+//! winning shape `WinShape` of §3.4. Ranks are independent, so the decomposition is a loop over
+//! the eight ranks plus chi chi: no search and no allocation.
+
+use super::card::{Card, IDENTITIES};
+use super::hand::Hand;
+
+/// `decompose(cards)` of §3.2.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub struct Decomposition {
+    /// Number of `Chan` (a concealed 4-of-a-kind gives 2).
+    pub chan: u8,
+    /// Number of `Ca` (a `BaDau` gives one: its first two suits in v<n<s order).
+    pub ca: u8,
+    /// The identities of the `Ca` cards, as a mask (two bits per `Ca`).
+    pub ca_cards: u32,
+    /// The `Lone` cards (at most one per identity), as a mask; includes each `BaDau`'s card of
+    /// the third suit.
+    pub lone: u32,
+    /// The ranks holding a `BaDau`, as a mask of rank indices (bit `rank − 2`).
+    pub badau: u8,
+}
+
+impl Decomposition {
+    /// Number of `Lone` cards, those of a `BaDau` included (the "Lone of 19" column of §11.1).
+    pub const fn lone_count(&self) -> u32 {
+        self.lone.count_ones()
+    }
+    /// `B(P)` of §3.3: number of `BaDau`.
+    pub const fn b(&self) -> u32 {
+        self.badau.count_ones()
+    }
+    /// `L(P)` of §3.3: `Lone` cards not part of a `BaDau`.
+    pub const fn l(&self) -> u32 {
+        self.lone_count() - self.b()
+    }
+    /// True when some `Ca` (of the decomposition) has rank-index `r`.
+    pub const fn has_ca_of_rank(&self, r: usize) -> bool {
+        self.ca_cards >> (r * 3) & 0b111 != 0
+    }
+    /// The `Lone` cards in canonical order.
+    pub fn lone_cards(&self) -> impl Iterator<Item = Card> + '_ {
+        Card::all().filter(move |c| self.lone & c.bit() != 0)
+    }
+}
+
+/// `decompose(cards)` (§3.2).
+///
+/// # Examples
+/// ```
+/// use bailab::games::chan::decompose;
+/// // vector C1 of §11.1: (5, 2), lone 2n 4s 5n 6s ch, one BaDau in rank 6
+/// let d = decompose(&"2v 2v 2n 3v 3n 4s 5v 5v 5n 6v 6n 6s 7n 7n 8v 8v 9s 9s ch".parse().unwrap());
+/// assert_eq!((d.chan, d.ca, d.lone_count(), d.b(), d.l()), (5, 2, 5, 1, 4));
+/// ```
+pub fn decompose(h: &Hand) -> Decomposition {
+    let c = h.counts();
+    let mut d = Decomposition::default();
+    for r in 0..8 {
+        let b = r * 3;
+        let (x, y, z) = (c[b], c[b + 1], c[b + 2]);
+        d.chan += x / 2 + y / 2 + z / 2;
+        let odd = u32::from(x & 1) | u32::from(y & 1) << 1 | u32::from(z & 1) << 2;
+        match odd.count_ones() {
+            0 => {}
+            1 => d.lone |= odd << b,
+            2 => {
+                d.ca += 1;
+                d.ca_cards |= odd << b;
+            }
+            _ => {
+                d.ca += 1;
+                d.ca_cards |= 0b011 << b;
+                d.lone |= 0b100 << b;
+                d.badau |= 1 << r;
+            }
+        }
+    }
+    let ch = c[IDENTITIES - 1];
+    d.chan += ch / 2;
+    if ch & 1 == 1 {
+        d.lone |= Card::CH.bit();
+    }
+    d
+}
+
+/// `WinShape(P, c)` of §3.4 from P's concealed cards and `ExposedChan(P)`: with `c` (`None`
+/// for Thiên ù, where rule 3 does not apply), every concealed card is paired, the Chắn total is
+/// at least 6, and exactly 6 when `c = ch`.
+pub fn win_shape(concealed: &Hand, exposed_chan: u8, c: Option<Card>) -> bool {
+    let h = match c {
+        Some(c) => concealed.with(c),
+        None => *concealed,
+    };
+    let d = decompose(&h);
+    let t = exposed_chan + d.chan;
+    d.lone == 0 && t >= 6 && (c != Some(Card::CH) || t == 6)
+}

@@ -1,0 +1,198 @@
+//! Chắn's entry in the game registry ([`GameKind`]): its facts, options from a `[rules]` map,
+//! its `greedy`, its record hooks (deck in §2.4's dealing order, the first player and the
+//! previous winner as setup, forced moves with their rule ids and the winner's factors), its
+//! analyser and its benchmark figures.
+
+use super::analyze::{analyze, analyze_hand};
+use super::card::{format_cards, parse_cards, Card, COPIES};
+use super::decompose::decompose;
+use super::greedy::{ChanGreedy, GREEDY_INFO};
+use super::log::ChanLog;
+use super::state::{Chan, ChanState, Event, Setup, DECK_SIZE};
+use super::{Hand, Options};
+use crate::agents::greedy::TieBreak;
+use crate::agents::spec::AgentSpec;
+use crate::agents::Agent;
+use crate::game::{Game, Seat};
+use crate::games::{
+    check_variant, rules_with_players, Analysis, AnalyzeOptions, BenchRow, GameInfo, GameKind,
+    RecordSetup, RuleMap,
+};
+use crate::record::RecordEvent;
+use crate::rng::{stream_rng, DEAL_STREAM};
+use std::hint::black_box;
+use std::time::Instant;
+
+/// Reads a deck: the 100 cards (4 of each identity) in §2.4's dealing order. Errors name the
+/// card at fault.
+pub fn parse_deck(text: &str) -> Result<[Card; DECK_SIZE], String> {
+    let cards = parse_cards(text).map_err(|e| format!("deck: {e}"))?;
+    if cards.len() != DECK_SIZE {
+        let h = Hand::of(&cards);
+        let missing = Card::all().find(|&c| h.count(c) < COPIES);
+        return Err(format!(
+            "deck: {} cards, a deck has {DECK_SIZE}{}",
+            cards.len(),
+            missing.map_or(String::new(), |c| format!(
+                "; the first missing card is {c}"
+            ))
+        ));
+    }
+    Ok(cards.try_into().expect("100 cards"))
+}
+
+/// The setup of a deal from a record's `setup` keys: `first` (default 0) and `prev_winner`
+/// (default none).
+fn setup_of(map: &RuleMap, players: u8) -> Result<Setup, String> {
+    let mut setup = Setup::default();
+    for (k, v) in map {
+        let seat = || {
+            v.as_u64()
+                .filter(|&s| s < u64::from(players))
+                .map(|s| s as Seat)
+                .ok_or_else(|| format!("setup: '{k}' = {v} is not a seat of {players}"))
+        };
+        match k.as_str() {
+            "first" => setup.first = seat()?,
+            "prev_winner" if v.is_null() => setup.prev_winner = None,
+            "prev_winner" => setup.prev_winner = Some(seat()?),
+            _ => return Err(format!("setup: '{k}' is not a setting of a chan deal")),
+        }
+    }
+    Ok(setup)
+}
+
+impl GameKind for Chan {
+    const INFO: GameInfo = GameInfo {
+        name: "chan",
+        title: "Chắn",
+        variants: &["standard"],
+        planned_variants: &[],
+        seats: (2, 5),
+        payout_unit: "points × stake (§8.4: each loser pays S = points + gà · GA_POINTS)",
+        ranks_places: false,
+        agents: &[GREEDY_INFO],
+    };
+    type Log = ChanLog;
+
+    fn build(variant: &str, players: usize, rules: &RuleMap) -> Result<Chan, String> {
+        check_variant(&Self::INFO, variant)?;
+        let all = rules_with_players(rules, players)?;
+        Chan::new(Options::from_rules(&all)?)
+    }
+
+    fn rules(&self) -> RuleMap {
+        self.options().to_rules()
+    }
+
+    fn own_agent(spec: &AgentSpec) -> Result<Box<dyn Agent<ChanState>>, String> {
+        match spec.name.as_str() {
+            "greedy" => Ok(Box::new(ChanGreedy {
+                tiebreak: TieBreak::from_spec(spec)?,
+            })),
+            other => Err(format!("agent '{other}' does not play chan")),
+        }
+    }
+
+    fn record_setup(start: &ChanState) -> RecordSetup {
+        let s = start.setup();
+        let mut setup = RuleMap::new();
+        setup.insert("first".into(), s.first.into());
+        if let Some(w) = s.prev_winner {
+            setup.insert("prev_winner".into(), w.into());
+        }
+        RecordSetup {
+            deck: format_cards(start.deck().iter().copied()),
+            first: s.first,
+            setup,
+        }
+    }
+
+    fn deal_recorded(&self, deck: &str, setup: &RuleMap) -> Result<ChanState, String> {
+        let setup = setup_of(setup, self.options().players)?;
+        Ok(self.deal_deck(&parse_deck(deck)?, setup))
+    }
+
+    fn forced_event(e: &Event) -> Option<RecordEvent> {
+        let rule = e.forced_by()?;
+        let (seat, action) = match *e {
+            Event::ThienKhai { seat, card } => (Some(seat), format!("thien_khai {card}")),
+            Event::End {
+                winner: Some(w),
+                score,
+                ..
+            } => (Some(w), format!("win {score}")),
+            Event::End { winner: None, .. } => (None, "drawn".to_string()),
+            _ => return None,
+        };
+        Some(RecordEvent {
+            seat,
+            action,
+            forced: true,
+            rule: Some(rule.id().to_string()),
+            legal: None,
+        })
+    }
+
+    fn analyze(hand: &str, opts: &AnalyzeOptions) -> Result<Analysis, String> {
+        check_variant(&Self::INFO, &opts.variant)?;
+        if opts.play.is_some() || opts.against.is_some() {
+            return Err(
+                "--play and --against are for games with plays (tienlen); a chan \
+                        analysis takes a hand (19 or 20 cards) and --seen"
+                    .into(),
+            );
+        }
+        let a = analyze(hand, &opts.seen, &Options::default_for(4))?;
+        Ok(Analysis {
+            json: a.to_json(),
+            text: a.to_text(),
+        })
+    }
+
+    fn bench_rows(count: u64) -> Vec<BenchRow> {
+        let hands = sample_hands(count);
+        let start = Instant::now();
+        let mut sum = 0u64;
+        for _ in 0..10 {
+            for h in &hands {
+                sum += u64::from(decompose(black_box(h)).lone_count());
+            }
+        }
+        black_box(sum);
+        let decompose_rate = rate(10 * hands.len() as u64, start);
+        let o = Options::default_for(4);
+        let start = Instant::now();
+        for h in &hands {
+            black_box(analyze_hand(*black_box(h), h, &o));
+        }
+        vec![
+            BenchRow {
+                label: "decompose of a 19-card hand, 1 thread".into(),
+                value: decompose_rate,
+                unit: "hands/s",
+            },
+            BenchRow {
+                label: "hand analysis (analyze), 1 thread".into(),
+                value: rate(hands.len() as u64, start),
+                unit: "hands/s",
+            },
+        ]
+    }
+}
+
+/// 19-card dealt hands from seeded deals.
+fn sample_hands(count: u64) -> Vec<Hand> {
+    let game = Chan::standard(4).expect("standard");
+    (0..count.div_ceil(3))
+        .flat_map(|i| {
+            let s = game.deal(&mut stream_rng(0xC4A7, i, DEAL_STREAM));
+            (1..4).map(move |seat| s.seat(seat).concealed)
+        })
+        .take(count as usize)
+        .collect()
+}
+
+fn rate(count: u64, start: Instant) -> f64 {
+    count as f64 / start.elapsed().as_secs_f64()
+}

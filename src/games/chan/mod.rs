@@ -1,0 +1,29 @@
+//! Chắn, `../shared/rules/chan.md` (spec version 2): cards and notation, hands as counts, the
+//! canonical decomposition and `WinShape`, the options, the restriction predicates, scoring,
+//! the state machine with its ù and chíu windows, the seat view with determinization, the
+//! `greedy` agent, the analyser and the log.
+
+pub mod analyze;
+pub mod card;
+pub mod decompose;
+pub mod greedy;
+pub mod hand;
+mod kind;
+pub mod log;
+pub mod options;
+pub mod rules;
+pub mod score;
+pub mod state;
+pub mod view;
+
+pub use card::{format_cards, parse_cards, Card, CardListError, Suit};
+pub use decompose::{decompose, win_shape, Decomposition};
+pub use hand::Hand;
+pub use options::{ChanDiscardRule, FirstAfterDraw, Options, ThapThanhRule};
+pub use rules::{Meld, MeldKind, MeldSource, Pred, PredSet, SeatState};
+pub use score::{Factor, Score};
+pub use state::{
+    Action, Chan, ChanState, Event, Live, Origin, Phase, Position, Resume, Rule, Setup, Via,
+    MAX_ACTIONS,
+};
+pub use view::ChanView;
