@@ -2,6 +2,7 @@
 //! any rule shows as a diff. Regenerate with `BAILAB_BLESS=1 cargo test --test golden_playthroughs`.
 
 use bailab::cli::play::play;
+use bailab::games::chan::Chan;
 use bailab::games::tienlen::TienLen;
 use bailab::games::tusac::TuSac;
 use bailab::record::check as check_record;
@@ -51,4 +52,23 @@ fn tienlen_seed_136() {
     check_record(&played.record).unwrap();
     let json = serde_json::to_string_pretty(&played.record).unwrap() + "\n";
     check("tienlen.json", &json);
+}
+
+#[test]
+fn chan_seed_14() {
+    // greedy against random: an in-turn chíu, then an ù on another seat's draw scored Chíu
+    let game = Chan::standard(4).unwrap();
+    let id = GameId {
+        master: 14,
+        deal: 0,
+        rotation: 0,
+    };
+    let specs = ["greedy".to_string(), "random".to_string()];
+    let played = play(&game, id, None, &specs).unwrap();
+    assert!(played.log.contains("chius 6n") && played.log.contains("7.1-U"));
+    check("chan.txt", &played.log);
+    check_record(&played.record).unwrap();
+    let json = serde_json::to_string_pretty(&played.record).unwrap() + "\n";
+    assert!(json.contains("\"win Chiu; points 5, ga 0, S 5\""));
+    check("chan.json", &json);
 }
