@@ -1,5 +1,4 @@
-//! Small shared building blocks: `CopyVec`, a fixed-capacity list that is `Copy` (so a state
-//! holding it clones as a memcpy), and [`spaced`], the one way card lists are written.
+//! `CopyVec`: a fixed-capacity list that is `Copy`, so a state holding it clones as a memcpy.
 
 /// A list of at most `N` `Copy` items stored inline.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -46,15 +45,3 @@ impl<T: Copy + Default, const N: usize> CopyVec<T, N> {
     }
 }
 
-/// Items written with `Display`, separated by single spaces (how every game writes a list of
-/// cards).
-pub fn spaced<T: std::fmt::Display>(items: impl IntoIterator<Item = T>) -> String {
-    let mut s = String::new();
-    for item in items {
-        if !s.is_empty() {
-            s.push(' ');
-        }
-        s.push_str(&item.to_string());
-    }
-    s
-}

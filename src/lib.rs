@@ -7,6 +7,7 @@ pub mod agents;
 pub mod cli;
 pub mod fixed;
 pub mod game;
+pub mod notation;
 pub mod games;
 pub mod record;
 pub mod rng;

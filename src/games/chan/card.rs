@@ -1,6 +1,7 @@
 //! Chắn cards and their notation (§1.1): rank digit + suit letter (`2v` … `9s`) and `ch`
 //! (chi chi); red and black (§1.2); the Tôm and Lèo groups (§1.3).
 
+pub use crate::notation::CardListError;
 use std::fmt;
 
 /// The three suits, in canonical order `v < n < s` (§1.1).
@@ -160,59 +161,15 @@ impl std::str::FromStr for Card {
     }
 }
 
-/// A card list could not be read: which token, where (1-based), and why.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CardListError {
-    /// The offending token.
-    pub token: String,
-    /// 1-based position of the token in the list.
-    pub position: usize,
-    /// What is wrong.
-    pub reason: String,
-}
-
-impl fmt::Display for CardListError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "card {} '{}': {}",
-            self.position, self.token, self.reason
-        )
-    }
-}
-
-impl std::error::Error for CardListError {}
-
 /// Reads a space-separated card list such as `2v 2n ch`, at most 4 copies of an identity.
 /// Errors name the token, its 1-based position and the reason.
 pub fn parse_cards(text: &str) -> Result<Vec<Card>, CardListError> {
-    let mut counts = [0u8; IDENTITIES];
-    let mut cards = Vec::new();
-    for (i, token) in text.split_whitespace().enumerate() {
-        let card: Card = token.parse().map_err(|e: BadCard| CardListError {
-            token: token.to_string(),
-            position: i + 1,
-            reason: e.to_string(),
-        })?;
-        counts[card.index()] += 1;
-        if counts[card.index()] > COPIES {
-            return Err(CardListError {
-                token: token.to_string(),
-                position: i + 1,
-                reason: format!(
-                    "copy {} of {card}, but the deck holds only {COPIES}",
-                    counts[card.index()]
-                ),
-            });
-        }
-        cards.push(card);
-    }
-    Ok(cards)
+    crate::notation::parse_list::<Card, IDENTITIES>(text, COPIES, Card::index)
 }
 
 /// Writes cards separated by single spaces.
 pub fn format_cards(cards: impl IntoIterator<Item = Card>) -> String {
-    crate::fixed::spaced(cards)
+    crate::notation::spaced(cards)
 }
 
 #[cfg(test)]

@@ -116,7 +116,7 @@ impl Hand {
 
 impl fmt::Display for Hand {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&crate::fixed::spaced(self.cards()))
+        f.write_str(&crate::notation::spaced(self.cards()))
     }
 }
 

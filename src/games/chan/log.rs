@@ -4,7 +4,7 @@
 
 use super::decompose::decompose;
 use super::state::{ChanState, DECK_SIZE};
-use crate::fixed::spaced;
+use crate::notation::spaced;
 use crate::game::{GameState, Seat};
 use crate::games::GameLog;
 use std::fmt::Write;

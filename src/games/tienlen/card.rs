@@ -1,5 +1,6 @@
 //! Tiến Lên cards and their notation (§1): rank then suit, e.g. `3s`, `Th`, `2h`.
 
+pub use crate::notation::CardListError;
 use std::fmt;
 
 /// Rank letters in ascending order (§1.2): rank index `ri` is the position.
@@ -118,29 +119,6 @@ impl std::str::FromStr for Card {
     }
 }
 
-/// A card list could not be read: which token, where (1-based), and why.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CardListError {
-    /// The offending token.
-    pub token: String,
-    /// 1-based position of the token in the list.
-    pub position: usize,
-    /// What is wrong.
-    pub reason: String,
-}
-
-impl fmt::Display for CardListError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "card {} '{}': {}",
-            self.position, self.token, self.reason
-        )
-    }
-}
-
-impl std::error::Error for CardListError {}
-
 /// Reads a space-separated card list such as `3s 4d Th`; a card given twice is an error.
 /// Errors name the token, its 1-based position and the reason.
 ///
@@ -152,27 +130,12 @@ impl std::error::Error for CardListError {}
 /// assert_eq!((e.token.as_str(), e.position), ("4x", 2));
 /// ```
 pub fn parse_cards(text: &str) -> Result<Vec<Card>, CardListError> {
-    let mut seen = 0u64;
-    let mut cards = Vec::new();
-    for (i, token) in text.split_whitespace().enumerate() {
-        let err = |reason: String| CardListError {
-            token: token.to_string(),
-            position: i + 1,
-            reason,
-        };
-        let card: Card = token.parse().map_err(|e: BadCard| err(e.to_string()))?;
-        if seen >> card.key() & 1 == 1 {
-            return Err(err(format!("{card} is given twice")));
-        }
-        seen |= 1 << card.key();
-        cards.push(card);
-    }
-    Ok(cards)
+    crate::notation::parse_list::<Card, DECK_SIZE>(text, 1, |c| usize::from(c.key()))
 }
 
 /// Writes cards separated by single spaces, in the given order.
 pub fn format_cards(cards: impl IntoIterator<Item = Card>) -> String {
-    crate::fixed::spaced(cards)
+    crate::notation::spaced(cards)
 }
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
 //! Tứ Sắc cards and their notation (§0.1 of the spec): a colour letter and a rank letter, e.g. `rK`.
 
+pub use crate::notation::CardListError;
 use std::fmt;
 
 /// The four colours, in canonical order `r < y < g < w` (§0.1).
@@ -145,63 +146,15 @@ impl std::str::FromStr for Card {
     }
 }
 
-/// A card list could not be read: which token, where (1-based), and why.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CardListError {
-    /// The offending token, or empty when the list itself is wrong (e.g. empty).
-    pub token: String,
-    /// 1-based position of the token in the list (0 when not about one token).
-    pub position: usize,
-    /// What is wrong.
-    pub reason: String,
-}
-
-impl fmt::Display for CardListError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.position == 0 {
-            write!(f, "{}", self.reason)
-        } else {
-            write!(
-                f,
-                "card {} '{}': {}",
-                self.position, self.token, self.reason
-            )
-        }
-    }
-}
-
-impl std::error::Error for CardListError {}
-
 /// Reads a space-separated card list such as `rK rA rE`, checking that no type appears more than
 /// `max_copies` times. Errors name the token and its 1-based position.
 pub fn parse_cards(text: &str, max_copies: u8) -> Result<Vec<Card>, CardListError> {
-    let mut counts = [0u8; CARD_TYPES];
-    let mut cards = Vec::new();
-    for (i, token) in text.split_whitespace().enumerate() {
-        let card: Card = token.parse().map_err(|e: BadCard| CardListError {
-            token: token.to_string(),
-            position: i + 1,
-            reason: e.to_string(),
-        })?;
-        counts[card.index()] += 1;
-        if counts[card.index()] > max_copies {
-            return Err(CardListError {
-                token: token.to_string(),
-                position: i + 1,
-                reason: format!(
-                    "copy {} of {card}, but the deck holds only {max_copies}",
-                    counts[card.index()]
-                ),
-            });
-        }
-        cards.push(card);
-    }
-    Ok(cards)
+    crate::notation::parse_list::<Card, CARD_TYPES>(text, max_copies, Card::index)
 }
 
 /// Writes cards separated by single spaces.
 pub fn format_cards(cards: impl IntoIterator<Item = Card>) -> String {
-    crate::fixed::spaced(cards)
+    crate::notation::spaced(cards)
 }
 
 #[cfg(test)]
