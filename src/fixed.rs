@@ -44,4 +44,3 @@ impl<T: Copy + Default, const N: usize> CopyVec<T, N> {
         self.len == 0
     }
 }
-

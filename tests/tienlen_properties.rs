@@ -157,32 +157,6 @@ fn matches_through_deal_next() {
     }
 }
 
-/// Throughput of uniform random 4-player games on one core (printed; run with --nocapture).
-#[test]
-fn random_game_throughput() {
-    let game = TienLen::standard(4).unwrap();
-    let mut actions = <TienLenState as GameState>::Actions::default();
-    let games = 50_000u64;
-    let start = std::time::Instant::now();
-    let mut decisions = 0u64;
-    for i in 0..games {
-        let mut rng = stream_rng(1, i, 0);
-        let mut s = game.deal(&mut rng);
-        while s.to_move().is_some() {
-            s.legal_actions(&mut actions);
-            let a = actions[rng.random_range(0..actions.len())];
-            s.apply(a);
-            decisions += 1;
-        }
-    }
-    let secs = start.elapsed().as_secs_f64();
-    eprintln!(
-        "{games} games, {decisions} decisions in {secs:.2} s: {:.0} games/s, {:.0} ns/decision",
-        games as f64 / secs,
-        secs * 1e9 / decisions as f64
-    );
-}
-
 struct Counting;
 
 thread_local! {

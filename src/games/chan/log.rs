@@ -4,9 +4,9 @@
 
 use super::decompose::decompose;
 use super::state::{ChanState, DECK_SIZE};
-use crate::notation::spaced;
 use crate::game::{GameState, Seat};
 use crate::games::GameLog;
+use crate::notation::spaced;
 use std::fmt::Write;
 
 /// Accumulates the log of one hand as it is played.
