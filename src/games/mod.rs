@@ -216,6 +216,15 @@ pub fn rules_with_players(rules: &RuleMap, players: usize) -> Result<RuleMap, St
     Ok(all)
 }
 
+/// The seat a record's `setup` key `key` names (`value`), at a table of `players`.
+pub fn setup_seat(key: &str, value: &serde_json::Value, players: u8) -> Result<Seat, String> {
+    value
+        .as_u64()
+        .filter(|&s| s < u64::from(players))
+        .map(|s| s as Seat)
+        .ok_or_else(|| format!("setup: '{key}' = {value} is not a seat of {players}"))
+}
+
 /// Checks a number of players against a game's seats.
 pub fn check_players(info: &GameInfo, players: usize) -> Result<(), String> {
     let (lo, hi) = info.seats;

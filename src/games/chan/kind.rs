@@ -13,7 +13,7 @@ use super::{Hand, Options};
 use crate::agents::greedy::TieBreak;
 use crate::agents::spec::AgentSpec;
 use crate::agents::Agent;
-use crate::game::{Game, Seat};
+use crate::game::Game;
 use crate::games::{
     check_variant, rules_with_players, Analysis, AnalyzeOptions, BenchRow, GameInfo, GameKind,
     RecordSetup, RuleMap,
@@ -46,12 +46,7 @@ pub fn parse_deck(text: &str) -> Result<[Card; DECK_SIZE], String> {
 fn setup_of(map: &RuleMap, players: u8) -> Result<Setup, String> {
     let mut setup = Setup::default();
     for (k, v) in map {
-        let seat = || {
-            v.as_u64()
-                .filter(|&s| s < u64::from(players))
-                .map(|s| s as Seat)
-                .ok_or_else(|| format!("setup: '{k}' = {v} is not a seat of {players}"))
-        };
+        let seat = || crate::games::setup_seat(k, v, players);
         match k.as_str() {
             "first" => setup.first = seat()?,
             "prev_winner" if v.is_null() => setup.prev_winner = None,

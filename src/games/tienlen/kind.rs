@@ -12,7 +12,7 @@ use super::state::{cuoc, Event, Setup, TienLen, TienLenState};
 use super::Options;
 use crate::agents::spec::AgentSpec;
 use crate::agents::Agent;
-use crate::game::{Game, Seat};
+use crate::game::Game;
 use crate::games::{
     check_variant, rules_with_players, Analysis, AnalyzeOptions, BenchRow, GameInfo, GameKind,
     RecordSetup, RuleMap,
@@ -44,12 +44,7 @@ pub fn parse_deck(text: &str) -> Result<[Card; DECK_SIZE], String> {
 fn setup_of(map: &RuleMap, players: u8) -> Result<Setup, String> {
     let mut setup = Setup::FIRST;
     for (k, v) in map {
-        let seat = || {
-            v.as_u64()
-                .filter(|&s| s < u64::from(players))
-                .map(|s| s as Seat)
-                .ok_or_else(|| format!("setup: '{k}' = {v} is not a seat of {players}"))
-        };
+        let seat = || crate::games::setup_seat(k, v, players);
         match k.as_str() {
             "dealer" => setup.dealer = seat()?,
             "leader" => setup.leader = Some(seat()?),
