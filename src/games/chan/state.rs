@@ -8,8 +8,8 @@ use super::decompose::{decompose, win_shape};
 use super::hand::Hand;
 use super::options::{FirstAfterDraw, Options};
 use super::rules::{
-    after_chiu, after_eat, chiu_legal, discard_failures, discard_legal, eat_candidates,
-    eat_failures, eat_legal, Meld, MeldKind, MeldSource, Pred, PredSet, SeatState,
+    after_chiu, after_eat, chiu_legal, discard_failures, eat_candidates, eat_failures, eat_legal,
+    legal_discards, Meld, MeldKind, MeldSource, Pred, PredSet, SeatState,
 };
 use super::score::{score, Score, WinFacts};
 use crate::fixed::CopyVec;
@@ -864,17 +864,12 @@ impl ChanState {
 
     fn push_discards(&self, p: Seat, out: &mut ArrayVec<Action, MAX_ACTIONS>) {
         let s = &self.seats[p as usize];
-        for c in s.concealed.types() {
-            if discard_legal(s, c, &self.opts) {
-                out.push(Action::Discard(c));
-            }
-        }
-        if out.is_empty() || out.as_slice() == [Action::DeclareThienU] {
+        let mut legal = legal_discards(s, &self.opts);
+        if legal == 0 {
             // §5.1 fallback: every concealed card becomes legal
-            for c in s.concealed.types() {
-                out.push(Action::Discard(c));
-            }
+            legal = s.concealed.present();
         }
+        out.extend(cards_of(legal).map(Action::Discard));
     }
 
     fn push_takes(&self, p: Seat, out: &mut ArrayVec<Action, MAX_ACTIONS>) {
@@ -1208,6 +1203,17 @@ impl Position {
         self.s.phase = phase;
         self.s
     }
+}
+
+/// The identities of `mask`, in canonical order.
+fn cards_of(mut mask: u32) -> impl Iterator<Item = Card> {
+    std::iter::from_fn(move || {
+        let i = mask.trailing_zeros() as usize;
+        (mask != 0).then(|| {
+            mask &= mask - 1;
+            Card::from_index(i)
+        })
+    })
 }
 
 // Identity sets are `u32` masks (`Dsc`, `Dec`, `Taken`, ...).
