@@ -58,19 +58,48 @@ pub fn decompose(h: &Hand) -> Decomposition {
     // times; every other card pairs into a Chan. So the Chan count is (cards − odd cards) / 2,
     // and the rest is decided for all eight ranks at once, one bit lane per rank.
     let odd = h.odd();
-    let (v, n, s) = (odd & SUIT_V, odd >> 1 & SUIT_V, odd >> 2 & SUIT_V);
-    let three = v & n & s;
-    let two = (v & n | v & s | n & s) & !three;
-    let one = (v ^ n ^ s) & !three;
+    let lanes = OddLanes::of(odd);
     let rank_cards = |lanes: u32| lanes * 0b111;
     Decomposition {
-        chan: ((h.len() as u32 - odd.count_ones()) / 2) as u8,
-        ca: (two | three).count_ones() as u8,
+        chan: chan_count(h, odd),
+        ca: (lanes.two | lanes.three).count_ones() as u8,
         // a BaDau's Ca is its first two suits, its Lone the third
-        ca_cards: (odd & rank_cards(two)) | (three * 0b011),
-        lone: (odd & (rank_cards(one) | Card::CH.bit())) | (three << 2),
-        badau: rank_lanes_to_bits(three),
+        ca_cards: (odd & rank_cards(lanes.two)) | (lanes.three * 0b011),
+        lone: lone_mask(odd),
+        badau: rank_lanes_to_bits(lanes.three),
     }
+}
+
+/// The ranks by how many of their suits a hand holds an odd number of times (one bit lane
+/// `3r` per rank `r`).
+struct OddLanes {
+    one: u32,
+    two: u32,
+    three: u32,
+}
+
+impl OddLanes {
+    fn of(odd: u32) -> OddLanes {
+        let (v, n, s) = (odd & SUIT_V, odd >> 1 & SUIT_V, odd >> 2 & SUIT_V);
+        let three = v & n & s;
+        OddLanes {
+            one: (v ^ n ^ s) & !three,
+            two: (v & n | v & s | n & s) & !three,
+            three,
+        }
+    }
+}
+
+/// The `Lone` mask of a hand whose odd-count identities are `odd`: the odd card of a rank with
+/// one, the third suit of a `BaDau`, an odd chi chi.
+fn lone_mask(odd: u32) -> u32 {
+    let lanes = OddLanes::of(odd);
+    (odd & ((lanes.one * 0b111) | Card::CH.bit())) | (lanes.three << 2)
+}
+
+/// The `Chan` count of `h` (its odd-count identities `odd`): every card not left odd pairs.
+fn chan_count(h: &Hand, odd: u32) -> u8 {
+    ((h.len() as u32 - odd.count_ones()) / 2) as u8
 }
 
 /// Bit `3r` of every rank `r`: the `v` suit of each rank (the lane of that rank).
@@ -85,13 +114,22 @@ fn rank_lanes_to_bits(lanes: u32) -> u8 {
 /// for Thiên ù, where rule 3 does not apply), every concealed card is paired, the Chắn total is
 /// at least 6, and exactly 6 when `c = ch`.
 pub fn win_shape(concealed: &Hand, exposed_chan: u8, c: Option<Card>) -> bool {
+    if !pairs_up(concealed, c) {
+        return false;
+    }
     let h = match c {
         Some(c) => concealed.with(c),
         None => *concealed,
     };
-    let d = decompose(&h);
-    let t = exposed_chan + d.chan;
-    d.lone == 0 && t >= 6 && (c != Some(Card::CH) || t == 6)
+    let t = exposed_chan + chan_count(&h, h.odd());
+    t >= 6 && (c != Some(Card::CH) || t == 6)
+}
+
+/// Rule 1 of `WinShape` (§3.4): `concealed` plus `c` (if any) decomposes with no `Lone` card.
+/// Adding `c` only flips the parity of `c`'s identity, so no hand is built.
+pub fn pairs_up(concealed: &Hand, c: Option<Card>) -> bool {
+    let flip = c.map_or(0, Card::bit);
+    lone_mask(concealed.odd() ^ flip) == 0
 }
 
 #[cfg(test)]

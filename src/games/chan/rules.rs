@@ -236,6 +236,11 @@ impl PredSet {
     pub fn fail_if(&mut self, fails: bool, p: Pred) {
         self.0 |= u32::from(fails) << p as u32;
     }
+    /// Adds every failure of `other`.
+    #[inline]
+    pub fn add(&mut self, other: PredSet) {
+        self.0 |= other.0;
+    }
     /// True when nothing fails.
     pub const fn is_empty(self) -> bool {
         self.0 == 0
@@ -367,6 +372,22 @@ pub fn after_chiu(p: &SeatState, t: Card) -> SeatState {
 /// `EatLegal(P, h, t)` of §6.1 as the set of failing predicates (E1–E12, or `NotInHand` /
 /// `EatKind` when `h` cannot eat `t` at all).
 pub fn eat_failures(p: &SeatState, h: Card, t: Card, o: &Options) -> PredSet {
+    let mut f = eat_quick_failures(p, h, t);
+    if f != PredSet::of(&[Pred::NotInHand]) && f != PredSet::of(&[Pred::EatKind]) {
+        f.add(eat_costly_failures(p, h, t, o));
+    }
+    f
+}
+
+/// `EatLegal(P, h, t)` (§6.1): the costly predicates are read only when the others hold.
+#[inline]
+pub fn eat_legal(p: &SeatState, h: Card, t: Card, o: &Options) -> bool {
+    eat_quick_failures(p, h, t).is_empty() && eat_costly_failures(p, h, t, o).is_empty()
+}
+
+/// The predicates of `EatLegal(P, h, t)` read from a few masks and counts: all but E9 and E12
+/// (or only `NotInHand` / `EatKind` when `h` cannot eat `t` at all).
+fn eat_quick_failures(p: &SeatState, h: Card, t: Card) -> PredSet {
     let mut f = PredSet::EMPTY;
     if p.concealed.count(h) == 0 {
         f.fail_if(true, Pred::NotInHand);
@@ -395,17 +416,18 @@ pub fn eat_failures(p: &SeatState, h: Card, t: Card, o: &Options) -> PredSet {
         let lone_h =
             odd.iter().filter(|&&b| b).count() == 1 && odd[h.suit().expect("numbered") as usize];
         f.fail_if(!lone_h, Pred::E8);
-        f.fail_if(p.waiting(), Pred::E9);
         f.fail_if(c.count(t) != 0, Pred::E11);
     }
-    f.fail_if(!any_discard_legal(&after_eat(p, h, t), o), Pred::E12);
     f
 }
 
-/// `EatLegal(P, h, t)` (§6.1).
-#[inline]
-pub fn eat_legal(p: &SeatState, h: Card, t: Card, o: &Options) -> bool {
-    eat_failures(p, h, t, o).is_empty()
+/// The predicates of `EatLegal(P, h, t)` that decompose the hand or look ahead: E9 (a Ca eat
+/// while `Waiting`) and E12 (no legal discard after the eat). `h` must be able to eat `t`.
+fn eat_costly_failures(p: &SeatState, h: Card, t: Card, o: &Options) -> PredSet {
+    let mut f = PredSet::EMPTY;
+    f.fail_if(h != t && p.waiting(), Pred::E9);
+    f.fail_if(!any_discard_legal(&after_eat(p, h, t), o), Pred::E12);
+    f
 }
 
 /// `ChiuLegal(P, t)` of §6.2; `lookahead` false drops the no-dead-end clause (as §7.1 reads it
