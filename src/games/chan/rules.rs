@@ -412,10 +412,8 @@ fn eat_quick_failures(p: &SeatState, h: Card, t: Card) -> PredSet {
         f.fail_if(p.dec & rank_bits & !h.bit() != 0, Pred::E4);
         f.fail_if(p.dsc & rank_bits != 0, Pred::E5);
         f.fail_if(matches!(c.count(h), 2 | 4), Pred::E7);
-        let odd = Card::of_rank(r).map(|x| c.count(x) & 1 == 1);
-        let lone_h =
-            odd.iter().filter(|&&b| b).count() == 1 && odd[h.suit().expect("numbered") as usize];
-        f.fail_if(!lone_h, Pred::E8);
+        // E8: h is the only identity of its rank held an odd number of times
+        f.fail_if(c.odd() & rank_bits != h.bit(), Pred::E8);
         f.fail_if(c.count(t) != 0, Pred::E11);
     }
     f

@@ -4,7 +4,7 @@
 //! and the payouts of §8.4.
 
 use super::card::Card;
-use super::decompose::{decompose, win_shape};
+use super::decompose::{decompose, pairs_up, win_shape};
 use super::hand::Hand;
 use super::options::{FirstAfterDraw, Options};
 use super::rules::{
@@ -571,6 +571,8 @@ impl ChanState {
         let p = &self.seats[q as usize];
         !p.forfeit
             && Some(q) != live.releaser
+            // rule 1 of WinShape first: it rejects almost every seat without summing the melds
+            && pairs_up(&p.concealed, Some(live.card))
             && win_shape(&p.concealed, p.exposed_chan(), Some(live.card))
             && (live.origin == Origin::Stock || chiu_legal(p, live.card, &self.opts, false))
     }
