@@ -4,6 +4,11 @@
 use super::card::{parse_cards, Card, CardListError, IDENTITIES};
 use std::fmt;
 
+/// Bit 0 of each byte of a word.
+const BYTE_LSB: u64 = 0x0101_0101_0101_0101;
+/// Multiplier moving bit 0 of byte `i` to bit `56 + i`.
+const GATHER: u64 = 0x0102_0408_1020_4080;
+
 /// Counts of each identity (canonical index order). Cloning is a 25-byte copy.
 ///
 /// # Examples
@@ -67,11 +72,16 @@ impl Hand {
     }
     /// Number of cards.
     pub fn len(&self) -> usize {
-        self.0.iter().map(|&c| c as usize).sum()
+        let words = self.words();
+        let sum: u64 = words[..3]
+            .iter()
+            .map(|&w| w.wrapping_mul(BYTE_LSB) >> 56)
+            .sum();
+        sum as usize + words[3] as usize
     }
     /// True when empty.
     pub fn is_empty(&self) -> bool {
-        self.0.iter().all(|&c| c == 0)
+        self.words().iter().all(|&w| w == 0)
     }
     /// The counts.
     pub const fn counts(&self) -> &[u8; IDENTITIES] {
@@ -82,14 +92,40 @@ impl Hand {
         Hand(counts)
     }
     /// The identities present, as a mask.
+    #[inline]
     pub fn present(&self) -> u32 {
-        let mut m = 0;
-        for (i, &c) in self.0.iter().enumerate() {
-            if c > 0 {
-                m |= 1 << i;
-            }
-        }
-        m
+        // a count is at most 4: some bit of 0..=2 is set when it is positive
+        self.mask_where(|w| w | w >> 1 | w >> 2)
+    }
+    /// The identities held an odd number of times, as a mask.
+    #[inline]
+    pub fn odd(&self) -> u32 {
+        self.mask_where(|w| w)
+    }
+    /// The identities held at least twice, as a mask.
+    #[inline]
+    pub fn pairs(&self) -> u32 {
+        // a count is at most 4: 2..=4 set bit 1 or bit 2
+        self.mask_where(|w| w >> 1 | w >> 2)
+    }
+    /// The counts as three little-endian words of eight identities, then chi chi's count.
+    #[inline]
+    fn words(&self) -> [u64; 4] {
+        let word = |k: usize| {
+            let mut b = [0u8; 8];
+            b.copy_from_slice(&self.0[8 * k..8 * k + 8]);
+            u64::from_le_bytes(b)
+        };
+        [word(0), word(1), word(2), u64::from(self.0[24])]
+    }
+    /// The mask of identities whose count `x` gives `f(x)` an odd low bit. `f` is applied to
+    /// eight counts at once (a word of bytes), so it must only shift right and combine bitwise.
+    #[inline]
+    fn mask_where(&self, f: impl Fn(u64) -> u64) -> u32 {
+        let w = self.words();
+        // gather bit 0 of each byte into the top byte (the bytes are 0 or 1, so no carries)
+        let pack = |x: u64| ((f(x) & BYTE_LSB).wrapping_mul(GATHER) >> 56) as u32;
+        pack(w[0]) | pack(w[1]) << 8 | pack(w[2]) << 16 | ((f(w[3]) & 1) as u32) << 24
     }
     /// Every card (with repeats) in canonical order.
     pub fn cards(&self) -> impl Iterator<Item = Card> + '_ {
@@ -130,5 +166,34 @@ impl std::str::FromStr for Hand {
     type Err = CardListError;
     fn from_str(s: &str) -> Result<Hand, CardListError> {
         Ok(Hand::of(&parse_cards(s)?))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every mask and the length agree with a count-by-count reading, on pseudo-random hands.
+    #[test]
+    fn word_masks_match_counts() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for _ in 0..20_000 {
+            let mut counts = [0u8; IDENTITIES];
+            for c in counts.iter_mut() {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                *c = (x % 5) as u8;
+            }
+            let h = Hand::from_counts(counts);
+            let mask = |f: fn(u8) -> bool| {
+                (0..IDENTITIES).fold(0u32, |m, i| m | u32::from(f(counts[i])) << i)
+            };
+            assert_eq!(h.present(), mask(|c| c > 0));
+            assert_eq!(h.odd(), mask(|c| c % 2 == 1));
+            assert_eq!(h.pairs(), mask(|c| c >= 2));
+            assert_eq!(h.len(), counts.iter().map(|&c| c as usize).sum::<usize>());
+            assert_eq!(h.is_empty(), counts.iter().all(|&c| c == 0));
+        }
     }
 }

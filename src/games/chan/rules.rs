@@ -3,7 +3,7 @@
 //! only the player's own cards and history, so the legality of a seat's actions is the same in
 //! every determinization of its view.
 
-use super::card::{Card, IDENTITIES};
+use super::card::Card;
 use super::decompose::decompose;
 use super::hand::Hand;
 use super::options::{ChanDiscardRule, Options};
@@ -149,7 +149,7 @@ impl SeatState {
     }
     /// `DanhCa(P)` (§4): two discarded identities of one rank and different suits.
     pub fn danh_ca(&self) -> bool {
-        (0..8).any(|r| (self.dsc >> (r * 3) & 0b111).count_ones() >= 2)
+        ranks_with_two(self.dsc) != 0
     }
     /// `Waiting(P)` (§6.1): one lone card or one ba đầu left, and at least 5 Chắn.
     pub fn waiting(&self) -> bool {
@@ -236,6 +236,11 @@ impl PredSet {
     pub fn fail_if(&mut self, fails: bool, p: Pred) {
         self.0 |= u32::from(fails) << p as u32;
     }
+    /// Adds every failure of `other`.
+    #[inline]
+    pub fn add(&mut self, other: PredSet) {
+        self.0 |= other.0;
+    }
     /// True when nothing fails.
     pub const fn is_empty(self) -> bool {
         self.0 == 0
@@ -292,12 +297,55 @@ pub fn discard_legal(p: &SeatState, x: Card, o: &Options) -> bool {
     discard_failures(p, x, o).is_empty()
 }
 
+/// The concealed identities `x` with `DiscardLegal(P, x)` (§6.3), as a mask: the same
+/// predicates as [`discard_failures`], evaluated for every identity at once.
+pub fn legal_discards(p: &SeatState, o: &Options) -> u32 {
+    let mut refused = p.dec | p.dsc | p.taken; // D1, D2, D3
+    if p.eaten_ca != 0 {
+        // D4: another identity of x's rank was discarded
+        let two = ranks_with_two(p.dsc);
+        let one = ranks_with_one(p.dsc);
+        refused |= (two * 0b111) | ((one * 0b111) & !p.dsc);
+        // D5: a Ca of x's rank was eaten
+        refused |= rank_bits_to_lanes(p.eaten_ca) * 0b111;
+    }
+    if o.chan_discard_rule == ChanDiscardRule::Strict {
+        refused |= p.concealed.pairs();
+    }
+    p.concealed.present() & !refused
+}
+
 /// True when some concealed card satisfies `DiscardLegal` (the lookahead of E12 and §6.2).
 pub fn any_discard_legal(p: &SeatState, o: &Options) -> bool {
-    (0..IDENTITIES).any(|i| {
-        let x = Card::from_index(i);
-        p.concealed.count(x) > 0 && discard_legal(p, x, o)
-    })
+    legal_discards(p, o) != 0
+}
+
+/// Bit `3r` of every rank `r`: one lane per rank in an identity mask.
+const RANK_LANES: u32 = 0o11111111;
+
+/// The rank lanes (bit `3r`) of the ranks where `set` holds at least two identities.
+fn ranks_with_two(set: u32) -> u32 {
+    let (v, n, s) = (
+        set & RANK_LANES,
+        set >> 1 & RANK_LANES,
+        set >> 2 & RANK_LANES,
+    );
+    v & n | v & s | n & s
+}
+
+/// The rank lanes (bit `3r`) of the ranks where `set` holds exactly one identity.
+fn ranks_with_one(set: u32) -> u32 {
+    let (v, n, s) = (
+        set & RANK_LANES,
+        set >> 1 & RANK_LANES,
+        set >> 2 & RANK_LANES,
+    );
+    (v ^ n ^ s) & !(v & n & s)
+}
+
+/// A mask of rank indices (bit `r`) as rank lanes (bit `3r`).
+fn rank_bits_to_lanes(ranks: u8) -> u32 {
+    (0..8).fold(0, |m, r| m | u32::from(ranks >> r & 1) << (3 * r))
 }
 
 /// The player's record after `Eat(h)` of `t` (§5.2.4), before its discard.
@@ -324,6 +372,22 @@ pub fn after_chiu(p: &SeatState, t: Card) -> SeatState {
 /// `EatLegal(P, h, t)` of §6.1 as the set of failing predicates (E1–E12, or `NotInHand` /
 /// `EatKind` when `h` cannot eat `t` at all).
 pub fn eat_failures(p: &SeatState, h: Card, t: Card, o: &Options) -> PredSet {
+    let mut f = eat_quick_failures(p, h, t);
+    if f != PredSet::of(&[Pred::NotInHand]) && f != PredSet::of(&[Pred::EatKind]) {
+        f.add(eat_costly_failures(p, h, t, o));
+    }
+    f
+}
+
+/// `EatLegal(P, h, t)` (§6.1): the costly predicates are read only when the others hold.
+#[inline]
+pub fn eat_legal(p: &SeatState, h: Card, t: Card, o: &Options) -> bool {
+    eat_quick_failures(p, h, t).is_empty() && eat_costly_failures(p, h, t, o).is_empty()
+}
+
+/// The predicates of `EatLegal(P, h, t)` read from a few masks and counts: all but E9 and E12
+/// (or only `NotInHand` / `EatKind` when `h` cannot eat `t` at all).
+fn eat_quick_failures(p: &SeatState, h: Card, t: Card) -> PredSet {
     let mut f = PredSet::EMPTY;
     if p.concealed.count(h) == 0 {
         f.fail_if(true, Pred::NotInHand);
@@ -348,21 +412,20 @@ pub fn eat_failures(p: &SeatState, h: Card, t: Card, o: &Options) -> PredSet {
         f.fail_if(p.dec & rank_bits & !h.bit() != 0, Pred::E4);
         f.fail_if(p.dsc & rank_bits != 0, Pred::E5);
         f.fail_if(matches!(c.count(h), 2 | 4), Pred::E7);
-        let odd = Card::of_rank(r).map(|x| c.count(x) & 1 == 1);
-        let lone_h =
-            odd.iter().filter(|&&b| b).count() == 1 && odd[h.suit().expect("numbered") as usize];
-        f.fail_if(!lone_h, Pred::E8);
-        f.fail_if(p.waiting(), Pred::E9);
+        // E8: h is the only identity of its rank held an odd number of times
+        f.fail_if(c.odd() & rank_bits != h.bit(), Pred::E8);
         f.fail_if(c.count(t) != 0, Pred::E11);
     }
-    f.fail_if(!any_discard_legal(&after_eat(p, h, t), o), Pred::E12);
     f
 }
 
-/// `EatLegal(P, h, t)` (§6.1).
-#[inline]
-pub fn eat_legal(p: &SeatState, h: Card, t: Card, o: &Options) -> bool {
-    eat_failures(p, h, t, o).is_empty()
+/// The predicates of `EatLegal(P, h, t)` that decompose the hand or look ahead: E9 (a Ca eat
+/// while `Waiting`) and E12 (no legal discard after the eat). `h` must be able to eat `t`.
+fn eat_costly_failures(p: &SeatState, h: Card, t: Card, o: &Options) -> PredSet {
+    let mut f = PredSet::EMPTY;
+    f.fail_if(h != t && p.waiting(), Pred::E9);
+    f.fail_if(!any_discard_legal(&after_eat(p, h, t), o), Pred::E12);
+    f
 }
 
 /// `ChiuLegal(P, t)` of §6.2; `lookahead` false drops the no-dead-end clause (as §7.1 reads it
@@ -381,4 +444,48 @@ pub fn eat_candidates(t: Card) -> impl Iterator<Item = Card> {
         None => [Some(t), None, None],
     };
     same.into_iter().flatten()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::chan::card::IDENTITIES;
+
+    /// `legal_discards` is the set of identities `discard_failures` accepts, on pseudo-random
+    /// records under both Chắn discard rules.
+    #[test]
+    fn legal_discards_match_discard_failures() {
+        let mut x = 0x853C_49E6_748F_EA9Bu64;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for rule in [ChanDiscardRule::Strict, ChanDiscardRule::SecondCardOnly] {
+            let o = Options {
+                chan_discard_rule: rule,
+                ..Options::default_for(4)
+            };
+            for _ in 0..20_000 {
+                let mut counts = [0u8; IDENTITIES];
+                counts.iter_mut().for_each(|c| *c = (next() % 5) as u8);
+                let mut sparse = || (next() & next() & 0x1FF_FFFF) as u32;
+                let (dec, dsc, taken) = (sparse(), sparse(), sparse());
+                let p = SeatState {
+                    concealed: Hand::from_counts(counts),
+                    dec,
+                    dsc,
+                    taken,
+                    eaten_ca: (next() & next() & 0xFF) as u8 * (next() % 2) as u8,
+                    ..SeatState::default()
+                };
+                let expected = (0..IDENTITIES).fold(0u32, |m, i| {
+                    let ok = discard_failures(&p, Card::from_index(i), &o).is_empty();
+                    m | u32::from(ok) << i
+                });
+                assert_eq!(legal_discards(&p, &o), expected, "{p:?}");
+            }
+        }
+    }
 }

@@ -4,12 +4,12 @@
 //! and the payouts of §8.4.
 
 use super::card::Card;
-use super::decompose::{decompose, win_shape};
+use super::decompose::{decompose, pairs_up, win_shape};
 use super::hand::Hand;
 use super::options::{FirstAfterDraw, Options};
 use super::rules::{
-    after_chiu, after_eat, chiu_legal, discard_failures, discard_legal, eat_candidates,
-    eat_failures, eat_legal, Meld, MeldKind, MeldSource, Pred, PredSet, SeatState,
+    after_chiu, after_eat, chiu_legal, discard_failures, eat_candidates, eat_failures, eat_legal,
+    legal_discards, Meld, MeldKind, MeldSource, Pred, PredSet, SeatState,
 };
 use super::score::{score, Score, WinFacts};
 use crate::fixed::CopyVec;
@@ -571,6 +571,8 @@ impl ChanState {
         let p = &self.seats[q as usize];
         !p.forfeit
             && Some(q) != live.releaser
+            // rule 1 of WinShape first: it rejects almost every seat without summing the melds
+            && pairs_up(&p.concealed, Some(live.card))
             && win_shape(&p.concealed, p.exposed_chan(), Some(live.card))
             && (live.origin == Origin::Stock || chiu_legal(p, live.card, &self.opts, false))
     }
@@ -864,17 +866,12 @@ impl ChanState {
 
     fn push_discards(&self, p: Seat, out: &mut ArrayVec<Action, MAX_ACTIONS>) {
         let s = &self.seats[p as usize];
-        for c in s.concealed.types() {
-            if discard_legal(s, c, &self.opts) {
-                out.push(Action::Discard(c));
-            }
-        }
-        if out.is_empty() || out.as_slice() == [Action::DeclareThienU] {
+        let mut legal = legal_discards(s, &self.opts);
+        if legal == 0 {
             // §5.1 fallback: every concealed card becomes legal
-            for c in s.concealed.types() {
-                out.push(Action::Discard(c));
-            }
+            legal = s.concealed.present();
         }
+        out.extend(cards_of(legal).map(Action::Discard));
     }
 
     fn push_takes(&self, p: Seat, out: &mut ArrayVec<Action, MAX_ACTIONS>) {
@@ -1208,6 +1205,17 @@ impl Position {
         self.s.phase = phase;
         self.s
     }
+}
+
+/// The identities of `mask`, in canonical order.
+fn cards_of(mut mask: u32) -> impl Iterator<Item = Card> {
+    std::iter::from_fn(move || {
+        let i = mask.trailing_zeros() as usize;
+        (mask != 0).then(|| {
+            mask &= mask - 1;
+            Card::from_index(i)
+        })
+    })
 }
 
 // Identity sets are `u32` masks (`Dsc`, `Dec`, `Taken`, ...).
