@@ -3,6 +3,7 @@
 //! played after setup (agents built, nothing else), and while ISMCTS agents search.
 
 use bailab::agents::catalogue::make_agent;
+use bailab::games::chan::Chan;
 use bailab::games::tienlen::TienLen;
 use bailab::games::tusac::TuSac;
 use bailab::games::{GameKind, RuleMap};
@@ -73,6 +74,13 @@ fn playing_games_does_not_allocate() {
             "tienlen {spec} allocated"
         );
     }
+    for spec in ["greedy", "greedy:tiebreak=random", "random", "first"] {
+        assert_eq!(
+            games_allocate::<Chan>(spec, 10_000),
+            0,
+            "chan {spec} allocated"
+        );
+    }
     // ISMCTS: the node arena is allocated when the agent is built and reset per decision.
     for spec in [
         "ismcts:iters=200",
@@ -91,5 +99,6 @@ fn playing_games_does_not_allocate() {
             0,
             "tienlen {spec} allocated"
         );
+        assert_eq!(games_allocate::<Chan>(spec, 10), 0, "chan {spec} allocated");
     }
 }
