@@ -21,7 +21,6 @@ use crate::games::{
 use crate::record::RecordEvent;
 use crate::rng::{stream_rng, DEAL_STREAM};
 use std::hint::black_box;
-use std::time::Instant;
 
 /// Reads a deck: the 100 cards (4 of each identity) in §2.4's dealing order. Errors name the
 /// card at fault.
@@ -147,32 +146,28 @@ impl GameKind for Chan {
 
     fn bench_rows(count: u64) -> Vec<BenchRow> {
         let hands = sample_hands(count);
-        let start = Instant::now();
-        let mut sum = 0u64;
-        for _ in 0..10 {
-            for h in &hands {
-                sum += u64::from(decompose(black_box(h)).lone_count());
-            }
-        }
-        black_box(sum);
-        let decompose_rate = rate(10 * hands.len() as u64, start);
+        let n = hands.len() as u64;
+        let decomposition = BenchRow::time(
+            "decompose of a 19-card hand, 1 thread",
+            "hands/s",
+            10 * n,
+            || {
+                let mut sum = 0u64;
+                for _ in 0..10 {
+                    for h in &hands {
+                        sum += u64::from(decompose(black_box(h)).lone_count());
+                    }
+                }
+                black_box(sum);
+            },
+        );
         let o = Options::default_for(4);
-        let start = Instant::now();
-        for h in &hands {
-            black_box(analyze_hand(*black_box(h), h, &o));
-        }
-        vec![
-            BenchRow {
-                label: "decompose of a 19-card hand, 1 thread".into(),
-                value: decompose_rate,
-                unit: "hands/s",
-            },
-            BenchRow {
-                label: "hand analysis (analyze), 1 thread".into(),
-                value: rate(hands.len() as u64, start),
-                unit: "hands/s",
-            },
-        ]
+        let analysis = BenchRow::time("hand analysis (analyze), 1 thread", "hands/s", n, || {
+            for h in &hands {
+                black_box(analyze_hand(*black_box(h), h, &o));
+            }
+        });
+        vec![decomposition, analysis]
     }
 }
 
@@ -186,8 +181,4 @@ fn sample_hands(count: u64) -> Vec<Hand> {
         })
         .take(count as usize)
         .collect()
-}
-
-fn rate(count: u64, start: Instant) -> f64 {
-    count as f64 / start.elapsed().as_secs_f64()
 }

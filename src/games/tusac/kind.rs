@@ -16,7 +16,6 @@ use crate::games::{Analysis, AnalyzeOptions, BenchRow, GameInfo, GameKind, Recor
 use crate::record::RecordEvent;
 use crate::rng::{stream_rng, DEAL_STREAM};
 use std::hint::black_box;
-use std::time::Instant;
 
 impl GameKind for TuSac {
     const INFO: GameInfo = GameInfo {
@@ -102,31 +101,27 @@ impl GameKind for TuSac {
 
     fn bench_rows(count: u64) -> Vec<BenchRow> {
         let hands = sample_hands(count);
-        let start = Instant::now();
-        let mut sum = 0u64;
-        for _ in 0..10 {
+        let n = hands.len() as u64;
+        let trash_rate = BenchRow::time(
+            "trash of a 20-card block, 1 thread",
+            "blocks/s",
+            10 * n,
+            || {
+                let mut sum = 0u64;
+                for _ in 0..10 {
+                    for &h in &hands {
+                        sum += u64::from(trash(black_box(h)));
+                    }
+                }
+                black_box(sum);
+            },
+        );
+        let analysis = BenchRow::time("hand analysis (analyze), 1 thread", "hands/s", n, || {
             for &h in &hands {
-                sum += u64::from(trash(black_box(h)));
+                black_box(analyze_hand(black_box(h)));
             }
-        }
-        black_box(sum);
-        let trash_rate = rate(10 * hands.len() as u64, start);
-        let start = Instant::now();
-        for &h in &hands {
-            black_box(analyze_hand(black_box(h)));
-        }
-        vec![
-            BenchRow {
-                label: "trash of a 20-card block, 1 thread".into(),
-                value: trash_rate,
-                unit: "blocks/s",
-            },
-            BenchRow {
-                label: "hand analysis (analyze), 1 thread".into(),
-                value: rate(hands.len() as u64, start),
-                unit: "hands/s",
-            },
-        ]
+        });
+        vec![trash_rate, analysis]
     }
 }
 
@@ -140,8 +135,4 @@ fn sample_hands(count: u64) -> Vec<Hand> {
         })
         .take(count as usize)
         .collect()
-}
-
-fn rate(count: u64, start: Instant) -> f64 {
-    count as f64 / start.elapsed().as_secs_f64()
 }
