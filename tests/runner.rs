@@ -4,80 +4,11 @@
 //! Every test works in its own folder under the system temp dir, removed at the end.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::path::Path;
+use std::process::Child;
 
-/// A unique scratch folder, removed when dropped (also when a test fails).
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(test: &str) -> Scratch {
-        static COUNT: AtomicUsize = AtomicUsize::new(0);
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos());
-        let dir = std::env::temp_dir().join(format!(
-            "bailab-runner-{test}-{}-{nanos}-{}",
-            std::process::id(),
-            COUNT.fetch_add(1, Ordering::Relaxed)
-        ));
-        std::fs::create_dir_all(&dir).expect("scratch folder");
-        Scratch(dir)
-    }
-
-    fn path(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-
-    /// Writes `name` in the folder and returns its path as a string.
-    fn write(&self, name: &str, text: &str) -> String {
-        let p = self.path(name);
-        std::fs::write(&p, text).expect("write file");
-        p.to_str().expect("utf-8 temp path").to_string()
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-fn command(cwd: &Path, args: &[&str]) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_bailab"));
-    c.args(args)
-        .current_dir(cwd)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    c
-}
-
-/// Runs bailab in `cwd` and waits for it.
-fn bailab(cwd: &Path, args: &[&str]) -> Output {
-    command(cwd, args).output().expect("bailab runs")
-}
-
-/// Starts bailab in `cwd` without waiting.
-fn spawn(cwd: &Path, args: &[&str]) -> Child {
-    command(cwd, args).spawn().expect("bailab starts")
-}
-
-/// Runs bailab and fails the test (with its stderr) unless it succeeds.
-fn ok(cwd: &Path, args: &[&str]) -> Output {
-    let o = bailab(cwd, args);
-    assert!(o.status.success(), "bailab {args:?} failed: {}", stderr(&o));
-    o
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).expect("utf-8 stdout")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).expect("utf-8 stderr")
-}
+mod common;
+use common::*;
 
 fn read(path: &Path) -> Vec<u8> {
     std::fs::read(path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()))

@@ -4,82 +4,12 @@
 //! and every message of the issue says what it should.
 
 use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::path::Path;
+use std::process::{Child, Command};
 use std::time::{Duration, Instant};
 
-/// A unique scratch folder, removed when dropped (also when a test fails).
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(test: &str) -> Scratch {
-        static COUNT: AtomicUsize = AtomicUsize::new(0);
-        let dir = std::env::temp_dir().join(format!(
-            "bailab-trust-{test}-{}-{}",
-            std::process::id(),
-            COUNT.fetch_add(1, Ordering::Relaxed)
-        ));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("scratch folder");
-        Scratch(dir)
-    }
-
-    fn path(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-
-    fn write(&self, name: &str, text: &str) -> String {
-        let p = self.path(name);
-        if let Some(parent) = p.parent() {
-            std::fs::create_dir_all(parent).unwrap();
-        }
-        std::fs::write(&p, text).expect("write file");
-        p.to_str().expect("utf-8 temp path").to_string()
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-fn command(cwd: &Path, args: &[&str]) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_bailab"));
-    c.args(args)
-        .current_dir(cwd)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    c
-}
-
-fn bailab(cwd: &Path, args: &[&str]) -> Output {
-    command(cwd, args).output().expect("bailab runs")
-}
-
-fn ok(cwd: &Path, args: &[&str]) -> Output {
-    let o = bailab(cwd, args);
-    assert!(o.status.success(), "bailab {args:?} failed: {}", stderr(&o));
-    o
-}
-
-fn fails(cwd: &Path, args: &[&str]) -> String {
-    let o = bailab(cwd, args);
-    assert!(!o.status.success(), "bailab {args:?} succeeded");
-    let err = stderr(&o);
-    assert!(!err.contains("panicked"), "{args:?}: a panic: {err}");
-    err
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+mod common;
+use common::*;
 
 fn read(path: &Path) -> Vec<u8> {
     std::fs::read(path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()))
