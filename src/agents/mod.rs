@@ -7,6 +7,7 @@
 pub mod catalogue;
 pub mod greedy;
 pub mod ismcts;
+pub mod rules;
 pub mod spec;
 
 use crate::game::GameState;

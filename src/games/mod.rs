@@ -23,6 +23,7 @@ pub mod tienlen;
 pub mod tusac;
 
 use crate::agents::catalogue::AgentInfo;
+use crate::agents::rules::features::{FeatureInfo, FeatureRow};
 use crate::agents::spec::AgentSpec;
 use crate::agents::Agent;
 use crate::game::{Game, GameState, Seat};
@@ -142,6 +143,18 @@ pub trait GameKind: Game + Clone + 'static {
     fn deal_recorded(&self, deck: &str, setup: &RuleMap) -> Result<Self::State, String>;
     /// The record event of a move the engine applied by a rule, if `event` is one.
     fn forced_event(event: &<Self::State as GameState>::Event) -> Option<RecordEvent>;
+
+    /// The features of a candidate action that rule lists read (`rules:PATH`), in row order;
+    /// at most [`MAX_FEATURES`](crate::agents::rules::features::MAX_FEATURES) − 1.
+    const FEATURES: &'static [FeatureInfo];
+    /// Writes the features of each legal action of the seat whose view this is into `rows`
+    /// (`rows.len() == legal.len()`, in the order of [`GameKind::FEATURES`]; other slots are
+    /// left as they are). Reads the view only, and never allocates.
+    fn features(
+        view: &<Self::State as GameState>::View<'_>,
+        legal: &[<Self::State as GameState>::Action],
+        rows: &mut [FeatureRow],
+    );
 
     /// Analyses a hand (or, with `opts.play`, a play) given in the game's notation.
     fn analyze(hand: &str, opts: &AnalyzeOptions) -> Result<Analysis, String>;

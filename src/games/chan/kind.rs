@@ -11,6 +11,7 @@ use super::log::ChanLog;
 use super::state::{Chan, ChanState, Event, Setup, DECK_SIZE};
 use super::{Hand, Options};
 use crate::agents::greedy::TieBreak;
+use crate::agents::rules::features::{FeatureInfo, FeatureRow};
 use crate::agents::spec::AgentSpec;
 use crate::agents::Agent;
 use crate::game::Game;
@@ -77,6 +78,16 @@ impl GameKind for Chan {
 
     fn rules(&self) -> RuleMap {
         self.options().to_rules()
+    }
+
+    const FEATURES: &'static [FeatureInfo] = super::features::FEATURES;
+
+    fn features(
+        view: &super::ChanView<'_>,
+        legal: &[super::state::Action],
+        rows: &mut [FeatureRow],
+    ) {
+        super::features::features(view, legal, rows)
     }
 
     fn own_agent(spec: &AgentSpec) -> Result<Box<dyn Agent<ChanState>>, String> {

@@ -6,6 +6,7 @@
 pub mod analyze;
 pub mod card;
 pub mod decompose;
+pub mod features;
 pub mod greedy;
 pub mod hand;
 mod kind;

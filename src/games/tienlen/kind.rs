@@ -10,6 +10,7 @@ use super::log::TienLenLog;
 use super::split::{Split, Splitter};
 use super::state::{cuoc, Event, Setup, TienLen, TienLenState};
 use super::Options;
+use crate::agents::rules::features::{FeatureInfo, FeatureRow};
 use crate::agents::spec::AgentSpec;
 use crate::agents::Agent;
 use crate::game::Game;
@@ -79,6 +80,16 @@ impl GameKind for TienLen {
 
     fn rules(&self) -> RuleMap {
         self.options().to_rules()
+    }
+
+    const FEATURES: &'static [FeatureInfo] = super::features::FEATURES;
+
+    fn features(
+        view: &super::TienLenView<'_>,
+        legal: &[super::state::Action],
+        rows: &mut [FeatureRow],
+    ) {
+        super::features::features(view, legal, rows)
     }
 
     fn own_agent(spec: &AgentSpec) -> Result<Box<dyn Agent<TienLenState>>, String> {

@@ -9,6 +9,7 @@ use super::record::parse_deck;
 use super::state::{Event, TuSac, TuSacState};
 use super::{trash, Hand, Options};
 use crate::agents::greedy::TieBreak;
+use crate::agents::rules::features::{FeatureInfo, FeatureRow};
 use crate::agents::spec::AgentSpec;
 use crate::agents::Agent;
 use crate::game::Game;
@@ -37,6 +38,16 @@ impl GameKind for TuSac {
 
     fn rules(&self) -> RuleMap {
         self.options().to_rules()
+    }
+
+    const FEATURES: &'static [FeatureInfo] = super::features::FEATURES;
+
+    fn features(
+        view: &super::TuSacView<'_>,
+        legal: &[super::state::Action],
+        rows: &mut [FeatureRow],
+    ) {
+        super::features::features(view, legal, rows)
     }
 
     fn own_agent(spec: &AgentSpec) -> Result<Box<dyn Agent<TuSacState>>, String> {

@@ -4,6 +4,7 @@
 pub mod analyze;
 pub mod card;
 pub mod determinize;
+pub mod features;
 pub mod greedy;
 pub mod hand;
 pub mod history;
