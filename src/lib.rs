@@ -8,6 +8,7 @@ pub mod cli;
 pub mod fixed;
 pub mod game;
 pub mod games;
+pub mod learn;
 pub mod notation;
 pub mod record;
 pub mod rng;

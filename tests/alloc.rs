@@ -1,8 +1,12 @@
 //! The hot loop does not allocate (ARCHITECTURE.md contract 5): a counting global allocator
 //! sees zero heap allocations while 10,000 greedy and 10,000 random games of every game are
-//! played after setup (agents built, nothing else), and while ISMCTS agents search.
+//! played after setup (agents built, nothing else), while rule-list agents play, and while
+//! ISMCTS agents search.
 
 use bailab::agents::catalogue::make_agent;
+use bailab::agents::rules::list::{Cond, Op, Rule, RuleList, Test};
+use bailab::agents::rules::{feature_names, RulesAgent};
+use bailab::agents::Agent;
 use bailab::games::chan::Chan;
 use bailab::games::tienlen::TienLen;
 use bailab::games::tusac::TuSac;
@@ -10,6 +14,7 @@ use bailab::games::{GameKind, RuleMap};
 use bailab::sim::{play_game, GameId};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
+use std::sync::Arc;
 
 struct Counting;
 
@@ -39,8 +44,42 @@ fn allocations() -> u64 {
 }
 
 fn games_allocate<G: GameKind>(spec: &str, games: u64) -> u64 {
+    let agents: Vec<_> = (0..4).map(|_| make_agent::<G>(spec).unwrap()).collect();
+    agents_allocate::<G>(agents, games)
+}
+
+/// A rule list testing every feature of game `G`: `avoid` it when positive, then its lowest.
+fn every_feature_list<G: GameKind>() -> Arc<RuleList> {
+    let features = feature_names::<G>();
+    let mut rules = Vec::new();
+    for f in 0..features.len() as u8 {
+        let test = Test {
+            feature: f,
+            op: Op::Gt,
+            value: 0,
+        };
+        rules.push(Rule::Avoid(Cond([test].into_iter().collect())));
+        rules.push(Rule::Lowest(f));
+    }
+    let (game, variant) = (G::INFO.name.into(), G::INFO.variants[0].into());
+    Arc::new(RuleList {
+        game,
+        variant,
+        rules,
+        features,
+    })
+}
+
+fn rules_games_allocate<G: GameKind>(games: u64) -> u64 {
+    let list = every_feature_list::<G>();
+    let agents: Vec<Box<dyn Agent<G::State>>> = (0..4)
+        .map(|_| Box::new(RulesAgent::<G>::new(Arc::clone(&list))) as Box<dyn Agent<G::State>>)
+        .collect();
+    agents_allocate::<G>(agents, games)
+}
+
+fn agents_allocate<G: GameKind>(mut agents: Vec<Box<dyn Agent<G::State>>>, games: u64) -> u64 {
     let game = G::build(G::INFO.variants[0], 4, &RuleMap::new()).unwrap();
-    let mut agents: Vec<_> = (0..4).map(|_| make_agent::<G>(spec).unwrap()).collect();
     let seat_agent = [0, 1, 2, 3];
     let mut turns = 0u64;
     let before = allocations();
@@ -81,6 +120,22 @@ fn playing_games_does_not_allocate() {
             "chan {spec} allocated"
         );
     }
+    // rule lists: feature rows and candidates live in buffers sized when the agent is built
+    assert_eq!(
+        rules_games_allocate::<TuSac>(3_000),
+        0,
+        "tusac rules allocated"
+    );
+    assert_eq!(
+        rules_games_allocate::<TienLen>(3_000),
+        0,
+        "tienlen rules allocated"
+    );
+    assert_eq!(
+        rules_games_allocate::<Chan>(3_000),
+        0,
+        "chan rules allocated"
+    );
     // ISMCTS: the node arena is allocated when the agent is built and reset per decision.
     for spec in [
         "ismcts:iters=200",

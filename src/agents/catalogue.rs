@@ -82,6 +82,7 @@ pub const CATALOGUE: &[AgentInfo] = &[
             },
         ],
     },
+    super::rules::RULES_INFO,
 ];
 
 /// Reads a parameter of `spec` as a number within `range`, or its default.
@@ -173,6 +174,13 @@ pub fn ismcts_params(spec: &AgentSpec) -> Result<IsmctsParams, String> {
 fn check_params(spec: &AgentSpec, info: &AgentInfo) -> Result<(), String> {
     for (k, _) in &spec.params {
         if !info.params.iter().any(|p| p.name == *k) {
+            if k == super::spec::PATH {
+                return Err(format!(
+                    "agent '{}' takes no bare value ('{}'): its parameters are key=value",
+                    info.name,
+                    spec.get(k).unwrap_or_default()
+                ));
+            }
             let known: Vec<&str> = info.params.iter().map(|p| p.name).collect();
             let known = if known.is_empty() {
                 "none".to_string()
@@ -222,6 +230,7 @@ pub fn make_agent<G: GameKind>(text: &str) -> Result<Box<dyn Agent<G::State>>, S
     Ok(match spec.name.as_str() {
         "random" => Box::new(RandomAgent),
         "first" => Box::new(FirstAgent),
+        "rules" => super::rules::rules_agent::<G>(&spec)?,
         "ismcts" => {
             let params = ismcts_params(&spec)?;
             let rollout = choice(

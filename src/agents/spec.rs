@@ -1,4 +1,6 @@
 //! Agent spec strings: `name` or `name:key=value,key=value` (e.g. `greedy:tiebreak=random`).
+//! The first parameter may be a bare value, which is the parameter `path`
+//! (`rules:agents/tusac-classic.toml` is `rules:path=agents/tusac-classic.toml`).
 
 use std::fmt;
 
@@ -7,6 +9,9 @@ pub const MAX_PARAMS: usize = 32;
 
 /// The longest agent spec, in bytes.
 pub const MAX_SPEC_BYTES: usize = 1024;
+
+/// The parameter a bare first value stands for.
+pub const PATH: &str = "path";
 
 /// A parsed agent spec: the agent's name and its parameters in the order given.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -26,7 +31,9 @@ impl AgentSpec {
     /// let s = AgentSpec::parse("greedy:tiebreak=random").unwrap();
     /// assert_eq!(s.name, "greedy");
     /// assert_eq!(s.params, [("tiebreak".to_string(), "random".to_string())]);
-    /// assert!(AgentSpec::parse("greedy:tiebreak").is_err());
+    /// let r = AgentSpec::parse("rules:agents/x.toml").unwrap();
+    /// assert_eq!(r.get("path"), Some("agents/x.toml"));
+    /// assert!(AgentSpec::parse("greedy:tiebreak=random,canonical").is_err());
     /// ```
     pub fn parse(text: &str) -> Result<AgentSpec, String> {
         let text = text.trim();
@@ -60,7 +67,9 @@ impl AgentSpec {
             ));
         }
         let mut params = Vec::new();
-        for part in rest.into_iter().flat_map(|r| r.split(',')) {
+        for (i, part) in rest.into_iter().flat_map(|r| r.split(',')).enumerate() {
+            let bare = (i == 0 && !part.contains('=')).then(|| format!("{PATH}={part}"));
+            let part = bare.as_deref().unwrap_or(part);
             let (k, v) = part.split_once('=').ok_or_else(|| {
                 format!("agent spec '{text}': parameter '{part}' is not key=value")
             })?;

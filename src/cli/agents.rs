@@ -1,11 +1,32 @@
 //! `bailab agents`: the games, and the agents with the games they play and their parameters.
 
 use crate::agents::catalogue::{AgentInfo, CATALOGUE};
-use crate::games::GAMES;
+use crate::agents::rules::features::all_features;
+use crate::games::{with_game, GameKind, GameVisitor, GAMES};
 
 /// Arguments of `bailab agents`.
 #[derive(clap::Args, Debug)]
-pub struct Args {}
+pub struct Args {
+    /// Print the features a rule list (`rules:PATH`) can test for this game instead.
+    #[arg(long, value_name = "GAME", value_parser = super::game_names())]
+    pub features: Option<String>,
+}
+
+/// Prints the features of a game.
+struct Features;
+
+impl GameVisitor for Features {
+    type Output = ();
+    fn visit<G: GameKind>(self) {
+        println!(
+            "Features of {} candidate actions (rule conditions test them; see docs/rules.md):\n",
+            G::INFO.title
+        );
+        for f in all_features(G::FEATURES) {
+            println!("  {:<22} {}", f.name, f.about);
+        }
+    }
+}
 
 fn print_agent(a: &AgentInfo, games: &str) {
     println!("{}  (games: {games})\n    {}", a.name, a.about);
@@ -16,7 +37,10 @@ fn print_agent(a: &AgentInfo, games: &str) {
 }
 
 /// Runs the command.
-pub fn run(_args: Args) -> anyhow::Result<()> {
+pub fn run(args: Args) -> anyhow::Result<()> {
+    if let Some(game) = &args.features {
+        return with_game(game, Features).map_err(anyhow::Error::msg);
+    }
     println!("Games (--game, or `game` in an experiment):");
     for g in GAMES {
         println!(
@@ -29,7 +53,8 @@ pub fn run(_args: Args) -> anyhow::Result<()> {
             g.payout_unit
         );
     }
-    println!("\nAgent specs: NAME or NAME:KEY=VALUE,KEY=VALUE (e.g. greedy:tiebreak=random)\n");
+    println!("\nAgent specs: NAME or NAME:KEY=VALUE,KEY=VALUE (e.g. greedy:tiebreak=random)");
+    println!("The features rule lists test: bailab agents --features GAME\n");
     for a in CATALOGUE {
         print_agent(a, "all");
     }

@@ -4,6 +4,7 @@ pub mod agents;
 pub mod analyze;
 pub mod bench;
 pub mod check;
+pub mod learn;
 pub mod merge;
 pub mod play;
 pub mod replay;
@@ -37,6 +38,8 @@ pub enum Command {
     Analyze(analyze::Args),
     /// Play one seeded game with built-in policies and print it as a readable log.
     Play(play::Args),
+    /// Learn a readable rule list (the `rules:PATH` agent) from a teacher and from play.
+    Learn(learn::Args),
     /// Measure speed on this machine: trash evaluations, hand analyses and games per second.
     Bench(bench::Args),
 }
@@ -67,7 +70,7 @@ impl GameArgs {
 }
 
 /// The registered game names, for clap's check and `--help`.
-fn game_names() -> clap::builder::PossibleValuesParser {
+pub(crate) fn game_names() -> clap::builder::PossibleValuesParser {
     clap::builder::PossibleValuesParser::new(crate::games::GAMES.iter().map(|g| g.name))
 }
 
@@ -82,5 +85,6 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Analyze(args) => analyze::run(args),
         Command::Play(args) => play::run(args),
         Command::Bench(args) => bench::run(args),
+        Command::Learn(args) => learn::run(args),
     }
 }

@@ -248,7 +248,7 @@ pub fn project_dir(file: &Path) -> PathBuf {
 
 /// A TOML error as the parser words it, with the offending line and the one before it shown
 /// (a parser often notices a fault, such as a missing quote or bracket, on the next line).
-fn toml_error(text: &str, origin: &str, e: &toml::de::Error) -> String {
+pub fn toml_error(text: &str, origin: &str, e: &toml::de::Error) -> String {
     let message = e.message().trim_end();
     let Some(span) = e.span() else {
         return format!("{origin}: {message}");

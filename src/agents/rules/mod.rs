@@ -1,4 +1,155 @@
 //! The rule-list agent `rules:PATH`: a short ordered list of readable rules over the features
-//! of candidate actions, learned by `bailab learn` or written by hand.
+//! of candidate actions ([`features`]), stored as TOML ([`list`]), learned by `bailab learn`
+//! or written by hand. It reads the seat's view only (through the game's features and its
+//! greedy agent) and allocates nothing in play.
 
 pub mod features;
+pub mod list;
+
+use self::features::{all_features, FeatureRow};
+use self::list::{choose, RuleList};
+use super::catalogue::{AgentInfo, ParamInfo};
+use super::spec::AgentSpec;
+use super::Agent;
+use crate::game::{ActionBuffer, GameState};
+use crate::games::GameKind;
+use crate::rng::GameRng;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+/// The catalogue entry of `rules`.
+pub const RULES_INFO: AgentInfo = AgentInfo {
+    name: "rules",
+    games: "all",
+    about: "a rule list from a TOML file (`rules:PATH`, e.g. rules:agents/tusac-classic.toml, \
+            written by `bailab learn` or by hand): each rule narrows the candidate actions by \
+            their features, read top to bottom; then greedy's choice if still a candidate, \
+            else the first (see `bailab learn --help` and docs/rules.md)",
+    params: &[ParamInfo {
+        name: "path",
+        default: "(required)",
+        about: "the rule file, relative to the current folder (also in experiment files); \
+                written first, without `path=`",
+    }],
+};
+
+/// The rule-list agent for game `G`.
+pub struct RulesAgent<G: GameKind> {
+    list: Arc<RuleList>,
+    greedy: Box<dyn Agent<G::State>>,
+    rows: Vec<FeatureRow>,
+    cands: Vec<u16>,
+}
+
+impl<G: GameKind> RulesAgent<G> {
+    /// The agent playing `list` (which must be for game `G`).
+    pub fn new(list: Arc<RuleList>) -> RulesAgent<G> {
+        let capacity = <<G::State as GameState>::Actions as ActionBuffer<_>>::CAPACITY;
+        RulesAgent {
+            list,
+            greedy: greedy::<G>(),
+            rows: vec![[0; features::MAX_FEATURES]; capacity],
+            cands: Vec::with_capacity(capacity),
+        }
+    }
+
+    /// The rule list played.
+    pub fn list(&self) -> &RuleList {
+        &self.list
+    }
+}
+
+/// Game `G`'s greedy agent with its defaults: the default choice of every rule list.
+pub fn greedy<G: GameKind>() -> Box<dyn Agent<G::State>> {
+    let spec = AgentSpec::parse("greedy").expect("a plain name");
+    G::own_agent(&spec).expect("every game has a greedy agent")
+}
+
+/// The row index of the generic `greedy` feature of game `G`.
+pub fn greedy_column<G: GameKind>() -> usize {
+    G::FEATURES.len()
+}
+
+/// Writes the features of every legal action, `greedy` included, into `rows`, and returns
+/// greedy's choice. Allocation-free.
+pub fn feature_rows<G: GameKind>(
+    view: &<G::State as GameState>::View<'_>,
+    legal: &[<G::State as GameState>::Action],
+    greedy: &mut dyn Agent<G::State>,
+    rows: &mut [FeatureRow],
+    rng: &mut GameRng,
+) -> usize {
+    let rows = &mut rows[..legal.len()];
+    for row in rows.iter_mut() {
+        *row = [0; features::MAX_FEATURES];
+    }
+    G::features(view, legal, rows);
+    let choice = greedy.act(view, legal, rng);
+    rows[choice][greedy_column::<G>()] = 1;
+    choice
+}
+
+impl<G: GameKind> Agent<G::State> for RulesAgent<G> {
+    fn act(
+        &mut self,
+        view: &<G::State as GameState>::View<'_>,
+        legal: &[<G::State as GameState>::Action],
+        rng: &mut GameRng,
+    ) -> usize {
+        if legal.len() == 1 {
+            return 0;
+        }
+        let g = feature_rows::<G>(view, legal, self.greedy.as_mut(), &mut self.rows, rng);
+        self.cands.clear();
+        self.cands.extend(0..legal.len() as u16);
+        choose(
+            &self.list.rules,
+            &self.rows[..legal.len()],
+            g,
+            &mut self.cands,
+        )
+    }
+}
+
+/// The feature names of game `G`, `greedy` last.
+pub fn feature_names<G: GameKind>() -> Vec<&'static str> {
+    all_features(G::FEATURES).map(|f| f.name).collect()
+}
+
+/// Reads a rule file for game `G`. Errors name the file, the line and the problem.
+pub fn read_rules<G: GameKind>(path: &Path) -> Result<RuleList, String> {
+    let origin = path.display().to_string();
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("rule file {origin}: cannot read it: {e}"))?;
+    let list = RuleList::parse(&text, &origin, G::INFO.name, all_features(G::FEATURES))?;
+    crate::games::check_variant(&G::INFO, &list.variant).map_err(|e| format!("{origin}: {e}"))?;
+    Ok(list)
+}
+
+/// Rule files already read in this process, by path: every agent of a run plays the same list
+/// even if the file changes meanwhile, and the file is read once.
+static LOADED: Mutex<Option<Loaded>> = Mutex::new(None);
+
+/// Rule lists by file and game.
+type Loaded = HashMap<(PathBuf, &'static str), Arc<RuleList>>;
+
+/// Builds the `rules` agent of a spec for game `G` (the file is read once per process).
+pub fn rules_agent<G: GameKind>(spec: &AgentSpec) -> Result<Box<dyn Agent<G::State>>, String> {
+    let path = spec.get("path").ok_or_else(|| {
+        "agent 'rules' needs its file: rules:PATH (e.g. rules:agents/tusac-classic.toml)"
+            .to_string()
+    })?;
+    let key = (PathBuf::from(path), G::INFO.name);
+    let mut loaded = LOADED.lock().unwrap_or_else(|e| e.into_inner());
+    let cache = loaded.get_or_insert_with(HashMap::new);
+    let list = match cache.get(&key) {
+        Some(list) => Arc::clone(list),
+        None => {
+            let list = Arc::new(read_rules::<G>(&key.0)?);
+            cache.insert(key, Arc::clone(&list));
+            list
+        }
+    };
+    Ok(Box::new(RulesAgent::<G>::new(list)))
+}

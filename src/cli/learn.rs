@@ -1,0 +1,283 @@
+//! `bailab learn`: learn a readable rule list for a game (the `rules:PATH` agent), seeded and
+//! reproducible, and write it with a report of every rule tried.
+
+use super::GameArgs;
+use crate::games::{with_game, GameKind, GameVisitor};
+use crate::learn::{learn, LearnConfig, Learned, Progress};
+use crate::sim::output::write_atomic;
+use anyhow::Context;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+
+/// Arguments of `bailab learn`.
+#[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Method (imitation proposes, play disposes): the teacher plays \
+--teacher-deals games in one seat against greedy; every candidate rule is scored by how many of \
+its decisions the list would then match; the best --shortlist play --deals deals in every rotation \
+against three greedy, paired with the current list on the same deals, and the best is kept if its \
+gain is --min-t standard errors above zero. Stops at --max-rules or when --rounds shortlists in a \
+row bring nothing.\n\
+Writes the list (TOML, the header says how it was learned) and, beside it, NAME.report.csv with \
+every rule tried: its agreement with the teacher and its measured payout gain. The same seed and \
+settings write the same files on any thread count.\n\
+Play the list with the agent `rules:PATH`, e.g. agents = [\"rules:agents/tusac-classic.toml\", \
+\"greedy\", \"greedy\", \"greedy\"]. docs/rules.md describes the file."
+)]
+pub struct Args {
+    /// The game and variant.
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// Seats at the table (default: the most the game seats, up to 4).
+    #[arg(long)]
+    pub players: Option<usize>,
+    /// The master seed of every game played (keep it apart from evaluation seeds).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// The agent imitated.
+    #[arg(long, default_value = "ismcts:iters=1000")]
+    pub teacher: String,
+    /// Games the teacher plays.
+    #[arg(long, default_value_t = 2000)]
+    pub teacher_deals: u64,
+    /// Deals (each in every rotation) on which each proposed rule plays.
+    #[arg(long, default_value_t = 4000)]
+    pub deals: u64,
+    /// The most rules in the list (at most 30 keeps it readable).
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u16).range(1..=64))]
+    pub max_rules: u16,
+    /// Proposals played per round.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u16).range(1..=100))]
+    pub shortlist: u16,
+    /// Rounds of proposals without a gain before learning stops.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u16).range(1..=100))]
+    pub rounds: u16,
+    /// The paired gain a rule needs, in standard errors above zero.
+    #[arg(long, default_value_t = 2.0)]
+    pub min_t: f64,
+    /// Where to write the list (default: agents/GAME-VARIANT.toml).
+    #[arg(long)]
+    pub output: Option<PathBuf>,
+    /// Worker threads (default: all cores). Results do not depend on it.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// No progress bars.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// Runs `bailab learn`.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let variant = args.game.variant()?;
+    let info = args.game.info();
+    let players = args.players.unwrap_or(info.seats.1.min(4));
+    crate::games::check_players(info, players).map_err(anyhow::Error::msg)?;
+    if !(args.min_t.is_finite() && args.min_t >= 0.0) {
+        anyhow::bail!("--min-t {}: must be a number ≥ 0", args.min_t);
+    }
+    if let Some(t) = args.threads {
+        crate::sim::runner::check_threads(t)?;
+    }
+    let output = args
+        .output
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(format!("agents/{}-{variant}.toml", info.name)));
+    let cfg = LearnConfig {
+        variant,
+        players,
+        seed: args.seed,
+        teacher: args.teacher.clone(),
+        teacher_deals: args.teacher_deals,
+        deals: args.deals,
+        max_rules: args.max_rules.into(),
+        shortlist: args.shortlist.into(),
+        rounds: args.rounds.into(),
+        min_t: args.min_t,
+    };
+    let progress = Bars::new(args.quiet);
+    let start = std::time::Instant::now();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.unwrap_or(0))
+        .build()?;
+    let learned = pool
+        .install(|| with_game(&args.game.game, Learn(&cfg, &progress)))
+        .map_err(anyhow::Error::msg)?
+        .map_err(anyhow::Error::msg)?;
+    progress.finish();
+    write_outputs(&output, &command_line(&args, &cfg), &cfg, &learned)?;
+    eprintln!(
+        "learned {} rule(s) in {:.0} s; wrote {} and {}",
+        learned.list.rules.len(),
+        start.elapsed().as_secs_f64(),
+        output.display(),
+        report_path(&output).display()
+    );
+    print!("{}", learned.list);
+    println!(
+        "versus greedy on the training deals: {} per game",
+        learned.vs_greedy
+    );
+    Ok(())
+}
+
+struct Learn<'a>(&'a LearnConfig, &'a Bars);
+
+impl GameVisitor for Learn<'_> {
+    type Output = Result<Learned, String>;
+    fn visit<G: GameKind>(self) -> Result<Learned, String> {
+        learn::<G>(self.0, self.1)
+    }
+}
+
+/// The command that learns this list again (without the output path).
+fn command_line(args: &Args, cfg: &LearnConfig) -> String {
+    format!(
+        "bailab learn --game {} --variant {} --players {} --seed {} --teacher {} \
+         --teacher-deals {} --deals {} --max-rules {} --shortlist {} --rounds {} --min-t {}",
+        args.game.game,
+        cfg.variant,
+        cfg.players,
+        cfg.seed,
+        cfg.teacher,
+        cfg.teacher_deals,
+        cfg.deals,
+        cfg.max_rules,
+        cfg.shortlist,
+        cfg.rounds,
+        cfg.min_t
+    )
+}
+
+/// The report beside a list: `NAME.report.csv`.
+pub fn report_path(list: &Path) -> PathBuf {
+    list.with_extension("report.csv")
+}
+
+/// Writes the list and its report (each atomically).
+fn write_outputs(path: &Path, command: &str, cfg: &LearnConfig, l: &Learned) -> anyhow::Result<()> {
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+    let name = |p: &Path| {
+        p.file_name()
+            .expect("a file name")
+            .to_string_lossy()
+            .to_string()
+    };
+    let text = l.list.to_toml(&header(command, cfg, l), &rule_notes(l));
+    write_atomic(&dir, &name(path), text.as_bytes())?;
+    write_atomic(&dir, &name(&report_path(path)), report_csv(l)?.as_bytes())?;
+    Ok(())
+}
+
+fn header(command: &str, cfg: &LearnConfig, l: &Learned) -> Vec<String> {
+    vec![
+        format!("Rules for {} {}, learned by:", l.list.game, l.list.variant),
+        format!("  {command}"),
+        String::new(),
+        "Read top to bottom: each rule narrows the candidate actions (prefer: keep those meeting"
+            .into(),
+        "it, if any; avoid: drop those meeting it, unless all do; lowest/highest: keep the least/"
+            .into(),
+        "greatest value). Then greedy's choice if still a candidate, else the first candidate."
+            .into(),
+        "Features: `bailab agents --features GAME` and docs/rules.md.".into(),
+        String::new(),
+        format!(
+            "Teacher {}: {} decisions, {:.1}% of them greedy's choice.",
+            cfg.teacher,
+            l.decisions,
+            100.0 * l.teacher_is_greedy as f64 / l.decisions.max(1) as f64
+        ),
+        format!(
+            "Against three greedy on the {} training deals (every rotation): {} per game over greedy.",
+            cfg.deals, l.vs_greedy
+        ),
+        "Each rule's note gives its gain over the rules above it on those deals.".into(),
+    ]
+}
+
+fn rule_notes(l: &Learned) -> Vec<Vec<String>> {
+    l.trials
+        .iter()
+        .filter(|t| t.accepted)
+        .map(|t| {
+            vec![format!(
+                "{}. gain {} per game; matches the teacher {:.1}% -> {:.1}%",
+                t.step + 1,
+                t.gain,
+                100.0 * t.agree_before,
+                100.0 * t.agree_after
+            )]
+        })
+        .collect()
+}
+
+fn report_csv(l: &Learned) -> anyhow::Result<String> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record([
+        "step",
+        "rule",
+        "agree_before",
+        "agree_after",
+        "gain",
+        "gain_lo95",
+        "gain_hi95",
+        "accepted",
+    ])?;
+    for t in &l.trials {
+        w.write_record([
+            (t.step + 1).to_string(),
+            t.rule.clone(),
+            format!("{:.6}", t.agree_before),
+            format!("{:.6}", t.agree_after),
+            format!("{:.6}", t.gain.mean),
+            format!("{:.6}", t.gain.lo),
+            format!("{:.6}", t.gain.hi),
+            t.accepted.to_string(),
+        ])?;
+    }
+    Ok(String::from_utf8(w.into_inner()?)?)
+}
+
+/// Progress bars on stderr, one per phase (none when quiet or not on a terminal).
+struct Bars {
+    bar: Option<indicatif::ProgressBar>,
+}
+
+impl Bars {
+    fn new(quiet: bool) -> Bars {
+        let show = !quiet && std::io::stderr().is_terminal();
+        Bars {
+            bar: show.then(|| indicatif::ProgressBar::new(0)),
+        }
+    }
+    fn finish(&self) {
+        if let Some(b) = &self.bar {
+            b.finish_and_clear();
+        }
+    }
+}
+
+impl Progress for Bars {
+    fn phase(&self, what: &str, len: u64) {
+        if let Some(b) = &self.bar {
+            let style = indicatif::ProgressStyle::with_template(
+                "{msg:40!} {bar:30} {human_pos}/{human_len} eta {eta}",
+            )
+            .expect("valid template");
+            b.set_style(style);
+            b.set_message(what.to_string());
+            b.set_length(len);
+            b.set_position(0);
+            b.reset_eta();
+        }
+    }
+    fn tick(&self) {
+        if let Some(b) = &self.bar {
+            b.inc(1);
+        }
+    }
+}

@@ -1,0 +1,149 @@
+//! Teacher decisions: the features of every legal action at each decision of the teacher (for
+//! instance ISMCTS) with more than one legal action, what greedy would take and what the
+//! teacher took. Collected from games of the teacher in one seat against greedy in the others.
+
+use crate::agents::catalogue::make_agent;
+use crate::agents::rules::features::{FeatureRow, MAX_FEATURES};
+use crate::agents::rules::{feature_rows, greedy};
+use crate::agents::Agent;
+use crate::game::{ActionBuffer, GameId, GameState};
+use crate::games::GameKind;
+use crate::rng::{stream_rng, DEAL_STREAM};
+use crate::sim::agent_rngs;
+use rayon::prelude::*;
+
+/// Teacher decisions, stored flat: decision `i` has the rows `rows[start[i]..start[i + 1]]`.
+#[derive(Clone, Debug, Default)]
+pub struct Samples {
+    /// Every decision's feature rows, one per legal action, back to back.
+    pub rows: Vec<FeatureRow>,
+    /// Where each decision's rows start (one more entry than decisions).
+    pub start: Vec<usize>,
+    /// Greedy's choice at each decision.
+    pub greedy: Vec<u16>,
+    /// The teacher's choice at each decision.
+    pub teacher: Vec<u16>,
+}
+
+impl Samples {
+    /// Number of decisions.
+    pub fn len(&self) -> usize {
+        self.greedy.len()
+    }
+    /// Whether there is no decision.
+    pub fn is_empty(&self) -> bool {
+        self.greedy.is_empty()
+    }
+    /// The rows of decision `i`.
+    pub fn rows_of(&self, i: usize) -> &[FeatureRow] {
+        &self.rows[self.start[i]..self.start[i + 1]]
+    }
+    /// How many decisions the teacher took greedy's action at.
+    pub fn teacher_is_greedy(&self) -> usize {
+        (0..self.len())
+            .filter(|&i| self.greedy[i] == self.teacher[i])
+            .count()
+    }
+    fn push(&mut self, rows: &[FeatureRow], greedy: usize, teacher: usize) {
+        if self.start.is_empty() {
+            self.start.push(0);
+        }
+        self.rows.extend_from_slice(rows);
+        self.start.push(self.rows.len());
+        self.greedy.push(greedy as u16);
+        self.teacher.push(teacher as u16);
+    }
+    fn append(&mut self, other: Samples) {
+        for i in 0..other.len() {
+            self.push(
+                other.rows_of(i),
+                other.greedy[i].into(),
+                other.teacher[i].into(),
+            );
+        }
+    }
+}
+
+/// Plays `deals` games under `seed` (the teacher in seat `d mod n` of deal `d`, greedy in the
+/// others) and returns the teacher's decisions in deal order. `tick` is called once per deal.
+pub fn collect<G: GameKind>(
+    game: &G,
+    teacher: &str,
+    seed: u64,
+    deals: u64,
+    tick: &(dyn Fn() + Sync),
+) -> Result<Samples, String> {
+    make_agent::<G>(teacher)?;
+    let per_deal: Vec<Samples> = (0..deals)
+        .into_par_iter()
+        .map_init(
+            || {
+                let teacher = make_agent::<G>(teacher).expect("checked above");
+                (teacher, greedy::<G>(), greedy::<G>())
+            },
+            |(teacher, greedy, shadow), d| {
+                let s = teacher_game(
+                    game,
+                    seed,
+                    d,
+                    teacher.as_mut(),
+                    greedy.as_mut(),
+                    shadow.as_mut(),
+                );
+                tick();
+                s
+            },
+        )
+        .collect();
+    let mut all = Samples::default();
+    for s in per_deal {
+        all.append(s);
+    }
+    Ok(all)
+}
+
+/// One teacher game: the teacher's decisions with more than one legal action.
+fn teacher_game<G: GameKind>(
+    game: &G,
+    seed: u64,
+    d: u64,
+    teacher: &mut dyn Agent<G::State>,
+    greedy: &mut dyn Agent<G::State>,
+    shadow: &mut dyn Agent<G::State>,
+) -> Samples {
+    let deal = d;
+    let id = GameId {
+        master: seed,
+        deal,
+        rotation: 0,
+    };
+    let teacher_seat = (d % game.seats() as u64) as u8;
+    let mut state = game.deal(&mut stream_rng(seed, deal, DEAL_STREAM));
+    let mut rngs = agent_rngs(id);
+    let mut shadow_rng = stream_rng(seed, deal, u64::MAX);
+    let mut actions = <G::State as GameState>::Actions::default();
+    let mut rows = Vec::new();
+    let mut out = Samples::default();
+    while let Some(seat) = state.to_move() {
+        state.legal_actions(&mut actions);
+        let legal = actions.as_slice();
+        let k = {
+            let view = state.view(seat);
+            let rng = &mut rngs[seat as usize];
+            if seat != teacher_seat {
+                greedy.act(&view, legal, rng)
+            } else {
+                let k = teacher.act(&view, legal, rng);
+                if legal.len() > 1 {
+                    rows.resize(legal.len(), [0; MAX_FEATURES]);
+                    let g = feature_rows::<G>(&view, legal, shadow, &mut rows, &mut shadow_rng);
+                    out.push(&rows, g, k);
+                }
+                k
+            }
+        };
+        let action = legal[k];
+        state.apply(action);
+    }
+    out
+}

@@ -1,0 +1,214 @@
+//! Scoring candidate rules against teacher decisions: which rule, appended to the list, makes
+//! the list choose as the teacher chose at the most decisions.
+
+use super::samples::Samples;
+use crate::agents::rules::features::FeatureRow;
+use crate::agents::rules::list::{final_choice, narrow, Cond, Op, Rule, Test};
+use rayon::prelude::*;
+use std::collections::BTreeMap;
+
+/// The most threshold values tried per feature.
+const MAX_CUTS: usize = 6;
+/// Tests that seed two-test conditions: the best single tests by agreement gain.
+const PAIR_SEEDS: usize = 12;
+
+/// The list's state on the teacher decisions: each decision's remaining candidates.
+#[derive(Clone, Debug)]
+pub struct Fit {
+    cands: Vec<Vec<u16>>,
+    agree: usize,
+}
+
+impl Fit {
+    /// The empty list (every legal action a candidate: the choice is greedy's).
+    pub fn new(samples: &Samples) -> Fit {
+        let cands: Vec<Vec<u16>> = (0..samples.len())
+            .map(|i| (0..samples.rows_of(i).len() as u16).collect())
+            .collect();
+        let agree = samples.teacher_is_greedy();
+        Fit { cands, agree }
+    }
+
+    /// Decisions at which the list chooses as the teacher did.
+    pub fn agree(&self) -> usize {
+        self.agree
+    }
+
+    /// Appends `rule` to the list.
+    pub fn push(&mut self, samples: &Samples, rule: &Rule) {
+        self.cands
+            .par_iter_mut()
+            .enumerate()
+            .for_each(|(i, c)| narrow(rule, samples.rows_of(i), c));
+        self.agree = (0..samples.len())
+            .filter(|&i| choice(&self.cands[i], samples, i) == samples.teacher[i] as usize)
+            .count();
+    }
+
+    /// Decisions at which the list would choose as the teacher did with `rule` appended.
+    pub fn agree_with(&self, samples: &Samples, rule: &Rule) -> usize {
+        (0..samples.len())
+            .map(|i| {
+                let c = &self.cands[i];
+                let k = if c.len() > 1 {
+                    predict(rule, samples.rows_of(i), c, samples.greedy[i] as usize)
+                } else {
+                    choice(c, samples, i)
+                };
+                usize::from(k == samples.teacher[i] as usize)
+            })
+            .sum()
+    }
+}
+
+fn choice(cands: &[u16], samples: &Samples, i: usize) -> usize {
+    final_choice(cands, samples.greedy[i] as usize)
+}
+
+/// The choice after narrowing `cands` by `rule`, without changing them.
+fn predict(rule: &Rule, rows: &[FeatureRow], cands: &[u16], greedy: usize) -> usize {
+    let row = |i: u16| &rows[i as usize];
+    let pick = |keep: &dyn Fn(u16) -> bool| -> usize {
+        let mut first = None;
+        for &i in cands {
+            if keep(i) {
+                if i as usize == greedy {
+                    return greedy;
+                }
+                first.get_or_insert(i as usize);
+            }
+        }
+        first.unwrap_or_else(|| final_choice(cands, greedy))
+    };
+    match rule {
+        Rule::Prefer(c) => pick(&|i| c.holds(row(i))),
+        Rule::Avoid(c) => pick(&|i| !c.holds(row(i))),
+        Rule::Lowest(f) => {
+            let m = cands.iter().map(|&i| row(i)[*f as usize]).min();
+            pick(&|i| Some(row(i)[*f as usize]) == m)
+        }
+        Rule::Highest(f) => {
+            let m = cands.iter().map(|&i| row(i)[*f as usize]).max();
+            pick(&|i| Some(row(i)[*f as usize]) == m)
+        }
+    }
+}
+
+/// The single tests worth trying, from the values each feature takes in the samples: a flag
+/// gives `f` and `not f`; a feature with a few values gives `f == v` and `f != v`; others
+/// give `f <= v` and `f > v` at up to [`MAX_CUTS`] quantiles.
+pub fn tests(samples: &Samples, features: usize) -> Vec<Test> {
+    let mut out = Vec::new();
+    for f in 0..features {
+        let mut counts: BTreeMap<i16, u64> = BTreeMap::new();
+        for row in &samples.rows {
+            *counts.entry(row[f]).or_default() += 1;
+        }
+        let values: Vec<i16> = counts.keys().copied().collect();
+        let test = |op, value| Test {
+            feature: f as u8,
+            op,
+            value,
+        };
+        match values.len() {
+            0 | 1 => {}
+            2 if values == [0, 1] => out.extend([test(Op::Ne, 0), test(Op::Eq, 0)]),
+            2..=4 => {
+                for &v in &values {
+                    out.extend([test(Op::Eq, v), test(Op::Ne, v)]);
+                }
+            }
+            _ => {
+                for v in cuts(&counts) {
+                    out.extend([test(Op::Le, v), test(Op::Gt, v)]);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Up to [`MAX_CUTS`] values splitting a distribution at evenly spaced quantiles.
+fn cuts(counts: &BTreeMap<i16, u64>) -> Vec<i16> {
+    let total: u64 = counts.values().sum();
+    let mut out = Vec::new();
+    let mut seen = 0;
+    let last = *counts.keys().next_back().expect("values");
+    for (&v, &n) in counts {
+        let before = seen * (MAX_CUTS as u64 + 1) / total;
+        seen += n;
+        let after = seen * (MAX_CUTS as u64 + 1) / total;
+        if after > before && v != last {
+            out.push(v);
+        }
+    }
+    out
+}
+
+/// A candidate rule with the agreement it reaches.
+#[derive(Clone, Debug)]
+pub struct Scored {
+    /// The rule.
+    pub rule: Rule,
+    /// Decisions agreeing with the teacher with the rule appended.
+    pub agree: usize,
+}
+
+fn cond(tests: &[Test]) -> Cond {
+    Cond(tests.iter().copied().collect())
+}
+
+/// Every candidate rule, scored, best first (ties in generation order): `prefer` a single
+/// test; `lowest`/`highest` of a feature with more than two values; `prefer` and `avoid` of
+/// two tests on different features, one of them among the best single tests or on `greedy`.
+pub fn ranked(samples: &Samples, fit: &Fit, tests: &[Test], greedy_col: usize) -> Vec<Scored> {
+    let score = |rules: Vec<Rule>| -> Vec<Scored> {
+        rules
+            .into_par_iter()
+            .map(|rule| Scored {
+                agree: fit.agree_with(samples, &rule),
+                rule,
+            })
+            .collect()
+    };
+    let mut singles = score(tests.iter().map(|t| Rule::Prefer(cond(&[*t]))).collect());
+    let mut order: Vec<usize> = (0..singles.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(singles[i].agree));
+    let seeds: Vec<Test> = order
+        .iter()
+        .take(PAIR_SEEDS)
+        .map(|&i| tests[i])
+        .chain(
+            tests
+                .iter()
+                .copied()
+                .filter(|t| t.feature as usize == greedy_col),
+        )
+        .collect();
+    let mut more = Vec::new();
+    let mut features: Vec<u8> = tests.iter().map(|t| t.feature).collect();
+    features.dedup();
+    for &f in &features {
+        let many = tests.iter().filter(|t| t.feature == f).count() > 2;
+        if many {
+            more.extend([Rule::Lowest(f), Rule::Highest(f)]);
+        }
+    }
+    for s in &seeds {
+        for t in tests.iter().filter(|t| t.feature != s.feature) {
+            let pair = cond(&[*s.min(t), *s.max(t)]);
+            more.push(Rule::Prefer(pair.clone()));
+            more.push(Rule::Avoid(pair));
+        }
+    }
+    let mut unique = std::collections::HashSet::new();
+    more.retain(|r| unique.insert(r.clone()));
+    singles.extend(score(more));
+    let mut all: Vec<(usize, Scored)> = singles.into_iter().enumerate().collect();
+    all.sort_by_key(|(i, s)| (std::cmp::Reverse(s.agree), *i));
+    let mut seen = std::collections::HashSet::new();
+    all.into_iter()
+        .map(|(_, s)| s)
+        .filter(|s| seen.insert(s.rule.clone()))
+        .collect()
+}

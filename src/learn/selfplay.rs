@@ -1,0 +1,99 @@
+//! Scoring a rule list by play: its payout in one seat against greedy in the others, on the
+//! same deals for every list (common random numbers), every deal in all rotations.
+
+use crate::agents::rules::list::RuleList;
+use crate::agents::rules::{greedy, RulesAgent};
+use crate::agents::Agent;
+use crate::game::{GameId, MAX_SEATS};
+use crate::games::GameKind;
+use crate::sim::play_game;
+use crate::sim::stats::mean_interval;
+use rayon::prelude::*;
+use std::sync::Arc;
+
+/// Self-play deal `d` is deal `SELFPLAY_DEALS_FROM + d` of the seed, clear of the teacher's.
+pub const SELFPLAY_DEALS_FROM: u64 = 1 << 40;
+
+/// The rule list's summed payout over the rotations of each of `deals` deals (the list in seat
+/// `r` of rotation `r`, greedy elsewhere), in deal order. `tick` is called once per deal.
+pub fn payouts<G: GameKind>(
+    game: &G,
+    list: &Arc<RuleList>,
+    seed: u64,
+    deals: u64,
+    tick: &(dyn Fn() + Sync),
+) -> Vec<i64> {
+    let n = game.seats();
+    (0..deals)
+        .into_par_iter()
+        .map_init(
+            || -> Vec<Box<dyn Agent<G::State>>> {
+                vec![
+                    Box::new(RulesAgent::<G>::new(Arc::clone(list))),
+                    greedy::<G>(),
+                ]
+            },
+            |agents, d| {
+                let deal = SELFPLAY_DEALS_FROM + d;
+                let total = (0..n)
+                    .map(|r| {
+                        let seat_agent: [usize; MAX_SEATS] =
+                            std::array::from_fn(|s| usize::from(s != r));
+                        let id = GameId {
+                            master: seed,
+                            deal,
+                            rotation: r as u8,
+                        };
+                        play_game(game, id, agents, &seat_agent[..n], |_| {}).payouts[r]
+                    })
+                    .sum();
+                tick();
+                total
+            },
+        )
+        .collect()
+}
+
+/// A paired difference per game with its 95% interval: `(mean, lo, hi)`.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Gain {
+    /// Mean difference per game.
+    pub mean: f64,
+    /// Lower end of the 95% interval.
+    pub lo: f64,
+    /// Upper end of the 95% interval.
+    pub hi: f64,
+}
+
+impl Gain {
+    /// The paired difference `a − b` per game, from per-deal sums over `rotations` games.
+    pub fn paired(a: &[i64], b: &[i64], rotations: usize) -> Gain {
+        let (mut sum, mut sq) = (0i128, 0i128);
+        for (x, y) in a.iter().zip(b) {
+            let d = i128::from(x - y);
+            sum += d;
+            sq += d * d;
+        }
+        let (mean, lo, hi, _) = mean_interval(sum, sq, a.len() as u64, rotations as f64);
+        Gain { mean, lo, hi }
+    }
+
+    /// The mean over its standard error (read from the 95% half-width, with 1.96 for the t
+    /// quantile: these samples are thousands of deals).
+    pub fn t(&self) -> f64 {
+        let se = (self.hi - self.lo) / (2.0 * 1.96);
+        if se > 0.0 {
+            self.mean / se
+        } else if self.mean > 0.0 {
+            f64::INFINITY
+        } else {
+            0.0
+        }
+    }
+}
+
+impl std::fmt::Display for Gain {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:+.3} [{:+.3}, {:+.3}]", self.mean, self.lo, self.hi)
+    }
+}
