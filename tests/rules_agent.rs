@@ -4,12 +4,11 @@
 
 mod common;
 
-use bailab::agents::catalogue::make_agent;
 use bailab::agents::rules::features::{FeatureRow, MAX_FEATURES};
 use bailab::agents::rules::list::{Cond, Op, Rule, RuleList, Test};
 use bailab::agents::rules::{feature_names, feature_rows, greedy, RulesAgent};
 use bailab::agents::Agent;
-use bailab::game::{ActionBuffer, Game, GameState, SeatView};
+use bailab::game::{ActionBuffer, GameState, SeatView};
 use bailab::games::tusac::TuSac;
 use bailab::games::{with_game, GameKind, GameVisitor, RuleMap, GAMES};
 use bailab::rng::stream_rng;
