@@ -32,6 +32,35 @@ pub struct Args {
     /// ISMCTS iteration counts to time per decision (comma-separated), e.g. 100,300,1000,3000.
     #[arg(long, value_delimiter = ',', default_value = "1000")]
     pub ismcts_iters: Vec<u32>,
+    /// A rule list to time per decision (default: agents/GAME-VARIANT.toml, when it exists);
+    /// with --game only.
+    #[arg(long, requires = "game")]
+    pub rules: Option<String>,
+}
+
+/// The rule list timed for a game: `--rules`, or `agents/GAME-VARIANT.toml` when it exists.
+fn rules_file(args: &Args, game: &str, variant: &str) -> Option<String> {
+    let default = format!("agents/{game}-{variant}.toml");
+    args.rules
+        .clone()
+        .or_else(|| std::path::Path::new(&default).exists().then_some(default))
+}
+
+/// An agent's decisions per second on one thread over the decisions `states`.
+fn decisions_per_second<G: GameKind>(states: &[G::State], spec: &str) -> anyhow::Result<f64> {
+    let mut agent = make_agent::<G>(spec).map_err(anyhow::Error::msg)?;
+    let mut actions = <G::State as GameState>::Actions::default();
+    let mut rng = stream_rng(0x15C7, 0, 2);
+    let rounds = (100_000 / states.len().max(1)).max(1);
+    let start = Instant::now();
+    for _ in 0..rounds {
+        for s in states {
+            let seat = s.to_move().expect("a decision");
+            s.legal_actions(&mut actions);
+            black_box(agent.act(&s.view(seat), actions.as_slice(), &mut rng));
+        }
+    }
+    Ok((rounds * states.len()) as f64 / start.elapsed().as_secs_f64())
 }
 
 /// Decision points of greedy×4 games with more than one legal action (states for the search).
@@ -131,11 +160,14 @@ impl GameVisitor for Bench<'_> {
         for settings in ISMCTS_BENCH_SETTINGS {
             labels.extend(args.ismcts_iters.iter().map(|&i| ismcts_label(i, settings)));
         }
+        let rules = rules_file(args, info.name, variant);
+        let rules_label = |file: &str| format!("{} rules:{file}, 1 thread", info.name);
+        labels.extend(rules.iter().map(|f| rules_label(f)));
         let width = labels.iter().map(|l| l.chars().count()).max().unwrap_or(0);
         let units = own
             .iter()
             .map(|r| r.unit)
-            .chain(["games/s", "iterations/s"]);
+            .chain(["games/s", "iterations/s", "decisions/s"]);
         let unit_width = units.map(|u| u.chars().count()).max().unwrap_or(0);
         let row = |label: &str, value: f64, unit: &str, extra: &str| {
             let line = format!("{label:<width$} {value:>14.0} {unit:<unit_width$} {extra}");
@@ -151,9 +183,11 @@ impl GameVisitor for Bench<'_> {
         }
         let game = G::build(variant, 4, &RuleMap::new()).map_err(anyhow::Error::msg)?;
         let states = decision_states(&game, args.searches);
+        let mut reference_ms = None;
         for settings in ISMCTS_BENCH_SETTINGS {
             for &iters in &args.ismcts_iters {
                 let (per_s, ms) = ismcts_speed::<G>(&states, settings, iters);
+                reference_ms.get_or_insert(ms);
                 let extra = format!("{ms:>9.3} ms/decision (1 thread)");
                 row(
                     &ismcts_label(iters, settings),
@@ -162,6 +196,18 @@ impl GameVisitor for Bench<'_> {
                     &extra,
                 );
             }
+        }
+        if let Some(file) = &rules {
+            let per_s = decisions_per_second::<G>(&states, &format!("rules:{file}"))?;
+            let us = 1e6 / per_s;
+            let mut extra = format!("{us:>9.3} µs/decision");
+            if let (Some(ms), Some(iters)) = (reference_ms, args.ismcts_iters.first()) {
+                extra += &format!(
+                    ", {:.0}× faster than ismcts iters={iters} (defaults)",
+                    ms * 1000.0 / us
+                );
+            }
+            row(&rules_label(file), per_s, "decisions/s", &extra);
         }
         Ok(())
     }
