@@ -25,7 +25,7 @@
 use super::card::{Card, COPIES, IDENTITIES};
 use super::hand::Hand;
 use super::rules::{Meld, MeldSource, SeatState};
-use super::state::{ChanState, Live, Phase, DECK_SIZE, HAND_SIZE};
+use super::state::{ChanState, Live, Phase, Setup, DECK_SIZE, HAND_SIZE};
 use super::Options;
 use crate::game::{GameState, Seat, SeatView};
 use crate::rng::{shuffle, GameRng};
@@ -87,6 +87,10 @@ impl<'a> ChanView<'a> {
     /// Cards left in the stock.
     pub fn stock_len(&self) -> usize {
         self.state.stock_len()
+    }
+    /// The deal's setup: the first player and the previous winner (public).
+    pub fn setup(&self) -> Setup {
+        self.state.setup()
     }
     /// The options.
     pub fn options(&self) -> &'a Options {
