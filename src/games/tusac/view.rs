@@ -61,6 +61,10 @@ impl<'a> TuSacView<'a> {
     pub fn khaps(&self, seat: Seat) -> u32 {
         self.state.khaps(seat)
     }
+    /// Number of discards a seat has made (public: every discard is shown face up).
+    pub fn discards(&self, seat: Seat) -> u32 {
+        self.state.discards(seat)
+    }
     /// The rule options.
     pub fn options(&self) -> &'a super::rules::Options {
         self.state.options()
