@@ -1,11 +1,11 @@
 //! What one seat may see, and its determinizations: own hand, hand sizes, the cards played,
-//! the trick (top, owner, passes), places, the public phase; nothing else.
+//! the trick (top, owner, passes, chặt chain), places, the public phase; nothing else.
 
 use super::card::{Card, DECK_SIZE};
 use super::cards::Cards;
 use super::combo::{toi_trang, Combo};
 use super::options::Options;
-use super::state::{Actions, Phase, TienLenState, HAND_SIZE, MAX_PLAYERS};
+use super::state::{Actions, Chain, Phase, TienLenState, HAND_SIZE, MAX_PLAYERS};
 use crate::game::{GameState, Seat, SeatView};
 use crate::rng::{shuffle, GameRng};
 
@@ -68,6 +68,10 @@ impl<'a> TienLenView<'a> {
     /// Seats that passed in this trick (mask).
     pub fn passed(&self) -> u8 {
         self.state.passed()
+    }
+    /// The chặt chain of the current trick (public: it follows from the plays of the trick).
+    pub fn chain(&self) -> Chain {
+        self.state.chain()
     }
     /// Seats in the order they went out.
     pub fn finished(&self) -> &'a [Seat] {
