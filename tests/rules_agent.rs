@@ -351,3 +351,53 @@ fn bad_rule_agents_are_clear_errors() {
     assert!(e.contains("unknown agent 'nobody'"), "{e}");
     assert!(!dir.path("agents").exists());
 }
+
+#[test]
+fn learning_finds_a_planted_rule_first() {
+    // The teacher is itself a rule list: never greedy's choice. The best proposal must match
+    // every one of its decisions.
+    let dir = Scratch::new("learn-planted");
+    for game in ["tusac", "tienlen", "chan"] {
+        let variant = bailab::games::game_info(game).unwrap().variants[0];
+        let teacher = dir.write(
+            &format!("{game}-teacher.toml"),
+            &format!("game = \"{game}\"\nvariant = \"{variant}\"\n[[rule]]\navoid = \"greedy\"\n"),
+        );
+        let spec = format!("rules:{teacher}");
+        ok(
+            &dir.0,
+            &[
+                "learn",
+                "--game",
+                game,
+                "--teacher",
+                &spec,
+                "--teacher-deals",
+                "30",
+                "--deals",
+                "10",
+                "--max-rules",
+                "1",
+                "--shortlist",
+                "1",
+                "--rounds",
+                "1",
+                "--output",
+                "learned.toml",
+                "-q",
+            ],
+        );
+        let report = std::fs::read_to_string(dir.path("learned.report.csv")).unwrap();
+        let first = report.lines().nth(1).expect("a trial");
+        let fields: Vec<&str> = first.split(',').collect();
+        assert!(
+            ["avoid greedy", "prefer not greedy"].contains(&fields[1]),
+            "{game}: {report}"
+        );
+        assert_eq!(
+            fields[2], "0.000000",
+            "{game}: the teacher never agrees with greedy"
+        );
+        assert_eq!(fields[3], "1.000000", "{game}: {report}");
+    }
+}
