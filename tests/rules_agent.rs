@@ -380,7 +380,7 @@ fn learning_finds_a_planted_rule_first() {
                 "1",
                 "--shortlist",
                 "1",
-                "--rounds",
+                "--pool",
                 "1",
                 "--output",
                 "learned.toml",

@@ -14,10 +14,11 @@ use std::path::{Path, PathBuf};
 #[command(
     after_help = "Method (imitation proposes, play disposes): the teacher plays \
 --teacher-deals games in one seat against greedy; every candidate rule is scored by how many of \
-its decisions the list would then match; the best --shortlist play --deals deals in every rotation \
-against three greedy, paired with the current list on the same deals, and the best is kept if its \
-gain is --min-t standard errors above zero. Stops at --max-rules or when --rounds shortlists in a \
-row bring nothing.\n\
+its decisions the list would then match, and how many of those it fixes; the --pool best by each \
+race on the first quarter of --deals training deals in every rotation against three greedy, the \
+--shortlist best play them all, paired with the current list on the same deals, and the best is \
+kept if its gain is --min-t standard errors above zero. Stops at --max-rules or at a step that \
+keeps nothing.\n\
 Writes the list (TOML, the header says how it was learned) and, beside it, NAME.report.csv with \
 every rule tried: its agreement with the teacher and its measured payout gain. The same seed and \
 settings write the same files on any thread count.\n\
@@ -46,15 +47,20 @@ pub struct Args {
     /// The most rules in the list (at most 30 keeps it readable).
     #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u16).range(1..=64))]
     pub max_rules: u16,
-    /// Proposals played per round.
+    /// Rules proposed per step: this many by teacher decisions matched, and as many by
+    /// decisions newly matched (fixes).
+    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u16).range(1..=1000))]
+    pub pool: u16,
+    /// Proposals that go on to play every training deal after the first quarter.
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u16).range(1..=100))]
     pub shortlist: u16,
-    /// Rounds of proposals without a gain before learning stops.
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u16).range(1..=100))]
-    pub rounds: u16,
     /// The paired gain a rule needs, in standard errors above zero.
     #[arg(long, default_value_t = 2.0)]
     pub min_t: f64,
+    /// A folder that keeps the teacher's decisions; a later run with the same game, table,
+    /// seed, teacher and --teacher-deals reads them instead of playing the teacher again.
+    #[arg(long, value_name = "DIR")]
+    pub teacher_cache: Option<PathBuf>,
     /// Where to write the list (default: agents/GAME-VARIANT.toml).
     #[arg(long)]
     pub output: Option<PathBuf>,
@@ -90,9 +96,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         teacher_deals: args.teacher_deals,
         deals: args.deals,
         max_rules: args.max_rules.into(),
+        pool: args.pool.into(),
         shortlist: args.shortlist.into(),
-        rounds: args.rounds.into(),
         min_t: args.min_t,
+        teacher_cache: args.teacher_cache.clone(),
     };
     let progress = Bars::new(args.quiet);
     let start = std::time::Instant::now();
@@ -133,7 +140,7 @@ impl GameVisitor for Learn<'_> {
 fn command_line(args: &Args, cfg: &LearnConfig) -> String {
     format!(
         "bailab learn --game {} --variant {} --players {} --seed {} --teacher {} \
-         --teacher-deals {} --deals {} --max-rules {} --shortlist {} --rounds {} --min-t {}",
+         --teacher-deals {} --deals {} --max-rules {} --pool {} --shortlist {} --min-t {}",
         args.game.game,
         cfg.variant,
         cfg.players,
@@ -142,8 +149,8 @@ fn command_line(args: &Args, cfg: &LearnConfig) -> String {
         cfg.teacher_deals,
         cfg.deals,
         cfg.max_rules,
+        cfg.pool,
         cfg.shortlist,
-        cfg.rounds,
         cfg.min_t
     )
 }
@@ -233,6 +240,7 @@ fn report_csv(l: &Learned) -> anyhow::Result<String> {
             t.rule.clone(),
             format!("{:.6}", t.agree_before),
             format!("{:.6}", t.agree_after),
+            t.deals.to_string(),
             format!("{:.6}", t.gain.mean),
             format!("{:.6}", t.gain.lo),
             format!("{:.6}", t.gain.hi),

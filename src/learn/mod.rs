@@ -8,13 +8,15 @@
 //!    ([`samples`]).
 //! 2. **Proposals.** Every candidate rule (a test on one feature, two tests joined by `and`,
 //!    or the lowest/highest of a feature) is scored by how many teacher decisions the list
-//!    would then match ([`search`]); the best `shortlist` raising that count are proposed.
-//! 3. **Acceptance by play.** Each proposal, appended to the list, plays `deals` deals in every
-//!    rotation against three greedy; its payout is compared with the current list's on the
-//!    same deals (common random numbers), and the best is accepted if its paired gain is at
-//!    least `min_t` standard errors above zero ([`selfplay`]). A rejected proposal is not
-//!    proposed again. Learning stops at `max_rules` rules or when a step accepts nothing
-//!    within `rounds` shortlists.
+//!    would then match, and how many of those it does not match now (its fixes) ([`search`]).
+//!    The `pool` best by matches (among those raising them) and the `pool` best by fixes are
+//!    proposed; a rule is proposed once.
+//! 3. **Acceptance by play, as a race.** Each proposal, appended to the list, plays the first
+//!    quarter of the `deals` training deals in every rotation against three greedy; the
+//!    `shortlist` best play the rest. Every payout is paired with the current list's on the
+//!    same deals (common random numbers), and the best is accepted if its gain over all the
+//!    deals is at least `min_t` standard errors above zero ([`selfplay`]). Learning stops at
+//!    `max_rules` rules or at a step that accepts nothing.
 //!
 //! Why both: imitation alone copies the teacher's noise and cannot tell a rule that matches
 //! many harmless decisions from one that matters; search by play alone cannot afford to try
@@ -31,6 +33,8 @@ use crate::agents::rules::list::{Rule, RuleList};
 use crate::agents::rules::{feature_names, greedy_column};
 use crate::games::{GameKind, RuleMap};
 use selfplay::Gain;
+use std::collections::HashSet;
+use std::ops::Range;
 use std::sync::Arc;
 
 /// The settings of one learning run.
@@ -46,16 +50,19 @@ pub struct LearnConfig {
     pub teacher: String,
     /// Games played by the teacher.
     pub teacher_deals: u64,
-    /// Deals (each in every rotation) on which a proposal plays.
+    /// Training deals (each in every rotation) on which a shortlisted rule plays.
     pub deals: u64,
     /// The most rules learned.
     pub max_rules: usize,
-    /// Proposals played per round.
+    /// Rules proposed per step: this many by matches and this many by fixes.
+    pub pool: usize,
+    /// Proposals kept after the first quarter of the training deals.
     pub shortlist: usize,
-    /// Rounds of proposals a step may try before learning stops.
-    pub rounds: usize,
-    /// The paired gain a proposal needs, in standard errors above zero.
+    /// The paired gain a rule needs, in standard errors above zero.
     pub min_t: f64,
+    /// A folder keeping the teacher's decisions, reused when the game, table, seed, teacher
+    /// and teacher games are the same.
+    pub teacher_cache: Option<std::path::PathBuf>,
 }
 
 /// One proposal tried, and what play made of it.
@@ -65,11 +72,13 @@ pub struct Trial {
     pub step: usize,
     /// The rule, as read.
     pub rule: String,
-    /// Teacher decisions matched before and with the rule, as fractions.
+    /// Teacher decisions matched before the rule, as a fraction.
     pub agree_before: f64,
     /// Teacher decisions matched with the rule.
     pub agree_after: f64,
-    /// Paired payout gain per game over the list without it.
+    /// Training deals it played.
+    pub deals: u64,
+    /// Paired payout gain per game over the list without it, on those deals.
     pub gain: Gain,
     /// Whether it joined the list.
     pub accepted: bool,
@@ -101,78 +110,191 @@ pub trait Progress: Sync {
 /// Learns a rule list for game `G`.
 pub fn learn<G: GameKind>(cfg: &LearnConfig, progress: &dyn Progress) -> Result<Learned, String> {
     let game = G::build(&cfg.variant, cfg.players, &RuleMap::new())?;
-    let tick = || progress.tick();
-    progress.phase("teacher games", cfg.teacher_deals);
-    let samples = samples::collect(&game, &cfg.teacher, cfg.seed, cfg.teacher_deals, &tick)?;
+    let samples = teacher_decisions(&game, cfg, progress)?;
+    let mut learner = Learner::<G> {
+        cfg,
+        progress,
+        tests: search::tests(&samples, feature_names::<G>().len()),
+        fit: search::Fit::new(&samples),
+        samples,
+        list: RuleList {
+            game: G::INFO.name.to_string(),
+            variant: cfg.variant.clone(),
+            rules: Vec::new(),
+            features: feature_names::<G>(),
+        },
+        current: Vec::new(),
+        trials: Vec::new(),
+        rejected: HashSet::new(),
+        game,
+    };
+    let greedy = learner.play(&learner.list.clone(), 0..cfg.deals, "greedy");
+    learner.current = greedy.clone();
+    while learner.list.rules.len() < cfg.max_rules && learner.step() {}
+    Ok(Learned {
+        vs_greedy: Gain::paired(&learner.current, &greedy, learner.game.seats()),
+        decisions: learner.samples.len(),
+        teacher_is_greedy: learner.samples.teacher_is_greedy(),
+        list: learner.list,
+        trials: learner.trials,
+    })
+}
+
+/// The teacher's decisions: played, or read from the cache when it holds them.
+fn teacher_decisions<G: GameKind>(
+    game: &G,
+    cfg: &LearnConfig,
+    progress: &dyn Progress,
+) -> Result<samples::Samples, String> {
     let names = feature_names::<G>();
-    let tests = search::tests(&samples, names.len());
-    let mut fit = search::Fit::new(&samples);
-    let mut list = RuleList {
-        game: G::INFO.name.to_string(),
-        variant: cfg.variant.clone(),
-        rules: Vec::new(),
-        features: names,
-    };
-    let play = |list: &RuleList, what: &str| {
-        progress.phase(what, cfg.deals);
-        selfplay::payouts(&game, &Arc::new(list.clone()), cfg.seed, cfg.deals, &tick)
-    };
-    let greedy_payouts = play(&list, "greedy");
-    let mut current = greedy_payouts.clone();
-    let mut trials = Vec::new();
-    let mut rejected: Vec<Rule> = Vec::new();
-    let total = samples.len().max(1) as f64;
-    'steps: while list.rules.len() < cfg.max_rules {
-        for _round in 0..cfg.rounds {
-            progress.phase("scoring rules", 1);
-            let ranked = search::ranked(&samples, &fit, &tests, greedy_column::<G>());
-            progress.tick();
-            let proposals: Vec<search::Scored> = ranked
-                .into_iter()
-                .filter(|s| s.agree > fit.agree() && !rejected.contains(&s.rule))
-                .take(cfg.shortlist)
-                .collect();
-            if proposals.is_empty() {
-                break 'steps;
+    let file = cfg.teacher_cache.as_ref().map(|dir| {
+        let teacher: String = cfg
+            .teacher
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+            .collect();
+        dir.join(format!(
+            "{}-{}-{}p-seed{}-{teacher}-{}.bin",
+            G::INFO.name,
+            cfg.variant,
+            cfg.players,
+            cfg.seed,
+            cfg.teacher_deals
+        ))
+    });
+    if let Some(s) = file.as_ref().and_then(|f| std::fs::read(f).ok()) {
+        if let Some(samples) = samples::Samples::from_bytes(&s, &names) {
+            return Ok(samples);
+        }
+    }
+    progress.phase("teacher games", cfg.teacher_deals);
+    let tick = || progress.tick();
+    let samples = samples::collect(game, &cfg.teacher, cfg.seed, cfg.teacher_deals, &tick)?;
+    if let Some(f) = &file {
+        let dir = f.parent().expect("a folder");
+        let name = f.file_name().expect("a name").to_string_lossy();
+        std::fs::create_dir_all(dir)
+            .and_then(|()| crate::sim::output::write_atomic(dir, &name, &samples.to_bytes(&names)))
+            .map_err(|e| format!("teacher cache {}: {e}", f.display()))?;
+    }
+    Ok(samples)
+}
+
+/// A learning run in progress.
+struct Learner<'a, G: GameKind> {
+    cfg: &'a LearnConfig,
+    progress: &'a dyn Progress,
+    game: G,
+    samples: samples::Samples,
+    tests: Vec<crate::agents::rules::list::Test>,
+    fit: search::Fit,
+    list: RuleList,
+    /// The list's payouts on every training deal.
+    current: Vec<i64>,
+    trials: Vec<Trial>,
+    rejected: HashSet<Rule>,
+}
+
+impl<G: GameKind> Learner<'_, G> {
+    /// The payouts of `list` on the training deals `deals`.
+    fn play(&self, list: &RuleList, deals: Range<u64>, what: &str) -> Vec<i64> {
+        self.progress.phase(what, deals.end - deals.start);
+        let tick = || self.progress.tick();
+        let list = Arc::new(list.clone());
+        selfplay::payouts(&self.game, &list, self.cfg.seed, deals, &tick)
+    }
+
+    /// The proposals of this step: the best `pool` rules by matches and by fixes that raise
+    /// the matches (by matches) or fix some (by fixes), never proposed before.
+    fn proposals(&self) -> Vec<search::Scored> {
+        self.progress.phase("scoring rules", 1);
+        let ranked = search::ranked(&self.samples, &self.fit, &self.tests, greedy_column::<G>());
+        self.progress.tick();
+        let fresh = |s: &&search::Scored| !self.rejected.contains(&s.rule);
+        let mut by_fixes: Vec<&search::Scored> = ranked.iter().filter(|s| s.fixes > 0).collect();
+        by_fixes.sort_by_key(|s| std::cmp::Reverse(s.fixes));
+        let by_matches = ranked.iter().filter(|s| s.agree > self.fit.agree());
+        let mut seen = HashSet::new();
+        by_matches
+            .filter(fresh)
+            .take(self.cfg.pool)
+            .chain(by_fixes.into_iter().filter(fresh).take(self.cfg.pool))
+            .filter(|s| seen.insert(s.rule.clone()))
+            .cloned()
+            .collect()
+    }
+
+    /// One step: races the proposals on the first quarter of the training deals, plays the
+    /// `shortlist` best on all of them and accepts the best if its gain is clear. Returns
+    /// whether a rule was accepted.
+    fn step(&mut self) -> bool {
+        let proposals = self.proposals();
+        if proposals.is_empty() {
+            return false;
+        }
+        let quarter = (self.cfg.deals / 4).max(1);
+        let mut raced: Vec<(usize, Vec<i64>)> = Vec::new();
+        for (k, p) in proposals.iter().enumerate() {
+            let pay = self.try_rule(p, 0..quarter);
+            raced.push((k, pay));
+            self.rejected.insert(p.rule.clone());
+        }
+        raced.sort_by(|a, b| {
+            let gain = |x: &(usize, Vec<i64>)| x.1.iter().sum::<i64>();
+            gain(b).cmp(&gain(a)).then(a.0.cmp(&b.0))
+        });
+        let mut best: Option<(usize, usize, Vec<i64>, Gain)> = None;
+        for (k, mut pay) in raced.into_iter().take(self.cfg.shortlist) {
+            if quarter < self.cfg.deals {
+                pay.extend(self.try_rule(&proposals[k], quarter..self.cfg.deals));
             }
-            let mut best: Option<(usize, Gain, Vec<i64>)> = None;
-            let first_trial = trials.len();
-            for (k, p) in proposals.iter().enumerate() {
-                let mut with = list.clone();
-                with.rules.push(p.rule.clone());
-                let label = format!("rule {}: {}", list.rules.len() + 1, list.rule_text(&p.rule));
-                let pay = play(&with, &label);
-                let gain = Gain::paired(&pay, &current, game.seats());
-                trials.push(Trial {
-                    step: list.rules.len(),
-                    rule: list.rule_text(&p.rule),
-                    agree_before: fit.agree() as f64 / total,
-                    agree_after: p.agree as f64 / total,
-                    gain,
-                    accepted: false,
-                });
-                if gain.t() >= cfg.min_t && best.as_ref().is_none_or(|b| gain.mean > b.1.mean) {
-                    best = Some((k, gain, pay));
-                }
-            }
-            match best {
-                Some((k, _, pay)) => {
-                    trials[first_trial + k].accepted = true;
-                    fit.push(&samples, &proposals[k].rule);
-                    list.rules.push(proposals[k].rule.clone());
-                    current = pay;
-                    continue 'steps;
-                }
-                None => rejected.extend(proposals.into_iter().map(|p| p.rule)),
+            let gain = Gain::paired(&pay, &self.current, self.game.seats());
+            self.trials
+                .push(self.trial(&proposals[k], self.cfg.deals, gain));
+            if gain.t() >= self.cfg.min_t && best.as_ref().is_none_or(|b| gain.mean > b.3.mean) {
+                best = Some((k, self.trials.len() - 1, pay, gain));
             }
         }
-        break;
+        let Some((k, trial, pay, _)) = best else {
+            return false;
+        };
+        self.trials[trial].accepted = true;
+        let rule = proposals[k].rule.clone();
+        self.fit.push(&self.samples, &rule);
+        self.list.rules.push(rule);
+        self.current = pay;
+        true
     }
-    Ok(Learned {
-        vs_greedy: Gain::paired(&current, &greedy_payouts, game.seats()),
-        list,
-        trials,
-        decisions: samples.len(),
-        teacher_is_greedy: samples.teacher_is_greedy(),
-    })
+
+    /// Plays the list with `p` appended on `deals`, and records the trial when the race
+    /// stops it there.
+    fn try_rule(&mut self, p: &search::Scored, deals: Range<u64>) -> Vec<i64> {
+        let mut with = self.list.clone();
+        with.rules.push(p.rule.clone());
+        let label = format!(
+            "rule {}: {}",
+            self.list.rules.len() + 1,
+            self.list.rule_text(&p.rule)
+        );
+        let pay = self.play(&with, deals.clone(), &label);
+        if deals.start == 0 {
+            let n = pay.len();
+            let gain = Gain::paired(&pay, &self.current[..n], self.game.seats());
+            self.trials.push(self.trial(p, n as u64, gain));
+        }
+        pay
+    }
+
+    fn trial(&self, p: &search::Scored, deals: u64, gain: Gain) -> Trial {
+        let total = self.samples.len().max(1) as f64;
+        Trial {
+            step: self.list.rules.len(),
+            rule: self.list.rule_text(&p.rule),
+            agree_before: self.fit.agree() as f64 / total,
+            agree_after: p.agree as f64 / total,
+            deals,
+            gain,
+            accepted: false,
+        }
+    }
 }

@@ -53,6 +53,48 @@ impl Samples {
         self.greedy.push(greedy as u16);
         self.teacher.push(teacher as u16);
     }
+    /// The decisions as bytes: a first line naming the features, then little-endian counts and
+    /// values (for `--teacher-cache`).
+    pub fn to_bytes(&self, features: &[&str]) -> Vec<u8> {
+        let mut out = format!("bailab-samples/1 {}\n", features.join(",")).into_bytes();
+        let word = |out: &mut Vec<u8>, x: u64| out.extend_from_slice(&x.to_le_bytes());
+        word(&mut out, self.len() as u64);
+        for i in 0..self.len() {
+            let rows = self.rows_of(i);
+            word(&mut out, rows.len() as u64);
+            out.extend_from_slice(&self.greedy[i].to_le_bytes());
+            out.extend_from_slice(&self.teacher[i].to_le_bytes());
+            for row in rows {
+                for v in &row[..features.len()] {
+                    out.extend_from_slice(&v.to_le_bytes());
+                }
+            }
+        }
+        out
+    }
+
+    /// Reads [`Samples::to_bytes`]; `None` if the bytes are not decisions with these features.
+    pub fn from_bytes(bytes: &[u8], features: &[&str]) -> Option<Samples> {
+        let head = format!("bailab-samples/1 {}\n", features.join(","));
+        let mut r = Reader(bytes.strip_prefix(head.as_bytes())?);
+        let mut out = Samples::default();
+        let mut rows = Vec::new();
+        for _ in 0..r.word(8)? {
+            let n = r.word(8)?;
+            let (greedy, teacher) = (r.word(2)?, r.word(2)?);
+            rows.clear();
+            for _ in 0..n {
+                let mut row = [0; MAX_FEATURES];
+                for v in row.iter_mut().take(features.len()) {
+                    *v = r.word(2)? as u16 as i16;
+                }
+                rows.push(row);
+            }
+            out.push(&rows, greedy as usize, teacher as usize);
+        }
+        r.0.is_empty().then_some(out)
+    }
+
     fn append(&mut self, other: Samples) {
         for i in 0..other.len() {
             self.push(
@@ -146,4 +188,16 @@ fn teacher_game<G: GameKind>(
         state.apply(action);
     }
     out
+}
+
+/// Reads little-endian words off a byte slice.
+struct Reader<'a>(&'a [u8]);
+
+impl Reader<'_> {
+    /// The next `n`-byte word, if there are `n` bytes left.
+    fn word(&mut self, n: usize) -> Option<u64> {
+        let bytes = self.0.get(..n)?;
+        self.0 = &self.0[n..];
+        Some(bytes.iter().rev().fold(0, |a, &x| a << 8 | u64::from(x)))
+    }
 }

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 /// The most threshold values tried per feature.
 const MAX_CUTS: usize = 6;
-/// Tests that seed two-test conditions: the best single tests by agreement gain.
+/// Tests that seed two-test conditions: the best single tests by matches, and by fixes.
 const PAIR_SEEDS: usize = 12;
 
 /// The list's state on the teacher decisions: each decision's remaining candidates.
@@ -45,19 +45,24 @@ impl Fit {
             .count();
     }
 
-    /// Decisions at which the list would choose as the teacher did with `rule` appended.
-    pub fn agree_with(&self, samples: &Samples, rule: &Rule) -> usize {
-        (0..samples.len())
-            .map(|i| {
-                let c = &self.cands[i];
-                let k = if c.len() > 1 {
-                    predict(rule, samples.rows_of(i), c, samples.greedy[i] as usize)
-                } else {
-                    choice(c, samples, i)
-                };
-                usize::from(k == samples.teacher[i] as usize)
-            })
-            .sum()
+    /// What appending `rule` would do to the match with the teacher: decisions matched with
+    /// it, and of them, decisions the list does not match now.
+    pub fn agree_with(&self, samples: &Samples, rule: &Rule) -> (usize, usize) {
+        let (mut agree, mut fixes) = (0, 0);
+        for i in 0..samples.len() {
+            let c = &self.cands[i];
+            if c.len() <= 1 {
+                agree += usize::from(choice(c, samples, i) == samples.teacher[i] as usize);
+                continue;
+            }
+            let greedy = samples.greedy[i] as usize;
+            let teacher = samples.teacher[i] as usize;
+            if predict(rule, samples.rows_of(i), c, greedy) == teacher {
+                agree += 1;
+                fixes += usize::from(final_choice(c, greedy) != teacher);
+            }
+        }
+        (agree, fixes)
     }
 }
 
@@ -152,6 +157,8 @@ pub struct Scored {
     pub rule: Rule,
     /// Decisions agreeing with the teacher with the rule appended.
     pub agree: usize,
+    /// Of them, decisions the list without the rule does not match.
+    pub fixes: usize,
 }
 
 fn cond(tests: &[Test]) -> Cond {
@@ -160,24 +167,26 @@ fn cond(tests: &[Test]) -> Cond {
 
 /// Every candidate rule, scored, best first (ties in generation order): `prefer` a single
 /// test; `lowest`/`highest` of a feature with more than two values; `prefer` and `avoid` of
-/// two tests on different features, one of them among the best single tests or on `greedy`.
+/// two tests on different features, one of them among the best single tests (by matches or by
+/// fixes) or on `greedy`.
 pub fn ranked(samples: &Samples, fit: &Fit, tests: &[Test], greedy_col: usize) -> Vec<Scored> {
     let score = |rules: Vec<Rule>| -> Vec<Scored> {
         rules
             .into_par_iter()
-            .map(|rule| Scored {
-                agree: fit.agree_with(samples, &rule),
-                rule,
+            .map(|rule| {
+                let (agree, fixes) = fit.agree_with(samples, &rule);
+                Scored { rule, agree, fixes }
             })
             .collect()
     };
     let mut singles = score(tests.iter().map(|t| Rule::Prefer(cond(&[*t]))).collect());
-    let mut order: Vec<usize> = (0..singles.len()).collect();
-    order.sort_by_key(|&i| std::cmp::Reverse(singles[i].agree));
-    let seeds: Vec<Test> = order
-        .iter()
-        .take(PAIR_SEEDS)
-        .map(|&i| tests[i])
+    let best = |key: fn(&Scored) -> usize| {
+        let mut order: Vec<usize> = (0..singles.len()).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(key(&singles[i])));
+        order.into_iter().take(PAIR_SEEDS).map(|i| tests[i])
+    };
+    let mut seeds: Vec<Test> = best(|s| s.agree)
+        .chain(best(|s| s.fixes))
         .chain(
             tests
                 .iter()
@@ -185,6 +194,8 @@ pub fn ranked(samples: &Samples, fit: &Fit, tests: &[Test], greedy_col: usize) -
                 .filter(|t| t.feature as usize == greedy_col),
         )
         .collect();
+    let mut unique_seeds = std::collections::HashSet::new();
+    seeds.retain(|t| unique_seeds.insert(*t));
     let mut more = Vec::new();
     let mut features: Vec<u8> = tests.iter().map(|t| t.feature).collect();
     features.dedup();

@@ -14,17 +14,18 @@ use std::sync::Arc;
 /// Self-play deal `d` is deal `SELFPLAY_DEALS_FROM + d` of the seed, clear of the teacher's.
 pub const SELFPLAY_DEALS_FROM: u64 = 1 << 40;
 
-/// The rule list's summed payout over the rotations of each of `deals` deals (the list in seat
-/// `r` of rotation `r`, greedy elsewhere), in deal order. `tick` is called once per deal.
+/// The rule list's summed payout over the rotations of each of the training deals `deals`
+/// (the list in seat `r` of rotation `r`, greedy elsewhere), in deal order. `tick` is called
+/// once per deal.
 pub fn payouts<G: GameKind>(
     game: &G,
     list: &Arc<RuleList>,
     seed: u64,
-    deals: u64,
+    deals: std::ops::Range<u64>,
     tick: &(dyn Fn() + Sync),
 ) -> Vec<i64> {
     let n = game.seats();
-    (0..deals)
+    deals
         .into_par_iter()
         .map_init(
             || -> Vec<Box<dyn Agent<G::State>>> {
