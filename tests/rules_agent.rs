@@ -39,9 +39,11 @@ fn every_kind_of_rule<G: GameKind>() -> RuleList {
             2 => Rule::Lowest(f as u8),
             _ => Rule::Highest(f as u8),
         });
-        rules.push(Rule::Prefer(Cond(
-            [test(f, 1), test(f, 0)].into_iter().collect(),
-        )));
+        if f % 2 == 0 {
+            rules.push(Rule::Prefer(Cond(
+                [test(f, 1), test(f, 0)].into_iter().collect(),
+            )));
+        }
     }
     RuleList {
         game: G::INFO.name.to_string(),

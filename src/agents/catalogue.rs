@@ -231,18 +231,21 @@ pub fn make_agent<G: GameKind>(text: &str) -> Result<Box<dyn Agent<G::State>>, S
         "random" => Box::new(RandomAgent),
         "first" => Box::new(FirstAgent),
         "rules" => super::rules::rules_agent::<G>(&spec)?,
-        "ismcts" => {
-            let params = ismcts_params(&spec)?;
-            let rollout = choice(
-                &spec,
-                "rollout",
-                "greedy",
-                &[("greedy", "greedy"), ("random", "random")],
-            )?;
-            Box::new(Ismcts::new(params, make_agent::<G>(rollout)?))
-        }
+        "ismcts" => Box::new(make_ismcts::<G>(&spec)?),
         _ => G::own_agent(&spec)?,
     })
+}
+
+/// Builds the `ismcts` agent of a spec (checked by [`lookup`]) for game `G`.
+pub fn make_ismcts<G: GameKind>(spec: &AgentSpec) -> Result<Ismcts<G::State>, String> {
+    let params = ismcts_params(spec)?;
+    let rollout = choice(
+        spec,
+        "rollout",
+        "greedy",
+        &[("greedy", "greedy"), ("random", "random")],
+    )?;
+    Ok(Ismcts::new(params, make_agent::<G>(rollout)?))
 }
 
 /// Checks every agent spec for game `G`.

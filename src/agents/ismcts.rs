@@ -443,6 +443,15 @@ impl<S: GameState> Ismcts<S> {
         best.1
     }
 
+    /// After a search with `root=sweep` and `deviate`: each root action's mean payout gain over
+    /// the rollout policy's action (0 for that action), in `legal` order, measured on the same
+    /// determinizations. `None` for other settings or before a search.
+    pub fn root_gains(&self) -> Option<impl Iterator<Item = f64> + '_> {
+        let sweep = self.params.root == Root::Sweep && self.params.deviate.is_some();
+        let n = f64::from(self.paired.worlds);
+        (sweep && n > 0.0).then(|| self.paired.diff.iter().map(move |d| d / n))
+    }
+
     /// Visits of each root action after the last search, in `legal` order (for tests and logs).
     pub fn root_visits(&self, legal: &[S::Action]) -> Vec<u32> {
         legal

@@ -14,7 +14,9 @@ use std::path::{Path, PathBuf};
 #[command(
     after_help = "Method (imitation proposes, play disposes): the teacher plays \
 --teacher-deals games in one seat against greedy; every candidate rule is scored by how many of \
-its decisions the list would then match, and how many of those it fixes; the --pool best by each \
+its decisions the list would then match, by the teacher's estimate of the gain of the list's \
+choices (ISMCTS's root values), and by precision (newly matched over no longer matched); the \
+--pool best by each \
 race on the first quarter of --deals training deals in every rotation against three greedy, the \
 --shortlist best play them all, paired with the current list on the same deals, and the best is \
 kept if its gain is --min-t standard errors above zero. Stops at --max-rules or at a step that \
@@ -47,8 +49,9 @@ pub struct Args {
     /// The most rules in the list (at most 30 keeps it readable).
     #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u16).range(1..=64))]
     pub max_rules: u16,
-    /// Rules proposed per step: this many by teacher decisions matched, and as many by
-    /// decisions newly matched (fixes).
+    /// Rules proposed per step: this many by teacher decisions matched, as many by the
+    /// teacher's values, and as many by precision (decisions newly matched over decisions no
+    /// longer matched).
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u16).range(1..=1000))]
     pub pool: u16,
     /// Proposals that go on to play every training deal after the first quarter.
@@ -229,6 +232,7 @@ fn report_csv(l: &Learned) -> anyhow::Result<String> {
         "rule",
         "agree_before",
         "agree_after",
+        "deals",
         "gain",
         "gain_lo95",
         "gain_hi95",

@@ -9,8 +9,10 @@
 //! 2. **Proposals.** Every candidate rule (a test on one feature, two tests joined by `and`,
 //!    or the lowest/highest of a feature) is scored by how many teacher decisions the list
 //!    would then match, and how many of those it does not match now (its fixes) ([`search`]).
-//!    The `pool` best by matches (among those raising them) and the `pool` best by fixes are
-//!    proposed; a rule is proposed once.
+//!    A sweeping ISMCTS teacher also estimates each action's payout gain over greedy's; a rule
+//!    is then also scored by the estimated gain of the list's choices (its value). The `pool`
+//!    best by matches, by value (each among those raising it) and by precision (fixes over
+//!    decisions no longer matched, smoothed) are proposed; a rule is proposed once.
 //! 3. **Acceptance by play, as a race.** Each proposal, appended to the list, plays the first
 //!    quarter of the `deals` training deals in every rotation against three greedy; the
 //!    `shortlist` best play the rest. Every payout is paired with the current list's on the
@@ -204,21 +206,45 @@ impl<G: GameKind> Learner<'_, G> {
         selfplay::payouts(&self.game, &list, self.cfg.seed, deals, &tick)
     }
 
-    /// The proposals of this step: the best `pool` rules by matches and by fixes that raise
-    /// the matches (by matches) or fix some (by fixes), never proposed before.
+    /// The proposals of this step, never proposed before: the best `pool` rules by matches
+    /// and by value (each among those raising it), and the best `pool` by precision, `fixes / (breaks + 5)`
+    /// (among those fixing at least 5), where breaks are the decisions matched now and no
+    /// longer with the rule. Of rules with the same matches and fixes (very likely the same
+    /// choices) only the first, the simplest, is proposed.
     fn proposals(&self) -> Vec<search::Scored> {
         self.progress.phase("scoring rules", 1);
         let ranked = search::ranked(&self.samples, &self.fit, &self.tests, greedy_column::<G>());
         self.progress.tick();
-        let fresh = |s: &&search::Scored| !self.rejected.contains(&s.rule);
-        let mut by_fixes: Vec<&search::Scored> = ranked.iter().filter(|s| s.fixes > 0).collect();
-        by_fixes.sort_by_key(|s| std::cmp::Reverse(s.fixes));
-        let by_matches = ranked.iter().filter(|s| s.agree > self.fit.agree());
+        let now = self.fit.agree();
+        let mut signatures = HashSet::new();
+        let fresh: Vec<&search::Scored> = ranked
+            .iter()
+            .filter(|s| {
+                let signature = (s.agree, s.fixes, s.value.to_bits());
+                !self.rejected.contains(&s.rule) && signatures.insert(signature)
+            })
+            .collect();
+        let precision = |s: &search::Scored| {
+            let breaks = now + s.fixes - s.agree;
+            s.fixes as f64 / (breaks as f64 + 5.0)
+        };
+        let mut by_precision: Vec<&search::Scored> =
+            fresh.iter().copied().filter(|s| s.fixes >= 5).collect();
+        by_precision.sort_by(|a, b| precision(b).total_cmp(&precision(a)));
+        let mut by_value: Vec<&search::Scored> = fresh
+            .iter()
+            .copied()
+            .filter(|s| self.samples.valued && s.value > self.fit.value())
+            .collect();
+        by_value.sort_by(|a, b| b.value.total_cmp(&a.value));
         let mut seen = HashSet::new();
-        by_matches
-            .filter(fresh)
+        fresh
+            .iter()
+            .copied()
+            .filter(|s| s.agree > now)
             .take(self.cfg.pool)
-            .chain(by_fixes.into_iter().filter(fresh).take(self.cfg.pool))
+            .chain(by_value.into_iter().take(self.cfg.pool))
+            .chain(by_precision.into_iter().take(self.cfg.pool))
             .filter(|s| seen.insert(s.rule.clone()))
             .cloned()
             .collect()

@@ -2,12 +2,15 @@
 //! instance ISMCTS) with more than one legal action, what greedy would take and what the
 //! teacher took. Collected from games of the teacher in one seat against greedy in the others.
 
-use crate::agents::catalogue::make_agent;
+use crate::agents::catalogue::{lookup, make_agent, make_ismcts};
+use crate::agents::ismcts::Ismcts;
 use crate::agents::rules::features::{FeatureRow, MAX_FEATURES};
 use crate::agents::rules::{feature_rows, greedy};
+use crate::agents::spec::AgentSpec;
 use crate::agents::Agent;
 use crate::game::{ActionBuffer, GameId, GameState};
 use crate::games::GameKind;
+use crate::rng::GameRng;
 use crate::rng::{stream_rng, DEAL_STREAM};
 use crate::sim::agent_rngs;
 use rayon::prelude::*;
@@ -23,6 +26,11 @@ pub struct Samples {
     pub greedy: Vec<u16>,
     /// The teacher's choice at each decision.
     pub teacher: Vec<u16>,
+    /// The teacher's estimate of each action's payout gain over greedy's action (a row per
+    /// action, as `rows`), when the teacher is a sweeping search; zeros otherwise.
+    pub values: Vec<f32>,
+    /// Whether every decision has the teacher's values.
+    pub valued: bool,
 }
 
 impl Samples {
@@ -44,9 +52,19 @@ impl Samples {
             .filter(|&i| self.greedy[i] == self.teacher[i])
             .count()
     }
-    fn push(&mut self, rows: &[FeatureRow], greedy: usize, teacher: usize) {
+    /// The values of decision `i`'s actions.
+    pub fn values_of(&self, i: usize) -> &[f32] {
+        &self.values[self.start[i]..self.start[i + 1]]
+    }
+    fn push(&mut self, rows: &[FeatureRow], greedy: usize, teacher: usize, values: Option<&[f32]>) {
         if self.start.is_empty() {
             self.start.push(0);
+            self.valued = true;
+        }
+        self.valued &= values.is_some();
+        match values {
+            Some(v) => self.values.extend_from_slice(v),
+            None => self.values.extend(rows.iter().map(|_| 0.0)),
         }
         self.rows.extend_from_slice(rows);
         self.start.push(self.rows.len());
@@ -56,7 +74,7 @@ impl Samples {
     /// The decisions as bytes: a first line naming the features, then little-endian counts and
     /// values (for `--teacher-cache`).
     pub fn to_bytes(&self, features: &[&str]) -> Vec<u8> {
-        let mut out = format!("bailab-samples/1 {}\n", features.join(",")).into_bytes();
+        let mut out = header(self.valued, features).into_bytes();
         let word = |out: &mut Vec<u8>, x: u64| out.extend_from_slice(&x.to_le_bytes());
         word(&mut out, self.len() as u64);
         for i in 0..self.len() {
@@ -64,10 +82,11 @@ impl Samples {
             word(&mut out, rows.len() as u64);
             out.extend_from_slice(&self.greedy[i].to_le_bytes());
             out.extend_from_slice(&self.teacher[i].to_le_bytes());
-            for row in rows {
+            for (row, value) in rows.iter().zip(self.values_of(i)) {
                 for v in &row[..features.len()] {
                     out.extend_from_slice(&v.to_le_bytes());
                 }
+                out.extend_from_slice(&value.to_le_bytes());
             }
         }
         out
@@ -75,33 +94,43 @@ impl Samples {
 
     /// Reads [`Samples::to_bytes`]; `None` if the bytes are not decisions with these features.
     pub fn from_bytes(bytes: &[u8], features: &[&str]) -> Option<Samples> {
-        let head = format!("bailab-samples/1 {}\n", features.join(","));
-        let mut r = Reader(bytes.strip_prefix(head.as_bytes())?);
+        let (valued, rest) = [true, false].into_iter().find_map(|v| {
+            bytes
+                .strip_prefix(header(v, features).as_bytes())
+                .map(|r| (v, r))
+        })?;
+        let mut r = Reader(rest);
+        let mut values = Vec::new();
         let mut out = Samples::default();
         let mut rows = Vec::new();
         for _ in 0..r.word(8)? {
             let n = r.word(8)?;
             let (greedy, teacher) = (r.word(2)?, r.word(2)?);
             rows.clear();
+            values.clear();
             for _ in 0..n {
                 let mut row = [0; MAX_FEATURES];
                 for v in row.iter_mut().take(features.len()) {
                     *v = r.word(2)? as u16 as i16;
                 }
                 rows.push(row);
+                values.push(f32::from_bits(r.word(4)? as u32));
             }
-            out.push(&rows, greedy as usize, teacher as usize);
+            out.push(
+                &rows,
+                greedy as usize,
+                teacher as usize,
+                valued.then_some(&values[..]),
+            );
         }
         r.0.is_empty().then_some(out)
     }
 
     fn append(&mut self, other: Samples) {
         for i in 0..other.len() {
-            self.push(
-                other.rows_of(i),
-                other.greedy[i].into(),
-                other.teacher[i].into(),
-            );
+            let values = other.valued.then(|| other.values_of(i));
+            let (greedy, teacher) = (other.greedy[i].into(), other.teacher[i].into());
+            self.push(other.rows_of(i), greedy, teacher, values);
         }
     }
 }
@@ -115,23 +144,16 @@ pub fn collect<G: GameKind>(
     deals: u64,
     tick: &(dyn Fn() + Sync),
 ) -> Result<Samples, String> {
-    make_agent::<G>(teacher)?;
+    Teacher::<G::State>::new::<G>(teacher)?;
     let per_deal: Vec<Samples> = (0..deals)
         .into_par_iter()
         .map_init(
             || {
-                let teacher = make_agent::<G>(teacher).expect("checked above");
+                let teacher = Teacher::new::<G>(teacher).expect("checked above");
                 (teacher, greedy::<G>(), greedy::<G>())
             },
             |(teacher, greedy, shadow), d| {
-                let s = teacher_game(
-                    game,
-                    seed,
-                    d,
-                    teacher.as_mut(),
-                    greedy.as_mut(),
-                    shadow.as_mut(),
-                );
+                let s = teacher_game(game, seed, d, teacher, greedy.as_mut(), shadow.as_mut());
                 tick();
                 s
             },
@@ -144,12 +166,52 @@ pub fn collect<G: GameKind>(
     Ok(all)
 }
 
+/// The teacher: a sweeping ISMCTS, whose root estimates are kept, or any other agent.
+enum Teacher<S: GameState> {
+    Search(Ismcts<S>),
+    Other(Box<dyn Agent<S>>),
+}
+
+impl<S: GameState> Teacher<S> {
+    fn new<G: GameKind<State = S>>(spec: &str) -> Result<Teacher<S>, String> {
+        let parsed = AgentSpec::parse(spec)?;
+        if parsed.name == "ismcts" {
+            lookup::<G>(&parsed)?;
+            return Ok(Teacher::Search(make_ismcts::<G>(&parsed)?));
+        }
+        Ok(Teacher::Other(make_agent::<G>(spec)?))
+    }
+
+    fn act(&mut self, view: &S::View<'_>, legal: &[S::Action], rng: &mut GameRng) -> usize {
+        match self {
+            Teacher::Search(s) => s.act(view, legal, rng),
+            Teacher::Other(a) => a.act(view, legal, rng),
+        }
+    }
+
+    /// Writes the last search's gain of each action over greedy's into `out`; false when the
+    /// teacher has none.
+    fn values(&self, out: &mut Vec<f32>) -> bool {
+        out.clear();
+        let Teacher::Search(s) = self else {
+            return false;
+        };
+        match s.root_gains() {
+            Some(gains) => {
+                out.extend(gains.map(|g| g as f32));
+                true
+            }
+            None => false,
+        }
+    }
+}
+
 /// One teacher game: the teacher's decisions with more than one legal action.
 fn teacher_game<G: GameKind>(
     game: &G,
     seed: u64,
     d: u64,
-    teacher: &mut dyn Agent<G::State>,
+    teacher: &mut Teacher<G::State>,
     greedy: &mut dyn Agent<G::State>,
     shadow: &mut dyn Agent<G::State>,
 ) -> Samples {
@@ -165,6 +227,7 @@ fn teacher_game<G: GameKind>(
     let mut shadow_rng = stream_rng(seed, deal, u64::MAX);
     let mut actions = <G::State as GameState>::Actions::default();
     let mut rows = Vec::new();
+    let mut values = Vec::new();
     let mut out = Samples::default();
     while let Some(seat) = state.to_move() {
         state.legal_actions(&mut actions);
@@ -179,7 +242,8 @@ fn teacher_game<G: GameKind>(
                 if legal.len() > 1 {
                     rows.resize(legal.len(), [0; MAX_FEATURES]);
                     let g = feature_rows::<G>(&view, legal, shadow, &mut rows, &mut shadow_rng);
-                    out.push(&rows, g, k);
+                    let valued = teacher.values(&mut values);
+                    out.push(&rows, g, k, valued.then_some(&values[..]));
                 }
                 k
             }
@@ -188,6 +252,15 @@ fn teacher_game<G: GameKind>(
         state.apply(action);
     }
     out
+}
+
+/// The first line of [`Samples::to_bytes`].
+fn header(valued: bool, features: &[&str]) -> String {
+    format!(
+        "bailab-samples/2 valued={} {}\n",
+        u8::from(valued),
+        features.join(",")
+    )
 }
 
 /// Reads little-endian words off a byte slice.

@@ -17,6 +17,7 @@ const PAIR_SEEDS: usize = 12;
 pub struct Fit {
     cands: Vec<Vec<u16>>,
     agree: usize,
+    value: f64,
 }
 
 impl Fit {
@@ -26,7 +27,17 @@ impl Fit {
             .map(|i| (0..samples.rows_of(i).len() as u16).collect())
             .collect();
         let agree = samples.teacher_is_greedy();
-        Fit { cands, agree }
+        Fit {
+            cands,
+            agree,
+            value: 0.0,
+        }
+    }
+
+    /// The teacher's estimate of the list's payout gain over greedy, summed over the decisions
+    /// (0 without estimates).
+    pub fn value(&self) -> f64 {
+        self.value
     }
 
     /// Decisions at which the list chooses as the teacher did.
@@ -40,29 +51,37 @@ impl Fit {
             .par_iter_mut()
             .enumerate()
             .for_each(|(i, c)| narrow(rule, samples.rows_of(i), c));
+        let picks: Vec<usize> = (0..samples.len())
+            .map(|i| choice(&self.cands[i], samples, i))
+            .collect();
         self.agree = (0..samples.len())
-            .filter(|&i| choice(&self.cands[i], samples, i) == samples.teacher[i] as usize)
+            .filter(|&i| picks[i] == samples.teacher[i] as usize)
             .count();
+        self.value = (0..samples.len())
+            .map(|i| f64::from(samples.values_of(i)[picks[i]]))
+            .sum();
     }
 
-    /// What appending `rule` would do to the match with the teacher: decisions matched with
-    /// it, and of them, decisions the list does not match now.
-    pub fn agree_with(&self, samples: &Samples, rule: &Rule) -> (usize, usize) {
-        let (mut agree, mut fixes) = (0, 0);
+    /// What appending `rule` would do: decisions matching the teacher with it, of them the
+    /// decisions the list does not match now, and the teacher's estimate of the list's payout
+    /// gain over greedy summed over the decisions.
+    pub fn agree_with(&self, samples: &Samples, rule: &Rule) -> (usize, usize, f64) {
+        let (mut agree, mut fixes, mut value) = (0, 0, 0.0);
         for i in 0..samples.len() {
             let c = &self.cands[i];
-            if c.len() <= 1 {
-                agree += usize::from(choice(c, samples, i) == samples.teacher[i] as usize);
-                continue;
-            }
             let greedy = samples.greedy[i] as usize;
             let teacher = samples.teacher[i] as usize;
-            if predict(rule, samples.rows_of(i), c, greedy) == teacher {
-                agree += 1;
-                fixes += usize::from(final_choice(c, greedy) != teacher);
-            }
+            let now = final_choice(c, greedy);
+            let pick = if c.len() <= 1 {
+                now
+            } else {
+                predict(rule, samples.rows_of(i), c, greedy)
+            };
+            agree += usize::from(pick == teacher);
+            fixes += usize::from(pick == teacher && now != teacher);
+            value += f64::from(samples.values_of(i)[pick]);
         }
-        (agree, fixes)
+        (agree, fixes, value)
     }
 }
 
@@ -159,6 +178,8 @@ pub struct Scored {
     pub agree: usize,
     /// Of them, decisions the list without the rule does not match.
     pub fixes: usize,
+    /// The teacher's estimate of the list's payout gain over greedy with the rule, summed.
+    pub value: f64,
 }
 
 fn cond(tests: &[Test]) -> Cond {
@@ -174,8 +195,13 @@ pub fn ranked(samples: &Samples, fit: &Fit, tests: &[Test], greedy_col: usize) -
         rules
             .into_par_iter()
             .map(|rule| {
-                let (agree, fixes) = fit.agree_with(samples, &rule);
-                Scored { rule, agree, fixes }
+                let (agree, fixes, value) = fit.agree_with(samples, &rule);
+                Scored {
+                    rule,
+                    agree,
+                    fixes,
+                    value,
+                }
             })
             .collect()
     };
@@ -187,6 +213,7 @@ pub fn ranked(samples: &Samples, fit: &Fit, tests: &[Test], greedy_col: usize) -
     };
     let mut seeds: Vec<Test> = best(|s| s.agree)
         .chain(best(|s| s.fixes))
+        .chain(best(|s| (s.value * 1000.0).max(0.0) as usize))
         .chain(
             tests
                 .iter()
