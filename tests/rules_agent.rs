@@ -87,7 +87,7 @@ fn readable_conditions_read_as_written() {
          [[rule]]\navoid = \"not greedy and greedy <= 0\"\n[[rule]]\nhighest = \"greedy\"\n",
     )
     .unwrap();
-    let g = list.features.len() as u8 - 1;
+    let g = list.features.iter().position(|f| *f == "greedy").unwrap() as u8;
     let t = |op, value| Test {
         feature: g,
         op,

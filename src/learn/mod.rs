@@ -32,7 +32,7 @@ pub mod search;
 pub mod selfplay;
 
 use crate::agents::rules::list::{Rule, RuleList};
-use crate::agents::rules::{feature_names, greedy_column};
+use crate::agents::rules::{feature_names, greedy_column, rank_column};
 use crate::games::{GameKind, RuleMap};
 use selfplay::Gain;
 use std::collections::HashSet;
@@ -117,7 +117,7 @@ pub fn learn<G: GameKind>(cfg: &LearnConfig, progress: &dyn Progress) -> Result<
         cfg,
         progress,
         tests: search::tests(&samples, feature_names::<G>().len()),
-        fit: search::Fit::new(&samples),
+        fit: search::Fit::new(&samples, rank_column::<G>()),
         samples,
         list: RuleList {
             game: G::INFO.name.to_string(),

@@ -15,6 +15,8 @@ const PAIR_SEEDS: usize = 12;
 /// The list's state on the teacher decisions: each decision's remaining candidates.
 #[derive(Clone, Debug)]
 pub struct Fit {
+    /// The row index of `greedy_rank`, which breaks the ties the rules leave.
+    rank: usize,
     cands: Vec<Vec<u16>>,
     agree: usize,
     value: f64,
@@ -22,12 +24,13 @@ pub struct Fit {
 
 impl Fit {
     /// The empty list (every legal action a candidate: the choice is greedy's).
-    pub fn new(samples: &Samples) -> Fit {
+    pub fn new(samples: &Samples, rank: usize) -> Fit {
         let cands: Vec<Vec<u16>> = (0..samples.len())
             .map(|i| (0..samples.rows_of(i).len() as u16).collect())
             .collect();
         let agree = samples.teacher_is_greedy();
         Fit {
+            rank,
             cands,
             agree,
             value: 0.0,
@@ -52,7 +55,7 @@ impl Fit {
             .enumerate()
             .for_each(|(i, c)| narrow(rule, samples.rows_of(i), c));
         let picks: Vec<usize> = (0..samples.len())
-            .map(|i| choice(&self.cands[i], samples, i))
+            .map(|i| final_choice(&self.cands[i], samples.rows_of(i), self.rank))
             .collect();
         self.agree = (0..samples.len())
             .filter(|&i| picks[i] == samples.teacher[i] as usize)
@@ -69,13 +72,13 @@ impl Fit {
         let (mut agree, mut fixes, mut value) = (0, 0, 0.0);
         for i in 0..samples.len() {
             let c = &self.cands[i];
-            let greedy = samples.greedy[i] as usize;
+            let rows = samples.rows_of(i);
             let teacher = samples.teacher[i] as usize;
-            let now = final_choice(c, greedy);
+            let now = final_choice(c, rows, self.rank);
             let pick = if c.len() <= 1 {
                 now
             } else {
-                predict(rule, samples.rows_of(i), c, greedy)
+                predict(rule, rows, c, self.rank)
             };
             agree += usize::from(pick == teacher);
             fixes += usize::from(pick == teacher && now != teacher);
@@ -85,24 +88,17 @@ impl Fit {
     }
 }
 
-fn choice(cands: &[u16], samples: &Samples, i: usize) -> usize {
-    final_choice(cands, samples.greedy[i] as usize)
-}
-
 /// The choice after narrowing `cands` by `rule`, without changing them.
-fn predict(rule: &Rule, rows: &[FeatureRow], cands: &[u16], greedy: usize) -> usize {
+fn predict(rule: &Rule, rows: &[FeatureRow], cands: &[u16], rank: usize) -> usize {
     let row = |i: u16| &rows[i as usize];
     let pick = |keep: &dyn Fn(u16) -> bool| -> usize {
-        let mut first = None;
+        let mut best: Option<u16> = None;
         for &i in cands {
-            if keep(i) {
-                if i as usize == greedy {
-                    return greedy;
-                }
-                first.get_or_insert(i as usize);
+            if keep(i) && best.is_none_or(|b| row(i)[rank] < row(b)[rank]) {
+                best = Some(i);
             }
         }
-        first.unwrap_or_else(|| final_choice(cands, greedy))
+        best.map_or_else(|| final_choice(cands, rows, rank), usize::from)
     };
     match rule {
         Rule::Prefer(c) => pick(&|i| c.holds(row(i))),

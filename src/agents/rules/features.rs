@@ -6,10 +6,12 @@
 //! stock size) have the same value for every action of a decision; a rule can still use them,
 //! since a condition no action meets leaves the choice to the next rule.
 //!
-//! The machinery appends one feature of its own to every game's list: `greedy`, 1 for the
-//! action the game's `greedy` agent would take, 0 for the others ([`GREEDY_FEATURE`]).
+//! The machinery appends two features of its own to every game's list: `greedy`, 1 for the
+//! action the game's `greedy` agent would take, 0 for the others ([`GREEDY_FEATURE`]), and
+//! `greedy_rank`, the order in which greedy would take the actions if the ones before were
+//! not legal ([`GREEDY_RANK_FEATURE`]).
 
-/// The most features a row holds: a game's own plus the generic `greedy`.
+/// The most features a row holds: a game's own plus the generic `greedy` and `greedy_rank`.
 pub const MAX_FEATURES: usize = 48;
 
 /// The features of one candidate action, in the order of the game's [`FeatureInfo`] list, then
@@ -31,9 +33,20 @@ pub const GREEDY_FEATURE: FeatureInfo = FeatureInfo {
     about: "1 for the action the game's greedy agent would take (canonical tie-break), else 0",
 };
 
-/// All features of a game: its own, then [`GREEDY_FEATURE`].
+/// Ranks of greedy's order that are told apart; later actions share the last rank.
+pub const GREEDY_RANKS: usize = 8;
+
+/// The generic feature after `greedy`.
+pub const GREEDY_RANK_FEATURE: FeatureInfo = FeatureInfo {
+    name: "greedy_rank",
+    about: "the order in which greedy would take the action: 0 for its choice, 1 for its choice \
+            without that one, and so on; 7 for every later action",
+};
+
+/// All features of a game: its own, then [`GREEDY_FEATURE`] and [`GREEDY_RANK_FEATURE`].
 pub fn all_features(own: &'static [FeatureInfo]) -> impl Iterator<Item = &'static FeatureInfo> {
-    own.iter().chain(std::iter::once(&GREEDY_FEATURE))
+    own.iter()
+        .chain([&GREEDY_FEATURE, &GREEDY_RANK_FEATURE])
 }
 
 /// Clamps a count or measure into a feature value.

@@ -8,8 +8,10 @@
 //! - `lowest = "FEATURE"` / `highest = "FEATURE"` keep the candidates with the least / greatest
 //!   value of FEATURE.
 //!
-//! After the last rule the agent takes the game's greedy choice if it is still a candidate,
-//! otherwise the first candidate in the game's canonical order. An empty list is `greedy`.
+//! After the last rule the agent takes the candidate greedy would take first: greedy's choice
+//! if it is still a candidate, otherwise greedy's choice among the candidates as far as the
+//! `greedy_rank` feature tells them apart, then the first in canonical order. An empty list is
+//! `greedy`.
 //!
 //! A condition is one or more tests joined by `and`: `FEATURE OP NUMBER` with OP one of
 //! `== != < <= > >=`, `FEATURE` (meaning `FEATURE != 0`) or `not FEATURE` (`FEATURE == 0`).
@@ -375,26 +377,24 @@ impl fmt::Display for RuleList {
 }
 
 /// Applies `rules` to the candidates `cands` (indices into `rows`, ascending; narrowed in
-/// place) and returns the choice: `greedy` if it is still a candidate, else the first.
-/// Allocation-free.
-pub fn choose(rules: &[Rule], rows: &[FeatureRow], greedy: usize, cands: &mut Vec<u16>) -> usize {
+/// place) and returns the choice: the candidate greedy ranks first (`rows[i][rank]`, the
+/// `greedy_rank` feature), the first in canonical order among equals. Allocation-free.
+pub fn choose(rules: &[Rule], rows: &[FeatureRow], rank: usize, cands: &mut Vec<u16>) -> usize {
     for rule in rules {
         if cands.len() <= 1 {
             break;
         }
         narrow(rule, rows, cands);
     }
-    final_choice(cands, greedy)
+    final_choice(cands, rows, rank)
 }
 
-/// The choice among the remaining candidates: `greedy` if still one, else the first.
+/// The choice among the remaining candidates: greedy's first by `greedy_rank` (column
+/// `rank`), the first in canonical order among equals.
 #[inline]
-pub fn final_choice(cands: &[u16], greedy: usize) -> usize {
-    if cands.contains(&(greedy as u16)) {
-        greedy
-    } else {
-        cands[0] as usize
-    }
+pub fn final_choice(cands: &[u16], rows: &[FeatureRow], rank: usize) -> usize {
+    let best = cands.iter().min_by_key(|&&i| rows[i as usize][rank]);
+    *best.expect("at least one candidate") as usize
 }
 
 /// Narrows the candidates by one rule.

@@ -6,7 +6,7 @@
 pub mod features;
 pub mod list;
 
-use self::features::{all_features, FeatureRow};
+use self::features::{all_features, FeatureRow, GREEDY_RANKS};
 use self::list::{choose, RuleList};
 use super::catalogue::{AgentInfo, ParamInfo};
 use super::spec::AgentSpec;
@@ -71,8 +71,14 @@ pub fn greedy_column<G: GameKind>() -> usize {
     G::FEATURES.len()
 }
 
-/// Writes the features of every legal action, `greedy` included, into `rows`, and returns
-/// greedy's choice. Allocation-free.
+/// The row index of the generic `greedy_rank` feature of game `G`.
+pub fn rank_column<G: GameKind>() -> usize {
+    G::FEATURES.len() + 1
+}
+
+/// Writes the features of every legal action, `greedy` and `greedy_rank` included, into
+/// `rows`, and returns greedy's choice. Greedy's order comes from asking it again without its
+/// earlier choices ([`GREEDY_RANKS`] times at most). Allocation-free.
 pub fn feature_rows<G: GameKind>(
     view: &<G::State as GameState>::View<'_>,
     legal: &[<G::State as GameState>::Action],
@@ -85,9 +91,39 @@ pub fn feature_rows<G: GameKind>(
         *row = [0; features::MAX_FEATURES];
     }
     G::features(view, legal, rows);
-    let choice = greedy.act(view, legal, rng);
-    rows[choice][greedy_column::<G>()] = 1;
-    choice
+    let (gc, rc) = (greedy_column::<G>(), rank_column::<G>());
+    let last = (GREEDY_RANKS - 1) as i16;
+    for row in rows.iter_mut() {
+        row[rc] = last;
+    }
+    let mut rest = <G::State as GameState>::Actions::default();
+    let mut first = 0;
+    for rank in 0..(GREEDY_RANKS - 1).min(legal.len()) {
+        rest.clear();
+        for (i, &a) in legal.iter().enumerate() {
+            if rows[i][rc] == last {
+                rest.push(a);
+            }
+        }
+        let k = greedy.act(view, rest.as_slice(), rng);
+        let chosen = nth_unranked(rows, rc, last, k);
+        rows[chosen][rc] = rank as i16;
+        if rank == 0 {
+            first = chosen;
+        }
+    }
+    rows[first][gc] = 1;
+    first
+}
+
+/// The index of the `k`-th action not yet ranked.
+fn nth_unranked(rows: &[FeatureRow], rc: usize, last: i16, k: usize) -> usize {
+    rows.iter()
+        .enumerate()
+        .filter(|(_, r)| r[rc] == last)
+        .nth(k)
+        .map(|(i, _)| i)
+        .expect("greedy chose among the actions it was given")
 }
 
 impl<G: GameKind> Agent<G::State> for RulesAgent<G> {
@@ -100,13 +136,13 @@ impl<G: GameKind> Agent<G::State> for RulesAgent<G> {
         if legal.len() == 1 {
             return 0;
         }
-        let g = feature_rows::<G>(view, legal, self.greedy.as_mut(), &mut self.rows, rng);
+        feature_rows::<G>(view, legal, self.greedy.as_mut(), &mut self.rows, rng);
         self.cands.clear();
         self.cands.extend(0..legal.len() as u16);
         choose(
             &self.list.rules,
             &self.rows[..legal.len()],
-            g,
+            rank_column::<G>(),
             &mut self.cands,
         )
     }
