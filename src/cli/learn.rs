@@ -191,8 +191,7 @@ fn header(command: &str, cfg: &LearnConfig, l: &Learned) -> Vec<String> {
             .into(),
         "it, if any; avoid: drop those meeting it, unless all do; lowest/highest: keep the least/"
             .into(),
-        "greatest value). Then greedy's choice if still a candidate, else the first candidate."
-            .into(),
+        "greatest value). Then the candidate greedy would take first (greedy_rank).".into(),
         "Features: `bailab agents --features GAME` and docs/rules.md.".into(),
         String::new(),
         format!(

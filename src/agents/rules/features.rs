@@ -45,8 +45,7 @@ pub const GREEDY_RANK_FEATURE: FeatureInfo = FeatureInfo {
 
 /// All features of a game: its own, then [`GREEDY_FEATURE`] and [`GREEDY_RANK_FEATURE`].
 pub fn all_features(own: &'static [FeatureInfo]) -> impl Iterator<Item = &'static FeatureInfo> {
-    own.iter()
-        .chain([&GREEDY_FEATURE, &GREEDY_RANK_FEATURE])
+    own.iter().chain([&GREEDY_FEATURE, &GREEDY_RANK_FEATURE])
 }
 
 /// Clamps a count or measure into a feature value.

@@ -24,8 +24,8 @@ pub const RULES_INFO: AgentInfo = AgentInfo {
     games: "all",
     about: "a rule list from a TOML file (`rules:PATH`, e.g. rules:agents/tusac-classic.toml, \
             written by `bailab learn` or by hand): each rule narrows the candidate actions by \
-            their features, read top to bottom; then greedy's choice if still a candidate, \
-            else the first (see `bailab learn --help` and docs/rules.md)",
+            their features, read top to bottom; then the candidate greedy would take first \
+            (see `bailab learn --help` and docs/rules.md)",
     params: &[ParamInfo {
         name: "path",
         default: "(required)",
