@@ -1,16 +1,20 @@
 //! The hot loop does not allocate (ARCHITECTURE.md contract 5): a counting global allocator
 //! sees zero heap allocations while 10,000 greedy and 10,000 random games of every game are
-//! played after setup (agents built, nothing else), while rule-list agents play, and while
-//! ISMCTS agents search.
+//! played after setup (agents built, nothing else), while rule-list agents play, while ISMCTS
+//! agents search, and while every game's rule-list features are computed at every decision
+//! (forced ones too) from a fresh thread's very first call.
 
 use bailab::agents::catalogue::make_agent;
+use bailab::agents::rules::features::{FeatureRow, MAX_FEATURES};
 use bailab::agents::rules::list::{Cond, Op, Rule, RuleList, Test};
 use bailab::agents::rules::{feature_names, RulesAgent};
 use bailab::agents::Agent;
+use bailab::game::{ActionBuffer, GameState};
 use bailab::games::chan::Chan;
 use bailab::games::tienlen::TienLen;
 use bailab::games::tusac::TuSac;
-use bailab::games::{GameKind, RuleMap};
+use bailab::games::{with_game, GameKind, GameVisitor, RuleMap, GAMES};
+use bailab::rng::GameRng;
 use bailab::sim::{play_game, GameId};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -78,10 +82,52 @@ fn rules_games_allocate<G: GameKind>(games: u64) -> u64 {
     agents_allocate::<G>(agents, games)
 }
 
+/// Computes game `G`'s features at every decision, forced ones included (a rule-list agent
+/// skips those), then plays as `inner`.
+struct FeaturesEveryDecision<G: GameKind> {
+    inner: Box<dyn Agent<G::State>>,
+    rows: Vec<FeatureRow>,
+}
+
+impl<G: GameKind> Agent<G::State> for FeaturesEveryDecision<G> {
+    fn act(
+        &mut self,
+        view: &<G::State as GameState>::View<'_>,
+        legal: &[<G::State as GameState>::Action],
+        rng: &mut GameRng,
+    ) -> usize {
+        G::features(view, legal, &mut self.rows[..legal.len()]);
+        self.inner.act(view, legal, rng)
+    }
+}
+
+/// The allocations of `games` games of `spec` agents that compute `G`'s features at every
+/// decision, counted on a thread of their own from before its first call of the features:
+/// state they keep per thread (Tiến Lên's memo) must be const-initialised, not built on first
+/// use.
+fn features_allocate<G: GameKind>(spec: &'static str, games: u64) -> u64 {
+    std::thread::spawn(move || {
+        let capacity = <<G::State as GameState>::Actions as ActionBuffer<_>>::CAPACITY;
+        let agents: Vec<Box<dyn Agent<G::State>>> = (0..4)
+            .map(|_| {
+                Box::new(FeaturesEveryDecision::<G> {
+                    inner: make_agent::<G>(spec).unwrap(),
+                    rows: vec![[0; MAX_FEATURES]; capacity],
+                }) as Box<dyn Agent<G::State>>
+            })
+            .collect();
+        agents_allocate::<G>(agents, games)
+    })
+    .join()
+    .unwrap()
+}
+
 fn agents_allocate<G: GameKind>(mut agents: Vec<Box<dyn Agent<G::State>>>, games: u64) -> u64 {
     let game = G::build(G::INFO.variants[0], 4, &RuleMap::new()).unwrap();
     let seat_agent = [0, 1, 2, 3];
-    let mut turns = 0u64;
+    // decisions, not discards: Chắn's every-feature rule list only draws and passes, one
+    // discard a game
+    let mut decisions = 0u64;
     let before = allocations();
     for deal in 0..games {
         let id = GameId {
@@ -89,11 +135,15 @@ fn agents_allocate<G: GameKind>(mut agents: Vec<Box<dyn Agent<G::State>>>, games
             deal,
             rotation: (deal % 4) as u8,
         };
-        let o = play_game(&game, id, &mut agents, &seat_agent, |_| {});
-        turns += u64::from(o.turns);
+        play_game(&game, id, &mut agents, &seat_agent, |(_, d)| {
+            decisions += u64::from(d.is_some())
+        });
     }
     let after = allocations();
-    assert!(turns > games, "games were played");
+    assert!(
+        decisions > 10 * games,
+        "games were played: {decisions} decisions in {games}"
+    );
     after - before
 }
 
@@ -155,5 +205,27 @@ fn playing_games_does_not_allocate() {
             "tienlen {spec} allocated"
         );
         assert_eq!(games_allocate::<Chan>(spec, 10), 0, "chan {spec} allocated");
+    }
+}
+
+#[test]
+fn features_do_not_allocate_at_any_decision_from_a_threads_first_call() {
+    struct NoAllocation;
+    impl GameVisitor for NoAllocation {
+        type Output = ();
+        fn visit<G: GameKind>(self) {
+            // greedy's positions (those a learner meets) and random play's (more varied)
+            for spec in ["greedy", "random"] {
+                assert_eq!(
+                    features_allocate::<G>(spec, 200),
+                    0,
+                    "{} features allocated in {spec} games",
+                    G::INFO.name
+                );
+            }
+        }
+    }
+    for g in GAMES {
+        with_game(g.name, NoAllocation).unwrap();
     }
 }

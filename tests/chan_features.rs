@@ -2,8 +2,9 @@
 //! exact feature values (one or more per family: action type, the action's card, the removed
 //! hand card's role and outs, discard consequences, value, the position after the action, the
 //! situation), and properties over random games: the features of a decision are the same in
-//! every determinization of the deciding seat's view (they read no hidden card), they stay in
-//! their documented ranges, and the list has unique names within the row's capacity.
+//! every determinization of the deciding seat's view (they read no hidden card) and they stay in
+//! their documented ranges. What every game's list must be is tested in `rules_agent.rs`, that
+//! features never allocate in `alloc.rs`.
 
 use bailab::agents::rules::features::{FeatureRow, MAX_FEATURES};
 use bailab::agents::uniform_index;
@@ -14,30 +15,6 @@ use bailab::games::chan::{
 use bailab::games::GameKind;
 use bailab::rng::{stream_rng, DEAL_STREAM};
 use bailab::sim::agent_stream;
-
-/// Counts this thread's heap allocations (for [`features_do_not_allocate`]).
-struct Counting;
-
-thread_local! {
-    static ALLOCATIONS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
-}
-
-unsafe impl std::alloc::GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: std::alloc::Layout) -> *mut u8 {
-        let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
-        unsafe { std::alloc::System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: std::alloc::Layout) {
-        unsafe { std::alloc::System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: std::alloc::Layout, size: usize) -> *mut u8 {
-        let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
-        unsafe { std::alloc::System.realloc(ptr, layout, size) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
 
 /// A value no feature writes: slots past the game's own must keep it.
 const UNTOUCHED: i16 = 777;
@@ -82,31 +59,6 @@ fn slot(name: &str) -> usize {
 fn check(what: &str, row: &FeatureRow, expected: &[(&str, i16)]) {
     let got: Vec<(&str, i16)> = expected.iter().map(|&(n, _)| (n, row[slot(n)])).collect();
     assert_eq!(got, expected, "{what}");
-}
-
-// ---------------------------------------------------------------- the list
-
-#[test]
-fn the_list_fits_and_names_are_unique_and_readable() {
-    let f = Chan::FEATURES;
-    assert!(
-        (15..MAX_FEATURES).contains(&f.len()),
-        "{} features",
-        f.len()
-    );
-    for (i, x) in f.iter().enumerate() {
-        assert!(
-            !x.name.is_empty()
-                && x.name
-                    .bytes()
-                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_'),
-            "{}",
-            x.name
-        );
-        assert!(x.name != "greedy", "greedy is the machinery's");
-        assert!(x.about.len() > 20, "{}: say what it measures", x.name);
-        assert!(f[..i].iter().all(|y| y.name != x.name), "{} twice", x.name);
-    }
 }
 
 // ---------------------------------------------------------------- discards
@@ -724,28 +676,6 @@ fn features_read_no_hidden_card() {
     for (f, &k) in nonzero.iter().enumerate() {
         assert!(k > 0, "{} is always 0", Chan::FEATURES[f].name);
     }
-}
-
-/// No heap allocation while the features of every decision of random games are computed.
-#[test]
-fn features_do_not_allocate() {
-    let game = Chan::standard(4).unwrap();
-    let mut legal = <ChanState as GameState>::Actions::default();
-    let mut rows = [[0i16; MAX_FEATURES]; bailab::games::chan::MAX_ACTIONS];
-    let mut decisions = 0u64;
-    let before = ALLOCATIONS.with(|c| c.get());
-    for index in 0..200 {
-        let mut state = game.deal(&mut stream_rng(11, index, DEAL_STREAM));
-        let mut rng = stream_rng(11, index, agent_stream(0, 0));
-        while let Some(seat) = state.to_move() {
-            state.legal_actions(&mut legal);
-            Chan::features(&state.view(seat), &legal, &mut rows[..legal.len()]);
-            decisions += 1;
-            state.apply(legal[uniform_index(legal.len(), &mut rng)]);
-        }
-    }
-    assert_eq!(ALLOCATIONS.with(|c| c.get()) - before, 0);
-    assert!(decisions > 1000);
 }
 
 /// Cost of the features per decision on random games, beside the cost of `greedy`'s choice

@@ -1,10 +1,10 @@
-//! The rule-list agent (`rules:PATH`) and `bailab learn`: the file round-trips, a malformed
-//! file's error names its line, the empty list is greedy, the agent sees only the view, and
-//! learning twice from one seed writes the same files.
+//! The rule-list agent (`rules:PATH`) and `bailab learn`: every game's feature list is well
+//! formed, the file round-trips, a malformed file's error names its line, the empty list is
+//! greedy, the agent sees only the view, and learning twice from one seed writes the same files.
 
 mod common;
 
-use bailab::agents::rules::features::{FeatureRow, MAX_FEATURES};
+use bailab::agents::rules::features::{FeatureInfo, FeatureRow, MAX_FEATURES};
 use bailab::agents::rules::list::{Cond, Op, Rule, RuleList, Test};
 use bailab::agents::rules::{feature_names, feature_rows, greedy, RulesAgent};
 use bailab::agents::Agent;
@@ -72,6 +72,53 @@ fn a_rule_file_round_trips_for_every_game() {
     }
     for g in GAMES {
         with_game(g.name, RoundTrip).unwrap();
+    }
+}
+
+/// Every game's own features fit a row beside the machinery's `greedy` (at most
+/// `MAX_FEATURES - 1`), and each has a unique name a rule file can write (lowercase letters,
+/// digits and `_`), not `greedy`, and says what it measures.
+#[test]
+fn every_games_feature_list_is_well_formed() {
+    struct Features;
+    impl GameVisitor for Features {
+        type Output = &'static [FeatureInfo];
+        fn visit<G: GameKind>(self) -> &'static [FeatureInfo] {
+            G::FEATURES
+        }
+    }
+    for g in GAMES {
+        let f = with_game(g.name, Features).unwrap();
+        assert!(
+            (15..MAX_FEATURES).contains(&f.len()),
+            "{}: {} features",
+            g.name,
+            f.len()
+        );
+        for (i, x) in f.iter().enumerate() {
+            assert!(
+                !x.name.is_empty()
+                    && x.name
+                        .bytes()
+                        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_'),
+                "{}: bad name {:?}",
+                g.name,
+                x.name
+            );
+            assert_ne!(x.name, "greedy", "{}: the machinery appends greedy", g.name);
+            assert!(
+                x.about.len() > 20,
+                "{}: {} says what it measures",
+                g.name,
+                x.name
+            );
+            assert!(
+                f[..i].iter().all(|y| y.name != x.name),
+                "{}: {} is named twice",
+                g.name,
+                x.name
+            );
+        }
     }
 }
 
@@ -263,19 +310,24 @@ fn view_only_game<G: GameKind>(game: &G, list: &Arc<RuleList>, deal: u64) -> usi
     checked
 }
 
+/// Runs `bailab learn --game GAME --teacher TEACHER ARGS... -q` in `dir`; it must succeed.
+fn learn(dir: &Scratch, game: &str, teacher: &str, args: &[&str]) {
+    let mut all = vec!["learn", "--game", game, "--teacher", teacher];
+    all.extend_from_slice(args);
+    all.push("-q");
+    ok(&dir.0, &all);
+}
+
 #[test]
 fn learning_twice_from_one_seed_writes_the_same_files() {
     let dir = Scratch::new("learn-twice");
     for game in ["tusac", "tienlen", "chan"] {
-        let learn = |threads: &str, out: &str| {
-            ok(
-                &dir.0,
+        for (threads, out) in [("1", "a/rules.toml"), ("2", "b/rules.toml")] {
+            learn(
+                &dir,
+                game,
+                "ismcts:iters=30",
                 &[
-                    "learn",
-                    "--game",
-                    game,
-                    "--teacher",
-                    "ismcts:iters=30",
                     "--teacher-deals",
                     "40",
                     "--deals",
@@ -288,12 +340,9 @@ fn learning_twice_from_one_seed_writes_the_same_files() {
                     threads,
                     "--output",
                     out,
-                    "-q",
                 ],
-            )
-        };
-        learn("1", "a/rules.toml");
-        learn("2", "b/rules.toml");
+            );
+        }
         for f in ["rules.toml", "rules.report.csv"] {
             let a = std::fs::read_to_string(dir.path(&format!("a/{f}"))).unwrap();
             let b = std::fs::read_to_string(dir.path(&format!("b/{f}"))).unwrap();
@@ -365,15 +414,11 @@ fn learning_finds_a_planted_rule_first() {
             &format!("{game}-teacher.toml"),
             &format!("game = \"{game}\"\nvariant = \"{variant}\"\n[[rule]]\navoid = \"greedy\"\n"),
         );
-        let spec = format!("rules:{teacher}");
-        ok(
-            &dir.0,
+        learn(
+            &dir,
+            game,
+            &format!("rules:{teacher}"),
             &[
-                "learn",
-                "--game",
-                game,
-                "--teacher",
-                &spec,
                 "--teacher-deals",
                 "30",
                 "--deals",
@@ -386,7 +431,6 @@ fn learning_finds_a_planted_rule_first() {
                 "1",
                 "--output",
                 "learned.toml",
-                "-q",
             ],
         );
         let report = std::fs::read_to_string(dir.path("learned.report.csv")).unwrap();

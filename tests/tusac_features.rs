@@ -1,7 +1,8 @@
 //! Tứ Sắc's rule-list features (`src/games/tusac/features.rs`): hand-worked values on constructed
 //! classic deals (one decision of each kind), and properties over random games: the features
-//! read the view only (a determinization of the view gives the same rows), agree with the
-//! engine's worst-card judgement and with the definitions of their outs, and never allocate.
+//! read the view only (a determinization of the view gives the same rows) and agree with the
+//! engine's worst-card judgement and with the definitions of their outs. What every game's list
+//! must be is tested in `rules_agent.rs`, that features never allocate in `alloc.rs`.
 
 use bailab::agents::catalogue::make_agent;
 use bailab::agents::rules::features::{FeatureRow, MAX_FEATURES};
@@ -9,86 +10,23 @@ use bailab::agents::uniform_index;
 use bailab::game::{Game, GameState, Seat, SeatView};
 use bailab::games::tusac::card::{parse_cards, CARD_TYPES};
 use bailab::games::tusac::rules::{can_win, cards_of, legal_discards, legal_melds, Melds};
-use bailab::games::tusac::state::{Phase, DECK_SIZE};
+use bailab::games::tusac::state::Phase;
 use bailab::games::tusac::worst::worst_set;
-use bailab::games::tusac::{trash, Action, Card, Event, Hand, Options, SetKind, TuSac, TuSacState};
+use bailab::games::tusac::{trash, Action, Card, Event, Hand, SetKind, TuSac, TuSacState};
 use bailab::games::GameKind;
 use bailab::rng::{stream_rng, GameRng};
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
-
-// ------------------------------------------------------------------------------------------------
-// A counting allocator (for the no-allocation check)
-// ------------------------------------------------------------------------------------------------
-
-struct Counting;
-
-thread_local! {
-    static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
-}
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
-
-fn allocations() -> u64 {
-    ALLOCATIONS.with(|c| c.get())
-}
+#[path = "common/tusac_deck.rs"]
+mod tusac_deck;
+use tusac_deck::deal;
 
 // ------------------------------------------------------------------------------------------------
 // Helpers
 // ------------------------------------------------------------------------------------------------
 
-const HAND: usize = 20;
 type Actions = <TuSacState as GameState>::Actions;
 
 fn c(s: &str) -> Card {
     s.parse().unwrap()
-}
-
-/// A deck for which `deal_deck` gives seat `s` exactly `hands[s]` (§1.3 item 4; seat 0 is `F`
-/// and is given 21 cards), then the stock: `stock` in drawing order, then the rest of the pack
-/// in canonical order.
-fn deck_for(hands: &[&str], stock: &str) -> [Card; DECK_SIZE] {
-    let n = hands.len();
-    let hands: Vec<Vec<Card>> = hands.iter().map(|h| parse_cards(h, 4).unwrap()).collect();
-    for (s, h) in hands.iter().enumerate() {
-        assert_eq!(h.len(), HAND + usize::from(s == 0), "seat {s}");
-    }
-    let stock = parse_cards(stock, 4).unwrap();
-    let mut counts = [0u8; CARD_TYPES];
-    for &card in hands.iter().flatten().chain(&stock) {
-        counts[card.index()] += 1;
-        assert!(
-            counts[card.index()] <= 4,
-            "{card} is used more than 4 times"
-        );
-    }
-    let mut deck = Vec::with_capacity(DECK_SIZE);
-    for k in 0..n * HAND {
-        deck.push(hands[k % n][k / n]);
-    }
-    deck.push(hands[0][HAND]);
-    deck.extend_from_slice(&stock);
-    for card in Card::all() {
-        for _ in counts[card.index()]..4 {
-            deck.push(card);
-        }
-    }
-    deck.try_into().expect("112 cards")
 }
 
 fn legal(s: &TuSacState) -> Vec<Action> {
@@ -149,37 +87,6 @@ fn meld(kind: SetKind, used: &str) -> Action {
 }
 
 // ------------------------------------------------------------------------------------------------
-// The list
-// ------------------------------------------------------------------------------------------------
-
-#[test]
-fn features_are_few_named_and_described() {
-    let f = TuSac::FEATURES;
-    assert!(
-        (15..MAX_FEATURES).contains(&f.len()),
-        "{} features",
-        f.len()
-    );
-    for (i, x) in f.iter().enumerate() {
-        assert!(
-            !x.name.is_empty()
-                && x.name
-                    .chars()
-                    .all(|ch| ch.is_ascii_lowercase() || ch.is_ascii_digit() || ch == '_'),
-            "bad name {}",
-            x.name
-        );
-        assert_ne!(x.name, "greedy", "the machinery appends greedy");
-        assert!(x.about.len() > 20, "{} needs an about", x.name);
-        assert!(
-            f[..i].iter().all(|y| y.name != x.name),
-            "{} is named twice",
-            x.name
-        );
-    }
-}
-
-// ------------------------------------------------------------------------------------------------
 // Worked positions (4 players, seat 0 is F)
 // ------------------------------------------------------------------------------------------------
 
@@ -194,9 +101,7 @@ const HANDS: [&str; 4] = [
 ];
 
 fn worked_deal() -> TuSacState {
-    let s = TuSac::new(Options::classic(4))
-        .unwrap()
-        .deal_deck(&deck_for(&HANDS, "yA rC"));
+    let s = deal(&HANDS, 0, "yA rC");
     let trashes: Vec<u8> = (0..4).map(|x| trash(s.private(x))).collect();
     assert_eq!(trashes, [5, 3, 13, 16]);
     s
@@ -361,9 +266,7 @@ fn a_quan_doubles_and_a_waiting_hand_counts_its_winning_cards() {
         "gH gH gH gH rK rA rE yK yA yE rR rC rH yR yC yH rP yP gP wP wA",
         "rK yK gK wK rA gA wA rE gE wE rR gR wR rC gC wC yH wH rH rH",
     ];
-    let s = TuSac::new(Options::classic(2))
-        .unwrap()
-        .deal_deck(&deck_for(&hands, ""));
+    let s = deal(&hands, 0, "");
     let (l, rows) = rows_of(&s);
     assert_eq!(l, [discard("wA")]);
     // after wA the block is waiting (trash 0): any King (lone) or pawn (pair beside Pawns3)
@@ -518,41 +421,6 @@ fn features_agree_with_the_engine_and_the_definitions() {
         discards > 10_000 && winning_outs > 100,
         "{discards} {winning_outs}"
     );
-}
-
-/// Decisions from games between greedy agents (the positions a learner meets).
-fn greedy_decisions(games: u64) -> Vec<(TuSacState, Seat)> {
-    let mut agents: Vec<_> = (0..4)
-        .map(|_| make_agent::<TuSac>("greedy").unwrap())
-        .collect();
-    let game = TuSac::classic(4).unwrap();
-    let mut out = Vec::new();
-    let mut actions = Actions::default();
-    for g in 0..games {
-        let mut rng = stream_rng(0x7153, g, 0);
-        let mut s = game.deal(&mut rng);
-        while let Some(seat) = s.to_move() {
-            s.legal_actions(&mut actions);
-            out.push((s, seat));
-            let k = agents[seat as usize].act(&s.view(seat), actions.as_slice(), &mut rng);
-            s.apply(actions.as_slice()[k]);
-        }
-    }
-    out
-}
-
-#[test]
-fn features_do_not_allocate() {
-    let states = greedy_decisions(50);
-    let mut actions = Actions::default();
-    let mut rows = [[0i16; MAX_FEATURES]; 21];
-    let before = allocations();
-    for (s, seat) in &states {
-        s.legal_actions(&mut actions);
-        let l = actions.as_slice();
-        TuSac::features(&s.view(*seat), l, &mut rows[..l.len()]);
-    }
-    assert_eq!(allocations() - before, 0);
 }
 
 /// Cost per decision on the positions of greedy games, timed in play (the state is in cache, as

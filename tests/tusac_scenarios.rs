@@ -1,31 +1,30 @@
 //! Integration tests that drive the classic Tứ Sắc engine through the worked scenarios of the
 //! rules spec (`../shared/rules/tu-sac.md`) with constructed decks.
 //!
-//! Every deck is built by [`deck_for`] from explicit hands. "Only the relevant part of each private
-//! block is shown; assume the rest is trash-free" (§4.8): the rest of each 20-card hand is made of
-//! pairs, lone Kings and chows, chosen so that they share no trash part (one colour's K/A/E, one
-//! colour's R/C/H, the pawns, §3.2 item 5) with the scenario cards and hold no pair, Khap or
-//! winning shape for any card that becomes active. Each test asserts the per-seat trash it relies
-//! on, so a mistake in a constructed hand fails loudly instead of testing something else.
+//! Every deck is built by [`deck_for`] (`common/tusac_deck.rs`, shared with `tusac_features.rs`)
+//! from explicit hands. "Only the relevant part of each private block is shown; assume the rest
+//! is trash-free" (§4.8): the rest of each 20-card hand is made of pairs, lone Kings and chows,
+//! chosen so that they share no trash part (one colour's K/A/E, one colour's R/C/H, the pawns,
+//! §3.2 item 5) with the scenario cards and hold no pair, Khap or winning shape for any card that
+//! becomes active. Each test asserts the per-seat trash it relies on, so a mistake in a
+//! constructed hand fails loudly instead of testing something else.
 
 use bailab::games::tusac::card::{parse_cards, CARD_TYPES};
 use bailab::games::tusac::sets::{Origin, SetInstance, Zone};
-use bailab::games::tusac::state::{Phase, Rule, Source, DECK_SIZE};
+use bailab::games::tusac::state::{Phase, Rule, Source};
 use bailab::games::tusac::trash::is_waiting_pair_hand;
 use bailab::games::tusac::worst::outs;
-use bailab::games::tusac::{
-    trash, Action, Card, Event, Hand, Meld, Options, SetKind, TuSac, TuSacState,
-};
+use bailab::games::tusac::{trash, Action, Card, Event, Hand, Meld, SetKind, TuSac, TuSacState};
 use bailab::rng::stream_rng;
 use bailab::{Game, GameState};
 use rand::Rng;
+#[path = "common/tusac_deck.rs"]
+mod tusac_deck;
+use tusac_deck::{deal, deck_for};
 
 // ------------------------------------------------------------------------------------------------
 // Helpers
 // ------------------------------------------------------------------------------------------------
-
-/// Cards per hand in classic (§1.3 item 2).
-const HAND: usize = 20;
 
 fn c(s: &str) -> Card {
     s.parse().unwrap()
@@ -45,59 +44,6 @@ fn discard(s: &str) -> Action {
 
 fn meld_action(kind: SetKind, used: &str) -> Action {
     Action::Meld(meld(kind, used))
-}
-
-/// A deck for which `deal_deck` gives seat `s` exactly `hands[s]` (§1.3 item 4): `deck[k]` goes to
-/// seat `(first + k) mod n` for `k < 20n`, `deck[20n]` is `first`'s extra card (the 21st card
-/// listed for that seat), then the stock: the cards of `stock` in that order (the first is the
-/// first card drawn), then every remaining card of the pack in canonical order.
-fn deck_for(hands: &[&str], first: u8, stock: &str) -> [Card; DECK_SIZE] {
-    let n = hands.len();
-    assert!((2..=4).contains(&n), "classic seats 2 to 4, got {n} hands");
-    let f = first as usize;
-    assert!(f < n, "first player {f} is not a seat of {n}");
-    let hands: Vec<Vec<Card>> = hands
-        .iter()
-        .enumerate()
-        .map(|(s, h)| parse_cards(h, 4).unwrap_or_else(|e| panic!("seat {s}: {e}")))
-        .collect();
-    for (s, h) in hands.iter().enumerate() {
-        let want = if s == f { HAND + 1 } else { HAND };
-        assert_eq!(h.len(), want, "seat {s} must be given {want} cards");
-    }
-    let stock = parse_cards(stock, 4).unwrap();
-    let mut counts = [0u8; CARD_TYPES];
-    for &card in hands.iter().flatten().chain(&stock) {
-        counts[card.index()] += 1;
-        assert!(
-            counts[card.index()] <= 4,
-            "{card} is used {} times; a pack holds 4",
-            counts[card.index()]
-        );
-    }
-    let mut deck = Vec::with_capacity(DECK_SIZE);
-    for k in 0..n * HAND {
-        deck.push(hands[(f + k) % n][k / n]);
-    }
-    deck.push(hands[f][HAND]);
-    deck.extend_from_slice(&stock);
-    for card in Card::all() {
-        for _ in counts[card.index()]..4 {
-            deck.push(card);
-        }
-    }
-    deck.try_into().expect("112 cards")
-}
-
-/// Deals a classic game for `hands.len()` players with `first` as `F`.
-fn deal(hands: &[&str], first: u8, stock: &str) -> TuSacState {
-    let opts = Options {
-        first_player: first,
-        ..Options::classic(hands.len() as u8)
-    };
-    TuSac::new(opts)
-        .unwrap()
-        .deal_deck(&deck_for(hands, first, stock))
 }
 
 fn legal(s: &TuSacState) -> Vec<Action> {
