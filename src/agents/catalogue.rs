@@ -176,9 +176,11 @@ fn check_params(spec: &AgentSpec, info: &AgentInfo) -> Result<(), String> {
         if !info.params.iter().any(|p| p.name == *k) {
             if k == super::spec::PATH {
                 return Err(format!(
-                    "agent '{}' takes no bare value ('{}'): its parameters are key=value",
+                    "agent spec '{}:{}': agent '{}' takes no bare value; its parameters are \
+                     key=value",
                     info.name,
-                    spec.get(k).unwrap_or_default()
+                    spec.get(k).unwrap_or_default(),
+                    info.name
                 ));
             }
             let known: Vec<&str> = info.params.iter().map(|p| p.name).collect();
