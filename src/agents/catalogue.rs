@@ -175,12 +175,11 @@ fn check_params(spec: &AgentSpec, info: &AgentInfo) -> Result<(), String> {
     for (k, _) in &spec.params {
         if !info.params.iter().any(|p| p.name == *k) {
             if k == super::spec::PATH {
+                let value = spec.get(k).unwrap_or_default();
                 return Err(format!(
-                    "agent spec '{}:{}': agent '{}' takes no bare value; its parameters are \
-                     key=value",
-                    info.name,
-                    spec.get(k).unwrap_or_default(),
-                    info.name
+                    "agent spec '{}:{value}': '{value}' is not key=value (agent '{}' takes no \
+                     bare value)",
+                    info.name, info.name
                 ));
             }
             let known: Vec<&str> = info.params.iter().map(|p| p.name).collect();
