@@ -292,8 +292,8 @@ impl<G: GameKind> Learner<'_, G> {
         true
     }
 
-    /// Plays the list with `p` appended on `deals`, and records the trial when the race
-    /// stops it there.
+    /// Plays the list with `p` appended on `deals`; on the race's quarter (deals from 0) it
+    /// also records the trial.
     fn try_rule(&mut self, p: &search::Scored, deals: Range<u64>) -> Vec<i64> {
         let mut with = self.list.clone();
         with.rules.push(p.rule.clone());
