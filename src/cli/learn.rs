@@ -52,13 +52,13 @@ pub struct Args {
     /// Rules proposed per step: this many by teacher decisions matched, as many by the
     /// teacher's values, and as many by precision (decisions newly matched over decisions no
     /// longer matched).
-    #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u16).range(1..=1000))]
+    #[arg(long, default_value_t = 96, value_parser = clap::value_parser!(u16).range(1..=1000))]
     pub pool: u16,
     /// Proposals that go on to play every training deal after the first quarter.
-    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u16).range(1..=100))]
+    #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u16).range(1..=100))]
     pub shortlist: u16,
     /// The paired gain a rule needs, in standard errors above zero.
-    #[arg(long, default_value_t = 2.0)]
+    #[arg(long, default_value_t = 1.5)]
     pub min_t: f64,
     /// A folder that keeps the teacher's decisions; a later run with the same game, table,
     /// seed, teacher and --teacher-deals reads them instead of playing the teacher again.
