@@ -21,7 +21,7 @@
 //! variant = "classic"
 //!
 //! [[rule]]
-//! avoid = "greedy and feeds_next"
+//! avoid = "greedy and feed_combos > 20"
 //!
 //! [[rule]]
 //! prefer = "is_discard and outs <= 1"
