@@ -5,6 +5,7 @@
 
 pub mod agents;
 pub mod cli;
+pub mod deal_spec;
 pub mod fixed;
 pub mod game;
 pub mod games;

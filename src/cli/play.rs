@@ -4,6 +4,7 @@
 use super::GameArgs;
 use crate::agents::catalogue::make_agent;
 use crate::agents::Agent;
+use crate::deal_spec::{deal_rng, deal_with_spec, DealPlan, DealSpec};
 use crate::game::GameId;
 use crate::games::{check_players, with_game, GameKind, GameLog, GameVisitor, RuleMap};
 use crate::record::{Record, Recorder};
@@ -17,7 +18,8 @@ use crate::sim::{agent_rngs, match_deal_stream, play_out};
 Examples:\n  bailab play --game tusac --seed 1 --agent greedy --agent random\n  \
 bailab play --game tienlen --seed 1 --agent greedy\n  \
 bailab play --seed 1 --json > game.json && bailab check game.json\n  \
-bailab play --deck \"$(cat deck.txt)\" --agent greedy"
+bailab play --deck \"$(cat deck.txt)\" --agent greedy\n  \
+bailab play --deal my-hand.toml --seed 3 --agent greedy --json"
 )]
 pub struct Args {
     /// The game and variant.
@@ -40,8 +42,12 @@ pub struct Args {
     #[arg(long, conflicts_with = "deck_file")]
     pub deck: Option<String>,
     /// A file holding the deck.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "deal")]
     pub deck_file: Option<String>,
+    /// A deal specification (TOML, docs/deals-spec.md): hands, some cards of a hand or the top
+    /// of the stock fixed, the rest dealt at random from --seed and --index.
+    #[arg(long, value_name = "FILE", conflicts_with = "deck")]
+    pub deal: Option<String>,
     /// Print the game as a JSON record instead of the readable log.
     #[arg(long)]
     pub json: bool,
@@ -70,6 +76,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
         (None, None) => None,
     };
+    let spec = args
+        .deal
+        .as_deref()
+        .map(DealSpec::load)
+        .transpose()
+        .map_err(anyhow::Error::msg)?;
     let id = GameId {
         master: args.seed,
         deal: args.index,
@@ -80,13 +92,20 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         players: usize,
         id: GameId,
         deck: Option<&'a str>,
+        deal: Option<(&'a str, &'a DealSpec)>,
         specs: &'a [String],
     }
     impl GameVisitor for Play<'_> {
         type Output = Result<Played, String>;
         fn visit<G: GameKind>(self) -> Self::Output {
             let game = G::build(self.variant, self.players, &RuleMap::new())?;
-            play(&game, self.id, self.deck, self.specs)
+            match self.deal {
+                Some((file, spec)) => {
+                    let plan = spec.check(&game).map_err(|e| format!("{file}: {e}"))?;
+                    play_with_spec(&game, self.id, &plan, file, self.specs)
+                }
+                None => play(&game, self.id, self.deck, self.specs),
+            }
         }
     }
     let visit = Play {
@@ -94,6 +113,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         players: args.players as usize,
         id,
         deck: deck.as_deref(),
+        deal: args.deal.as_deref().zip(spec.as_ref()),
         specs: &specs,
     };
     let played = with_game(&args.game.game, visit)
@@ -129,6 +149,21 @@ pub fn play<G: GameKind>(
     };
     let note = if deck.is_some() { " (deck given)" } else { "" };
     play_match(game, id, start, 0, note, specs)
+}
+
+/// Plays one game of `game` dealt from a checked deal plan: its fixed cards, the rest from the
+/// seeded stream of `id` (as `run` deals deal `id.deal`); `origin` names the specification in the
+/// log's title.
+pub fn play_with_spec<G: GameKind>(
+    game: &G,
+    id: GameId,
+    plan: &DealPlan,
+    origin: &str,
+    specs: &[String],
+) -> Result<Played, String> {
+    let start = deal_with_spec(game, plan, &mut deal_rng(id.master, id.deal));
+    let note = format!(" (deal {origin}: {})", plan.describe());
+    play_match(game, id, start, 0, &note, specs)
 }
 
 /// Plays game `j` of the match of deal `id` (the games before it are played first, unlogged,

@@ -1,11 +1,12 @@
 //! `bailab replay [EXPERIMENT.toml] --deal I [--rotation R]`: the readable log of one game of an
 //! experiment, played again with the experiment's agents.
 
-use super::play::{play_in_match, Played};
+use super::play::{play_in_match, play_with_spec, Played};
 use super::run::load;
 use crate::game::GameId;
 use crate::games::{with_game, GameKind, GameVisitor};
 use crate::sim::experiment::Experiment;
+use crate::sim::runner::deal_plan;
 
 /// Arguments of `bailab replay`.
 #[derive(clap::Args, Debug)]
@@ -67,7 +68,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         fn visit<G: GameKind>(self) -> Self::Output {
             let Replay(exp, id, j, specs) = self;
             let game = G::build(exp.variant(), exp.players(), &exp.rules)?;
-            play_in_match(&game, id, j, specs)
+            match deal_plan(&game, exp) {
+                Some(plan) => play_with_spec(&game, id, &plan, "[deal]", specs),
+                None => play_in_match(&game, id, j, specs),
+            }
         }
     }
     let played = with_game(&exp.game, Replay(&exp, id, args.match_game, &specs))

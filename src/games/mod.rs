@@ -144,6 +144,36 @@ pub trait GameKind: Game + Clone + 'static {
     /// The record event of a move the engine applied by a rule, if `event` is one.
     fn forced_event(event: &<Self::State as GameState>::Event) -> Option<RecordEvent>;
 
+    /// Partial deals (`docs/deals-spec.md`): the deck positions of each seat's hand and of the
+    /// stock when seat `first` is dealt first (`None`: the game's default), with the pack and
+    /// the record setup of such a deal. Errors name what the game cannot do (e.g. a `first`
+    /// that is a rule option).
+    fn deal_layout(&self, first: Option<Seat>) -> Result<crate::deal_spec::DealLayout, String> {
+        let _ = first;
+        Err(format!(
+            "partial deals are not implemented for {}",
+            Self::INFO.name
+        ))
+    }
+    /// Partial deals: a list of cards in the game's notation, each written as the game writes
+    /// it (errors name the card).
+    fn spec_cards(text: &str) -> Result<Vec<String>, String> {
+        let _ = text;
+        Err(format!(
+            "partial deals are not implemented for {}",
+            Self::INFO.name
+        ))
+    }
+    /// Partial deals: deals the pack of [`GameKind::deal_layout`] reordered, `deck[i] =
+    /// pack[order[i]]`, with the layout's `setup`. Allocation-free.
+    fn deal_order(&self, order: &[u16], setup: &RuleMap) -> Result<Self::State, String> {
+        let _ = (order, setup);
+        Err(format!(
+            "partial deals are not implemented for {}",
+            Self::INFO.name
+        ))
+    }
+
     /// The features of a candidate action that rule lists read (`rules:PATH`), in row order;
     /// at most [`MAX_FEATURES`](crate::agents::rules::features::MAX_FEATURES) − 1.
     const FEATURES: &'static [FeatureInfo];

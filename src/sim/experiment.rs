@@ -2,6 +2,7 @@
 //! games per match, master seed, seat rotation, output folder and whether to write per-game rows.
 
 use crate::agents::catalogue::check_specs;
+use crate::deal_spec::DealSpec;
 use crate::games::{
     check_players, check_variant, game_info, with_game, GameKind, GameVisitor, RuleMap,
 };
@@ -52,6 +53,10 @@ pub struct Experiment {
     /// Write `records.jsonl`, one JSON game record per game (docs/records.md).
     #[serde(default)]
     pub records: bool,
+    /// A deal specification (`[deal]` table, docs/deals-spec.md): cards fixed in every deal,
+    /// the rest dealt at random per deal index; the fixed hands stay with their seats.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deal: Option<DealSpec>,
 }
 
 fn default_name() -> String {
@@ -126,8 +131,17 @@ impl Experiment {
             type Output = Result<(), String>;
             fn visit<G: GameKind>(self) -> Result<(), String> {
                 let e = self.0;
-                G::build(e.variant(), e.players(), &e.rules)
+                let game = G::build(e.variant(), e.players(), &e.rules)
                     .map_err(|m| format!("table [rules]: {}", m.trim_start_matches("rules: ")))?;
+                if let Some(deal) = &e.deal {
+                    deal.check(&game)
+                        .map_err(|m| format!("table [deal]: {m}"))?;
+                    if e.match_games > 1 {
+                        return Err("table [deal]: a deal specification fixes single games; \
+                                    set match_games = 1"
+                            .into());
+                    }
+                }
                 check_specs::<G>(&e.agents).map_err(|m| format!("key 'agents', {m}"))
             }
         }

@@ -8,6 +8,7 @@ use super::stats::Tally;
 use super::{agent_rngs, match_deal_stream, play_out, GameId};
 use crate::agents::catalogue::make_agent;
 use crate::agents::Agent;
+use crate::deal_spec::{deal_with_spec, DealPlan};
 use crate::game::{Outcome, MAX_SEATS};
 use crate::games::{with_game, GameKind, GameVisitor};
 use crate::record::Recorder;
@@ -144,6 +145,28 @@ pub fn play_deal<G: GameKind>(
     records: bool,
     result: &mut DealResult,
 ) {
+    let plan = deal_plan(game, exp);
+    play_deal_with(game, plan.as_ref(), exp, deal, agents, records, result)
+}
+
+/// The checked plan of an experiment's `[deal]` table, if it has one.
+pub fn deal_plan<G: GameKind>(game: &G, exp: &Experiment) -> Option<DealPlan> {
+    exp.deal
+        .as_ref()
+        .map(|d| d.check(game).expect("checked by Experiment::check"))
+}
+
+/// [`play_deal`] with the experiment's deal plan checked once by the caller ([`deal_plan`]):
+/// with a plan, every deal fixes its cards and fills the rest from the deal's own stream.
+pub fn play_deal_with<G: GameKind>(
+    game: &G,
+    plan: Option<&DealPlan>,
+    exp: &Experiment,
+    deal: u64,
+    agents: &mut [Box<dyn Agent<G::State>>],
+    records: bool,
+    result: &mut DealResult,
+) {
     for r in 0..exp.rotations() {
         let seat_agent: [usize; MAX_SEATS] =
             std::array::from_fn(|s| exp.slot(r, s % exp.players()));
@@ -156,9 +179,10 @@ pub fn play_deal<G: GameKind>(
         let mut state: Option<G::State> = None;
         for j in 0..exp.match_games {
             let mut deck_rng = stream_rng(id.master, id.deal, match_deal_stream(j));
-            let mut s = match &state {
-                None => game.deal(&mut deck_rng),
-                Some(previous) => game.deal_next(previous, &mut deck_rng),
+            let mut s = match (&state, plan) {
+                (None, None) => game.deal(&mut deck_rng),
+                (None, Some(plan)) => deal_with_spec(game, plan, &mut deck_rng),
+                (Some(previous), _) => game.deal_next(previous, &mut deck_rng),
             };
             let outcome = if records {
                 let start = s.clone();
@@ -432,6 +456,7 @@ pub fn throughput(exp: &Experiment, threads: usize, deals: u64) -> anyhow::Resul
             let Speed(exp, threads, deals) = self;
             let game =
                 G::build(exp.variant(), exp.players(), &exp.rules).map_err(anyhow::Error::msg)?;
+            let plan = deal_plan(&game, exp);
             let pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(threads)
                 .build()?;
@@ -443,7 +468,7 @@ pub fn throughput(exp: &Experiment, threads: usize, deals: u64) -> anyhow::Resul
                         || (make_agents::<G>(exp), DealResult::default()),
                         |(agents, result), deal| {
                             result.outcomes.clear();
-                            play_deal(&game, exp, deal, agents, false, result);
+                            play_deal_with(&game, plan.as_ref(), exp, deal, agents, false, result);
                             result.outcomes.len()
                         },
                     )
@@ -844,6 +869,7 @@ fn run_game<G: GameKind>(plan: Plan<'_>, opts: &RunOptions) -> anyhow::Result<Ru
         .num_threads(threads)
         .build()?;
     let records = plan.records;
+    let deal_plan = deal_plan(&game, exp);
     let (mut tally, mut next, mut files, prior_elapsed, sessions, resumed_from) = match plan.resume
     {
         Some(ck) => (
@@ -906,7 +932,15 @@ fn run_game<G: GameKind>(plan: Plan<'_>, opts: &RunOptions) -> anyhow::Result<Ru
                             return None;
                         }
                         let mut result = DealResult::default();
-                        play_deal(&game, exp, deal, agents, records, &mut result);
+                        play_deal_with(
+                            &game,
+                            deal_plan.as_ref(),
+                            exp,
+                            deal,
+                            agents,
+                            records,
+                            &mut result,
+                        );
                         Some(result)
                     },
                 )
@@ -1090,6 +1124,9 @@ pub fn write_results(
 /// Prints the readable summary of a report.
 pub fn print_report(exp: &Experiment, r: &RunReport, out: &mut impl Write) -> std::io::Result<()> {
     write!(out, "{}", console_summary(exp, &r.tally))?;
+    if let Some(line) = describe_deal(exp) {
+        writeln!(out, "{line}")?;
+    }
     let speed = match r.threads {
         Some(t) => format!(
             " in {} ({} games/s, {t} thread{}{})",
@@ -1117,4 +1154,24 @@ pub fn print_report(exp: &Experiment, r: &RunReport, out: &mut impl Write) -> st
         thousands(r.games),
         r.dir.display()
     )
+}
+
+/// The line the summary prints for an experiment with a `[deal]` table.
+pub fn describe_deal(exp: &Experiment) -> Option<String> {
+    struct Describe<'a>(&'a Experiment);
+    impl GameVisitor for Describe<'_> {
+        type Output = Option<String>;
+        fn visit<G: GameKind>(self) -> Option<String> {
+            let exp = self.0;
+            let game = G::build(exp.variant(), exp.players(), &exp.rules).ok()?;
+            let plan = deal_plan(&game, exp)?;
+            let rotation = if exp.rotations() > 1 {
+                "; the fixed hands stay with their seats and the agents rotate through them"
+            } else {
+                ""
+            };
+            Some(format!("deal [deal]: {}{rotation}", plan.describe()))
+        }
+    }
+    with_game(&exp.game, Describe(exp)).ok().flatten()
 }

@@ -14,6 +14,7 @@ use crate::agents::greedy::TieBreak;
 use crate::agents::rules::features::{FeatureInfo, FeatureRow};
 use crate::agents::spec::AgentSpec;
 use crate::agents::Agent;
+use crate::deal_spec::DealLayout;
 use crate::game::Game;
 use crate::games::{
     check_variant, rules_with_players, Analysis, AnalyzeOptions, BenchRow, GameInfo, GameKind,
@@ -116,6 +117,19 @@ impl GameKind for Chan {
     fn deal_recorded(&self, deck: &str, setup: &RuleMap) -> Result<ChanState, String> {
         let setup = setup_of(setup, self.options().players)?;
         Ok(self.deal_deck(&parse_deck(deck)?, setup))
+    }
+
+    fn deal_layout(&self, first: Option<crate::game::Seat>) -> Result<DealLayout, String> {
+        Ok(super::deal_spec::layout(self, first))
+    }
+
+    fn spec_cards(text: &str) -> Result<Vec<String>, String> {
+        super::deal_spec::spec_cards(text)
+    }
+
+    fn deal_order(&self, order: &[u16], setup: &RuleMap) -> Result<ChanState, String> {
+        let setup = setup_of(setup, self.options().players)?;
+        super::deal_spec::deal_order(self, order, setup)
     }
 
     fn forced_event(e: &Event) -> Option<RecordEvent> {

@@ -5,6 +5,7 @@
 
 pub mod analyze;
 pub mod card;
+pub mod deal_spec;
 pub mod decompose;
 pub mod features;
 pub mod greedy;

@@ -13,6 +13,7 @@ use super::Options;
 use crate::agents::rules::features::{FeatureInfo, FeatureRow};
 use crate::agents::spec::AgentSpec;
 use crate::agents::Agent;
+use crate::deal_spec::DealLayout;
 use crate::game::Game;
 use crate::games::{
     check_variant, rules_with_players, Analysis, AnalyzeOptions, BenchRow, GameInfo, GameKind,
@@ -117,6 +118,19 @@ impl GameKind for TienLen {
     fn deal_recorded(&self, deck: &str, setup: &RuleMap) -> Result<TienLenState, String> {
         let setup = setup_of(setup, self.options().players)?;
         Ok(self.deal_deck(&parse_deck(deck)?, setup))
+    }
+
+    fn deal_layout(&self, first: Option<crate::game::Seat>) -> Result<DealLayout, String> {
+        Ok(super::deal_spec::layout(self, first))
+    }
+
+    fn spec_cards(text: &str) -> Result<Vec<String>, String> {
+        super::deal_spec::spec_cards(text)
+    }
+
+    fn deal_order(&self, order: &[u16], setup: &RuleMap) -> Result<TienLenState, String> {
+        let setup = setup_of(setup, self.options().players)?;
+        super::deal_spec::deal_order(self, order, setup)
     }
 
     fn forced_event(e: &Event) -> Option<RecordEvent> {

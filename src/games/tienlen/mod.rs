@@ -6,6 +6,7 @@ pub mod analyze;
 pub mod card;
 pub mod cards;
 pub mod combo;
+pub mod deal_spec;
 pub mod features;
 pub mod greedy;
 mod kind;

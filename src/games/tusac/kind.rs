@@ -12,6 +12,7 @@ use crate::agents::greedy::TieBreak;
 use crate::agents::rules::features::{FeatureInfo, FeatureRow};
 use crate::agents::spec::AgentSpec;
 use crate::agents::Agent;
+use crate::deal_spec::DealLayout;
 use crate::game::Game;
 use crate::games::{Analysis, AnalyzeOptions, BenchRow, GameInfo, GameKind, RecordSetup, RuleMap};
 use crate::record::RecordEvent;
@@ -72,6 +73,18 @@ impl GameKind for TuSac {
             return Err(format!("setup: '{key}' is not a setting of a tusac deal"));
         }
         Ok(self.deal_deck(&parse_deck(deck)?))
+    }
+
+    fn deal_layout(&self, first: Option<crate::game::Seat>) -> Result<DealLayout, String> {
+        super::deal_spec::layout(self, first)
+    }
+
+    fn spec_cards(text: &str) -> Result<Vec<String>, String> {
+        super::deal_spec::spec_cards(text)
+    }
+
+    fn deal_order(&self, order: &[u16], setup: &RuleMap) -> Result<TuSacState, String> {
+        super::deal_spec::deal_order(self, order, setup)
     }
 
     fn forced_event(e: &Event) -> Option<RecordEvent> {

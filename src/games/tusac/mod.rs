@@ -3,6 +3,7 @@
 
 pub mod analyze;
 pub mod card;
+pub mod deal_spec;
 pub mod determinize;
 pub mod features;
 pub mod greedy;

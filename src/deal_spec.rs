@@ -1,0 +1,412 @@
+//! Partial deals: a deal specification fixes some hands, some cards of a hand and the top of the
+//! stock; every other card is dealt at random from what is left (`docs/deals-spec.md`).
+//!
+//! The part written here is the same for every game: a game only says, through
+//! [`GameKind::deal_layout`], which deck positions each seat's hand and the stock take in its
+//! dealing order, how its card notation reads ([`GameKind::spec_cards`]) and how it deals a
+//! reordered pack ([`GameKind::deal_order`]). [`DealSpec::check`] turns a specification into a
+//! [`DealPlan`] (every error is found there, naming the card or seat), and [`deal_with_spec`] deals
+//! one game from the plan: the free cards shuffled with the caller's RNG into the free positions.
+//! Seeded with [`deal_rng`] (master seed, deal index), deal `i` is the same on any thread.
+
+use crate::games::{GameKind, RuleMap};
+use crate::rng::{shuffle, stream_rng, GameRng, DEAL_STREAM};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// The largest pack a deal plan handles (the 224-card Tứ Sắc variants fit).
+pub const MAX_DECK: usize = 256;
+
+/// The token that ends a seat's list when only some cards of its hand are fixed.
+pub const REST: &str = "...";
+
+/// A deal specification as written: the `[deal]` table of an experiment, or a deal file. Keys:
+/// `seat0`, `seat1`, … (a hand, or some of its cards followed by `...`), `stock_top` (the next
+/// cards drawn, in order) and `first` (the seat dealt first). Read against a game by
+/// [`DealSpec::check`].
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct DealSpec(pub RuleMap);
+
+/// Where a game's deal puts each position of its deck: what [`GameKind::deal_layout`] returns.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DealLayout {
+    /// The pack in the game's canonical order, one card per entry, written as the game writes
+    /// it; [`GameKind::deal_order`] receives indices into it.
+    pub pack: Vec<String>,
+    /// The deck positions dealt to each seat (index = seat), in dealing order.
+    pub hands: Vec<Vec<usize>>,
+    /// The deck positions of the stock, the next card drawn first (empty: the game has none).
+    pub stock: Vec<usize>,
+    /// The record setup of such a deal (e.g. the first seat), passed to
+    /// [`GameKind::deal_order`].
+    pub setup: RuleMap,
+}
+
+/// A checked specification for one game and table: the fixed positions and the free cards.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DealPlan {
+    /// The game the plan was checked against.
+    game: &'static str,
+    /// The seats at its table.
+    players: usize,
+    /// Deck position → pack index (the fixed ones; free positions are filled per deal).
+    template: Vec<u16>,
+    /// The positions left to the random fill, in deck order.
+    free_positions: Vec<u16>,
+    /// The pack indices of the cards not fixed, in pack order.
+    free_cards: Vec<u16>,
+    /// The record setup of every deal.
+    setup: RuleMap,
+    /// Per seat: fixed cards and hand size (for the summary).
+    fixed: Vec<(usize, usize)>,
+    /// Fixed cards at the top of the stock.
+    stock_top: usize,
+}
+
+/// The RNG of deal `index` under `master`: the random part of a specified deal, the same stream a
+/// random deal uses (so `run`, `play` and `replay` agree, on any thread).
+pub fn deal_rng(master: u64, index: u64) -> GameRng {
+    stream_rng(master, index, DEAL_STREAM)
+}
+
+/// Deals one game of `game` from a checked plan: the fixed cards where the plan puts them, the
+/// free cards shuffled with `rng` into the other positions. Allocation-free.
+///
+/// # Panics
+/// When `plan` was checked against another game or table.
+pub fn deal_with_spec<G: GameKind>(game: &G, plan: &DealPlan, rng: &mut GameRng) -> G::State {
+    assert!(
+        plan.game == G::INFO.name && plan.players == game.seats(),
+        "a deal plan of {} at {} seats used for {} at {}",
+        plan.game,
+        plan.players,
+        G::INFO.name,
+        game.seats()
+    );
+    let mut order = [0u16; MAX_DECK];
+    let order = &mut order[..plan.template.len()];
+    order.copy_from_slice(&plan.template);
+    let mut free = [0u16; MAX_DECK];
+    let free = &mut free[..plan.free_cards.len()];
+    free.copy_from_slice(&plan.free_cards);
+    shuffle(free, rng);
+    for (&p, &c) in plan.free_positions.iter().zip(free.iter()) {
+        order[p as usize] = c;
+    }
+    game.deal_order(order, &plan.setup)
+        .expect("a checked plan deals")
+}
+
+/// One seat's entry: its cards and whether they are the whole hand.
+struct SeatCards {
+    seat: usize,
+    cards: Vec<String>,
+    whole: bool,
+}
+
+impl DealSpec {
+    /// Reads a deal file: a `[deal]` table (as in an experiment) or the same keys at the top
+    /// level. `origin` names the file in errors. The keys are checked by [`DealSpec::check`].
+    pub fn parse(text: &str, origin: &str) -> Result<DealSpec, String> {
+        let map: RuleMap = toml::from_str(text)
+            .map_err(|e| crate::sim::experiment::toml_error(text, origin, &e))?;
+        match map.get("deal") {
+            Some(serde_json::Value::Object(table)) if map.len() == 1 => Ok(DealSpec(table.clone())),
+            Some(serde_json::Value::Object(_)) => Err(format!(
+                "{origin}: a [deal] table and other keys at the top level: put every key in \
+                 the [deal] table"
+            )),
+            _ => Ok(DealSpec(map)),
+        }
+    }
+
+    /// Reads a deal file from disk (see [`DealSpec::parse`]).
+    pub fn load(path: &str) -> Result<DealSpec, String> {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+        DealSpec::parse(&text, path)
+    }
+
+    /// Checks the specification against `game` (its table and dealing order) and returns the
+    /// plan to deal from. Errors name the key, seat or card at fault: an unknown key or seat,
+    /// a card not in the game's notation, a full hand of the wrong size, more fixed cards than
+    /// a hand holds, a stock top longer than the stock, more copies of a card than the pack.
+    pub fn check<G: GameKind>(&self, game: &G) -> Result<DealPlan, String> {
+        let players = game.seats();
+        let mut first = None;
+        let mut stock_top = Vec::new();
+        let mut seats = Vec::new();
+        for (key, value) in &self.0 {
+            match key.as_str() {
+                "first" => first = Some(seat_value(key, value, players)? as crate::game::Seat),
+                "stock_top" => {
+                    let text = text_value(key, value)?;
+                    let text = text.trim_end().strip_suffix(REST).unwrap_or(text);
+                    stock_top = cards_of::<G>(key, text)?;
+                }
+                _ => seats.push(seat_entry::<G>(key, value, players)?),
+            }
+        }
+        let layout = game.deal_layout(first)?;
+        if layout.pack.len() > MAX_DECK {
+            return Err(format!(
+                "partial deals handle packs of at most {MAX_DECK} cards"
+            ));
+        }
+        for s in &seats {
+            check_hand_size(s, layout.hands[s.seat].len())?;
+        }
+        check_stock(&stock_top, layout.stock.len(), G::INFO.name)?;
+        plan(G::INFO.name, players, &layout, &seats, &stock_top)
+    }
+
+    /// True when no key is given (every card at random).
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+/// A key's value as text.
+fn text_value<'a>(key: &str, value: &'a serde_json::Value) -> Result<&'a str, String> {
+    value
+        .as_str()
+        .ok_or_else(|| format!("'{key}' = {value}: expected cards in quotes, e.g. {key} = \"...\""))
+}
+
+/// The `first` key: a seat of the table.
+fn seat_value(key: &str, value: &serde_json::Value, players: usize) -> Result<usize, String> {
+    value
+        .as_u64()
+        .filter(|&s| (s as usize) < players)
+        .map(|s| s as usize)
+        .ok_or_else(|| {
+            format!(
+                "'{key}' = {value} is not a seat of the table (seats 0 to {})",
+                players - 1
+            )
+        })
+}
+
+/// Reads a list of cards in the game's notation; the game's parser names a bad card.
+fn cards_of<G: GameKind>(key: &str, text: &str) -> Result<Vec<String>, String> {
+    if let Some(i) = text.split_whitespace().position(|t| t == REST) {
+        return Err(format!(
+            "{key}: card {} '{REST}': '{REST}' may only end the list (the rest of the hand at \
+             random)",
+            i + 1
+        ));
+    }
+    G::spec_cards(text).map_err(|e| format!("{key}: {e}"))
+}
+
+/// A `seatN` key: the seat and its cards (`...` at the end: only these cards are fixed).
+fn seat_entry<G: GameKind>(
+    key: &str,
+    value: &serde_json::Value,
+    players: usize,
+) -> Result<SeatCards, String> {
+    let Some(seat) = key
+        .strip_prefix("seat")
+        .filter(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        .and_then(|n| n.parse::<usize>().ok())
+    else {
+        return Err(format!(
+            "unknown key '{key}' (known: seat0 to seat{}, stock_top, first)",
+            players - 1
+        ));
+    };
+    if seat >= players {
+        return Err(format!(
+            "'{key}': seat {seat} is not at the table of {players} (seats 0 to {})",
+            players - 1
+        ));
+    }
+    let text = text_value(key, value)?.trim_end();
+    let (text, whole) = match text.strip_suffix(REST) {
+        Some(rest) => (rest, false),
+        None => (text, true),
+    };
+    Ok(SeatCards {
+        seat,
+        cards: cards_of::<G>(key, text)?,
+        whole,
+    })
+}
+
+/// A whole hand must have the hand's size; a partial one at most that many cards.
+fn check_hand_size(s: &SeatCards, size: usize) -> Result<(), String> {
+    let n = s.cards.len();
+    let seat = s.seat;
+    if s.whole && n != size {
+        return Err(format!(
+            "seat{seat}: {n} cards, but seat {seat}'s hand holds {size} at the deal (end the \
+             list with '{REST}' to fix only some of its cards)"
+        ));
+    }
+    if n > size {
+        return Err(format!(
+            "seat{seat}: {n} cards fixed, but seat {seat}'s hand holds only {size} at the deal"
+        ));
+    }
+    Ok(())
+}
+
+/// The stock top fits in the stock.
+fn check_stock(top: &[String], stock: usize, game: &str) -> Result<(), String> {
+    if top.len() > stock {
+        return Err(if stock == 0 {
+            format!("stock_top: {game} deals no stock at this table")
+        } else {
+            format!(
+                "stock_top: {} cards, but the stock holds {stock} after the deal",
+                top.len()
+            )
+        });
+    }
+    Ok(())
+}
+
+/// A list of fixed cards: its key, its cards and the deck positions they go to.
+type List<'a> = (String, &'a [String], &'a [usize]);
+
+/// Assigns every fixed card a card of the pack and builds the plan.
+fn plan(
+    game: &'static str,
+    players: usize,
+    layout: &DealLayout,
+    seats: &[SeatCards],
+    stock_top: &[String],
+) -> Result<DealPlan, String> {
+    let mut unused: BTreeMap<&str, Vec<u16>> = BTreeMap::new();
+    for (i, c) in layout.pack.iter().enumerate().rev() {
+        unused.entry(c.as_str()).or_default().push(i as u16);
+    }
+    const FREE: u16 = u16::MAX;
+    let mut template = vec![FREE; layout.pack.len()];
+    let lists: Vec<List<'_>> = seats
+        .iter()
+        .map(|s| {
+            let name = format!("seat{}", s.seat);
+            (name, s.cards.as_slice(), layout.hands[s.seat].as_slice())
+        })
+        .chain(std::iter::once((
+            "stock_top".to_string(),
+            stock_top,
+            layout.stock.as_slice(),
+        )))
+        .collect();
+    for (_, cards, positions) in &lists {
+        for (card, &pos) in cards.iter().zip(positions.iter()) {
+            let slot = unused
+                .get_mut(card.as_str())
+                .and_then(Vec::pop)
+                .ok_or_else(|| too_many(card, &lists, &layout.pack))?;
+            template[pos] = slot;
+        }
+    }
+    let free_positions: Vec<u16> = (0..template.len() as u16)
+        .filter(|&p| template[p as usize] == FREE)
+        .collect();
+    let mut free_cards: Vec<u16> = unused.into_values().flatten().collect();
+    free_cards.sort_unstable();
+    debug_assert_eq!(free_cards.len(), free_positions.len());
+    Ok(DealPlan {
+        game,
+        players,
+        template,
+        free_positions,
+        free_cards,
+        setup: layout.setup.clone(),
+        fixed: (0..players)
+            .map(|s| {
+                let n = seats
+                    .iter()
+                    .find(|e| e.seat == s)
+                    .map_or(0, |e| e.cards.len());
+                (n, layout.hands[s].len())
+            })
+            .collect(),
+        stock_top: stock_top.len(),
+    })
+}
+
+/// The error for a card fixed more often than the pack holds it, with where it was fixed.
+fn too_many(card: &str, lists: &[List<'_>], pack: &[String]) -> String {
+    let copies = pack.iter().filter(|c| *c == card).count();
+    let places: Vec<String> = lists
+        .iter()
+        .filter_map(|(name, cards, _)| {
+            let n = cards.iter().filter(|c| *c == card).count();
+            (n > 0).then(|| format!("{name} ×{n}"))
+        })
+        .collect();
+    let total: usize = lists
+        .iter()
+        .map(|(_, cards, _)| cards.iter().filter(|c| *c == card).count())
+        .sum();
+    format!(
+        "card {card} is fixed {total} times ({}), but the pack holds {copies}",
+        places.join(", ")
+    )
+}
+
+impl DealPlan {
+    /// How many cards the plan fixes and how many it leaves to chance.
+    pub fn fixed_count(&self) -> usize {
+        self.template.len() - self.free_positions.len()
+    }
+
+    /// The deck positions the plan fixes, with the pack index at each (tests, tools).
+    pub fn fixed_positions(&self) -> impl Iterator<Item = (usize, u16)> + '_ {
+        self.template
+            .iter()
+            .enumerate()
+            .filter(|(_, &c)| c != u16::MAX)
+            .map(|(p, &c)| (p, c))
+    }
+
+    /// A one-line description: what is fixed per seat and in the stock.
+    pub fn describe(&self) -> String {
+        let mut parts: Vec<String> = self
+            .fixed
+            .iter()
+            .enumerate()
+            .filter(|(_, (n, _))| *n > 0)
+            .map(|(s, (n, size))| format!("seat {s}: {n} of {size} cards"))
+            .collect();
+        if self.stock_top > 0 {
+            parts.push(format!("stock top: {} cards", self.stock_top));
+        }
+        if parts.is_empty() {
+            return "no card fixed".into();
+        }
+        format!(
+            "{} fixed, {} cards at random per deal",
+            parts.join(", "),
+            self.free_cards.len()
+        )
+    }
+}
+
+/// The layout of a round-robin deal, the common pattern: `deck[k]` goes to seat
+/// `(first + k) mod players` for `k < players · hand`, then (with `extra`) `deck[players · hand]`
+/// to `first`; returns each seat's positions and the positions left (the stock, top first, or
+/// the cards set aside).
+pub fn round_robin(
+    players: usize,
+    first: usize,
+    hand: usize,
+    extra: bool,
+    deck: usize,
+) -> (Vec<Vec<usize>>, Vec<usize>) {
+    let mut hands = vec![Vec::new(); players];
+    for k in 0..players * hand {
+        hands[(first + k) % players].push(k);
+    }
+    let mut next = players * hand;
+    if extra {
+        hands[first].push(next);
+        next += 1;
+    }
+    (hands, (next..deck).collect())
+}
