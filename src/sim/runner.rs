@@ -1164,7 +1164,7 @@ pub fn describe_deal(exp: &Experiment) -> Option<String> {
         fn visit<G: GameKind>(self) -> Option<String> {
             let exp = self.0;
             let game = G::build(exp.variant(), exp.players(), &exp.rules).ok()?;
-            let plan = deal_plan(&game, exp)?;
+            let plan = exp.deal.as_ref()?.check(&game).ok()?;
             let rotation = if exp.rotations() > 1 {
                 "; the fixed hands stay with their seats and the agents rotate through them"
             } else {
