@@ -1,6 +1,7 @@
 //! Experiment specs (TOML): game, variant, rule options, one agent spec per seat, number of deals,
 //! games per match, master seed, seat rotation, output folder and whether to write per-game rows.
 
+use super::sprt::SprtConfig;
 use crate::agents::catalogue::check_specs;
 use crate::games::{
     check_players, check_variant, game_info, with_game, GameKind, GameVisitor, RuleMap,
@@ -52,6 +53,10 @@ pub struct Experiment {
     /// Write `records.jsonl`, one JSON game record per game (docs/records.md).
     #[serde(default)]
     pub records: bool,
+    /// Early stopping: an `[sprt]` table stops the run once a sequential test between two agents
+    /// is decided (docs/sprt.md); `deals` is then the budget.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sprt: Option<SprtConfig>,
 }
 
 fn default_name() -> String {
@@ -137,6 +142,10 @@ impl Experiment {
         }
         if self.match_games == 0 {
             return Err("key 'match_games': must be at least 1".into());
+        }
+        if let Some(sprt) = &self.sprt {
+            sprt.check(&self.agents)
+                .map_err(|e| format!("table [sprt], {e}"))?;
         }
         Ok(())
     }
