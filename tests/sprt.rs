@@ -302,4 +302,19 @@ fn configuration_errors_name_the_key() {
     let err = fails(&s.0, &["run", &file, "-q", "--shard", "0/2"]);
     assert!(err.contains("--shard") && err.contains("[sprt]"), "{err}");
     assert!(err.contains("--resume"), "says what to do instead: {err}");
+    // and a merge refuses a tally that carries a sequential test
+    let plain = s.write(
+        "plain.toml",
+        &experiment("tienlen", &GREEDY_VS_RANDOM, 10, 1, "")
+            .replace("\n[sprt]\n", "\n"),
+    );
+    ok(&s.0, &["run", &plain, "-q", "--shard", "0/1", "--output", "shard"]);
+    let tally_path = s.path("shard/tally.json");
+    let mut tally = json(&tally_path);
+    tally["experiment"]["sprt"] = serde_json::json!({
+        "h0": 0.0, "h1": 0.5, "alpha": 0.05, "beta": 0.05, "chunk": 100
+    });
+    std::fs::write(&tally_path, serde_json::to_vec(&tally).unwrap()).unwrap();
+    let err = fails(&s.0, &["merge", "shard", "--output", "merged", "-q"]);
+    assert!(err.contains("[sprt]") && err.contains("merge"), "{err}");
 }
