@@ -106,9 +106,18 @@ fn threads_and_a_resume_stop_at_the_same_deal() {
     let stopped_at = assert_played(&s.path("one"), 4, 4);
     let o = outcome(&s.path("one"));
     assert_ne!(o["accepted"], "none", "the test must stop early here: {o}");
-    assert!(stopped_at < 4000 && stopped_at % 50 == 0, "{o}");
-    assert!(rows(&s.path("one/sprt.csv")).len() > 2, "a decision after several looks");
-    for name in ["summary.csv", "sprt.csv", "tally.json", "meta.json", "games.csv"] {
+    assert!(stopped_at < 4000 && stopped_at.is_multiple_of(50), "{o}");
+    assert!(
+        rows(&s.path("one/sprt.csv")).len() > 2,
+        "a decision after several looks"
+    );
+    for name in [
+        "summary.csv",
+        "sprt.csv",
+        "tally.json",
+        "meta.json",
+        "games.csv",
+    ] {
         assert!(
             read(&s.path("one").join(name)) == read(&s.path("two").join(name)),
             "{name} differs between 1 and 2 threads"
@@ -116,7 +125,11 @@ fn threads_and_a_resume_stop_at_the_same_deal() {
     }
     let games = read(&s.path("one/games.csv"));
     let lines = games.iter().filter(|&&b| b == b'\n').count() as u64;
-    assert_eq!(lines, 1 + 4 * stopped_at, "games.csv holds the deals played");
+    assert_eq!(
+        lines,
+        1 + 4 * stopped_at,
+        "games.csv holds the deals played"
+    );
     let run_json = json(&s.path("two/run.json"));
     assert_eq!(run_json["threads"], 2);
     assert_eq!(run_json["sprt"], o);
@@ -149,7 +162,13 @@ fn threads_and_a_resume_stop_at_the_same_deal() {
     let done = ck["next"].as_u64().unwrap();
     assert!(done < stopped_at, "stopped at {done}, after the decision");
     ok(&s.0, &["run", "--resume", "resumed", "-q"]);
-    for name in ["summary.csv", "sprt.csv", "tally.json", "meta.json", "games.csv"] {
+    for name in [
+        "summary.csv",
+        "sprt.csv",
+        "tally.json",
+        "meta.json",
+        "games.csv",
+    ] {
         assert!(
             read(&s.path("one").join(name)) == read(&s.path("resumed").join(name)),
             "{name} differs after a resume at deal {done}"
@@ -188,10 +207,15 @@ fn a_clearly_stronger_agent_is_accepted_well_before_the_budget() {
     assert!(llr >= upper, "{sprt}");
     assert!((upper - 19f64.ln()).abs() < 1e-12, "{sprt}");
     assert!(
-        text.contains(&format!("H1 (A − B = 0.5) accepted over H0 (A − B = 0) after {deals} of at most 2,000 deals")),
+        text.contains(&format!(
+            "H1 (A − B = 0.5) accepted over H0 (A − B = 0) after {deals} of at most 2,000 deals"
+        )),
         "{text}"
     );
-    assert!(text.contains(&format!("{} deals × 4 seat rotations", deals)), "{text}");
+    assert!(
+        text.contains(&format!("{} deals × 4 seat rotations", deals)),
+        "{text}"
+    );
 }
 
 #[test]
@@ -243,7 +267,11 @@ fn identical_deterministic_agents_run_to_the_budget() {
         .iter()
         .map(|r| r[0].to_string())
         .collect();
-    assert_eq!(looks, ["50", "100", "130"], "a look per chunk and at the budget");
+    assert_eq!(
+        looks,
+        ["50", "100", "130"],
+        "a look per chunk and at the budget"
+    );
     assert!(stdout(&o).contains("neither H0"), "{}", stdout(&o));
 }
 
@@ -252,15 +280,39 @@ fn configuration_errors_name_the_key() {
     let s = Scratch::new("sprt-errors");
     let three = ["greedy", "random", "first", "random"];
     let cases: &[(&[&str], &str, &[&str])] = &[
-        (&GREEDY_VS_RANDOM, "h1 = 0.5\nalpha = 0.5", &["[sprt]", "'alpha'", "0.5"]),
-        (&GREEDY_VS_RANDOM, "h1 = 0.5\nbeta = 0", &["[sprt]", "'beta'"]),
-        (&GREEDY_VS_RANDOM, "h1 = 0.5\nbeta = -0.1", &["[sprt]", "'beta'"]),
-        (&GREEDY_VS_RANDOM, "h0 = 1\nh1 = 0.5", &["[sprt]", "'h0'", "'h1'"]),
+        (
+            &GREEDY_VS_RANDOM,
+            "h1 = 0.5\nalpha = 0.5",
+            &["[sprt]", "'alpha'", "0.5"],
+        ),
+        (
+            &GREEDY_VS_RANDOM,
+            "h1 = 0.5\nbeta = 0",
+            &["[sprt]", "'beta'"],
+        ),
+        (
+            &GREEDY_VS_RANDOM,
+            "h1 = 0.5\nbeta = -0.1",
+            &["[sprt]", "'beta'"],
+        ),
+        (
+            &GREEDY_VS_RANDOM,
+            "h0 = 1\nh1 = 0.5",
+            &["[sprt]", "'h0'", "'h1'"],
+        ),
         (&GREEDY_VS_RANDOM, "h0 = 0", &["h1"]),
-        (&GREEDY_VS_RANDOM, "h1 = 0.5\nchunk = 0", &["[sprt]", "'chunk'"]),
+        (
+            &GREEDY_VS_RANDOM,
+            "h1 = 0.5\nchunk = 0",
+            &["[sprt]", "'chunk'"],
+        ),
         (&GREEDY_VS_RANDOM, "h1 = 0.5\nalfa = 0.1", &["alfa", "line"]),
         (&GREEDY_VS_RANDOM, "h1 = \"big\"", &["h1", "line"]),
-        (&three, "h1 = 0.5", &["[sprt]", "key 'agents' missing", "3 distinct"]),
+        (
+            &three,
+            "h1 = 0.5",
+            &["[sprt]", "key 'agents' missing", "3 distinct"],
+        ),
         (
             &three,
             "agents = [\"greedy\", \"nobody\"]\nh1 = 0.5",
@@ -288,7 +340,10 @@ fn configuration_errors_name_the_key() {
             &experiment("tienlen", agents, 100, 1, table),
         );
         let err = fails(&s.0, &["run", &file, "-q"]);
-        assert!(err.contains(&format!("bad-{i}.toml")), "names the file: {err}");
+        assert!(
+            err.contains(&format!("bad-{i}.toml")),
+            "names the file: {err}"
+        );
         for e in *expect {
             assert!(err.contains(e), "{table:?}: expected {e:?} in: {err}");
         }
@@ -305,10 +360,12 @@ fn configuration_errors_name_the_key() {
     // and a merge refuses a tally that carries a sequential test
     let plain = s.write(
         "plain.toml",
-        &experiment("tienlen", &GREEDY_VS_RANDOM, 10, 1, "")
-            .replace("\n[sprt]\n", "\n"),
+        &experiment("tienlen", &GREEDY_VS_RANDOM, 10, 1, "").replace("\n[sprt]\n", "\n"),
     );
-    ok(&s.0, &["run", &plain, "-q", "--shard", "0/1", "--output", "shard"]);
+    ok(
+        &s.0,
+        &["run", &plain, "-q", "--shard", "0/1", "--output", "shard"],
+    );
     let tally_path = s.path("shard/tally.json");
     let mut tally = json(&tally_path);
     tally["experiment"]["sprt"] = serde_json::json!({

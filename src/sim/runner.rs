@@ -3,8 +3,8 @@
 //! Every figure is a function of the experiment alone, whatever the threads or the sharding.
 
 use super::experiment::Experiment;
-use super::sprt::{sprt_csv, SprtOutcome, SprtStep, SprtTest};
 use super::output::{console_summary, matches_csv, summary_csv, thousands, write_atomic};
+use super::sprt::{sprt_csv, SprtOutcome, SprtStep, SprtTest};
 use super::stats::Tally;
 use super::{agent_rngs, match_deal_stream, play_out, GameId};
 use crate::agents::catalogue::make_agent;
@@ -861,7 +861,12 @@ fn run_game<G: GameKind>(plan: Plan<'_>, opts: &RunOptions) -> anyhow::Result<Ru
         .num_threads(threads)
         .build()?;
     let records = plan.records;
-    let mut looks = plan.resume.as_ref().map_or_else(Vec::new, |ck| ck.sprt.clone());
+    // The looks of an early-stopping test so far (read by the checkpoints).
+    let looks = std::cell::RefCell::new(
+        plan.resume
+            .as_ref()
+            .map_or_else(Vec::new, |ck| ck.sprt.clone()),
+    );
     let (mut tally, mut next, mut files, prior_elapsed, sessions, resumed_from) = match plan.resume
     {
         Some(ck) => (
@@ -887,11 +892,7 @@ fn run_game<G: GameKind>(plan: Plan<'_>, opts: &RunOptions) -> anyhow::Result<Ru
         .map(|c| SprtTest::new(c, &exp.agents, &tally))
         .transpose()
         .map_err(anyhow::Error::msg)?;
-    let checkpoint = |tally: &Tally,
-                      next: u64,
-                      files: &mut GameFiles,
-                      elapsed: f64,
-                      looks: &[SprtStep]| {
+    let checkpoint = |tally: &Tally, next: u64, files: &mut GameFiles, elapsed: f64| {
         let ck = Checkpoint {
             format: CHECKPOINT_FORMAT.to_string(),
             experiment: exp.clone(),
@@ -902,7 +903,7 @@ fn run_game<G: GameKind>(plan: Plan<'_>, opts: &RunOptions) -> anyhow::Result<Ru
             files: files.sync()?,
             elapsed_s: prior_elapsed + elapsed,
             sessions,
-            sprt: looks.to_vec(),
+            sprt: looks.borrow().clone(),
         };
         write_atomic(&dir, CHECKPOINT, serde_json::to_string(&ck)?.as_bytes())?;
         anyhow::Ok(())
@@ -925,7 +926,9 @@ fn run_game<G: GameKind>(plan: Plan<'_>, opts: &RunOptions) -> anyhow::Result<Ru
         let chunk_start = next;
         let chunk_end = chunk_end(next, size, end);
         // A sequential test looks only at its own fixed multiples: chunks never cross them.
-        let chunk_end = sprt.as_ref().map_or(chunk_end, |t| chunk_end.min(t.next_look(next)));
+        let chunk_end = sprt
+            .as_ref()
+            .map_or(chunk_end, |t| chunk_end.min(t.next_look(next)));
         let chunk_began = Instant::now();
         let results: Vec<Option<DealResult>> = pool.install(|| {
             (chunk_start..chunk_end)
@@ -961,7 +964,7 @@ fn run_game<G: GameKind>(plan: Plan<'_>, opts: &RunOptions) -> anyhow::Result<Ru
         if let Some(t) = sprt.as_ref().filter(|t| t.looks_at(next, end)) {
             let step = t.look(&tally);
             let decided = step.verdict != super::sprt::Verdict::Continue;
-            looks.push(step);
+            looks.borrow_mut().push(step);
             if decided {
                 break;
             }
@@ -1009,7 +1012,7 @@ fn run_game<G: GameKind>(plan: Plan<'_>, opts: &RunOptions) -> anyhow::Result<Ru
             every
         };
         if next < end && last_checkpoint.elapsed() >= wait {
-            checkpoint(&tally, next, &mut files, elapsed.as_secs_f64(), &looks)?;
+            checkpoint(&tally, next, &mut files, elapsed.as_secs_f64())?;
             last_checkpoint = Instant::now();
             checkpoints += 1;
         }
@@ -1018,13 +1021,7 @@ fn run_game<G: GameKind>(plan: Plan<'_>, opts: &RunOptions) -> anyhow::Result<Ru
         b.finish_and_clear();
     }
     if stopped {
-        checkpoint(
-            &tally,
-            next,
-            &mut files,
-            began.elapsed().as_secs_f64(),
-            &looks,
-        )?;
+        checkpoint(&tally, next, &mut files, began.elapsed().as_secs_f64())?;
         return Err(Stopped {
             dir,
             done: next - start,
@@ -1041,8 +1038,8 @@ fn run_game<G: GameKind>(plan: Plan<'_>, opts: &RunOptions) -> anyhow::Result<Ru
         threads: Some(threads),
         sessions,
         resumed_from,
-        sprt: sprt.as_ref().map(|t| t.outcome(&looks, end)),
-        sprt_steps: looks,
+        sprt: sprt.as_ref().map(|t| t.outcome(&looks.borrow(), end)),
+        sprt_steps: looks.into_inner(),
     };
     // An early-stopped run played `start..next`; any other finished run `start..end`.
     write_results(exp, plan.shard, (start, next), &report)?;
