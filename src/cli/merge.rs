@@ -38,6 +38,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .collect::<anyhow::Result<_>>()?;
     shards.sort_by_key(|(t, _)| t.deals);
     let exp = shards[0].0.experiment.clone();
+    if exp.sprt.is_some() {
+        bail!(
+            "{}: experiment '{}' has an [sprt] table; a sequential test is never sharded \
+             (`bailab run --shard` refuses it), so there is nothing to merge",
+            shards[0].1.display(),
+            exp.name
+        );
+    }
     let mut next = 0;
     let mut previous: Option<&PathBuf> = None;
     for (t, dir) in &shards {
@@ -99,6 +107,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         threads: None,
         sessions: 1,
         resumed_from: None,
+        sprt: None,
+        sprt_steps: Vec::new(),
     };
     write_results(&exp, None, (0, exp.deals), &report)?;
     if !args.quiet {

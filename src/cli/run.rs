@@ -19,7 +19,9 @@ or its parent when that folder is named `experiments` (the default writes result
 Writes summary.csv, tally.json, meta.json and run.json (and games.csv, records.jsonl when asked)\n\
 into the output folder; a folder holding another experiment's results is refused without --force.\n\
 The run checkpoints every few seconds: after Ctrl-C or a kill, `bailab run --resume DIR` goes on\n\
-and writes exactly the files of an uninterrupted run.")]
+and writes exactly the files of an uninterrupted run.\n\
+An [sprt] table in the experiment stops the run once a sequential test between two agents is\n\
+decided (at fixed multiples of its chunk; `deals` is the budget): see docs/sprt.md.")]
 pub struct Args {
     /// The experiment file (TOML); the embedded default when omitted.
     #[arg(conflicts_with = "resume")]

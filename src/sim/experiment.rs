@@ -1,6 +1,7 @@
 //! Experiment specs (TOML): game, variant, rule options, one agent spec per seat, number of deals,
 //! games per match, master seed, seat rotation, output folder and whether to write per-game rows.
 
+use super::sprt::SprtConfig;
 use crate::agents::catalogue::check_specs;
 use crate::deal_spec::DealSpec;
 use crate::games::{
@@ -57,6 +58,10 @@ pub struct Experiment {
     /// the rest dealt at random per deal index; the fixed hands stay with their seats.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deal: Option<DealSpec>,
+    /// Early stopping: an `[sprt]` table stops the run once a sequential test between two agents
+    /// is decided (docs/sprt.md); `deals` is then the budget.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sprt: Option<SprtConfig>,
 }
 
 fn default_name() -> String {
@@ -151,6 +156,10 @@ impl Experiment {
         }
         if self.match_games == 0 {
             return Err("key 'match_games': must be at least 1".into());
+        }
+        if let Some(sprt) = &self.sprt {
+            sprt.check(&self.agents)
+                .map_err(|e| format!("table [sprt], {e}"))?;
         }
         Ok(())
     }

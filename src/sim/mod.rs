@@ -3,6 +3,7 @@
 pub mod experiment;
 pub mod output;
 pub mod runner;
+pub mod sprt;
 pub mod stats;
 
 use crate::agents::Agent;

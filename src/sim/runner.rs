@@ -4,6 +4,7 @@
 
 use super::experiment::Experiment;
 use super::output::{console_summary, matches_csv, summary_csv, thousands, write_atomic};
+use super::sprt::{sprt_csv, SprtOutcome, SprtStep, SprtTest};
 use super::stats::Tally;
 use super::{agent_rngs, match_deal_stream, play_out, GameId};
 use crate::agents::catalogue::make_agent;
@@ -112,6 +113,10 @@ pub struct RunReport {
     pub sessions: u32,
     /// The deal the last session resumed at, if it was resumed.
     pub resumed_from: Option<u64>,
+    /// How the early-stopping test ended, for an experiment with an `[sprt]` table.
+    pub sprt: Option<SprtOutcome>,
+    /// The looks of that test, in order (`sprt.csv`).
+    pub sprt_steps: Vec<SprtStep>,
 }
 
 /// The agents of an experiment, one per seat slot (built per worker thread).
@@ -543,6 +548,9 @@ pub struct Checkpoint {
     pub elapsed_s: f64,
     /// Sessions so far (1 for a run that was never resumed).
     pub sessions: u32,
+    /// The looks of the early-stopping test so far (runs with an `[sprt]` table).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sprt: Vec<SprtStep>,
 }
 
 /// A run stopped on request (Ctrl-C) after writing its checkpoint: an error that says how to
@@ -587,8 +595,9 @@ fn shell_word(s: &str) -> String {
 
 /// The files a run or a merge writes into its folder (the per-game ones also as `NAME.partial`
 /// while a run is unfinished, and every one as `NAME.<pid>.tmp` while it is written).
-pub const RUN_FILES: [&str; 8] = [
+pub const RUN_FILES: [&str; 9] = [
     "summary.csv",
+    "sprt.csv",
     "matches.csv",
     "tally.json",
     "meta.json",
@@ -762,6 +771,14 @@ pub fn read_checkpoint(dir: &Path) -> anyhow::Result<Checkpoint> {
 /// [`Stopped`] error.
 pub fn run_experiment(exp: &Experiment, opts: &RunOptions) -> anyhow::Result<RunReport> {
     exp.check().map_err(anyhow::Error::msg)?;
+    if exp.sprt.is_some() && opts.shard.is_some() {
+        bail!(
+            "--shard: experiment '{}' has an [sprt] table, and a sequential test decides on \
+             deals 0..k in order, so it cannot be split into shards; run it whole (Ctrl-C and \
+             `bailab run --resume` split it in time instead)",
+            exp.name
+        );
+    }
     let dir = match (&opts.output, opts.shard) {
         (Some(d), _) => d.clone(),
         (None, Some(s)) => Path::new(&exp.output_dir()).join(format!("shard-{}-of-{}", s.k, s.n)),
@@ -870,6 +887,12 @@ fn run_game<G: GameKind>(plan: Plan<'_>, opts: &RunOptions) -> anyhow::Result<Ru
         .build()?;
     let records = plan.records;
     let deal_plan = deal_plan(&game, exp);
+    // The looks of an early-stopping test so far (read by the checkpoints).
+    let looks = std::cell::RefCell::new(
+        plan.resume
+            .as_ref()
+            .map_or_else(Vec::new, |ck| ck.sprt.clone()),
+    );
     let (mut tally, mut next, mut files, prior_elapsed, sessions, resumed_from) = match plan.resume
     {
         Some(ck) => (
@@ -889,6 +912,12 @@ fn run_game<G: GameKind>(plan: Plan<'_>, opts: &RunOptions) -> anyhow::Result<Ru
             None,
         ),
     };
+    let sprt = exp
+        .sprt
+        .as_ref()
+        .map(|c| SprtTest::new(c, &exp.agents, &tally))
+        .transpose()
+        .map_err(anyhow::Error::msg)?;
     let checkpoint = |tally: &Tally, next: u64, files: &mut GameFiles, elapsed: f64| {
         let ck = Checkpoint {
             format: CHECKPOINT_FORMAT.to_string(),
@@ -900,6 +929,7 @@ fn run_game<G: GameKind>(plan: Plan<'_>, opts: &RunOptions) -> anyhow::Result<Ru
             files: files.sync()?,
             elapsed_s: prior_elapsed + elapsed,
             sessions,
+            sprt: looks.borrow().clone(),
         };
         write_atomic(&dir, CHECKPOINT, serde_json::to_string(&ck)?.as_bytes())?;
         anyhow::Ok(())
@@ -921,6 +951,10 @@ fn run_game<G: GameKind>(plan: Plan<'_>, opts: &RunOptions) -> anyhow::Result<Ru
     while next < end {
         let chunk_start = next;
         let chunk_end = chunk_end(next, size, end);
+        // A sequential test looks only at its own fixed multiples: chunks never cross them.
+        let chunk_end = sprt
+            .as_ref()
+            .map_or(chunk_end, |t| chunk_end.min(t.next_look(next)));
         let chunk_began = Instant::now();
         let results: Vec<Option<DealResult>> = pool.install(|| {
             (chunk_start..chunk_end)
@@ -960,6 +994,14 @@ fn run_game<G: GameKind>(plan: Plan<'_>, opts: &RunOptions) -> anyhow::Result<Ru
         next = chunk_end;
         if let Some(b) = &bar {
             b.set_position(next - start);
+        }
+        if let Some(t) = sprt.as_ref().filter(|t| t.looks_at(next, end)) {
+            let step = t.look(&tally);
+            let decided = step.verdict != super::sprt::Verdict::Continue;
+            looks.borrow_mut().push(step);
+            if decided {
+                break;
+            }
         }
         // Chunks of about half a second (less with frequent checkpoints): checkpoints and
         // Ctrl-C come soon, whatever the agents.
@@ -1030,8 +1072,11 @@ fn run_game<G: GameKind>(plan: Plan<'_>, opts: &RunOptions) -> anyhow::Result<Ru
         threads: Some(threads),
         sessions,
         resumed_from,
+        sprt: sprt.as_ref().map(|t| t.outcome(&looks.borrow(), end)),
+        sprt_steps: looks.into_inner(),
     };
-    write_results(exp, plan.shard, (start, end), &report)?;
+    // An early-stopped run played `start..next`; any other finished run `start..end`.
+    write_results(exp, plan.shard, (start, next), &report)?;
     files.commit(&dir)?;
     remove_stale(&dir.join(CHECKPOINT))?;
     Ok(report)
@@ -1075,6 +1120,10 @@ pub fn write_results(
     r: &RunReport,
 ) -> anyhow::Result<()> {
     write_atomic(&r.dir, "summary.csv", &summary_csv(&r.tally))?;
+    match &r.sprt {
+        Some(o) => write_atomic(&r.dir, "sprt.csv", &sprt_csv(&r.sprt_steps, o))?,
+        None => remove_stale(&r.dir.join("sprt.csv"))?,
+    }
     if r.tally.matches.is_empty() {
         remove_stale(&r.dir.join("matches.csv"))?;
     } else {
@@ -1091,7 +1140,7 @@ pub fn write_results(
         "tally.json",
         serde_json::to_string_pretty(&tally)?.as_bytes(),
     )?;
-    let meta = serde_json::json!({
+    let mut meta = serde_json::json!({
         "experiment": exp,
         "version": env!("CARGO_PKG_VERSION"),
         "seed": exp.seed,
@@ -1099,12 +1148,7 @@ pub fn write_results(
         "deals": [deals.0, deals.1],
         "games": r.games,
     });
-    write_atomic(
-        &r.dir,
-        "meta.json",
-        serde_json::to_string_pretty(&meta)?.as_bytes(),
-    )?;
-    let run = serde_json::json!({
+    let mut run = serde_json::json!({
         "threads": r.threads,
         "cores": cores(),
         "elapsed_s": r.elapsed,
@@ -1113,6 +1157,15 @@ pub fn write_results(
         "sessions": r.sessions,
         "resumed_from_deal": r.resumed_from,
     });
+    if let Some(o) = &r.sprt {
+        meta["sprt"] = serde_json::to_value(o)?;
+        run["sprt"] = serde_json::to_value(o)?;
+    }
+    write_atomic(
+        &r.dir,
+        "meta.json",
+        serde_json::to_string_pretty(&meta)?.as_bytes(),
+    )?;
     write_atomic(
         &r.dir,
         "run.json",
@@ -1126,6 +1179,9 @@ pub fn print_report(exp: &Experiment, r: &RunReport, out: &mut impl Write) -> st
     write!(out, "{}", console_summary(exp, &r.tally))?;
     if let Some(line) = describe_deal(exp) {
         writeln!(out, "{line}")?;
+    }
+    if let Some(o) = &r.sprt {
+        writeln!(out, "{}", o.line())?;
     }
     let speed = match r.threads {
         Some(t) => format!(
