@@ -133,10 +133,11 @@ fn span<'a>(ests: impl Iterator<Item = &'a Est>) -> f64 {
     hi - lo
 }
 
-/// Decimals for value text: enough to show a tenth of the narrowest interval, at most 3.
+/// Decimals for value text: enough to show about a thirtieth of the narrowest interval, at
+/// most 3.
 fn value_decimals<'a>(ests: impl Iterator<Item = &'a Est>) -> usize {
     let narrowest = ests.map(|e| e.hi - e.lo).fold(f64::INFINITY, f64::min);
-    decimals(narrowest).saturating_sub(1).min(3)
+    decimals(narrowest / 3.0).saturating_sub(1).min(3)
 }
 
 /// Formatters for differences: value text `+0.74 [+0.53, +0.95]` (`v` decimals) and ticks
