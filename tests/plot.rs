@@ -146,6 +146,10 @@ fn distributions_get_one_histogram_per_measure() {
     assert_eq!(marks(&trash).0, 3);
     assert_eq!(marks(&trash).1, 3);
     assert!(trash.contains("n = 100 hands"));
+    assert!(
+        trash.contains(">\n60.0%\n<"),
+        "one series: each share above its bar"
+    );
     let wins = svg(&s.path("deals/distributions-win_value.svg"));
     assert_eq!(
         (marks(&wins).0, marks(&wins).1),

@@ -319,6 +319,7 @@ fn interval_v<X: Ranged<ValueType = f64>>(
     x: f64,
     e: &Est,
     cap: (f64, f64),
+    stroke: u32,
 ) -> anyhow::Result<()> {
     let path = vec![
         (cap.0, e.lo),
@@ -331,7 +332,7 @@ fn interval_v<X: Ranged<ValueType = f64>>(
     chart
         .draw_series(std::iter::once(PathElement::new(
             path,
-            INTERVAL.stroke_width(2),
+            INTERVAL.stroke_width(stroke),
         )))
         .map_err(err)?;
     Ok(())
@@ -392,10 +393,19 @@ pub const HIST_PX: u32 = 520;
 
 /// Draws a histogram on `area`.
 pub fn histogram(area: &Area, h: &Histogram) -> anyhow::Result<()> {
-    let values = h.series.iter().flat_map(|s| s.bars.iter().map(|b| b.0));
-    let (vmin, vmax) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| {
-        (a.min(v), b.max(v))
-    });
+    let mut values: Vec<f64> = h
+        .series
+        .iter()
+        .flat_map(|s| s.bars.iter().map(|b| b.0))
+        .collect();
+    values.sort_by(f64::total_cmp);
+    values.dedup();
+    let (vmin, vmax) = (values[0], values[values.len() - 1]);
+    let gap = values
+        .windows(2)
+        .map(|w| w[1] - w[0])
+        .fold(f64::INFINITY, f64::min);
+    let gap = if gap.is_finite() { gap } else { 1.0 };
     let top = h
         .series
         .iter()
@@ -407,27 +417,19 @@ pub fn histogram(area: &Area, h: &Histogram) -> anyhow::Result<()> {
         0.0
     };
     let top = if top > 0.0 { top * (1.1 + room) } else { 1.0 };
-    let count = (vmax - vmin).round() as usize + 1;
-    let keys: Vec<f64> = if count <= 30 {
-        (0..count).map(|i| vmin + i as f64).collect()
-    } else {
-        let step = (count as f64 / 15.0).ceil();
-        (0..count)
-            .map(|i| vmin + i as f64)
-            .filter(|v| ((v - vmin) / step).fract() == 0.0)
-            .collect()
-    };
+    let (x0, x1) = (vmin - 0.6 * gap, vmax + 0.6 * gap);
     let mut chart = ChartBuilder::on(area)
         .caption(&h.caption, (FONT, CAPTION))
         .margin(12)
         .margin_right(36)
         .x_label_area_size(56)
         .y_label_area_size(80)
-        .build_cartesian_2d(ticks(vmin - 0.6..vmax + 0.6, keys), 0.0..top)
+        .build_cartesian_2d(ticks(x0..x1, tick_values(vmin, vmax, gap)), 0.0..top)
         .map_err(err)?;
-    let d = decimals(top * 100.0).saturating_sub(2);
+    let d = decimals(top * 100.0).saturating_sub(1);
     let ylab = |y: &f64| format!("{:.*}%", d, 100.0 * y);
-    let xlab = |x: &f64| format!("{x:.0}");
+    let xd = decimals(gap).saturating_sub(2);
+    let xlab = |x: &f64| format!("{x:.xd$}");
     chart
         .configure_mesh()
         .disable_x_mesh()
@@ -441,18 +443,24 @@ pub fn histogram(area: &Area, h: &Histogram) -> anyhow::Result<()> {
         .axis_desc_style((FONT, TEXT))
         .draw()
         .map_err(err)?;
-    let g = h.series.len() as f64;
-    let w = 0.8 / g;
+    let w = 0.8 * gap / h.series.len() as f64;
+    let plot_px = f64::from(area.dim_in_pixel().0.saturating_sub(130));
+    // Narrow bars get thin whiskers without caps, so the whiskers do not hide the bars.
+    let wide = plot_px * w / (x1 - x0) >= 5.0;
     for (k, s) in h.series.iter().enumerate() {
         let color = PALETTE[k % PALETTE.len()];
         for (v, e) in &s.bars {
-            let x0 = v - 0.4 + k as f64 * w;
-            let rect = Rectangle::new([(x0, 0.0), (x0 + w, e.mid)], color.mix(0.85).filled());
+            let left = v - 0.4 * gap + k as f64 * w;
+            let rect = Rectangle::new([(left, 0.0), (left + w, e.mid)], color.mix(0.85).filled());
             chart.draw_series(std::iter::once(rect)).map_err(err)?;
-            let cap = w * 0.25;
-            let x = x0 + w / 2.0;
-            interval_v(&mut chart, x, e, (x - cap, x + cap))?;
+            let x = left + w / 2.0;
+            let cap = (w * 0.25).min(6.0 * (x1 - x0) / plot_px);
+            let (cap, stroke) = if wide { (cap, 2) } else { (0.0, 1) };
+            interval_v(&mut chart, x, e, (x - cap, x + cap), stroke)?;
         }
+    }
+    if let [only] = h.series.as_slice() {
+        shares_above(&mut chart, only)?;
     }
     let entries: Vec<(String, RGBColor)> = if h.series.len() > 1 {
         h.series
@@ -464,6 +472,46 @@ pub fn histogram(area: &Area, h: &Histogram) -> anyhow::Result<()> {
         Vec::new()
     };
     legend(&mut chart, &entries)
+}
+
+/// A single series of at most 16 bars gets each share written above its whisker, with enough
+/// decimals to show a third of the widest interval.
+fn shares_above<X: Ranged<ValueType = f64>>(chart: &mut Chart<X>, s: &Bars) -> anyhow::Result<()> {
+    if s.bars.len() > 16 {
+        return Ok(());
+    }
+    let widest = s.bars.iter().map(|b| b.1.hi - b.1.lo).fold(0.0, f64::max);
+    let d = decimals(100.0 * widest / 3.0).saturating_sub(1).min(3);
+    let style = (FONT, TEXT)
+        .into_font()
+        .color(&RGBColor(40, 40, 40))
+        .pos(Pos::new(HPos::Center, VPos::Bottom));
+    for (v, e) in &s.bars {
+        let text = format!("{:.*}%", d, 100.0 * e.mid);
+        let at = EmptyElement::at((*v, e.hi.max(e.mid))) + Text::new(text, (0, -6), style.clone());
+        chart.draw_series(std::iter::once(at)).map_err(err)?;
+    }
+    Ok(())
+}
+
+/// Ticks of a histogram's value axis: every value when there are at most 30, otherwise the
+/// multiples of a round step (1, 2 or 5 times a power of ten, at least `gap`) in range.
+fn tick_values(vmin: f64, vmax: f64, gap: f64) -> Vec<f64> {
+    let slots = ((vmax - vmin) / gap).round() as usize + 1;
+    if slots <= 30 {
+        return (0..slots).map(|i| vmin + i as f64 * gap).collect();
+    }
+    let rough = (vmax - vmin) / 10.0;
+    let power = 10f64.powf(rough.log10().floor());
+    let step = [1.0, 2.0, 5.0, 10.0]
+        .iter()
+        .map(|m| m * power)
+        .find(|&s| s >= rough)
+        .unwrap_or(10.0 * power)
+        .max(gap);
+    let first = (vmin / step).ceil() as i64;
+    let last = (vmax / step).floor() as i64;
+    (first..=last).map(|i| i as f64 * step).collect()
 }
 
 /// A curve of estimates against a log x axis, with interval bars and a zero line.
@@ -532,7 +580,7 @@ pub fn curve(area: &Area, c: &Curve) -> anyhow::Result<()> {
         )))
         .map_err(err)?;
     for (x, e, note) in &c.points {
-        interval_v(&mut chart, *x, e, (x / 1.06, x * 1.06))?;
+        interval_v(&mut chart, *x, e, (x / 1.06, x * 1.06), 2)?;
         chart
             .draw_series(std::iter::once(Circle::new((*x, e.mid), 6, color.filled())))
             .map_err(err)?;
