@@ -181,8 +181,12 @@ pub fn forest(area: &Area, f: &Forest, label_px: u32) -> anyhow::Result<()> {
         let y = y_of(i);
         mark(&mut chart, f.mark, item, y)?;
         interval_h(&mut chart, &item.est, y)?;
+        // The figures on a white box, so the zero line or a grid line does not cross them.
+        let text = (f.value)(&item.est);
+        let w = text_px(&text, TEXT / 1.24) as i32;
         let at = EmptyElement::at((item.est.hi.max(item.est.mid), y))
-            + Text::new((f.value)(&item.est), (8, 0), left_text());
+            + Rectangle::new([(5, -10), (w + 11, 10)], WHITE.filled())
+            + Text::new(text, (8, 0), left_text());
         chart.draw_series(std::iter::once(at)).map_err(err)?;
     }
     legend(&mut chart, &f.legend)
