@@ -120,7 +120,8 @@ fn a_run_summary_shows_win_rates_and_the_paired_difference() {
 #[test]
 fn strength_is_drawn_against_iterations() {
     let s = Scratch::new("plot-strength");
-    let csv = s.write("ismcts-strength.csv", STRENGTH);
+    // Saved by a spreadsheet: a byte-order mark before the header.
+    let csv = s.write("ismcts-strength.csv", &format!("\u{feff}{STRENGTH}"));
     ok(&s.0, &["plot", &csv, "--game", "tusac"]);
     let text = svg(&s.path("ismcts-strength.svg"));
     let (intervals, _, points, zero) = marks(&text);

@@ -121,7 +121,10 @@ pub fn header_kind(path: &Path) -> anyhow::Result<Option<Kind>> {
         std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
     let mut r = csv::ReaderBuilder::new().from_reader(std::io::BufReader::new(file));
     let header: Vec<String> = match r.headers() {
-        Ok(h) => h.iter().map(|h| h.trim().to_string()).collect(),
+        Ok(h) => h
+            .iter()
+            .map(|h| h.trim_start_matches('\u{feff}').trim().to_string())
+            .collect(),
         Err(_) => return Ok(None),
     };
     Ok(recognise(&header))
@@ -146,7 +149,7 @@ impl Csv {
             .headers()
             .map_err(|e| anyhow!("{}: {e}", path.display()))?
             .iter()
-            .map(|h| h.trim().to_string())
+            .map(|h| h.trim_start_matches('\u{feff}').trim().to_string())
             .collect();
         let mut records = Vec::new();
         for rec in r.records() {
