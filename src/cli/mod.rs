@@ -7,6 +7,7 @@ pub mod check;
 pub mod learn;
 pub mod merge;
 pub mod play;
+pub mod plot;
 pub mod replay;
 pub mod run;
 
@@ -42,6 +43,8 @@ pub enum Command {
     Learn(learn::Args),
     /// Measure speed on this machine: trash evaluations, hand analyses and games per second.
     Bench(bench::Args),
+    /// Draw SVG charts from summary, strength, distributions, equity and tuning CSVs.
+    Plot(plot::Args),
 }
 
 /// The `--game` argument: a name of the registry (`bailab agents` lists the games).
@@ -86,5 +89,6 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Play(args) => play::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Learn(args) => learn::run(args),
+        Command::Plot(args) => plot::run(args),
     }
 }

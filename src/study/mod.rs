@@ -1,0 +1,3 @@
+//! Studies beyond "which agent wins": distributions, tuning, equity, plots.
+
+pub mod plot;
