@@ -12,6 +12,7 @@ mod kind;
 pub mod log;
 pub mod moves;
 pub mod options;
+pub mod position;
 pub mod split;
 pub mod state;
 pub mod view;

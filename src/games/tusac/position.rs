@@ -32,6 +32,7 @@ struct SeatInfo {
     public_cards: usize,
     khaps: Option<u32>,
     hand: Option<usize>,
+    discards: Vec<Card>,
 }
 
 /// Reads a position file into the game (classic, the file's players) and the position.
@@ -143,7 +144,16 @@ pub fn read(
         }
     }
     s.next_draw = (DECK_SIZE as i64 - stock) as u8;
+    check_discards(&s, &seats)?;
+    for (x, info) in seats.iter().enumerate() {
+        for &c in &info.discards {
+            s.history.spend(x as Seat, c, true);
+        }
+    }
     if let Some(a) = active {
+        if a.source == Source::Discard {
+            s.history.spend(a.owner, a.card, true);
+        }
         // the claim window on the active card reached the turn option: no forced claim took it
         s.history.window(a, true);
     }
@@ -266,6 +276,10 @@ fn read_seat(
         Some(t) => parse_cards(t, 1).map_err(|e| format!("'{quans_name}': {e}"))?,
         None => Vec::new(),
     };
+    let discards_name = keys.name("discards");
+    if let Some(t) = keys.str("discards")? {
+        info.discards = parse_cards(t, 4).map_err(|e| format!("'{discards_name}': {e}"))?;
+    }
     info.khaps = keys.uint("khaps")?.map(|k| k as u32);
     info.hand = keys.uint("hand")?.map(|h| h as usize);
     keys.finish()?;
@@ -339,6 +353,26 @@ fn hidden_size(x: usize, info: &SeatInfo) -> Result<usize, String> {
         ));
     }
     Ok(size)
+}
+
+/// Every discard listed under `[seats.N] discards` must still be seen: in the dead pile or a
+/// public set (where it went), or the active card.
+fn check_discards(s: &TuSacState, seats: &[SeatInfo]) -> Result<(), String> {
+    let mut listed = [0u8; CARD_TYPES];
+    for (x, info) in seats.iter().enumerate() {
+        for &c in &info.discards {
+            listed[c.index()] += 1;
+            if listed[c.index()] > s.visible[c.index()] {
+                return Err(format!(
+                    "'seats.{x}.discards': {c} is listed as discarded, but not as many {c} are \
+                     in the dead pile or the public sets (a discard is dead or melded; list it \
+                     there too; an active discard is its owner's last discard without being \
+                     listed)"
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// A stand-in block of `size` cards with `khaps` triples, to be replaced by a real filling (only
