@@ -109,8 +109,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     impl GameVisitor for Visit<'_> {
         type Output = anyhow::Result<()>;
         fn visit<G: GameKind>(self) -> anyhow::Result<()> {
-            let (game, pos) = G::read_position(self.variant, self.text, self.path)
-                .map_err(|e| anyhow::anyhow!("{}: {e}", self.path))?;
+            let (game, pos) =
+                G::read_position(self.variant, self.text, self.path).map_err(|e| {
+                    // TOML syntax errors already start with the file and line
+                    match e.starts_with(self.path) {
+                        true => anyhow::anyhow!("{e}"),
+                        false => anyhow::anyhow!("{}: {e}", self.path),
+                    }
+                })?;
             let players = crate::game::Game::seats(&game);
             let a = self.args;
             anyhow::ensure!(

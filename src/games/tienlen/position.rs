@@ -5,13 +5,13 @@
 //! Hand sizes follow from the rules: every seat was dealt 13 cards and has played the cards
 //! listed for it (the top of the trick counts for its owner), so it holds the rest.
 
-use super::card::{parse_cards, Card};
+use super::card::{parse_cards, Card, DECK_SIZE};
 use super::cards::Cards;
 use super::combo::classify;
 use super::state::{Chain, Phase, Setup, TienLen, TienLenState, HAND_SIZE, MAX_PLAYERS};
 use crate::fixed::CopyVec;
 use crate::game::Seat;
-use crate::games::position::{parse_toml, seat_tables, Common, Keys, Position};
+use crate::games::position::{parse_toml, seat_tables, Common, CopyCount, Keys, Position};
 use crate::games::{GameKind, RuleMap};
 
 /// Reads a position file into the game (the variant, the file's players) and the position.
@@ -26,7 +26,7 @@ pub fn read(
     let common = Common::read(&mut keys, info.name, 4, info.seats)?;
     let (n, me) = (common.players, common.seat);
     let game = TienLen::build(variant, n, &RuleMap::new())?;
-    let mut seen = Cards::EMPTY;
+    let mut seen = (Cards::EMPTY, CopyCount::<DECK_SIZE>::new(1));
     let hand = cards(&mut keys, "hand", &mut seen)?.ok_or("'hand' is missing: the seat's cards")?;
     let top = cards(&mut keys, "top", &mut seen)?;
     let owner = keys.seat("top_owner", n)?;
@@ -60,7 +60,7 @@ pub fn read(
     };
     let phase = decision(phase, top, &passed, me, &game)?;
     let mut hands = [Cards::EMPTY; MAX_PLAYERS];
-    let mut unseen = Cards::ALL.minus(seen).iter();
+    let mut unseen = Cards::ALL.minus(seen.0).iter();
     for x in 0..n {
         let size = hand_size(x, played[x], sizes[x], x == me as usize, hand)?;
         hands[x] = if x == me as usize {
@@ -104,11 +104,11 @@ pub fn read(
     Ok((game, Position { seat: me, state: s }))
 }
 
-/// Reads the card list at `key`; a card seen before (a one-copy deck) is an error naming it.
+/// Reads the card list at `key`; a card seen before (a one-copy deck) is an error naming where.
 fn cards(
     keys: &mut Keys<'_>,
     key: &'static str,
-    seen: &mut Cards,
+    seen: &mut (Cards, CopyCount<DECK_SIZE>),
 ) -> Result<Option<Cards>, String> {
     let name = keys.name(key);
     let Some(text) = keys.str(key)? else {
@@ -116,13 +116,8 @@ fn cards(
     };
     let list: Vec<Card> = parse_cards(text).map_err(|e| format!("'{name}': {e}"))?;
     for c in &list {
-        if seen.contains(*c) {
-            return Err(format!(
-                "'{name}': {c} is given twice (in '{name}' or an earlier key); the deck holds \
-                 one of each card"
-            ));
-        }
-        *seen = seen.with(*c);
+        seen.1.add(usize::from(c.key()), &c.to_string(), &name)?;
+        seen.0 = seen.0.with(*c);
     }
     Ok(Some(Cards::of(&list)))
 }
