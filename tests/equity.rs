@@ -196,7 +196,7 @@ fn an_action_that_wins_at_once_ranks_first_with_win_rate_one_and_the_run_stops_e
         assert_eq!(j["stopped"], "separated", "{game}");
         let n = j["samples"].as_u64().unwrap();
         assert!(
-            n < 4000 && n % 100 == 0,
+            n < 4000 && n.is_multiple_of(100),
             "{game}: stopped at a checkpoint, {n}"
         );
         let cps = j["checkpoints"].as_array().unwrap();
