@@ -444,3 +444,63 @@ fn a_failed_run_leaves_the_earlier_results_untouched() {
     );
     assert!(err.contains("'game' = \"tusac\""), "{err}");
 }
+
+/// Not a check: the figures behind `results/equity-tusac-worst-card.md`'s reading of W1–W3 — per
+/// discard, how often D is penalised (§5.3), wins, loses, and how often another seat wins on a
+/// discard of D's, on the same deals as `bailab equity --seed 0`. Run with
+/// `cargo test --release --test equity -- --ignored --nocapture worst_card_probe`.
+#[test]
+#[ignore]
+fn worst_card_probe() {
+    use bailab::agents::catalogue::make_agent;
+    use bailab::game::{ActionBuffer, GameId, GameState};
+    use bailab::games::tusac::{Event, TuSac, TuSacState};
+    use bailab::games::GameKind;
+    let n = 4000u64;
+    for w in ["w1", "w2", "w3"] {
+        let text = std::fs::read_to_string(position(&format!("tusac-{w}.toml"))).unwrap();
+        let (_, pos) = TuSac::read_position("classic", &text, w).unwrap();
+        let mut legal = <TuSacState as GameState>::Actions::default();
+        pos.state.legal_actions(&mut legal);
+        let mut agents: Vec<_> = (0..4)
+            .map(|_| make_agent::<TuSac>("greedy").unwrap())
+            .collect();
+        for &a in legal.as_slice() {
+            let mut count = [0u64; 4]; // penalised, D wins, another wins, another wins on D's discard
+            for i in 0..n {
+                let mut s = pos.deal(&mut bailab::rng::stream_rng(0, i, 0));
+                s.apply(a);
+                let mut rngs = bailab::sim::agent_rngs(GameId {
+                    master: 0,
+                    deal: i,
+                    rotation: 0,
+                });
+                let mut fed = false;
+                let o = bailab::sim::play_out(
+                    &mut s,
+                    &mut agents,
+                    &[0, 1, 2, 3],
+                    &mut rngs,
+                    |(st, _)| {
+                        let ev = st.last_events();
+                        fed |= ev
+                            .iter()
+                            .any(|e| matches!(e, Event::Discard { seat: 0, .. }))
+                            && ev.iter().any(
+                                |e| matches!(e, Event::End { winner: Some(x), .. } if *x != 0),
+                            );
+                    },
+                );
+                count[0] += u64::from(o.penalized == Some(0));
+                count[1] += u64::from(o.winner == Some(0));
+                count[2] += u64::from(matches!(o.winner, Some(x) if x != 0));
+                count[3] += u64::from(fed);
+            }
+            let r = count.map(|c| c as f64 / n as f64);
+            println!(
+                "{w} {a}: D penalised {:.4}, D wins {:.4}, another wins {:.4} (on a discard of D's {:.4}), {n} deals",
+                r[0], r[1], r[2], r[3]
+            );
+        }
+    }
+}
