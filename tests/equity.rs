@@ -453,7 +453,7 @@ fn a_failed_run_leaves_the_earlier_results_untouched() {
 #[ignore]
 fn worst_card_probe() {
     use bailab::agents::catalogue::make_agent;
-    use bailab::game::{ActionBuffer, GameId, GameState};
+    use bailab::game::{GameId, GameState};
     use bailab::games::tusac::{Event, TuSac, TuSacState};
     use bailab::games::GameKind;
     let n = 4000u64;
