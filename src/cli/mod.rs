@@ -4,6 +4,7 @@ pub mod agents;
 pub mod analyze;
 pub mod bench;
 pub mod check;
+pub mod equity;
 pub mod learn;
 pub mod merge;
 pub mod play;
@@ -41,6 +42,8 @@ pub enum Command {
     Play(play::Args),
     /// Learn a readable rule list (the `rules:PATH` agent) from a teacher and from play.
     Learn(learn::Args),
+    /// Which action is best here: each legal action's win rate and mean payout in a position.
+    Equity(equity::Args),
     /// Measure speed on this machine: trash evaluations, hand analyses and games per second.
     Bench(bench::Args),
     /// Draw SVG charts from summary, strength, distributions, equity and tuning CSVs.
@@ -90,5 +93,6 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Bench(args) => bench::run(args),
         Command::Learn(args) => learn::run(args),
         Command::Plot(args) => plot::run(args),
+        Command::Equity(args) => equity::run(args),
     }
 }

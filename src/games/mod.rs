@@ -19,6 +19,7 @@
 //! `bench` find the game by its name, and `random`, `first` and `ismcts` play it.
 
 pub mod chan;
+pub mod position;
 pub mod tienlen;
 pub mod tusac;
 
@@ -188,6 +189,18 @@ pub trait GameKind: Game + Clone + 'static {
 
     /// Analyses a hand (or, with `opts.play`, a play) given in the game's notation.
     fn analyze(hand: &str, opts: &AnalyzeOptions) -> Result<Analysis, String>;
+    /// Reads a position file (TOML `text` from `origin`, docs/equity.md): the game it is played
+    /// in (variant `variant`, the file's players) and one seat's view as a [`position::Position`].
+    /// Errors name the key, card or seat at fault. Games without position files keep this
+    /// default, which says so.
+    fn read_position(
+        variant: &str,
+        text: &str,
+        origin: &str,
+    ) -> Result<(Self, position::Position<Self::State>), String> {
+        let _ = (variant, text, origin);
+        Err(format!("{} has no position files yet", Self::INFO.name))
+    }
     /// Extra figures for `bailab bench` (e.g. hand evaluations per second), measured on `count`
     /// samples.
     fn bench_rows(count: u64) -> Vec<BenchRow> {

@@ -1,3 +1,4 @@
 //! Studies beyond "which agent wins": distributions, tuning, equity, plots.
 
+pub mod equity;
 pub mod plot;

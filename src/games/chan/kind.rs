@@ -71,6 +71,14 @@ impl GameKind for Chan {
     };
     type Log = ChanLog;
 
+    fn read_position(
+        variant: &str,
+        text: &str,
+        origin: &str,
+    ) -> Result<(Chan, crate::games::position::Position<ChanState>), String> {
+        super::position::read(variant, text, origin)
+    }
+
     fn build(variant: &str, players: usize, rules: &RuleMap) -> Result<Chan, String> {
         check_variant(&Self::INFO, variant)?;
         let all = rules_with_players(rules, players)?;

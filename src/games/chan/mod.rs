@@ -13,6 +13,7 @@ pub mod hand;
 mod kind;
 pub mod log;
 pub mod options;
+pub mod position;
 pub mod rules;
 pub mod score;
 pub mod state;

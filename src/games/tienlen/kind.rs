@@ -167,6 +167,14 @@ impl GameKind for TienLen {
         Ok(Analysis { json, text })
     }
 
+    fn read_position(
+        variant: &str,
+        text: &str,
+        origin: &str,
+    ) -> Result<(TienLen, crate::games::position::Position<TienLenState>), String> {
+        super::position::read(variant, text, origin)
+    }
+
     fn bench_rows(count: u64) -> Vec<BenchRow> {
         let game = TienLen::standard(4).expect("4 players");
         let hands: Vec<Cards> = (0..count.div_ceil(4))

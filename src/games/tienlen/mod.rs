@@ -13,6 +13,7 @@ mod kind;
 pub mod log;
 pub mod moves;
 pub mod options;
+pub mod position;
 pub mod split;
 pub mod state;
 pub mod view;

@@ -123,6 +123,14 @@ impl GameKind for TuSac {
         })
     }
 
+    fn read_position(
+        variant: &str,
+        text: &str,
+        origin: &str,
+    ) -> Result<(TuSac, crate::games::position::Position<TuSacState>), String> {
+        super::position::read(variant, text, origin)
+    }
+
     fn bench_rows(count: u64) -> Vec<BenchRow> {
         let hands = sample_hands(count);
         let n = hands.len() as u64;

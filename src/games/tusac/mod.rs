@@ -11,6 +11,7 @@ pub mod hand;
 pub mod history;
 mod kind;
 pub mod log;
+pub mod position;
 pub mod record;
 pub mod rules;
 pub mod score;

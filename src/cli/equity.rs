@@ -1,0 +1,232 @@
+//! `bailab equity --game G --view FILE`: the win rate and mean payout of every legal action of
+//! the seat to move in a position, by seeded Monte Carlo with common random numbers
+//! ([`crate::study::equity`], docs/equity.md).
+
+use super::GameArgs;
+use crate::games::{with_game, GameKind, GameVisitor};
+use crate::sim::output::write_atomic;
+use crate::sim::runner::check_threads;
+use crate::study::equity::{csv, estimate, table, EquityOptions, EquityReport, Progress};
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Arguments of `bailab equity`.
+#[derive(clap::Args, Debug)]
+#[command(
+    after_help = "The position file (TOML) is one seat's view: its hand, the cards visible \
+elsewhere, the phase and the active card or trick; docs/equity.md gives its keys per game.\n\
+Each sample deals the hidden cards once (seeded by the sample index) and plays every legal \
+action out on that same deal (common random numbers), so actions are compared in pairs. The \
+estimate stops when the best action's paired 95% interval against every other action is above \
+zero (checked every --check-every samples, so the result is the same for any thread count) or \
+at --samples.\n\
+Writes equity.csv (ranked actions), equity.json (position, seed, samples, why it stopped) and \
+run.json (command line, threads, time) into --output.\n\
+Example:\n  bailab equity --game tusac --view positions/tusac-w1.toml --samples 20000"
+)]
+pub struct Args {
+    /// The game and variant.
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// The position file: one seat's view (TOML, docs/equity.md).
+    #[arg(long, value_name = "FILE")]
+    pub view: PathBuf,
+    /// Agent specs that play the rest of the game, one per seat from seat 0, cycled when fewer
+    /// (the deciding seat's own agent plays its later decisions); see `bailab agents`.
+    #[arg(long = "agents", num_args = 1.., default_value = "greedy")]
+    pub agents: Vec<String>,
+    /// The sample budget (deals of the hidden cards; every action is played on each).
+    #[arg(long, default_value_t = 20_000)]
+    pub samples: u64,
+    /// Samples between checks of the stopping rule.
+    #[arg(long, default_value_t = 1_000)]
+    pub check_every: u64,
+    /// Master seed.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Worker threads (default: all cores). The result does not depend on it.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Output folder (default: results/equity-<view file stem>).
+    #[arg(long)]
+    pub output: Option<PathBuf>,
+    /// No progress bar and no table.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// A progress bar on stderr (none when quiet or not on a terminal).
+struct Bar(Option<indicatif::ProgressBar>);
+
+impl Bar {
+    fn new(quiet: bool, len: u64) -> Bar {
+        let show = !quiet && std::io::stderr().is_terminal();
+        Bar(show.then(|| {
+            let b = indicatif::ProgressBar::new(len);
+            let style = indicatif::ProgressStyle::with_template(
+                "samples {bar:30} {human_pos}/{human_len} eta {eta} (stops early once separated)",
+            )
+            .expect("valid template");
+            b.set_style(style);
+            b
+        }))
+    }
+}
+
+impl Progress for Bar {
+    fn advance(&self, n: u64) {
+        if let Some(b) = &self.0 {
+            b.inc(n);
+        }
+    }
+}
+
+/// Runs the command.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let variant = args.game.variant()?;
+    let threads = args.threads.unwrap_or_else(rayon::current_num_threads);
+    check_threads(threads)?;
+    anyhow::ensure!(args.samples >= 2, "--samples must be at least 2");
+    anyhow::ensure!(args.check_every >= 2, "--check-every must be at least 2");
+    let path = args.view.display().to_string();
+    let text = std::fs::read_to_string(&args.view).map_err(|e| anyhow::anyhow!("{path}: {e}"))?;
+    let output = args.output.clone().unwrap_or_else(|| {
+        let stem = args
+            .view
+            .file_stem()
+            .map_or("position".into(), |s| s.to_string_lossy().to_string());
+        PathBuf::from("results").join(format!("equity-{stem}"))
+    });
+    struct Visit<'a> {
+        args: &'a Args,
+        variant: &'a str,
+        text: &'a str,
+        path: &'a str,
+        threads: usize,
+        output: &'a Path,
+    }
+    impl GameVisitor for Visit<'_> {
+        type Output = anyhow::Result<()>;
+        fn visit<G: GameKind>(self) -> anyhow::Result<()> {
+            let (game, pos) =
+                G::read_position(self.variant, self.text, self.path).map_err(|e| {
+                    // TOML syntax errors already start with the file and line
+                    match e.starts_with(self.path) {
+                        true => anyhow::anyhow!("{e}"),
+                        false => anyhow::anyhow!("{}: {e}", self.path),
+                    }
+                })?;
+            let players = crate::game::Game::seats(&game);
+            let a = self.args;
+            anyhow::ensure!(
+                a.agents.len() <= players,
+                "{} --agents for {players} players: give at most one per seat",
+                a.agents.len()
+            );
+            let agents: Vec<String> = (0..players)
+                .map(|s| a.agents[s % a.agents.len()].clone())
+                .collect();
+            let opts = EquityOptions {
+                agents,
+                budget: a.samples,
+                check_every: a.check_every,
+                seed: a.seed,
+                threads: self.threads,
+            };
+            let began = Instant::now();
+            let bar = Bar::new(a.quiet, a.samples);
+            let report = estimate::<G>(&pos, &opts, &bar)?;
+            if let Some(b) = &bar.0 {
+                b.finish_and_clear();
+            }
+            let seconds = began.elapsed().as_secs_f64();
+            let meta = Meta {
+                game: G::INFO.name,
+                variant: self.variant,
+                path: self.path,
+                text: self.text,
+                threads: self.threads,
+                seconds,
+            };
+            write(self.output, &meta, &opts, &report)?;
+            if !a.quiet {
+                print!("{}", table(&report, G::INFO.payout_unit));
+                println!(
+                    "{:.1} s, {} threads; wrote {}",
+                    seconds,
+                    self.threads,
+                    self.output.join("equity.csv").display()
+                );
+            }
+            Ok(())
+        }
+    }
+    with_game(
+        &args.game.game,
+        Visit {
+            args: &args,
+            variant: &variant,
+            text: &text,
+            path: &path,
+            threads,
+            output: &output,
+        },
+    )
+    .map_err(anyhow::Error::msg)?
+}
+
+/// What the output files record beside the report.
+struct Meta<'a> {
+    game: &'a str,
+    variant: &'a str,
+    path: &'a str,
+    text: &'a str,
+    threads: usize,
+    seconds: f64,
+}
+
+/// Writes equity.csv, equity.json (deterministic: the same for any thread count) and run.json
+/// (command line, threads, time), each atomically.
+fn write(
+    output: &Path,
+    m: &Meta<'_>,
+    opts: &EquityOptions,
+    r: &EquityReport,
+) -> anyhow::Result<()> {
+    std::fs::create_dir_all(output)
+        .map_err(|e| anyhow::anyhow!("creating {}: {e}", output.display()))?;
+    let json = serde_json::json!({
+        "game": m.game,
+        "variant": m.variant,
+        "position": m.path,
+        "position_text": m.text,
+        "seat": r.seat,
+        "agents": opts.agents,
+        "seed": opts.seed,
+        "budget": opts.budget,
+        "check_every": opts.check_every,
+        "samples": r.samples,
+        "stopped": r.stop.id(),
+        "checkpoints": r.checkpoints,
+        "actions": r.rows,
+    });
+    let run = serde_json::json!({
+        "command": std::env::args().collect::<Vec<_>>().join(" "),
+        "threads": m.threads,
+        "seconds": m.seconds,
+        "samples_per_second": r.samples as f64 / m.seconds,
+    });
+    write_atomic(output, "equity.csv", &csv(&r.rows)?)?;
+    write_atomic(
+        output,
+        "equity.json",
+        serde_json::to_string_pretty(&json)?.as_bytes(),
+    )?;
+    write_atomic(
+        output,
+        "run.json",
+        serde_json::to_string_pretty(&run)?.as_bytes(),
+    )?;
+    Ok(())
+}

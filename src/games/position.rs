@@ -1,0 +1,316 @@
+//! Position files: one seat's view of a game in progress, written by hand as TOML, from which
+//! full states are dealt by resampling the hidden cards (`bailab equity`, docs/equity.md).
+//!
+//! Each game reads its own keys (`src/games/<game>/position.rs`) into a [`Position`]: a full
+//! state consistent with the view (the hidden cards filled in once), from which every sample is
+//! dealt by the game's own [`SeatView::determinize`]. This module holds what the games share:
+//! the [`Position`] value and a strict reader of TOML tables ([`Keys`]) whose errors name the
+//! key at fault and reject unknown keys.
+
+use crate::game::{GameState, Seat, SeatView};
+use crate::rng::GameRng;
+
+/// A position read from a file: the seat whose view it is (the seat to decide) and a full state
+/// consistent with that view.
+#[derive(Clone, Debug)]
+pub struct Position<S> {
+    /// The seat whose view the file gives; it is to move in `state`.
+    pub seat: Seat,
+    /// A state consistent with the view (its hidden cards are one arbitrary filling).
+    pub state: S,
+}
+
+impl<S: GameState> Position<S> {
+    /// A full state with the hidden cards dealt at random from what the seat has not seen
+    /// (the game's determinization of the seat's view).
+    pub fn deal(&self, rng: &mut GameRng) -> S {
+        self.state.view(self.seat).determinize(rng)
+    }
+}
+
+/// A TOML table being read: every key read is marked, and [`Keys::finish`] rejects the rest.
+pub struct Keys<'a> {
+    /// Where the table is, for messages (`""` for the top level, `seats.2` for a seat's table).
+    path: String,
+    table: &'a toml::Table,
+    known: Vec<&'static str>,
+}
+
+/// Reads the text of a position file as a TOML table; errors give the line.
+pub fn parse_toml(text: &str, origin: &str) -> Result<toml::Table, String> {
+    toml::from_str::<toml::Table>(text)
+        .map_err(|e| crate::sim::experiment::toml_error(text, origin, &e))
+}
+
+impl<'a> Keys<'a> {
+    /// Starts reading `table`, found at `path`.
+    pub fn new(path: &str, table: &'a toml::Table) -> Keys<'a> {
+        Keys {
+            path: path.to_string(),
+            table,
+            known: Vec::new(),
+        }
+    }
+
+    /// The full name of `key` (`seats.2.public`).
+    pub fn name(&self, key: &str) -> String {
+        if self.path.is_empty() {
+            key.to_string()
+        } else {
+            format!("{}.{key}", self.path)
+        }
+    }
+
+    fn get(&mut self, key: &'static str) -> Option<&'a toml::Value> {
+        self.known.push(key);
+        self.table.get(key)
+    }
+
+    /// A string value, if given.
+    pub fn str(&mut self, key: &'static str) -> Result<Option<&'a str>, String> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(toml::Value::String(s)) => Ok(Some(s.as_str())),
+            Some(v) => Err(format!(
+                "'{}' must be a string, not {}",
+                self.name(key),
+                v.type_str()
+            )),
+        }
+    }
+
+    /// A non-negative integer value, if given.
+    pub fn uint(&mut self, key: &'static str) -> Result<Option<u64>, String> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(toml::Value::Integer(i)) if *i >= 0 => Ok(Some(*i as u64)),
+            Some(v) => Err(format!(
+                "'{}' must be a non-negative integer, not {v}",
+                self.name(key)
+            )),
+        }
+    }
+
+    /// A boolean value, if given.
+    pub fn bool(&mut self, key: &'static str) -> Result<Option<bool>, String> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(toml::Value::Boolean(b)) => Ok(Some(*b)),
+            Some(v) => Err(format!(
+                "'{}' must be true or false, not {v}",
+                self.name(key)
+            )),
+        }
+    }
+
+    /// A seat number below `players`, if given.
+    pub fn seat(&mut self, key: &'static str, players: usize) -> Result<Option<Seat>, String> {
+        match self.uint(key)? {
+            Some(s) if s < players as u64 => Ok(Some(s as Seat)),
+            Some(s) => Err(format!(
+                "'{}' = {s} is not a seat of {players} (seats 0 to {})",
+                self.name(key),
+                players - 1
+            )),
+            None => Ok(None),
+        }
+    }
+
+    /// A list of seats below `players` (empty when not given).
+    pub fn seats(&mut self, key: &'static str, players: usize) -> Result<Vec<Seat>, String> {
+        let name = self.name(key);
+        let Some(v) = self.get(key) else {
+            return Ok(Vec::new());
+        };
+        let bad = || format!("'{name}' must be a list of seats below {players}, e.g. [1, 2]");
+        let list = v.as_array().ok_or_else(bad)?;
+        list.iter()
+            .map(|x| {
+                x.as_integer()
+                    .filter(|&s| (0..players as i64).contains(&s))
+                    .map(|s| s as Seat)
+                    .ok_or_else(bad)
+            })
+            .collect()
+    }
+
+    /// A list of strings; a single string counts as a list of one (empty when not given).
+    pub fn strings(&mut self, key: &'static str) -> Result<Vec<&'a str>, String> {
+        let name = self.name(key);
+        match self.get(key) {
+            None => Ok(Vec::new()),
+            Some(toml::Value::String(s)) => Ok(vec![s.as_str()]),
+            Some(toml::Value::Array(a)) => a
+                .iter()
+                .map(|x| {
+                    x.as_str()
+                        .ok_or_else(|| format!("'{name}' must be a list of strings"))
+                })
+                .collect(),
+            Some(v) => Err(format!(
+                "'{name}' must be a list of strings, not {}",
+                v.type_str()
+            )),
+        }
+    }
+
+    /// The sub-table `key`, if given.
+    pub fn table(&mut self, key: &'static str) -> Result<Option<&'a toml::Table>, String> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(toml::Value::Table(t)) => Ok(Some(t)),
+            Some(v) => Err(format!(
+                "'{}' must be a table, not {}",
+                self.name(key),
+                v.type_str()
+            )),
+        }
+    }
+
+    /// Rejects every key not read, naming it and the keys this table knows.
+    pub fn finish(self) -> Result<(), String> {
+        for key in self.table.keys() {
+            if !self.known.contains(&key.as_str()) {
+                let mut known = self.known.clone();
+                known.sort_unstable();
+                known.dedup();
+                return Err(format!(
+                    "unknown key '{}' (known here: {})",
+                    self.name(key),
+                    known.join(", ")
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The per-seat tables `[seats.N]` of a position: each key must be a seat number below
+/// `players`. Returns `(seat, table)` pairs in seat order.
+pub fn seat_tables(
+    seats: Option<&toml::Table>,
+    players: usize,
+) -> Result<Vec<(Seat, &toml::Table)>, String> {
+    let Some(seats) = seats else {
+        return Ok(Vec::new());
+    };
+    let mut out = Vec::new();
+    for (key, value) in seats {
+        let seat = key
+            .parse::<usize>()
+            .ok()
+            .filter(|&s| s < players)
+            .ok_or_else(|| {
+                format!(
+                    "'seats.{key}': a seat table is named by a seat number below {players}, \
+                     e.g. [seats.1]"
+                )
+            })?;
+        let table = value
+            .as_table()
+            .ok_or_else(|| format!("'seats.{key}' must be a table"))?;
+        out.push((seat as Seat, table));
+    }
+    out.sort_by_key(|&(s, _)| s);
+    Ok(out)
+}
+
+/// The keys every position file shares, read from the top level: the game (checked), the
+/// number of players, the seat whose view it is and, if given, whose turn it is (which must be
+/// that seat).
+pub struct Common {
+    /// Number of players.
+    pub players: usize,
+    /// The seat whose view this is; it decides.
+    pub seat: Seat,
+}
+
+impl Common {
+    /// Reads `game`, `players` (default `default_players`, within `seats`), `seat` (required)
+    /// and `turn` (optional, must equal `seat`).
+    pub fn read(
+        keys: &mut Keys<'_>,
+        game: &str,
+        default_players: usize,
+        seats: (usize, usize),
+    ) -> Result<Common, String> {
+        if let Some(g) = keys.str("game")? {
+            if g != game {
+                return Err(format!(
+                    "'game' = \"{g}\", but this is a {game} position (--game {game})"
+                ));
+            }
+        }
+        let players = keys.uint("players")?.unwrap_or(default_players as u64) as usize;
+        if !(seats.0..=seats.1).contains(&players) {
+            return Err(format!(
+                "'players' = {players}: {game} seats {} to {}",
+                seats.0, seats.1
+            ));
+        }
+        let seat = keys
+            .seat("seat", players)?
+            .ok_or("'seat' is missing: the seat whose view this is (and who is to decide)")?;
+        if let Some(turn) = keys.seat("turn", players)? {
+            if turn != seat {
+                return Err(format!(
+                    "'turn' = {turn}: the decision is seat {turn}'s, not seat {seat}'s (the \
+                     view's seat); equity is estimated for the seat to move, so write the \
+                     position from seat {turn}'s view"
+                ));
+            }
+        }
+        Ok(Common { players, seat })
+    }
+}
+
+/// Copies of each card type seen so far, with where they were seen, for the "too many copies"
+/// error: `add` counts a card and fails once a type passes its copies.
+pub struct CopyCount<const TYPES: usize> {
+    counts: [u8; TYPES],
+    copies: u8,
+    places: Vec<(usize, String)>,
+}
+
+impl<const TYPES: usize> CopyCount<TYPES> {
+    /// No card seen yet; `copies` of each type exist.
+    pub fn new(copies: u8) -> Self {
+        CopyCount {
+            counts: [0; TYPES],
+            copies,
+            places: Vec::new(),
+        }
+    }
+
+    /// Counts one card of type index `index` (written `card`), seen at `place` (a key name).
+    pub fn add(&mut self, index: usize, card: &str, place: &str) -> Result<(), String> {
+        self.counts[index] += 1;
+        self.places.push((index, place.to_string()));
+        if self.counts[index] > self.copies {
+            let mut at: Vec<&str> = self
+                .places
+                .iter()
+                .filter(|(i, _)| *i == index)
+                .map(|(_, p)| p.as_str())
+                .collect();
+            at.dedup();
+            return Err(format!(
+                "too many copies of {card}: {} seen ({}), but the deck holds {}",
+                self.counts[index],
+                at.join(", "),
+                self.copies
+            ));
+        }
+        Ok(())
+    }
+
+    /// The copies counted of each type.
+    pub fn counts(&self) -> &[u8; TYPES] {
+        &self.counts
+    }
+
+    /// Total cards counted.
+    pub fn total(&self) -> usize {
+        self.counts.iter().map(|&c| c as usize).sum()
+    }
+}

@@ -1,0 +1,492 @@
+//! `bailab equity`: which action is best in a position, by seeded Monte Carlo (docs/equity.md).
+//!
+//! Each sample deals the hidden cards of the position once (the deciding seat's
+//! determinization, seeded by the sample index) and plays EVERY legal action out on that same
+//! deal with the same agents' random streams (common random numbers), so actions are compared
+//! in pairs. Sums are kept exactly in integers, so the result does not depend on how samples
+//! are split among threads; the stopping rule is checked only at fixed sample counts, so the
+//! stop is the same for any thread count too.
+
+use crate::agents::catalogue::make_agent;
+use crate::agents::Agent;
+use crate::game::{ActionBuffer, GameId, GameState, Seat};
+use crate::games::position::Position;
+use crate::games::GameKind;
+use crate::rng::{stream_rng, DEAL_STREAM};
+use crate::sim::stats::{mean_interval, wilson};
+use crate::sim::{agent_rngs, play_out};
+use rayon::prelude::*;
+
+/// Samples one worker plays between progress updates (the parallel grain).
+const CHUNK: u64 = 8;
+
+/// How an equity estimate is run.
+#[derive(Clone, Debug)]
+pub struct EquityOptions {
+    /// One agent spec per seat: who plays every decision after the first action.
+    pub agents: Vec<String>,
+    /// The most samples (determinizations) to play.
+    pub budget: u64,
+    /// The stopping rule is checked after every `check_every` samples.
+    pub check_every: u64,
+    /// Master seed: sample `i` deals from stream `(seed, i, 0)`, its agents from `(seed, i, 1+s)`.
+    pub seed: u64,
+    /// Worker threads (the result does not depend on it).
+    pub threads: usize,
+}
+
+/// Why the estimate stopped.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// The best action's paired interval against every other action is above zero.
+    Separated,
+    /// The sample budget was reached first.
+    Budget,
+    /// Only one action is legal: there is nothing to separate.
+    SingleAction,
+}
+
+impl Stop {
+    /// The identifier written in `equity.json`.
+    pub fn id(self) -> &'static str {
+        match self {
+            Stop::Separated => "separated",
+            Stop::Budget => "budget",
+            Stop::SingleAction => "single_action",
+        }
+    }
+}
+
+/// Exact running sums over samples for `k` actions: wins, payouts, squares and cross products
+/// (for the paired differences of any two actions).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sums {
+    /// Number of actions.
+    pub k: usize,
+    /// Samples added.
+    pub n: u64,
+    /// Wins of the seat per action.
+    pub wins: Vec<u64>,
+    /// Σ payout per action.
+    pub sum: Vec<i128>,
+    /// Σ payout² per action.
+    pub sq: Vec<i128>,
+    /// Σ payoutᵢ · payoutⱼ, row-major `k × k`.
+    pub cross: Vec<i128>,
+}
+
+impl Sums {
+    /// Empty sums for `k` actions.
+    pub fn new(k: usize) -> Sums {
+        Sums {
+            k,
+            n: 0,
+            wins: vec![0; k],
+            sum: vec![0; k],
+            sq: vec![0; k],
+            cross: vec![0; k * k],
+        }
+    }
+
+    /// Adds one sample: the seat's payout and whether it won, per action.
+    pub fn add(&mut self, payouts: &[i64], wins: &[bool]) {
+        self.n += 1;
+        for i in 0..self.k {
+            let x = i128::from(payouts[i]);
+            self.wins[i] += u64::from(wins[i]);
+            self.sum[i] += x;
+            self.sq[i] += x * x;
+            let row = &mut self.cross[i * self.k..(i + 1) * self.k];
+            for (c, &y) in row.iter_mut().zip(&payouts[..self.k]) {
+                *c += x * i128::from(y);
+            }
+        }
+    }
+
+    /// Adds the samples of `other`.
+    pub fn merge(mut self, other: Sums) -> Sums {
+        self.n += other.n;
+        for i in 0..self.k {
+            self.wins[i] += other.wins[i];
+            self.sum[i] += other.sum[i];
+            self.sq[i] += other.sq[i];
+        }
+        for (a, b) in self.cross.iter_mut().zip(&other.cross) {
+            *a += b;
+        }
+        self
+    }
+
+    /// Mean payout of action `i`.
+    pub fn mean(&self, i: usize) -> f64 {
+        self.sum[i] as f64 / self.n as f64
+    }
+
+    /// Exact sums of the paired difference `i − j`: `(Σd, Σd²)`.
+    pub fn diff_sums(&self, i: usize, j: usize) -> (i128, i128) {
+        let k = self.k;
+        (
+            self.sum[i] - self.sum[j],
+            self.sq[i] - 2 * self.cross[i * k + j] + self.sq[j],
+        )
+    }
+
+    /// The action with the highest mean payout (the first in the legal order on a tie).
+    pub fn best(&self) -> usize {
+        (0..self.k).fold(0, |b, i| if self.sum[i] > self.sum[b] { i } else { b })
+    }
+
+    /// True when the best action's paired 95% interval against every other action is above
+    /// zero; an action that has paid exactly as the best on every sample so far (the same play
+    /// in effect) is not counted against it.
+    pub fn separated(&self) -> bool {
+        let b = self.best();
+        (0..self.k).filter(|&j| j != b).all(|j| {
+            let (d, d2) = self.diff_sums(b, j);
+            (d == 0 && d2 == 0) || mean_interval(d, d2, self.n, 1.0).1 > 0.0
+        })
+    }
+}
+
+/// One action's estimate, as a row of `equity.csv`.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct ActionRow {
+    /// 1 = best mean payout.
+    pub rank: usize,
+    /// The action, in the game's notation.
+    pub action: String,
+    /// Samples played.
+    pub samples: u64,
+    /// Share of samples the seat won.
+    pub win_rate: f64,
+    /// Wilson 95% interval of the win rate.
+    pub win_rate_lo95: f64,
+    /// Upper end.
+    pub win_rate_hi95: f64,
+    /// Mean payout of the seat.
+    pub mean_payout: f64,
+    /// Student-t 95% interval of the mean payout.
+    pub mean_payout_lo95: f64,
+    /// Upper end.
+    pub mean_payout_hi95: f64,
+    /// Paired mean difference of this action minus the best.
+    pub diff_vs_best: f64,
+    /// Its 95% interval.
+    pub diff_lo95: f64,
+    /// Upper end.
+    pub diff_hi95: f64,
+}
+
+/// The stopping rule at one checkpoint.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Checkpoint {
+    /// Samples played.
+    pub samples: u64,
+    /// The best action then.
+    pub best: String,
+    /// Whether it was separated from every other action.
+    pub separated: bool,
+}
+
+/// The result of an equity estimate.
+#[derive(Clone, Debug)]
+pub struct EquityReport {
+    /// The deciding seat.
+    pub seat: Seat,
+    /// The actions, ranked by mean payout.
+    pub rows: Vec<ActionRow>,
+    /// Samples played (the same for every action).
+    pub samples: u64,
+    /// Why it stopped.
+    pub stop: Stop,
+    /// The stopping rule at each checkpoint.
+    pub checkpoints: Vec<Checkpoint>,
+}
+
+/// Something told of progress: samples played so far out of the budget.
+pub trait Progress: Sync {
+    /// `n` more samples were played.
+    fn advance(&self, n: u64);
+}
+
+impl Progress for () {
+    fn advance(&self, _n: u64) {}
+}
+
+/// Estimates every legal action of the seat to move in `pos` (see the module docs).
+pub fn estimate<G: GameKind>(
+    pos: &Position<G::State>,
+    opts: &EquityOptions,
+    progress: &dyn Progress,
+) -> anyhow::Result<EquityReport> {
+    let seat = pos.seat;
+    anyhow::ensure!(
+        pos.state.to_move() == Some(seat),
+        "the position is not seat {seat}'s decision"
+    );
+    for spec in &opts.agents {
+        make_agent::<G>(spec).map_err(anyhow::Error::msg)?;
+    }
+    let mut legal = <G::State as GameState>::Actions::default();
+    pos.state.legal_actions(&mut legal);
+    let legal: Vec<_> = legal.as_slice().to_vec();
+    anyhow::ensure!(!legal.is_empty(), "seat {seat} has no legal action");
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(opts.threads)
+        .build()?;
+    let k = legal.len();
+    // states are `Send` but not required to be `Sync`: each chunk takes its own copy
+    let shared = std::sync::Mutex::new((pos.clone(), legal.clone()));
+    let mut sums = Sums::new(k);
+    let mut checkpoints = Vec::new();
+    let stop = loop {
+        let end = (sums.n + opts.check_every).min(opts.budget);
+        let block = pool.install(|| play_block::<G>(&shared, k, opts, sums.n, end, progress))?;
+        sums = sums.merge(block);
+        let separated = sums.separated();
+        checkpoints.push(Checkpoint {
+            samples: sums.n,
+            best: legal[sums.best()].to_string(),
+            separated,
+        });
+        if legal.len() == 1 {
+            break Stop::SingleAction;
+        }
+        if separated {
+            break Stop::Separated;
+        }
+        if sums.n >= opts.budget {
+            break Stop::Budget;
+        }
+    };
+    let names: Vec<String> = legal.iter().map(|a| a.to_string()).collect();
+    Ok(EquityReport {
+        seat,
+        rows: rows(&sums, &names),
+        samples: sums.n,
+        stop,
+        checkpoints,
+    })
+}
+
+/// Plays samples `start..end` in parallel chunks and adds them up (integer sums: the order does
+/// not matter).
+#[allow(clippy::type_complexity)]
+fn play_block<G: GameKind>(
+    shared: &std::sync::Mutex<(Position<G::State>, Vec<<G::State as GameState>::Action>)>,
+    k: usize,
+    opts: &EquityOptions,
+    start: u64,
+    end: u64,
+    progress: &dyn Progress,
+) -> anyhow::Result<Sums> {
+    let chunks = (end - start).div_ceil(CHUNK);
+    (0..chunks)
+        .into_par_iter()
+        .map(|c| {
+            let (pos, legal) = shared.lock().expect("never poisoned").clone();
+            let (pos, legal) = (&pos, legal.as_slice());
+            let from = start + c * CHUNK;
+            let to = (from + CHUNK).min(end);
+            let mut agents = opts
+                .agents
+                .iter()
+                .map(|s| make_agent::<G>(s).map_err(anyhow::Error::msg))
+                .collect::<anyhow::Result<Vec<_>>>()?;
+            let mut sums = Sums::new(k);
+            let mut payouts = vec![0i64; k];
+            let mut wins = vec![false; k];
+            for i in from..to {
+                play_sample::<G>(
+                    pos,
+                    legal,
+                    &mut agents,
+                    opts.seed,
+                    i,
+                    &mut payouts,
+                    &mut wins,
+                );
+                sums.add(&payouts, &wins);
+            }
+            progress.advance(to - from);
+            Ok(sums)
+        })
+        .try_reduce(|| Sums::new(k), |a, b| Ok(a.merge(b)))
+}
+
+/// Sample `index`: one deal of the hidden cards, every action played out on it with the same
+/// agents' streams. Writes the seat's payout and win per action. Allocation-free.
+fn play_sample<G: GameKind>(
+    pos: &Position<G::State>,
+    legal: &[<G::State as GameState>::Action],
+    agents: &mut [Box<dyn Agent<G::State>>],
+    seed: u64,
+    index: u64,
+    payouts: &mut [i64],
+    wins: &mut [bool],
+) {
+    let seat = pos.seat;
+    let base = pos.deal(&mut stream_rng(seed, index, DEAL_STREAM));
+    let mut check = <G::State as GameState>::Actions::default();
+    base.legal_actions(&mut check);
+    assert_eq!(
+        check.as_slice(),
+        legal,
+        "a determinization changed the seat's legal actions (a bug in the game's position)"
+    );
+    let seat_agent: [usize; crate::MAX_SEATS] = std::array::from_fn(|s| s % agents.len());
+    let id = GameId {
+        master: seed,
+        deal: index,
+        rotation: 0,
+    };
+    for (i, &action) in legal.iter().enumerate() {
+        let mut s = base.clone();
+        s.apply(action);
+        let mut rngs = agent_rngs(id);
+        let o = play_out(&mut s, agents, &seat_agent, &mut rngs, |_| {});
+        payouts[i] = o.payouts[seat as usize];
+        wins[i] = o.winner == Some(seat);
+    }
+}
+
+/// The ranked rows of `equity.csv`.
+pub fn rows(sums: &Sums, names: &[String]) -> Vec<ActionRow> {
+    let mut order: Vec<usize> = (0..sums.k).collect();
+    // by mean payout (exact sums), then win rate, then the legal order
+    order.sort_by(|&a, &b| (sums.sum[b], sums.wins[b], a).cmp(&(sums.sum[a], sums.wins[a], b)));
+    let best = order[0];
+    order
+        .iter()
+        .enumerate()
+        .map(|(r, &i)| {
+            let (w, wlo, whi) = wilson(sums.wins[i], sums.n);
+            let (m, mlo, mhi, _) = mean_interval(sums.sum[i], sums.sq[i], sums.n, 1.0);
+            let (d, dlo, dhi) = if i == best {
+                (0.0, 0.0, 0.0)
+            } else {
+                let (ds, d2) = sums.diff_sums(i, best);
+                let (d, lo, hi, _) = mean_interval(ds, d2, sums.n, 1.0);
+                (d, lo, hi)
+            };
+            ActionRow {
+                rank: r + 1,
+                action: names[i].clone(),
+                samples: sums.n,
+                win_rate: w,
+                win_rate_lo95: wlo,
+                win_rate_hi95: whi,
+                mean_payout: m,
+                mean_payout_lo95: mlo,
+                mean_payout_hi95: mhi,
+                diff_vs_best: d,
+                diff_lo95: dlo,
+                diff_hi95: dhi,
+            }
+        })
+        .collect()
+}
+
+/// The header of `equity.csv` (fixed for issue 13).
+pub const CSV_HEADER: [&str; 12] = [
+    "rank",
+    "action",
+    "samples",
+    "win_rate",
+    "win_rate_lo95",
+    "win_rate_hi95",
+    "mean_payout",
+    "mean_payout_lo95",
+    "mean_payout_hi95",
+    "diff_vs_best",
+    "diff_lo95",
+    "diff_hi95",
+];
+
+/// A number for the CSV: six decimals, empty when undefined (e.g. an interval of one sample).
+fn num(x: f64) -> String {
+    if x.is_finite() {
+        // -0.000000 reads oddly in a spreadsheet
+        let s = format!("{x:.6}");
+        if s == "-0.000000" {
+            "0.000000".into()
+        } else {
+            s
+        }
+    } else {
+        String::new()
+    }
+}
+
+/// `equity.csv`: one row per action, ranked.
+pub fn csv(rows: &[ActionRow]) -> anyhow::Result<Vec<u8>> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record(CSV_HEADER)?;
+    for r in rows {
+        w.write_record([
+            r.rank.to_string(),
+            r.action.clone(),
+            r.samples.to_string(),
+            num(r.win_rate),
+            num(r.win_rate_lo95),
+            num(r.win_rate_hi95),
+            num(r.mean_payout),
+            num(r.mean_payout_lo95),
+            num(r.mean_payout_hi95),
+            num(r.diff_vs_best),
+            num(r.diff_lo95),
+            num(r.diff_hi95),
+        ])?;
+    }
+    Ok(w.into_inner()?)
+}
+
+/// The readable ranked table printed by the command.
+pub fn table(report: &EquityReport, unit: &str) -> String {
+    let width = report
+        .rows
+        .iter()
+        .map(|r| r.action.chars().count())
+        .max()
+        .unwrap_or(6)
+        .max(6);
+    let mut out = format!(
+        "{:>4}  {:<width$}  {:>22}  {:>26}  {:>26}\n",
+        "rank", "action", "win rate [95%]", "mean payout [95%]", "minus best [95%]"
+    );
+    for r in &report.rows {
+        let diff = if r.rank == 1 {
+            "best".to_string()
+        } else {
+            format!(
+                "{:+.3} [{:+.3}, {:+.3}]",
+                r.diff_vs_best, r.diff_lo95, r.diff_hi95
+            )
+        };
+        out += &format!(
+            "{:>4}  {:<width$}  {:>22}  {:>26}  {:>26}\n",
+            r.rank,
+            r.action,
+            format!(
+                "{:.3} [{:.3}, {:.3}]",
+                r.win_rate, r.win_rate_lo95, r.win_rate_hi95
+            ),
+            format!(
+                "{:+.3} [{:+.3}, {:+.3}]",
+                r.mean_payout, r.mean_payout_lo95, r.mean_payout_hi95
+            ),
+            diff
+        );
+    }
+    out += &format!(
+        "seat {}, {} samples per action, stopped: {}; payouts in {unit}\n",
+        report.seat,
+        report.samples,
+        match report.stop {
+            Stop::Separated => "the best action is separated from every other",
+            Stop::Budget => "the sample budget was reached",
+            Stop::SingleAction => "only one action is legal",
+        }
+    );
+    out
+}
