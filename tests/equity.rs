@@ -504,3 +504,121 @@ fn worst_card_probe() {
         }
     }
 }
+
+/// Runs `bailab equity --deal` on a deal specification (written as `spec.toml`) into folder
+/// `name` and returns it.
+fn equity_deal(
+    s: &Scratch,
+    game: &str,
+    spec: &str,
+    name: &str,
+    extra: &[&str],
+) -> std::path::PathBuf {
+    let deal = s.write(&format!("{game}-spec.toml"), spec);
+    let out = s.path(name);
+    let mut args = vec!["equity", "--game", game, "--deal", &deal, "--quiet"];
+    args.extend(["--output", out.to_str().unwrap(), "--seed", "3"]);
+    args.extend_from_slice(extra);
+    ok(&s.0, &args);
+    out
+}
+
+/// Tiến Lên: seat 0 holds 3s, so it leads the first trick of the initial game with it.
+const TIENLEN_DEAL: &str = "[deal]\nseat0 = \"3s 3c 4d 5h 6s 7s 8c 9d 10h Js Qs Kc 2h\"\n";
+
+#[test]
+fn a_deal_specification_estimates_the_first_decision_the_same_for_any_thread_count() {
+    let s = Scratch::new("equity-deal");
+    let small = ["--samples", "120", "--check-every", "60"];
+    let one = equity_deal(
+        &s,
+        "tienlen",
+        TIENLEN_DEAL,
+        "one",
+        &[&small[..], &["--threads", "1"]].concat(),
+    );
+    let two = equity_deal(
+        &s,
+        "tienlen",
+        TIENLEN_DEAL,
+        "two",
+        &[&small[..], &["--threads", "2"]].concat(),
+    );
+    for f in ["equity.csv", "equity.json"] {
+        assert_eq!(
+            std::fs::read(one.join(f)).unwrap(),
+            std::fs::read(two.join(f)).unwrap(),
+            "{f} differs between 1 and 2 threads"
+        );
+    }
+    let rows = read_csv(&one);
+    assert!(rows.len() > 1);
+    assert!(
+        rows.iter().all(|r| r.0[1].contains("3s")),
+        "the opening play of an initial game holds 3s: {:?}",
+        rows.iter().map(|r| &r.0[1]).collect::<Vec<_>>()
+    );
+    let j = json(&one);
+    assert_eq!(j["seat"], 0);
+    assert_eq!(j["deal_specification"], true);
+    assert_eq!(j["skipped"], 0);
+    // Tứ Sắc: the first player's fixed 21 cards, a discard to choose
+    let tusac =
+        "[deal]\nseat0 = \"rA rA rA yE yE yE rP rP gR gC gH wR wC yP gP wP yK gK wA rE yH\"\n";
+    let out = equity_deal(&s, "tusac", tusac, "tusac", &small);
+    let rows = read_csv(&out);
+    assert!(rows.iter().all(|r| r.0[1].starts_with("discard")));
+}
+
+#[test]
+fn a_deal_specification_that_leaves_the_deciding_view_open_is_an_error() {
+    let s = Scratch::new("equity-deal-errors");
+    let run = |name: &str, game: &str, spec: &str| {
+        let deal = s.write(&format!("{name}.toml"), spec);
+        let out = s.path(name);
+        fails(
+            &s.0,
+            &[
+                "equity",
+                "--game",
+                game,
+                "--deal",
+                &deal,
+                "--output",
+                out.to_str().unwrap(),
+            ],
+        )
+    };
+    // only some of the first player's cards: its choices change from deal to deal
+    let e = run("partial", "tusac", "[deal]\nseat0 = \"rA rA ...\"\n");
+    assert!(e.contains("give its whole hand"), "{e}");
+    // seat 1 fixed without 3s: who leads changes from deal to deal
+    let e = run(
+        "leader",
+        "tienlen",
+        "[deal]\nseat1 = \"3c 4d 5h 6s 7s 8c 9d 10h Js Qs Kc 2h Ah\"\n",
+    );
+    assert!(
+        e.contains("is to move, not seat") || e.contains("give its whole hand"),
+        "{e}"
+    );
+    // a card not in the notation is named
+    let e = run("card", "tienlen", "[deal]\nseat0 = \"3s 1x ...\"\n");
+    assert!(e.contains("1x"), "{e}");
+    assert!(!s.path("card").exists(), "nothing written on an error");
+    // --view and --deal together
+    let deal = s.write("both.toml", TIENLEN_DEAL);
+    let e = fails(
+        &s.0,
+        &[
+            "equity",
+            "--game",
+            "tienlen",
+            "--deal",
+            &deal,
+            "--view",
+            &position("tusac-w1.toml"),
+        ],
+    );
+    assert!(e.contains("cannot be used with"), "{e}");
+}

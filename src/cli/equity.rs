@@ -1,12 +1,14 @@
-//! `bailab equity --game G --view FILE`: the win rate and mean payout of every legal action of
-//! the seat to move in a position, by seeded Monte Carlo with common random numbers
+//! `bailab equity --game G --view FILE` (or `--deal FILE`): the win rate and mean payout of
+//! every legal action of the seat to move in a position, or at the first decision of a partly
+//! specified deal, by seeded Monte Carlo with common random numbers
 //! ([`crate::study::equity`], docs/equity.md).
 
 use super::GameArgs;
-use crate::games::{with_game, GameKind, GameVisitor};
+use crate::deal_spec::DealSpec;
+use crate::games::{with_game, GameKind, GameVisitor, RuleMap};
 use crate::sim::output::write_atomic;
 use crate::sim::runner::check_threads;
-use crate::study::equity::{csv, estimate, table, EquityOptions, EquityReport, Progress};
+use crate::study::equity::{csv, estimate, table, EquityOptions, EquityReport, Progress, Source};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -16,6 +18,9 @@ use std::time::Instant;
 #[command(
     after_help = "The position file (TOML) is one seat's view: its hand, the cards visible \
 elsewhere, the phase and the active card or trick; docs/equity.md gives its keys per game.\n\
+Instead of --view, --deal takes a deal specification (docs/deals-spec.md): the estimate is \
+then of the game's first decision, each sample dealing the cards not fixed at random; the \
+deciding seat's whole hand must be fixed, and deals that end before the decision are skipped.\n\
 Each sample deals the hidden cards once (seeded by the sample index) and plays every legal \
 action out on that same deal (common random numbers), so actions are compared in pairs. The \
 estimate stops when the best action's paired 95% interval against every other action is above \
@@ -30,8 +35,19 @@ pub struct Args {
     #[command(flatten)]
     pub game: GameArgs,
     /// The position file: one seat's view (TOML, docs/equity.md).
+    #[arg(
+        long,
+        value_name = "FILE",
+        required_unless_present = "deal",
+        conflicts_with = "deal"
+    )]
+    pub view: Option<PathBuf>,
+    /// A deal specification (TOML, docs/deals-spec.md): estimate the game's first decision.
     #[arg(long, value_name = "FILE")]
-    pub view: PathBuf,
+    pub deal: Option<PathBuf>,
+    /// Number of players, with --deal (a position file names its own).
+    #[arg(long, default_value_t = 4, requires = "deal")]
+    pub players: usize,
     /// Agent specs that play the rest of the game, one per seat from seat 0, cycled when fewer
     /// (the deciding seat's own agent plays its later decisions); see `bailab agents`.
     #[arg(long = "agents", num_args = 1.., default_value = "greedy")]
@@ -89,11 +105,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     check_threads(threads)?;
     anyhow::ensure!(args.samples >= 2, "--samples must be at least 2");
     anyhow::ensure!(args.check_every >= 2, "--check-every must be at least 2");
-    let path = args.view.display().to_string();
-    let text = std::fs::read_to_string(&args.view).map_err(|e| anyhow::anyhow!("{path}: {e}"))?;
+    let file = args
+        .view
+        .as_ref()
+        .or(args.deal.as_ref())
+        .expect("clap requires one");
+    let path = file.display().to_string();
+    let text = std::fs::read_to_string(file).map_err(|e| anyhow::anyhow!("{path}: {e}"))?;
     let output = args.output.clone().unwrap_or_else(|| {
-        let stem = args
-            .view
+        let stem = file
             .file_stem()
             .map_or("position".into(), |s| s.to_string_lossy().to_string());
         PathBuf::from("results").join(format!("equity-{stem}"))
@@ -109,16 +129,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     impl GameVisitor for Visit<'_> {
         type Output = anyhow::Result<()>;
         fn visit<G: GameKind>(self) -> anyhow::Result<()> {
-            let (game, pos) =
-                G::read_position(self.variant, self.text, self.path).map_err(|e| {
+            let a = self.args;
+            let (players, source) =
+                source::<G>(a, self.variant, self.text, self.path).map_err(|e| {
                     // TOML syntax errors already start with the file and line
                     match e.starts_with(self.path) {
                         true => anyhow::anyhow!("{e}"),
                         false => anyhow::anyhow!("{}: {e}", self.path),
                     }
                 })?;
-            let players = crate::game::Game::seats(&game);
-            let a = self.args;
+
             anyhow::ensure!(
                 a.agents.len() <= players,
                 "{} --agents for {players} players: give at most one per seat",
@@ -136,7 +156,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             };
             let began = Instant::now();
             let bar = Bar::new(a.quiet, a.samples);
-            let report = estimate::<G>(&pos, &opts, &bar)?;
+            let report = estimate::<G>(&source, &opts, &bar)?;
             if let Some(b) = &bar.0 {
                 b.finish_and_clear();
             }
@@ -148,6 +168,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 text: self.text,
                 threads: self.threads,
                 seconds,
+                deal: a.deal.is_some(),
             };
             write(self.output, &meta, &opts, &report)?;
             if !a.quiet {
@@ -176,6 +197,24 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     .map_err(anyhow::Error::msg)?
 }
 
+/// Where the samples come from, and the number of players: the position file (`--view`) or the
+/// deal specification (`--deal`), read and checked for `G`.
+fn source<G: GameKind>(
+    args: &Args,
+    variant: &str,
+    text: &str,
+    path: &str,
+) -> Result<(usize, Source<G>), String> {
+    if args.view.is_some() {
+        let (game, pos) = G::read_position(variant, text, path)?;
+        return Ok((game.seats(), Source::View(pos)));
+    }
+    crate::games::check_players(&G::INFO, args.players)?;
+    let game = G::build(variant, args.players, &RuleMap::new())?;
+    let plan = DealSpec::parse(text, path)?.check(&game)?;
+    Ok((args.players, Source::Deal { game, plan }))
+}
+
 /// What the output files record beside the report.
 struct Meta<'a> {
     game: &'a str,
@@ -184,6 +223,7 @@ struct Meta<'a> {
     text: &'a str,
     threads: usize,
     seconds: f64,
+    deal: bool,
 }
 
 /// Writes equity.csv, equity.json (deterministic: the same for any thread count) and run.json
@@ -196,7 +236,7 @@ fn write(
 ) -> anyhow::Result<()> {
     std::fs::create_dir_all(output)
         .map_err(|e| anyhow::anyhow!("creating {}: {e}", output.display()))?;
-    let json = serde_json::json!({
+    let mut json = serde_json::json!({
         "game": m.game,
         "variant": m.variant,
         "position": m.path,
@@ -211,6 +251,11 @@ fn write(
         "checkpoints": r.checkpoints,
         "actions": r.rows,
     });
+    if m.deal {
+        // a deal specification, not a position: say so, and how many deals were skipped
+        json["deal_specification"] = true.into();
+        json["skipped"] = r.skipped.into();
+    }
     let run = serde_json::json!({
         "command": std::env::args().collect::<Vec<_>>().join(" "),
         "threads": m.threads,

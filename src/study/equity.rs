@@ -9,6 +9,7 @@
 
 use crate::agents::catalogue::make_agent;
 use crate::agents::Agent;
+use crate::deal_spec::{deal_with_spec, DealPlan};
 use crate::game::{ActionBuffer, GameId, GameState, Seat};
 use crate::games::position::Position;
 use crate::games::GameKind;
@@ -65,6 +66,8 @@ pub struct Sums {
     pub k: usize,
     /// Samples added.
     pub n: u64,
+    /// Samples skipped: specified deals that ended before the decision.
+    pub skipped: u64,
     /// Wins of the seat per action.
     pub wins: Vec<u64>,
     /// Σ payout per action.
@@ -81,6 +84,7 @@ impl Sums {
         Sums {
             k,
             n: 0,
+            skipped: 0,
             wins: vec![0; k],
             sum: vec![0; k],
             sq: vec![0; k],
@@ -106,6 +110,7 @@ impl Sums {
     /// Adds the samples of `other`.
     pub fn merge(mut self, other: Sums) -> Sums {
         self.n += other.n;
+        self.skipped += other.skipped;
         for i in 0..self.k {
             self.wins[i] += other.wins[i];
             self.sum[i] += other.sum[i];
@@ -197,6 +202,8 @@ pub struct EquityReport {
     pub rows: Vec<ActionRow>,
     /// Samples played (the same for every action).
     pub samples: u64,
+    /// Specified deals skipped because they ended before the decision.
+    pub skipped: u64,
     /// Why it stopped.
     pub stop: Stop,
     /// The stopping rule at each checkpoint.
@@ -213,22 +220,70 @@ impl Progress for () {
     fn advance(&self, _n: u64) {}
 }
 
-/// Estimates every legal action of the seat to move in `pos` (see the module docs).
+/// Where each sample's full state comes from.
+#[derive(Clone, Debug)]
+pub enum Source<G: GameKind> {
+    /// A position file: the deciding seat's determinization of its view, every sample.
+    View(Position<G::State>),
+    /// A deal specification (docs/deals-spec.md): the fixed cards where it puts them, the rest
+    /// dealt at random per sample; the decision is the game's first. Samples whose deal ends
+    /// before it (a natural win of a random hand) are skipped: the estimate is conditional on
+    /// the decision being reached.
+    Deal {
+        /// The game.
+        game: G,
+        /// The checked specification.
+        plan: DealPlan,
+    },
+}
+
+impl<G: GameKind> Source<G> {
+    /// The full state of sample `index`.
+    fn sample(&self, seed: u64, index: u64) -> G::State {
+        let mut rng = stream_rng(seed, index, DEAL_STREAM);
+        match self {
+            Source::View(pos) => pos.deal(&mut rng),
+            Source::Deal { game, plan } => deal_with_spec(game, plan, &mut rng),
+        }
+    }
+
+    /// The decision every sample must present: the seat and one state of it. A deal
+    /// specification's is that of its first sample that reaches a decision.
+    fn reference(&self, seed: u64, budget: u64) -> anyhow::Result<(Seat, G::State)> {
+        match self {
+            Source::View(pos) => {
+                anyhow::ensure!(
+                    pos.state.to_move() == Some(pos.seat),
+                    "the position is not seat {}'s decision",
+                    pos.seat
+                );
+                Ok((pos.seat, pos.state.clone()))
+            }
+            Source::Deal { .. } => (0..budget)
+                .find_map(|i| {
+                    let s = self.sample(seed, i);
+                    s.to_move().map(|seat| (seat, s))
+                })
+                .ok_or_else(|| {
+                    anyhow::anyhow!("every one of the {budget} deals ends before any decision")
+                }),
+        }
+    }
+}
+
+/// Estimates every legal action of the seat to move in `source`'s decision (see the module
+/// docs).
 pub fn estimate<G: GameKind>(
-    pos: &Position<G::State>,
+    source: &Source<G>,
     opts: &EquityOptions,
     progress: &dyn Progress,
 ) -> anyhow::Result<EquityReport> {
-    let seat = pos.seat;
-    anyhow::ensure!(
-        pos.state.to_move() == Some(seat),
-        "the position is not seat {seat}'s decision"
-    );
     for spec in &opts.agents {
         make_agent::<G>(spec).map_err(anyhow::Error::msg)?;
     }
+    let (seat, reference) = source.reference(opts.seed, opts.budget)?;
     let mut legal = <G::State as GameState>::Actions::default();
-    pos.state.legal_actions(&mut legal);
+    reference.legal_actions(&mut legal);
     let legal: Vec<_> = legal.as_slice().to_vec();
     anyhow::ensure!(!legal.is_empty(), "seat {seat} has no legal action");
     let pool = rayon::ThreadPoolBuilder::new()
@@ -236,14 +291,18 @@ pub fn estimate<G: GameKind>(
         .build()?;
     let k = legal.len();
     // states are `Send` but not required to be `Sync`: each chunk takes its own copy
-    let shared = std::sync::Mutex::new((pos.clone(), legal.clone()));
+    let shared = std::sync::Mutex::new((source.clone(), legal.clone()));
+    let decision = Decision { seat, k };
     let mut sums = Sums::new(k);
+    let mut next = 0;
     let mut checkpoints = Vec::new();
     let stop = loop {
-        let end = (sums.n + opts.check_every).min(opts.budget);
-        let block = pool.install(|| play_block::<G>(&shared, k, opts, sums.n, end, progress))?;
+        let end = (next + opts.check_every).min(opts.budget);
+        let block =
+            pool.install(|| play_block::<G>(&shared, decision, opts, next, end, progress))?;
+        next = end;
         sums = sums.merge(block);
-        let separated = sums.separated();
+        let separated = sums.n >= 2 && sums.separated();
         checkpoints.push(Checkpoint {
             samples: sums.n,
             best: legal[sums.best()].to_string(),
@@ -255,26 +314,38 @@ pub fn estimate<G: GameKind>(
         if separated {
             break Stop::Separated;
         }
-        if sums.n >= opts.budget {
+        if next >= opts.budget {
             break Stop::Budget;
         }
     };
+    anyhow::ensure!(
+        sums.n > 0,
+        "none of the {next} deals reached seat {seat}'s decision"
+    );
     let names: Vec<String> = legal.iter().map(|a| a.to_string()).collect();
     Ok(EquityReport {
         seat,
         rows: rows(&sums, &names),
         samples: sums.n,
+        skipped: sums.skipped,
         stop,
         checkpoints,
     })
+}
+
+/// The decision being estimated: the deciding seat and its number of legal actions.
+#[derive(Copy, Clone, Debug)]
+struct Decision {
+    seat: Seat,
+    k: usize,
 }
 
 /// Plays samples `start..end` in parallel chunks and adds them up (integer sums: the order does
 /// not matter).
 #[allow(clippy::type_complexity)]
 fn play_block<G: GameKind>(
-    shared: &std::sync::Mutex<(Position<G::State>, Vec<<G::State as GameState>::Action>)>,
-    k: usize,
+    shared: &std::sync::Mutex<(Source<G>, Vec<<G::State as GameState>::Action>)>,
+    decision: Decision,
     opts: &EquityOptions,
     start: u64,
     end: u64,
@@ -284,8 +355,9 @@ fn play_block<G: GameKind>(
     (0..chunks)
         .into_par_iter()
         .map(|c| {
-            let (pos, legal) = shared.lock().expect("never poisoned").clone();
-            let (pos, legal) = (&pos, legal.as_slice());
+            let (source, legal) = shared.lock().expect("never poisoned").clone();
+            let (source, legal) = (&source, legal.as_slice());
+            let k = decision.k;
             let from = start + c * CHUNK;
             let to = (from + CHUNK).min(end);
             let mut agents = opts
@@ -297,43 +369,69 @@ fn play_block<G: GameKind>(
             let mut payouts = vec![0i64; k];
             let mut wins = vec![false; k];
             for i in from..to {
-                play_sample::<G>(
-                    pos,
-                    legal,
-                    &mut agents,
-                    opts.seed,
-                    i,
-                    &mut payouts,
-                    &mut wins,
-                );
-                sums.add(&payouts, &wins);
+                let sample = Sample {
+                    seed: opts.seed,
+                    index: i,
+                    seat: decision.seat,
+                };
+                match play_sample::<G>(source, legal, &mut agents, sample, &mut payouts, &mut wins)
+                {
+                    Ok(true) => sums.add(&payouts, &wins),
+                    Ok(false) => sums.skipped += 1,
+                    Err(e) => anyhow::bail!(e),
+                }
             }
             progress.advance(to - from);
             Ok(sums)
         })
-        .try_reduce(|| Sums::new(k), |a, b| Ok(a.merge(b)))
+        .try_reduce(|| Sums::new(decision.k), |a, b| Ok(a.merge(b)))
 }
 
-/// Sample `index`: one deal of the hidden cards, every action played out on it with the same
-/// agents' streams. Writes the seat's payout and win per action. Allocation-free.
-fn play_sample<G: GameKind>(
-    pos: &Position<G::State>,
-    legal: &[<G::State as GameState>::Action],
-    agents: &mut [Box<dyn Agent<G::State>>],
+/// Which sample is played, and for which seat.
+#[derive(Copy, Clone, Debug)]
+struct Sample {
     seed: u64,
     index: u64,
+    seat: Seat,
+}
+
+/// One sample: one deal of the hidden cards, every action played out on it with the same
+/// agents' streams. Writes the seat's payout and win per action. Allocation-free. `Ok(false)`
+/// when a specified deal ends before the decision (skipped); an error when it presents another
+/// decision (the specification leaves the deciding seat's view open).
+fn play_sample<G: GameKind>(
+    source: &Source<G>,
+    legal: &[<G::State as GameState>::Action],
+    agents: &mut [Box<dyn Agent<G::State>>],
+    sample: Sample,
     payouts: &mut [i64],
     wins: &mut [bool],
-) {
-    let seat = pos.seat;
-    let base = pos.deal(&mut stream_rng(seed, index, DEAL_STREAM));
+) -> Result<bool, String> {
+    let Sample { seed, index, seat } = sample;
+    let base = source.sample(seed, index);
+    if base.to_move().is_none() {
+        assert!(
+            matches!(source, Source::Deal { .. }),
+            "a determinization ended the game (a bug in the game's position)"
+        );
+        return Ok(false);
+    }
     let mut check = <G::State as GameState>::Actions::default();
     base.legal_actions(&mut check);
-    assert_eq!(
-        check.as_slice(),
-        legal,
-        "a determinization changed the seat's legal actions (a bug in the game's position)"
-    );
+    if base.to_move() != Some(seat) || check.as_slice() != legal {
+        assert!(
+            matches!(source, Source::Deal { .. }),
+            "a determinization changed the seat's legal actions (a bug in the game's position)"
+        );
+        let what = match base.to_move() {
+            Some(s) if s != seat => format!("seat {s} is to move, not seat {seat}"),
+            _ => format!("seat {seat}'s legal actions differ from the first deal's"),
+        };
+        return Err(format!(
+            "deal {index} presents another decision ({what}): equity needs the deciding seat's \
+             view fixed, so give its whole hand in the deal specification"
+        ));
+    }
     let seat_agent: [usize; crate::MAX_SEATS] = std::array::from_fn(|s| s % agents.len());
     let id = GameId {
         master: seed,
@@ -348,6 +446,7 @@ fn play_sample<G: GameKind>(
         payouts[i] = o.payouts[seat as usize];
         wins[i] = o.winner == Some(seat);
     }
+    Ok(true)
 }
 
 /// The ranked rows of `equity.csv`.
@@ -478,8 +577,12 @@ pub fn table(report: &EquityReport, unit: &str) -> String {
             diff
         );
     }
+    let skipped = match report.skipped {
+        0 => String::new(),
+        n => format!(" ({n} deals ended before the decision and were skipped)"),
+    };
     out += &format!(
-        "seat {}, {} samples per action, stopped: {}; payouts in {unit}\n",
+        "seat {}, {} samples per action{skipped}, stopped: {}; payouts in {unit}\n",
         report.seat,
         report.samples,
         match report.stop {
