@@ -709,6 +709,7 @@ fn features_cost() {
     let mut rows = [[0i16; MAX_FEATURES]; bailab::games::chan::MAX_ACTIONS];
     let mut greedy = ChanGreedy {
         tiebreak: bailab::agents::greedy::TieBreak::Canonical,
+        weights: bailab::agents::greedy::Weights::defaults(bailab::games::chan::greedy::WEIGHTS),
     };
     let mut rng = stream_rng(1, 2, 3);
     let mut sum = 0i64;

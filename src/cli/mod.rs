@@ -9,6 +9,7 @@ pub mod merge;
 pub mod play;
 pub mod replay;
 pub mod run;
+pub mod tune;
 
 use clap::{Parser, Subcommand};
 
@@ -42,6 +43,8 @@ pub enum Command {
     Learn(learn::Args),
     /// Measure speed on this machine: trash evaluations, hand analyses and games per second.
     Bench(bench::Args),
+    /// Tune a game's greedy weights against a fixed field (common random numbers, racing).
+    Tune(tune::Args),
 }
 
 /// The `--game` argument: a name of the registry (`bailab agents` lists the games).
@@ -86,5 +89,6 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Play(args) => play::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Learn(args) => learn::run(args),
+        Command::Tune(args) => tune::run(args),
     }
 }

@@ -1,0 +1,3 @@
+//! Studies beyond head-to-head runs (issue 13).
+
+pub mod tune;
