@@ -46,6 +46,14 @@ pub struct Args {
     /// seeds of evaluation runs).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// A candidate to race besides the sampled ones: a weight file or `name=value,...` (the
+    /// other weights at their defaults). Repeat for more.
+    #[arg(long, value_name = "WEIGHTS")]
+    pub include: Vec<String>,
+    /// Centre the search here instead of at the defaults (a weight file, e.g. an earlier
+    /// tune's, or `name=value,...`); the default weights stay the reference.
+    #[arg(long, value_name = "WEIGHTS")]
+    pub start: Option<String>,
     /// Where to write the weights (default: agents/GAME-VARIANT-greedy.toml).
     #[arg(long)]
     pub output: Option<PathBuf>,
@@ -85,6 +93,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         candidates: args.candidates as usize,
         deals: args.deals,
         seed: args.seed,
+        include: args.include.clone(),
+        start: args.start.clone(),
     };
     let progress = Bar::new(args.quiet);
     let start = std::time::Instant::now();
@@ -123,6 +133,12 @@ fn command_line(args: &Args, cfg: &TuneConfig) -> String {
     let mut opponents = String::new();
     for o in &args.opponents {
         opponents += &format!(" --opponents {o}");
+    }
+    for i in &args.include {
+        opponents += &format!(" --include {i}");
+    }
+    if let Some(s) = &args.start {
+        opponents += &format!(" --start {s}");
     }
     format!(
         "bailab tune --game {} --variant {}{opponents} --candidates {} --deals {} --seed {}",
@@ -176,9 +192,10 @@ fn write_outputs(
         format!("  {command}"),
         String::new(),
         format!(
-            "Random search: {} candidates besides the default, raced by successive halving on \
-             common random",
-            t.candidates.len() - 1
+            "Random search: {} candidates besides the default (centred on {}), raced by \
+             successive halving on common random",
+            t.candidates.len() - 1,
+            cfg.start.as_deref().unwrap_or("the defaults")
         ),
         format!(
             "numbers: training deals 2^40+i of seed {}, every rotation, one seat against {}.",

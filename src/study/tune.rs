@@ -1,9 +1,11 @@
 //! Tuning a game's `greedy` weights ([`GameKind::GREEDY_WEIGHTS`]) by play: random search
 //! around the defaults, raced with successive halving on common random numbers.
 //!
-//! - **Candidates:** candidate 0 is the default weights (greedy's rule); candidates 1..=N change
-//!   one to three weights each (seeded): half of the changes draw a value anywhere in the
-//!   weight's range, half move it from its default by up to a quarter of the range.
+//! - **Candidates:** candidate 0 is the default weights (greedy's rule, the reference); then the
+//!   start of the search (`--start`, if not the default) and any candidates given
+//!   (`--include`); then N sampled ones (seeded), each changing one to three weights of the
+//!   start: half of the changes draw a value anywhere in the weight's range, half move it from
+//!   the start's value by up to a quarter of the range.
 //! - **Common random numbers:** every candidate plays the same training deals (deal
 //!   `TUNE_DEALS_FROM + i` of the seed, apart from the deals of evaluation runs), each in every
 //!   rotation, in one seat against the same opponent field; its per-deal payout sum is paired
@@ -17,8 +19,9 @@
 //! Deterministic for any thread count: each deal's games depend on the seed and the deal only,
 //! and results are collected in deal order.
 
-use crate::agents::catalogue::make_agent;
+use crate::agents::catalogue::{lookup, make_agent};
 use crate::agents::greedy::{Weight, Weights};
+use crate::agents::spec::AgentSpec;
 use crate::agents::Agent;
 use crate::game::{GameId, MAX_SEATS};
 use crate::games::GameKind;
@@ -53,6 +56,12 @@ pub struct TuneConfig {
     pub deals: u64,
     /// The master seed of the deals and of the sampling.
     pub seed: u64,
+    /// Candidates given besides the sampled ones: each a weight file path or
+    /// `name=value,...` (the rest at their defaults).
+    pub include: Vec<String>,
+    /// Where the search is centred (a path or `name=value,...`; default: the defaults). It is
+    /// a candidate itself; the default stays the reference.
+    pub start: Option<String>,
 }
 
 /// How a candidate left a round.
@@ -124,18 +133,17 @@ fn snap(v: f64, w: &Weight) -> f64 {
     k.clamp(w.range.0, w.range.1)
 }
 
-/// Samples `n` distinct candidates besides the defaults (see the module documentation).
-pub fn sample(table: &[Weight], n: usize, seed: u64) -> Vec<Weights> {
-    let default = Weights::defaults(table);
-    let mut out = vec![default];
+/// Adds `n` sampled candidates, distinct from those in `out`, around `base` (see the module
+/// documentation).
+pub fn sample(table: &[Weight], n: usize, seed: u64, base: Weights, out: &mut Vec<Weights>) {
     if table.is_empty() {
-        return out;
+        return;
     }
     let mut rng: GameRng = stream_rng(seed, 0, SAMPLE_STREAM);
-    let mut tries = 0;
-    while out.len() <= n && tries < 100 * (n + 1) {
+    let (mut tries, goal) = (0, out.len() + n);
+    while out.len() < goal && tries < 100 * (n + 1) {
         tries += 1;
-        let mut w = default;
+        let mut w = base;
         let changes = rng.random_range(1..=table.len().min(3));
         for _ in 0..changes {
             let i = rng.random_range(0..table.len());
@@ -144,7 +152,7 @@ pub fn sample(table: &[Weight], n: usize, seed: u64) -> Vec<Weights> {
             let v = if rng.random_bool(0.5) {
                 lo + rng.random::<f64>() * (hi - lo)
             } else {
-                t.default + (rng.random::<f64>() * 2.0 - 1.0) * (hi - lo) / 4.0
+                base.get(i) + (rng.random::<f64>() * 2.0 - 1.0) * (hi - lo) / 4.0
             };
             w.set(i, snap(v, t));
         }
@@ -152,7 +160,38 @@ pub fn sample(table: &[Weight], n: usize, seed: u64) -> Vec<Weights> {
             out.push(w);
         }
     }
-    out
+}
+
+/// The weights of `text` for game `G`: a weight file path or `name=value,...`, the rest at
+/// their defaults. Errors name the weight or the file's line.
+pub fn weights_of<G: GameKind>(text: &str) -> Result<Weights, String> {
+    let spec = AgentSpec::parse(&format!("greedy:{text}"))?;
+    lookup::<G>(&spec)?;
+    Weights::from_spec(&spec, G::GREEDY_WEIGHTS, G::INFO.name)
+}
+
+/// The candidates: the default, the start (if another), the included ones, then `n` sampled
+/// around the start.
+fn candidates<G: GameKind>(cfg: &TuneConfig) -> Result<Vec<Weights>, String> {
+    let table = G::GREEDY_WEIGHTS;
+    let default = Weights::defaults(table);
+    let base = match &cfg.start {
+        Some(text) => weights_of::<G>(text).map_err(|e| format!("--start: {e}"))?,
+        None => default,
+    };
+    let mut out = vec![default];
+    for w in std::iter::once(Ok(base)).chain(
+        cfg.include
+            .iter()
+            .map(|t| weights_of::<G>(t).map_err(|e| format!("--include: {e}"))),
+    ) {
+        let w = w?;
+        if !out.contains(&w) {
+            out.push(w);
+        }
+    }
+    sample(table, cfg.candidates, cfg.seed, base, &mut out);
+    Ok(out)
 }
 
 /// The per-deal payout sums of `spec` over the rotations of deals `deals` (the spec in seat
@@ -218,7 +257,7 @@ pub fn tune<G: GameKind>(cfg: &TuneConfig, progress: &dyn Progress) -> Result<Tu
         ));
     }
     let game = G::build(&cfg.variant, cfg.players, &Default::default())?;
-    let candidates = sample(table, cfg.candidates, cfg.seed);
+    let candidates = candidates::<G>(cfg)?;
     let specs: Vec<String> = candidates.iter().map(|w| spec_of(table, w)).collect();
     let mut alive: Vec<usize> = (0..candidates.len()).collect();
     let mut sums: Vec<Vec<i64>> = vec![Vec::new(); candidates.len()];
