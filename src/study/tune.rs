@@ -129,7 +129,7 @@ pub fn spec_of(table: &[Weight], w: &Weights) -> String {
 fn snap(v: f64, w: &Weight) -> f64 {
     let k = (v / w.step).round() * w.step;
     // printed and read back exactly: keep at most 6 decimals
-    let k = (k * 1e6).round() / 1e6;
+    let k = (k * 1e6).round() / 1e6 + 0.0; // no "-0"
     k.clamp(w.range.0, w.range.1)
 }
 

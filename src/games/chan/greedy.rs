@@ -15,15 +15,20 @@
 //! Its weights ([`WEIGHTS`], tuned by `bailab tune`): `eat_gain` and `chiu_gain` (how much an
 //! eat or chíu must lower the lone count, 1), `ca_eat` (1: Ca eats allowed) and `outs` (a
 //! discard scores `lone left + outs × unseen partners`, then fewest partners; 0 is the rule
-//! above). The defaults are the rule above.
+//! above), and `chan` and `ca` (with either non-zero, every decision's actions score
+//! `−[the rule's choice] − chan × chan_after − ca × ca_after`, lowest first: the rule's choice
+//! unless another action keeps enough more Chắn or Cạ). The defaults are the rule above.
 
 use super::card::{Card, IDENTITIES};
 use super::decompose::decompose;
+use super::features::{features, FEATURES};
 use super::hand::Hand;
+use super::state::MAX_ACTIONS;
 use super::state::{Action, ChanState};
 use super::view::ChanView;
 use crate::agents::catalogue::AgentInfo;
-use crate::agents::greedy::{milli, TieBreak, Weights, TIEBREAK_PARAM};
+use crate::agents::greedy::{feature_slot, milli, TieBreak, Weights, TIEBREAK_PARAM};
+use crate::agents::rules::features::{FeatureRow, MAX_FEATURES};
 use crate::agents::spec::AgentSpec;
 use crate::agents::Agent;
 use crate::rng::GameRng;
@@ -49,24 +54,75 @@ crate::greedy_weights! {
     Outs "outs" = 0.0 in 0.0..=2.0 step 0.01,
         "discard: score = lone cards left + this × unseen partners, lowest first (then fewest \
          partners)";
+    Chan "chan" = 0.0 in 0.0..=3.0 step 0.01,
+        "every decision: reward per Chắn after the action (chan_after), against a bonus of 1 for \
+         the rule's own choice (0: the rule alone)";
+    Ca "ca" = 0.0 in -2.0..=2.0 step 0.01,
+        "every decision: reward per Cạ after the action (ca_after), as `chan`";
 }
 
+/// Feature slots the weights read.
+const CHAN_AFTER: usize = feature_slot(FEATURES, "chan_after");
+/// Feature slots the weights read.
+const CA_AFTER: usize = feature_slot(FEATURES, "ca_after");
+
 /// The greedy agent for Chắn.
-#[derive(Copy, Clone, Debug)]
+#[derive(Clone, Debug)]
 pub struct ChanGreedy {
     /// The tie-break rule among equal discards.
     pub tiebreak: TieBreak,
     /// The weights ([`WEIGHTS`]).
     pub weights: Weights,
+    rows: [FeatureRow; MAX_ACTIONS],
 }
 
 impl ChanGreedy {
+    /// Greedy with these weights.
+    pub fn new(tiebreak: TieBreak, weights: Weights) -> ChanGreedy {
+        ChanGreedy {
+            tiebreak,
+            weights,
+            rows: [[0; MAX_FEATURES]; MAX_ACTIONS],
+        }
+    }
+
     /// Greedy from its spec (`greedy:tiebreak=random,outs=0.5`, `greedy:PATH`).
     pub fn from_spec(spec: &AgentSpec) -> Result<ChanGreedy, String> {
-        Ok(ChanGreedy {
-            tiebreak: TieBreak::from_spec(spec)?,
-            weights: Weights::from_spec(spec, WEIGHTS, "chan")?,
-        })
+        Ok(ChanGreedy::new(
+            TieBreak::from_spec(spec)?,
+            Weights::from_spec(spec, WEIGHTS, "chan")?,
+        ))
+    }
+
+    /// With `chan` or `ca` weights: the action scoring least by
+    /// `−[the rule's choice] − chan × chan_after − ca × ca_after` (an ù claim is always kept).
+    fn rescore(
+        &mut self,
+        view: &ChanView<'_>,
+        legal: &[Action],
+        rule: usize,
+        rng: &mut GameRng,
+    ) -> usize {
+        let (chan, ca) = (self.w(W::Chan), self.w(W::Ca));
+        if (chan == 0.0 && ca == 0.0)
+            || legal.len() == 1
+            || matches!(legal[rule], Action::ClaimU(_) | Action::DeclareThienU)
+        {
+            return rule;
+        }
+        let rows = &mut self.rows[..legal.len()];
+        for row in rows.iter_mut() {
+            *row = [0; MAX_FEATURES];
+        }
+        features(view, legal, rows);
+        let rows = &self.rows[..legal.len()];
+        let keys = (0..legal.len()).map(|i| {
+            let bonus = f64::from(u8::from(i == rule));
+            let score =
+                -bonus - chan * f64::from(rows[i][CHAN_AFTER]) - ca * f64::from(rows[i][CA_AFTER]);
+            (i, milli(score))
+        });
+        self.tiebreak.pick(keys, rng).unwrap_or(rule)
     }
 
     /// Weight `s`.
@@ -98,6 +154,15 @@ pub fn partners(c: Card, unseen: &[u8; IDENTITIES]) -> u32 {
 
 impl Agent<ChanState> for ChanGreedy {
     fn act(&mut self, view: &ChanView<'_>, legal: &[Action], rng: &mut GameRng) -> usize {
+        let rule = self.rule(view, legal, rng);
+        self.rescore(view, legal, rule, rng)
+    }
+}
+
+impl ChanGreedy {
+    /// The rule of the module documentation (with the weights `eat_gain`, `ca_eat`, `chiu_gain`
+    /// and `outs`).
+    fn rule(&self, view: &ChanView<'_>, legal: &[Action], rng: &mut GameRng) -> usize {
         let hand = view.own_hand();
         let lone = lone_count(&hand);
         // ù first
