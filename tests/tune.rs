@@ -176,11 +176,7 @@ fn weight_file_round_trip_and_errors_name_the_line() {
     );
     assert!(make_agent::<TuSac>(&format!("greedy:{path}")).is_ok());
 
-    let bad = |body: &str| {
-        parse_weights(body, "w.toml", WEIGHTS, "tusac")
-            .err()
-            .expect(body)
-    };
+    let bad = |body: &str| parse_weights(body, "w.toml", WEIGHTS, "tusac").expect_err(body);
     let e = bad("game = \"tusac\"\nouts = = 2\n");
     assert!(e.contains("w.toml: line 2"), "{e}");
     let e = bad("game = \"tusac\"\n\noats = 2\n");

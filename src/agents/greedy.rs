@@ -198,7 +198,7 @@ impl Weights {
     ) -> String {
         let mut out = String::new();
         for line in header {
-            out += &format!("# {line}").trim_end().to_string();
+            out += format!("# {line}").trim_end();
             out.push('\n');
         }
         out += &format!("game = \"{game}\"\nvariant = \"{variant}\"\n\n");

@@ -162,8 +162,11 @@ impl TuSacGreedy {
         let last = legal.len() - 1;
         match view.phase() {
             Phase::MustDiscard(_) => {
-                let keys = legal.iter().enumerate().filter_map(|(i, a)| {
-                    matches!(a, Action::Discard(_)).then(|| {
+                let keys = legal
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, a)| matches!(a, Action::Discard(_)))
+                    .map(|(i, _)| {
                         let over = f(i, slot::OUTS_OVER_MIN);
                         let score = w(W::Outs) * over
                             + w(W::NotWorst) * f64::from(u8::from(over > 0.0))
@@ -171,8 +174,7 @@ impl TuSacGreedy {
                             + w(W::Khui) * f(i, slot::KHUI)
                             + self.common(&rows[i]);
                         (i, milli(score))
-                    })
-                });
+                    });
                 self.tiebreak.pick(keys, rng)
             }
             _ => {
