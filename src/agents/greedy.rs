@@ -5,6 +5,7 @@ use super::uniform_index;
 use crate::agents::catalogue::{choice, ParamInfo};
 use crate::agents::spec::AgentSpec;
 use crate::rng::GameRng;
+use std::path::Path;
 
 /// How a greedy agent chooses among equally good actions.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -163,7 +164,20 @@ impl Weights {
     pub fn from_spec(spec: &AgentSpec, table: &[Weight], game: &str) -> Result<Weights, String> {
         let mut w = Weights::defaults(table);
         if let Some(path) = spec.get(super::spec::PATH) {
-            for (name, value) in cached_file(path, table, game)? {
+            let file = cached_file(path, table, game).map_err(|e| {
+                // `greedy:tiebreak`: more likely a parameter without its value than a file
+                let bare = !path.contains(['.', '/', '\\']) && !Path::new(path).exists();
+                if bare {
+                    format!(
+                        "agent spec '{}:{path}': '{path}' is not key=value (nor a weight file: \
+                         no file '{path}')",
+                        spec.name
+                    )
+                } else {
+                    e
+                }
+            })?;
+            for (name, value) in file {
                 let i = slot_of(table, &name).expect("checked when read");
                 w.values[i] = value;
             }
@@ -250,12 +264,14 @@ pub fn parse_weights(
 ) -> Result<Vec<(String, f64)>, String> {
     let doc: toml::Table =
         toml::from_str(text).map_err(|e| crate::sim::experiment::toml_error(text, origin, &e))?;
+    // the line of `key = ...`, `[key]` or `[[key]]`
     let line_of = |key: &str| {
         text.lines()
             .position(|l| {
-                l.trim_start()
-                    .strip_prefix(key)
+                let l = l.trim();
+                l.strip_prefix(key)
                     .is_some_and(|r| r.trim_start().starts_with('='))
+                    || l.trim_matches(|c| c == '[' || c == ']').trim() == key
             })
             .map_or(String::new(), |n| format!("line {}: ", n + 1))
     };
