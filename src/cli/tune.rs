@@ -14,13 +14,14 @@ use std::path::{Path, PathBuf};
 /// Arguments of `bailab tune`.
 #[derive(clap::Args, Debug)]
 #[command(
-    after_help = "Method: candidate 0 is greedy's default weights; --candidates more \
-are sampled from the seed (each changes one to three weights). Every candidate plays one seat \
-against --opponents on the same training deals (deal 2^40+i of --seed), each deal in every \
-rotation, and is paired with the default on those deals (common random numbers). Racing by \
-successive halving: round 1 plays --deals deals, each later round doubles them; after each round \
-the better half by paired mean gain is kept, and a candidate whose 95% interval lies wholly \
-below the best one's is dropped. The last one left is written.\n\
+    after_help = "Method: candidate 0 is greedy's default weights (the reference), then \
+--start and each --include; --candidates more are sampled from the seed, each changing one to \
+three weights of the start. Every candidate plays one seat against --opponents on the same \
+training deals (deal 2^40+i of --seed), each deal in every rotation, and is paired with the \
+default on those deals (common random numbers). Racing by successive halving: round 1 plays \
+--deals deals, each later round doubles them; after each round the better half of the others by \
+paired mean gain is kept, and one whose 95% interval lies wholly below the best one's is \
+dropped; the default stays until one other is left, and the better of that pair is written.\n\
 Writes the weights (TOML, its header says how they were tuned) and, beside it, NAME.report.csv: \
 one row per candidate per round (candidate,params,round,deals,mean_diff,mean_diff_lo95,\
 mean_diff_hi95,status). Same seed and settings, same files, on any thread count.\n\
