@@ -1,6 +1,7 @@
 //! The hot loop does not allocate (ARCHITECTURE.md contract 5): a counting global allocator
-//! sees zero heap allocations while 10,000 greedy and 10,000 random games of every game are
-//! played after setup (agents built, nothing else), while rule-list agents play, while ISMCTS
+//! sees zero heap allocations while 10,000 greedy (default and other weights) and 10,000 random
+//! games of every game are played after setup (agents built, nothing else), while rule-list
+//! agents play, while ISMCTS
 //! agents search, and while every game's rule-list features are computed at every decision
 //! (forced ones too) from a fresh thread's very first call.
 
@@ -153,17 +154,34 @@ fn playing_games_does_not_allocate() {
     let before = allocations();
     drop(std::hint::black_box(vec![1u8; 10]));
     assert_eq!(allocations() - before, 1);
-    for spec in ["greedy", "greedy:tiebreak=random", "random"] {
+    // greedy with weights scores every action by its features: still no allocation
+    for spec in [
+        "greedy",
+        "greedy:tiebreak=random",
+        "greedy:no_win=5,win_outs=1,feed=0.1,decline=2,meld_value=1",
+        "random",
+    ] {
         assert_eq!(games_allocate::<TuSac>(spec, 10_000), 0, "{spec} allocated");
     }
-    for spec in ["greedy", "random", "first"] {
+    for spec in [
+        "greedy",
+        "greedy:endgame=5,max_extra=3,chop=0",
+        "random",
+        "first",
+    ] {
         assert_eq!(
             games_allocate::<TienLen>(spec, 10_000),
             0,
             "tienlen {spec} allocated"
         );
     }
-    for spec in ["greedy", "greedy:tiebreak=random", "random", "first"] {
+    for spec in [
+        "greedy",
+        "greedy:tiebreak=random",
+        "greedy:outs=0.5,ca_eat=0,eat_gain=2",
+        "random",
+        "first",
+    ] {
         assert_eq!(
             games_allocate::<Chan>(spec, 10_000),
             0,

@@ -707,9 +707,10 @@ fn features_cost() {
         })
         .collect();
     let mut rows = [[0i16; MAX_FEATURES]; bailab::games::chan::MAX_ACTIONS];
-    let mut greedy = ChanGreedy {
-        tiebreak: bailab::agents::greedy::TieBreak::Canonical,
-    };
+    let mut greedy = ChanGreedy::new(
+        bailab::agents::greedy::TieBreak::Canonical,
+        bailab::agents::greedy::Weights::defaults(bailab::games::chan::greedy::WEIGHTS),
+    );
     let mut rng = stream_rng(1, 2, 3);
     let mut sum = 0i64;
     // each decision a few times in a row, as in a game where the state is in cache; the best

@@ -387,7 +387,12 @@ fn bad_rule_agents_are_clear_errors() {
             "rules:bad.toml",
             "bad.toml: line 4: prefer = \"outz\": unknown feature 'outz'",
         ),
-        ("greedy:bad.toml", "takes no bare value"),
+        ("first:bad.toml", "takes no bare value"),
+        // greedy's bare value is a weight file
+        (
+            "greedy:bad.toml",
+            "bad.toml: line 3: 'rule' is not a weight",
+        ),
     ];
     for (agent, message) in cases {
         let file = dir.write("e.toml", &exp(agent));

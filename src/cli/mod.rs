@@ -11,6 +11,7 @@ pub mod play;
 pub mod plot;
 pub mod replay;
 pub mod run;
+pub mod tune;
 
 use clap::{Parser, Subcommand};
 
@@ -48,6 +49,8 @@ pub enum Command {
     Bench(bench::Args),
     /// Draw SVG charts from summary, strength, distributions, equity and tuning CSVs.
     Plot(plot::Args),
+    /// Tune a game's greedy weights against a fixed field (common random numbers, racing).
+    Tune(tune::Args),
 }
 
 /// The `--game` argument: a name of the registry (`bailab agents` lists the games).
@@ -94,5 +97,6 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Learn(args) => learn::run(args),
         Command::Plot(args) => plot::run(args),
         Command::Equity(args) => equity::run(args),
+        Command::Tune(args) => tune::run(args),
     }
 }

@@ -207,6 +207,9 @@ pub trait GameKind: Game + Clone + 'static {
         let _ = count;
         Vec::new()
     }
+
+    /// The tunable weights of the game's `greedy` (`bailab tune`; none by default).
+    const GREEDY_WEIGHTS: &'static [crate::agents::greedy::Weight] = &[];
 }
 
 /// Code run for a game chosen by name: [`with_game`] calls `visit::<G>()` with the game's type.

@@ -2,3 +2,4 @@
 
 pub mod equity;
 pub mod plot;
+pub mod tune;

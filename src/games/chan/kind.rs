@@ -10,7 +10,6 @@ use super::greedy::{ChanGreedy, GREEDY_INFO};
 use super::log::ChanLog;
 use super::state::{Chan, ChanState, Event, Setup, DECK_SIZE};
 use super::{Hand, Options};
-use crate::agents::greedy::TieBreak;
 use crate::agents::rules::features::{FeatureInfo, FeatureRow};
 use crate::agents::spec::AgentSpec;
 use crate::agents::Agent;
@@ -91,6 +90,8 @@ impl GameKind for Chan {
 
     const FEATURES: &'static [FeatureInfo] = super::features::FEATURES;
 
+    const GREEDY_WEIGHTS: &'static [crate::agents::greedy::Weight] = super::greedy::WEIGHTS;
+
     fn features(
         view: &super::ChanView<'_>,
         legal: &[super::state::Action],
@@ -101,9 +102,7 @@ impl GameKind for Chan {
 
     fn own_agent(spec: &AgentSpec) -> Result<Box<dyn Agent<ChanState>>, String> {
         match spec.name.as_str() {
-            "greedy" => Ok(Box::new(ChanGreedy {
-                tiebreak: TieBreak::from_spec(spec)?,
-            })),
+            "greedy" => Ok(Box::new(ChanGreedy::from_spec(spec)?)),
             other => Err(format!("agent '{other}' does not play chan")),
         }
     }

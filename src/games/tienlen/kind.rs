@@ -85,6 +85,8 @@ impl GameKind for TienLen {
 
     const FEATURES: &'static [FeatureInfo] = super::features::FEATURES;
 
+    const GREEDY_WEIGHTS: &'static [crate::agents::greedy::Weight] = super::greedy::WEIGHTS;
+
     fn features(
         view: &super::TienLenView<'_>,
         legal: &[super::state::Action],
@@ -95,7 +97,7 @@ impl GameKind for TienLen {
 
     fn own_agent(spec: &AgentSpec) -> Result<Box<dyn Agent<TienLenState>>, String> {
         match spec.name.as_str() {
-            "greedy" => Ok(Box::new(TienLenGreedy::default())),
+            "greedy" => Ok(Box::new(TienLenGreedy::from_spec(spec)?)),
             other => Err(format!("agent '{other}' does not play tienlen")),
         }
     }

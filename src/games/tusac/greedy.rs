@@ -1,37 +1,118 @@
 //! `greedy` for Tứ Sắc, the greedy worst-card agent: discards a worst card (§5, OutsV1) and melds
 //! whenever a meld does not raise trash, preferring the lowest trash left, then the highest hand
 //! value.
+//!
+//! Its weights ([`WEIGHTS`], tuned by `bailab tune`) turn both choices into a score over the
+//! features of [`super::features`], lowest first:
+//! - a discard scores `outs × outs_over_min + not_worst × [not worst] + feed × feed_combos +
+//!   khui × khui_chance` plus the common terms;
+//! - a meld scores `trash × trash_after − meld_value × meld_value` plus the common terms, then
+//!   greedy's order (least trash, then most value) among equal scores; declining scores
+//!   `decline + trash × trash_after + feed × feed_combos` plus the common terms;
+//! - the common terms: `no_win × [win_outs = 0] − win_outs × win_outs − improve × improve_outs`.
+//!
+//! The defaults (`outs` 1, `decline` 100, the rest 0) are greedy's rule exactly, and with them
+//! greedy skips the features altogether.
 
+use super::features::{features, FEATURES};
 use super::rules::cards_of;
-use super::state::{Action, Phase, TuSacState};
+use super::state::{Action, Phase, TuSacState, MAX_ACTIONS};
 use super::trash::trash_and_value;
 use super::worst::worst_set;
 use super::TuSacView;
 use crate::agents::catalogue::AgentInfo;
-use crate::agents::greedy::{TieBreak, TIEBREAK_PARAM};
+use crate::agents::greedy::{feature_slot, milli, TieBreak, Weights, TIEBREAK_PARAM};
+use crate::agents::rules::features::{FeatureRow, MAX_FEATURES};
+use crate::agents::spec::AgentSpec;
 use crate::agents::Agent;
 use crate::rng::GameRng;
+use std::cmp::Reverse;
+
+crate::greedy_weights! {
+    params: [TIEBREAK_PARAM];
+    Outs "outs" = 1.0 in 0.0..=3.0 step 0.01,
+        "discard: cost per out above the least among the legal discards (outs_over_min); alone \
+         it keeps §5's worst card";
+    NotWorst "not_worst" = 0.0 in 0.0..=20.0 step 0.01,
+        "discard: cost of a card that is not worst (the §5.3 penalty risk)";
+    Feed "feed" = 0.0 in 0.0..=1.0 step 0.01,
+        "discard or pass of one's draw: cost per way the other seats could set the card \
+         (feed_combos)";
+    Khui "khui" = 0.0 in 0.0..=0.2 step 0.001,
+        "discard: cost per percent of khui_chance (another seat forced into a Khui)";
+    NoWin "no_win" = 0.0 in 0.0..=20.0 step 0.01,
+        "every action: cost of leaving no unseen card this seat could win on (win_outs = 0)";
+    WinOuts "win_outs" = 0.0 in 0.0..=2.0 step 0.01,
+        "every action: reward per unseen card this seat could win on afterwards (win_outs)";
+    Improve "improve" = 0.0 in 0.0..=1.0 step 0.01,
+        "every action: reward per unseen card a meld of which would lower trash (improve_outs)";
+    Trash "trash" = 0.0 in 0.0..=5.0 step 0.01,
+        "meld or decline: cost per card of trash left (trash_after)";
+    MeldValue "meld_value" = 0.0 in 0.0..=10.0 step 0.01,
+        "meld: reward per point of the set's classic value (§2.5)";
+    Decline "decline" = 100.0 in -20.0..=100.0 step 0.01,
+        "decline: its cost when a meld is legal (100: greedy's rule, always meld)";
+}
 
 /// The catalogue entry of Tứ Sắc's `greedy`.
 pub const GREEDY_INFO: AgentInfo = AgentInfo {
     name: "greedy",
     games: "tusac",
     about: "greedy worst-card: discards a worst card (§5 OutsV1); melds when a meld is legal and \
-            does not raise trash, preferring the lowest trash left, then the highest hand value",
-    params: &[TIEBREAK_PARAM],
+            does not raise trash, preferring the lowest trash left, then the highest hand value. \
+            Its weights (defaults: that rule) score the actions by their features instead \
+            (docs/tune.md)",
+    params: GREEDY_PARAMS,
 };
 
+/// Feature slots the weights read.
+mod slot {
+    use super::{feature_slot, FEATURES};
+    pub const OUTS_OVER_MIN: usize = feature_slot(FEATURES, "outs_over_min");
+    pub const FEED: usize = feature_slot(FEATURES, "feed_combos");
+    pub const KHUI: usize = feature_slot(FEATURES, "khui_chance");
+    pub const WIN_OUTS: usize = feature_slot(FEATURES, "win_outs");
+    pub const IMPROVE: usize = feature_slot(FEATURES, "improve_outs");
+    pub const TRASH_AFTER: usize = feature_slot(FEATURES, "trash_after");
+    pub const MELD_VALUE: usize = feature_slot(FEATURES, "meld_value");
+    pub const VALUE_AFTER: usize = feature_slot(FEATURES, "value_after");
+}
+
 /// The greedy worst-card agent for Tứ Sắc.
-#[derive(Copy, Clone, Debug)]
+#[derive(Clone, Debug)]
 pub struct TuSacGreedy {
     /// The tie-break rule.
     pub tiebreak: TieBreak,
+    /// The weights ([`WEIGHTS`]).
+    pub weights: Weights,
+    /// Score by the weights even when they are the defaults (the rule's other path, for tests).
+    pub always_score: bool,
+    rows: [FeatureRow; MAX_ACTIONS],
 }
 
-impl Agent<TuSacState> for TuSacGreedy {
-    fn act(&mut self, view: &TuSacView<'_>, legal: &[Action], rng: &mut GameRng) -> usize {
+impl TuSacGreedy {
+    /// Greedy with these weights.
+    pub fn new(tiebreak: TieBreak, weights: Weights) -> TuSacGreedy {
+        TuSacGreedy {
+            tiebreak,
+            weights,
+            always_score: false,
+            rows: [[0; MAX_FEATURES]; MAX_ACTIONS],
+        }
+    }
+
+    /// Greedy from its spec (`greedy:tiebreak=random,outs=1.5`, `greedy:PATH`).
+    pub fn from_spec(spec: &AgentSpec) -> Result<TuSacGreedy, String> {
+        Ok(TuSacGreedy::new(
+            TieBreak::from_spec(spec)?,
+            Weights::from_spec(spec, WEIGHTS, "tusac")?,
+        ))
+    }
+
+    /// Greedy's rule: a worst discard; the meld leaving least trash, then most value.
+    fn plain(&self, view: &TuSacView<'_>, legal: &[Action], rng: &mut GameRng) -> Option<usize> {
         let hand = view.own_hand();
-        let choice = match view.phase() {
+        match view.phase() {
             Phase::MustDiscard(_) => {
                 let worst = worst_set(hand, view.visible());
                 let keys = legal.iter().enumerate().filter_map(|(i, a)| match a {
@@ -44,12 +125,88 @@ impl Agent<TuSacState> for TuSacGreedy {
                 let keys = legal.iter().enumerate().filter_map(|(i, a)| match a {
                     Action::Meld(m) => {
                         let (t, v) = trash_and_value(hand.without_all(m.used()));
-                        Some((i, (t, std::cmp::Reverse(m.value() + u32::from(v)))))
+                        Some((i, (t, Reverse(m.value() + u32::from(v)))))
                     }
                     _ => None,
                 });
                 self.tiebreak.pick(keys, rng)
             }
+        }
+    }
+
+    /// The weighted score of the common terms of action row `r`.
+    fn common(&self, r: &FeatureRow) -> f64 {
+        let w = |s: W| self.weights.get(s as usize);
+        let f = |i: usize| f64::from(r[i]);
+        w(W::NoWin) * f64::from(u8::from(r[slot::WIN_OUTS] <= 0))
+            - w(W::WinOuts) * f(slot::WIN_OUTS)
+            - w(W::Improve) * f(slot::IMPROVE)
+    }
+
+    /// The choice by the weights (see the module documentation).
+    fn scored(
+        &mut self,
+        view: &TuSacView<'_>,
+        legal: &[Action],
+        rng: &mut GameRng,
+    ) -> Option<usize> {
+        let rows = &mut self.rows[..legal.len()];
+        for row in rows.iter_mut() {
+            *row = [0; MAX_FEATURES];
+        }
+        features(view, legal, rows);
+        let w = |s: W| self.weights.get(s as usize);
+        let rows = &self.rows[..legal.len()];
+        let f = |i: usize, s: usize| f64::from(rows[i][s]);
+        let hand = view.own_hand();
+        let last = legal.len() - 1;
+        match view.phase() {
+            Phase::MustDiscard(_) => {
+                let keys = legal
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, a)| matches!(a, Action::Discard(_)))
+                    .map(|(i, _)| {
+                        let over = f(i, slot::OUTS_OVER_MIN);
+                        let score = w(W::Outs) * over
+                            + w(W::NotWorst) * f64::from(u8::from(over > 0.0))
+                            + w(W::Feed) * f(i, slot::FEED)
+                            + w(W::Khui) * f(i, slot::KHUI)
+                            + self.common(&rows[i]);
+                        (i, milli(score))
+                    });
+                self.tiebreak.pick(keys, rng)
+            }
+            _ => {
+                let keys = legal.iter().enumerate().filter_map(|(i, a)| {
+                    let trash = w(W::Trash) * f(i, slot::TRASH_AFTER) + self.common(&rows[i]);
+                    match a {
+                        Action::Meld(m) => {
+                            let (t, v) = trash_and_value(hand.without_all(m.used()));
+                            let score = trash - w(W::MeldValue) * f(i, slot::MELD_VALUE);
+                            Some((i, (milli(score), t, Reverse(m.value() + u32::from(v)))))
+                        }
+                        _ if i == last => {
+                            let score = trash + w(W::Decline) + w(W::Feed) * f(i, slot::FEED);
+                            let t = rows[i][slot::TRASH_AFTER].max(0) as u8;
+                            let v = rows[i][slot::VALUE_AFTER].max(0) as u32;
+                            Some((i, (milli(score), t, Reverse(v))))
+                        }
+                        _ => None,
+                    }
+                });
+                self.tiebreak.pick(keys, rng)
+            }
+        }
+    }
+}
+
+impl Agent<TuSacState> for TuSacGreedy {
+    fn act(&mut self, view: &TuSacView<'_>, legal: &[Action], rng: &mut GameRng) -> usize {
+        let choice = if self.always_score || !self.weights.is_default(WEIGHTS) {
+            self.scored(view, legal, rng)
+        } else {
+            self.plain(view, legal, rng)
         };
         // No meld: decline (the draw or pass is always the last legal action of a turn option).
         choice.unwrap_or(legal.len() - 1)

@@ -8,7 +8,6 @@ use super::log::TuSacLog;
 use super::record::parse_deck;
 use super::state::{Event, TuSac, TuSacState};
 use super::{trash, Hand, Options};
-use crate::agents::greedy::TieBreak;
 use crate::agents::rules::features::{FeatureInfo, FeatureRow};
 use crate::agents::spec::AgentSpec;
 use crate::agents::Agent;
@@ -43,6 +42,8 @@ impl GameKind for TuSac {
 
     const FEATURES: &'static [FeatureInfo] = super::features::FEATURES;
 
+    const GREEDY_WEIGHTS: &'static [crate::agents::greedy::Weight] = super::greedy::WEIGHTS;
+
     fn features(
         view: &super::TuSacView<'_>,
         legal: &[super::state::Action],
@@ -53,9 +54,7 @@ impl GameKind for TuSac {
 
     fn own_agent(spec: &AgentSpec) -> Result<Box<dyn Agent<TuSacState>>, String> {
         match spec.name.as_str() {
-            "greedy" => Ok(Box::new(TuSacGreedy {
-                tiebreak: TieBreak::from_spec(spec)?,
-            })),
+            "greedy" => Ok(Box::new(TuSacGreedy::from_spec(spec)?)),
             other => Err(format!("agent '{other}' does not play tusac")),
         }
     }
