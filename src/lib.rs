@@ -13,5 +13,6 @@ pub mod notation;
 pub mod record;
 pub mod rng;
 pub mod sim;
+pub mod study;
 
 pub use game::{ActionBuffer, Game, GameState, Outcome, Seat, MAX_SEATS};

@@ -4,6 +4,7 @@ pub mod agents;
 pub mod analyze;
 pub mod bench;
 pub mod check;
+pub mod deals;
 pub mod learn;
 pub mod merge;
 pub mod play;
@@ -42,6 +43,8 @@ pub enum Command {
     Learn(learn::Args),
     /// Measure speed on this machine: trash evaluations, hand analyses and games per second.
     Bench(bench::Args),
+    /// Deal N games and count what the hands hold, or read a run's games.csv: distributions.
+    Deals(deals::Args),
 }
 
 /// The `--game` argument: a name of the registry (`bailab agents` lists the games).
@@ -86,5 +89,6 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Play(args) => play::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Learn(args) => learn::run(args),
+        Command::Deals(args) => deals::run(args),
     }
 }

@@ -5,6 +5,7 @@
 
 pub mod analyze;
 pub mod card;
+pub mod deals;
 pub mod decompose;
 pub mod features;
 pub mod greedy;

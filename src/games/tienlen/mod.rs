@@ -6,6 +6,7 @@ pub mod analyze;
 pub mod card;
 pub mod cards;
 pub mod combo;
+pub mod deals;
 pub mod features;
 pub mod greedy;
 mod kind;

@@ -3,6 +3,7 @@
 
 pub mod analyze;
 pub mod card;
+pub mod deals;
 pub mod determinize;
 pub mod features;
 pub mod greedy;

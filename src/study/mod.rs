@@ -1,0 +1,2 @@
+pub mod deals;
+pub mod played;
