@@ -324,6 +324,12 @@ fn tien_len_twos_and_instant_wins_match_combinatorics() {
     let dragon = 88.0 * 4f64.powi(11) / choose(52, 13);
     let (v, n) = measure::<TienLen>(&c, "toi_trang_SanhRong");
     assert_within("SanhRong", v[1], n, dragon);
+    // the seed (tien-len.vi.txt, §5.2): in an initial game two seats can never both win at once
+    // (both conditions need 3s), so hands that would equal deals that would
+    let (hands, _) = measure::<TienLen>(&c, "toi_trang_initial");
+    let (deals, _) = measure::<TienLen>(&c, "toi_trang_deal_initial");
+    assert!(hands[1] > 0);
+    assert_eq!(hands[1], deals[1]);
 }
 
 #[test]

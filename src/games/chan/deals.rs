@@ -1,5 +1,5 @@
 //! What `bailab deals` measures on a dealt Chắn game (`docs/deals.md`): the dealt hands after
-//! the thiên khai quads are laid down (§5.2.1), before the first player's opening.
+//! the thiên khai quads are laid down (§5.2 item 1), before the first player's opening.
 
 use super::card::Card;
 use super::decompose::{decompose, win_shape};
@@ -13,7 +13,7 @@ pub const MEASURES: &[MeasureInfo] = &[
     hand("ca", 10, "Cạ of the canonical decomposition (§3.2; a BaDau gives one)"),
     hand("lone", 20, "L(P) (§3.3): Lone cards of the decomposition not part of a BaDau"),
     hand("badau", 8, "B(P) (§3.3): BaDau of the decomposition"),
-    hand("thien_khai", 4, "dealt four-of-a-kinds laid down at once (§5.2.1, thiên khai)"),
+    hand("thien_khai", 5, "dealt four-of-a-kinds laid down at once (§5.2 item 1, thiên khai)"),
     hand("u_waits", 25, "card identities c that would complete a ù (WinShape(P, c), §3.4) for a 19-card hand, not counting whether a copy is left; not measured for the first player, who discards first"),
     hand("u_waiting", 1, "1 when a 19-card hand is waiting for ù at the deal (u_waits > 0); not measured for the first player"),
     deal("thien_u", 1, "1 when the first player may declare Thiên ù (§7.2: WinShape rules 1–2 on the 20 dealt cards)"),
