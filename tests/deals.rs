@@ -324,6 +324,22 @@ fn tien_len_twos_and_instant_wins_match_combinatorics() {
     let dragon = 88.0 * 4f64.powi(11) / choose(52, 13);
     let (v, n) = measure::<TienLen>(&c, "toi_trang_SanhRong");
     assert_within("SanhRong", v[1], n, dragon);
+    // tứ quý per hand by inclusion–exclusion over the ranks held four times: with
+    // S_j = C(13, j) · C(52 − 4j, 13 − 4j), P(exactly k) = Σ_j (−1)^(j−k) C(j, k) S_j / C(52, 13)
+    let s_j = |j: u64| choose(13, j) * choose(52 - 4 * j, 13 - 4 * j);
+    let quads = |k: u64| {
+        (k..=3)
+            .map(|j| {
+                let sign = if (j - k).is_multiple_of(2) { 1.0 } else { -1.0 };
+                sign * choose(j, k) * s_j(j)
+            })
+            .sum::<f64>()
+            / choose(52, 13)
+    };
+    let (v, n) = measure::<TienLen>(&c, "tu_quy");
+    assert_distribution("tu_quy", &v, n, quads);
+    let (v, n) = measure::<TienLen>(&c, "toi_trang_HaiTuQuy");
+    assert_within("HaiTuQuy", v[1], n, quads(2) + quads(3));
     // the seed (tien-len.vi.txt, §5.2): in an initial game two seats can never both win at once
     // (both conditions need 3s), so hands that would equal deals that would
     let (hands, _) = measure::<TienLen>(&c, "toi_trang_initial");
@@ -376,4 +392,34 @@ fn chan_measures_add_up() {
     };
     let cards = 2.0 * mean("chan") + 2.0 * mean("ca") + mean("lone") + mean("badau");
     assert!((cards - 19.25).abs() < 1e-9, "{cards}");
+}
+
+#[test]
+fn deal_i_is_the_deal_of_play_index_i() {
+    // the first deals under a seed where some seat wins at once (an initial game, as deal i of
+    // a run and `play` are): play shows the tới trắng there and not in the deal before
+    let game = TienLen::build("south", 4, &RuleMap::new()).unwrap();
+    let s = Scratch::new("deals-play");
+    let wins = |i: u64| {
+        let c = count_chunk(&game, 2026, i..i + 1);
+        measure::<TienLen>(&c, "toi_trang_deal_initial").0[1] == 1
+    };
+    let first = (0..1000)
+        .find(|&i| wins(i))
+        .expect("a tới trắng in 1000 deals");
+    let log = |i: u64| {
+        let index = i.to_string();
+        let args = [
+            "play", "--game", "tienlen", "--seed", "2026", "--index", &index,
+        ];
+        common::stdout(&ok(&s.0, &args))
+    };
+    assert!(
+        log(first).contains("wins at once: tới trắng"),
+        "{}",
+        log(first)
+    );
+    if first > 0 {
+        assert!(!log(first - 1).contains("tới trắng"));
+    }
 }

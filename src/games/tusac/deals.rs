@@ -10,7 +10,7 @@ use crate::games::{MeasureInfo, Per, NOT_MEASURED};
 
 /// The measures, in the order [`measure`] writes them.
 pub const MEASURES: &[MeasureInfo] = &[
-    hand("trash", 21, "trash count (§3.1) of the private block after the deal and §1.4 (the first player's holds 21 cards, the others 20; Quans already laid down)"),
+    hand("trash", 21, "trash count (§3.1) of the private block after the deal and §1.4 (the first player holds 21 cards, the others 20; Quans already laid down)"),
     hand("khaps", 7, "Khaps (§2.2, §1.4 step 4): card types held exactly three times in the private block"),
     hand("quans", 5, "Quans (§2.2, §1.4 step 3): card types dealt four times, laid down at once"),
     hand("zero_trash", 1, "1 when the private block has trash 0 (§4.7 win test): for the first player a natural win, for the others a hand already complete before any draw"),
