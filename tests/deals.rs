@@ -73,12 +73,15 @@ fn a_small_run_per_game_writes_tidy_files() {
         let dir = s.path(&out);
         let measures = check_outputs(&dir, game, variant);
         assert!(measures >= 8, "{game}: {measures} measures");
-        let meta: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(dir.join("run.json")).unwrap()).unwrap();
+        let json = |f: &str| -> serde_json::Value {
+            serde_json::from_str(&std::fs::read_to_string(dir.join(f)).unwrap()).unwrap()
+        };
+        let meta = json("meta.json");
         assert_eq!(meta["deals"], 3000);
         assert_eq!(meta["seed"], 7);
         assert!(meta["command"].as_str().unwrap().contains("--deals 3000"));
-        assert!(meta["deals_per_s"].as_f64().unwrap() > 0.0);
+        assert_eq!(meta["measures"].as_array().unwrap().len(), measures);
+        assert!(json("run.json")["deals_per_s"].as_f64().unwrap() > 0.0);
     }
 }
 

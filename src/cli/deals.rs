@@ -14,7 +14,8 @@ use std::time::Instant;
     about = "Deal N games and count what the hands hold (trash, sets, natural wins, bombs...), \
              or read a run's games.csv",
     after_help = "Writes distributions.csv (count and share of each value, Wilson 95% interval), \
-means.csv (mean with its 95% interval) and run.json into --output.\n\
+means.csv (mean with its 95% interval), meta.json (the command, seed, deals, measures) and \
+run.json (threads, seconds, deals/s) into --output.\n\
 Deal i is the deal of `bailab play --seed S --index i` and of deal i of a run with seed S.\n\
 Examples:\n  bailab deals --game tusac --deals 1000000\n  \
 bailab deals --game tienlen --deals 10000000 --seed 1 --output results/deals-tienlen-south\n  \
@@ -60,7 +61,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
 }
 
-/// The command line as one shell line (for `run.json`).
+/// The command line as one shell line (for `meta.json` and `run.json`).
 fn command_line() -> String {
     std::env::args()
         .map(|a| {
@@ -144,18 +145,21 @@ impl GameVisitor for Visit<'_> {
             "players": self.players,
             "seed": self.plan.seed,
             "deals": counts.deals,
-            "threads": self.plan.threads,
-            "elapsed_s": elapsed,
-            "deals_per_s": rate,
             "version": env!("CARGO_PKG_VERSION"),
             "measures": G::DEAL_MEASURES.iter().map(|m| serde_json::json!({
                 "name": m.name, "per": m.per.name(), "doc": m.doc,
             })).collect::<Vec<_>>(),
         });
-        write_outputs(self.dir, G::INFO.name, self.variant, &dists, &meta)?;
+        let run = serde_json::json!({
+            "command": command_line(),
+            "threads": self.plan.threads,
+            "elapsed_s": elapsed,
+            "deals_per_s": rate,
+        });
+        write_outputs(self.dir, G::INFO.name, self.variant, &dists, &meta, &run)?;
         if !self.quiet {
-            println!(
-                "{} {}, {} players: {} deals (seed {}) in {:.1} s, {} deals/s on {} thread(s)\n",
+            let head = format!(
+                "{} {}, {} players: {} deals (seed {}) in {:.1} s, {} deals/s on {} thread(s)\n\n",
                 G::INFO.title,
                 self.variant,
                 self.players,
@@ -165,11 +169,18 @@ impl GameVisitor for Visit<'_> {
                 thousands(rate.round() as u64),
                 self.plan.threads
             );
-            print!("{}", summary(&dists));
-            println!("\nwritten to {}", self.dir.display());
+            show(&head, &dists, self.dir);
         }
         Ok(())
     }
+}
+
+/// Prints the summary; a closed standard output (`| head`) is not an error, the files are
+/// already written.
+fn show(head: &str, dists: &[crate::study::deals::Distribution], dir: &Path) {
+    use std::io::Write;
+    let text = format!("{head}{}\nwritten to {}\n", summary(dists), dir.display());
+    let _ = std::io::stdout().write_all(text.as_bytes());
 }
 
 fn from_games(path: &Path, args: &Args) -> anyhow::Result<()> {
@@ -190,14 +201,16 @@ fn from_games(path: &Path, args: &Args) -> anyhow::Result<()> {
         "games_csv": file.display().to_string(),
         "game": run.game,
         "variant": run.variant,
-        "elapsed_s": began.elapsed().as_secs_f64(),
         "version": env!("CARGO_PKG_VERSION"),
     });
-    write_outputs(&dir, &run.game, &run.variant, &dists, &meta)?;
+    let timing = serde_json::json!({
+        "command": command_line(),
+        "elapsed_s": began.elapsed().as_secs_f64(),
+    });
+    write_outputs(&dir, &run.game, &run.variant, &dists, &meta, &timing)?;
     if !args.quiet {
-        println!("{} ({} {})\n", file.display(), run.game, run.variant);
-        print!("{}", summary(&dists));
-        println!("\nwritten to {}", dir.display());
+        let head = format!("{} ({} {})\n\n", file.display(), run.game, run.variant);
+        show(&head, &dists, &dir);
     }
     Ok(())
 }

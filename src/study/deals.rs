@@ -318,21 +318,25 @@ pub fn means_csv(game: &str, variant: &str, dists: &[Distribution]) -> Vec<u8> {
     w.into_inner().expect("in memory")
 }
 
-/// Writes `distributions.csv`, `means.csv` and `run.json` into `dir` (created if needed), each
-/// atomically: a failure leaves the earlier files as they were.
+/// Writes `distributions.csv`, `means.csv`, `meta.json` (what was counted: the command, seed,
+/// deals; committed with the results) and `run.json` (this run's volatile figures: threads,
+/// seconds, deals/s; ignored by git) into `dir` (created if needed), each atomically: a failure
+/// leaves the earlier files as they were.
 pub fn write_outputs(
     dir: &Path,
     game: &str,
     variant: &str,
     dists: &[Distribution],
     meta: &serde_json::Value,
+    run: &serde_json::Value,
 ) -> anyhow::Result<()> {
     std::fs::create_dir_all(dir)
         .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", dir.display()))?;
-    let files: [(&str, Vec<u8>); 3] = [
+    let files: [(&str, Vec<u8>); 4] = [
         ("distributions.csv", distributions_csv(game, variant, dists)),
         ("means.csv", means_csv(game, variant, dists)),
-        ("run.json", serde_json::to_vec_pretty(meta)?),
+        ("meta.json", serde_json::to_vec_pretty(meta)?),
+        ("run.json", serde_json::to_vec_pretty(run)?),
     ];
     for (name, bytes) in files {
         let mut f = AtomicFile::create(dir, name)?;
