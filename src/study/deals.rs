@@ -421,7 +421,8 @@ mod tests {
 
     #[test]
     fn num_keeps_small_shares_readable() {
-        assert_eq!(num(0.5), "0.500000");
+        assert_eq!(num(0.5), "0.5000000");
+        assert_eq!(num(7.28), "7.280000");
         assert_eq!(num(2.5e-8), "0.00000002500000");
         assert_eq!(num(f64::NAN), "");
     }
