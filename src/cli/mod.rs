@@ -4,6 +4,7 @@ pub mod agents;
 pub mod analyze;
 pub mod bench;
 pub mod check;
+pub mod deals;
 pub mod equity;
 pub mod learn;
 pub mod merge;
@@ -51,6 +52,8 @@ pub enum Command {
     Plot(plot::Args),
     /// Tune a game's greedy weights against a fixed field (common random numbers, racing).
     Tune(tune::Args),
+    /// Deal N games and count what the hands hold, or read a run's games.csv: distributions.
+    Deals(deals::Args),
 }
 
 /// The `--game` argument: a name of the registry (`bailab agents` lists the games).
@@ -98,5 +101,6 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Plot(args) => plot::run(args),
         Command::Equity(args) => equity::run(args),
         Command::Tune(args) => tune::run(args),
+        Command::Deals(args) => deals::run(args),
     }
 }

@@ -210,7 +210,51 @@ pub trait GameKind: Game + Clone + 'static {
 
     /// The tunable weights of the game's `greedy` (`bailab tune`; none by default).
     const GREEDY_WEIGHTS: &'static [crate::agents::greedy::Weight] = &[];
+    /// What `bailab deals` measures on a dealt game (`docs/deals.md`); none by default.
+    const DEAL_MEASURES: &'static [MeasureInfo] = &[];
+    /// Writes the measures of a freshly dealt game into `out`, one row per entry of
+    /// [`GameKind::DEAL_MEASURES`]: a per-hand measure fills slots `0..seats` (one per seat), a
+    /// per-deal measure slot 0; a slot left at [`NOT_MEASURED`] is not counted (a measure that
+    /// does not apply to that hand). Never allocates.
+    fn measure_deal(state: &Self::State, out: &mut [[i32; crate::game::MAX_SEATS]]) {
+        let _ = (state, out);
+    }
 }
+
+/// Whether a deal measure is taken once per hand (seat) or once per deal.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Per {
+    /// One value per seat.
+    Hand,
+    /// One value per deal.
+    Deal,
+}
+
+impl Per {
+    /// `hand` or `deal`, as in `distributions.csv`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Per::Hand => "hand",
+            Per::Deal => "deal",
+        }
+    }
+}
+
+/// A quantity `bailab deals` counts: an integer in `0..=max` per hand or per deal.
+#[derive(Copy, Clone, Debug)]
+pub struct MeasureInfo {
+    /// The name in the CSV files (`trash`).
+    pub name: &'static str,
+    /// Per hand or per deal.
+    pub per: Per,
+    /// The largest value it can take (the counter keeps `max + 1` counts).
+    pub max: u16,
+    /// What it is, with the spec section.
+    pub doc: &'static str,
+}
+
+/// A measure slot that holds no value (the measure does not apply there).
+pub const NOT_MEASURED: i32 = -1;
 
 /// Code run for a game chosen by name: [`with_game`] calls `visit::<G>()` with the game's type.
 pub trait GameVisitor {

@@ -77,6 +77,10 @@ impl GameKind for Chan {
     ) -> Result<(Chan, crate::games::position::Position<ChanState>), String> {
         super::position::read(variant, text, origin)
     }
+    const DEAL_MEASURES: &'static [crate::games::MeasureInfo] = super::deals::MEASURES;
+    fn measure_deal(state: &Self::State, out: &mut [[i32; crate::game::MAX_SEATS]]) {
+        super::deals::measure(state, out);
+    }
 
     fn build(variant: &str, players: usize, rules: &RuleMap) -> Result<Chan, String> {
         check_variant(&Self::INFO, variant)?;

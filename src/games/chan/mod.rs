@@ -6,6 +6,7 @@
 pub mod analyze;
 pub mod card;
 pub mod deal_spec;
+pub mod deals;
 pub mod decompose;
 pub mod features;
 pub mod greedy;

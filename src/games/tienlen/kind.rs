@@ -73,6 +73,11 @@ impl GameKind for TienLen {
     };
     type Log = TienLenLog;
 
+    const DEAL_MEASURES: &'static [crate::games::MeasureInfo] = super::deals::MEASURES;
+    fn measure_deal(state: &Self::State, out: &mut [[i32; crate::game::MAX_SEATS]]) {
+        super::deals::measure(state, out);
+    }
+
     fn build(variant: &str, players: usize, rules: &RuleMap) -> Result<TienLen, String> {
         check_variant(&Self::INFO, variant)?;
         let all = rules_with_players(rules, players)?;

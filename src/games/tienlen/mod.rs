@@ -7,6 +7,7 @@ pub mod card;
 pub mod cards;
 pub mod combo;
 pub mod deal_spec;
+pub mod deals;
 pub mod features;
 pub mod greedy;
 mod kind;

@@ -31,6 +31,11 @@ impl GameKind for TuSac {
     };
     type Log = TuSacLog;
 
+    const DEAL_MEASURES: &'static [crate::games::MeasureInfo] = super::deals::MEASURES;
+    fn measure_deal(state: &Self::State, out: &mut [[i32; crate::game::MAX_SEATS]]) {
+        super::deals::measure(state, out);
+    }
+
     fn build(variant: &str, players: usize, rules: &RuleMap) -> Result<TuSac, String> {
         let all = crate::games::rules_with_players(rules, players)?;
         TuSac::new(Options::from_rules(variant, &all)?)

@@ -4,6 +4,7 @@
 pub mod analyze;
 pub mod card;
 pub mod deal_spec;
+pub mod deals;
 pub mod determinize;
 pub mod features;
 pub mod greedy;

@@ -1,0 +1,216 @@
+//! `bailab deals`: hand-value distributions of dealt games, or of a run's played games
+//! (`docs/deals.md`).
+
+use crate::games::{check_players, check_variant, game_info, with_game, GameKind, GameVisitor};
+use crate::sim::output::thousands;
+use crate::study::deals::{count_deals, distributions, summary, write_outputs, DealPlan};
+use crate::study::played::{games_file, read_games, run_game};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Arguments of `bailab deals`.
+#[derive(clap::Args, Debug)]
+#[command(
+    about = "Deal N games and count what the hands hold (trash, sets, natural wins, bombs...), \
+             or read a run's games.csv",
+    after_help = "Writes distributions.csv (count and share of each value, Wilson 95% interval), \
+means.csv (mean with its 95% interval), meta.json (the command, seed, deals, measures) and \
+run.json (threads, seconds, deals/s) into --output.\n\
+Deal i is the deal of `bailab play --seed S --index i` and of deal i of a run with seed S.\n\
+Examples:\n  bailab deals --game tusac --deals 1000000\n  \
+bailab deals --game tienlen --deals 10000000 --seed 1 --output results/deals-tienlen-south\n  \
+bailab deals --games results/chan-ismcts-vs-greedy"
+)]
+pub struct Args {
+    /// The game (default: the first of the registry).
+    #[arg(long, value_parser = super::game_names(), conflicts_with = "games")]
+    pub game: Option<String>,
+    /// The variant (default: the game's first).
+    #[arg(long, conflicts_with = "games")]
+    pub variant: Option<String>,
+    /// Number of players.
+    #[arg(long, default_value_t = 4, conflicts_with = "games")]
+    pub players: usize,
+    /// Number of deals (deal indices 0..N).
+    #[arg(long, default_value_t = 100_000, conflicts_with = "games")]
+    pub deals: u64,
+    /// Master seed.
+    #[arg(long, default_value_t = 0, conflicts_with = "games")]
+    pub seed: u64,
+    /// Worker threads (default: all cores). Results do not depend on it.
+    #[arg(long, conflicts_with = "games")]
+    pub threads: Option<usize>,
+    /// A run's games.csv, or its folder: distributions of winning hand values and payouts per
+    /// agent instead of dealt hands.
+    #[arg(long)]
+    pub games: Option<PathBuf>,
+    /// Output folder (default: results/deals-GAME-VARIANT, or for --games
+    /// results/deals-games-RUNFOLDER).
+    #[arg(long)]
+    pub output: Option<PathBuf>,
+    /// Hide the progress bar and the summary.
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+/// Runs the command.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    match &args.games {
+        Some(path) => from_games(path, &args),
+        None => from_deals(&args),
+    }
+}
+
+/// The command line as one shell line (for `meta.json` and `run.json`).
+fn command_line() -> String {
+    std::env::args()
+        .map(|a| {
+            if !a.is_empty()
+                && a.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "/._-+=:,@".contains(c))
+            {
+                a
+            } else {
+                format!("'{}'", a.replace('\'', r"'\''"))
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn from_deals(args: &Args) -> anyhow::Result<()> {
+    let name = args
+        .game
+        .clone()
+        .unwrap_or_else(|| crate::games::GAMES[0].name.to_string());
+    let info = game_info(&name).map_err(anyhow::Error::msg)?;
+    let variant = args
+        .variant
+        .clone()
+        .unwrap_or_else(|| info.variants[0].to_string());
+    check_variant(info, &variant).map_err(anyhow::Error::msg)?;
+    check_players(info, args.players).map_err(anyhow::Error::msg)?;
+    if args.deals == 0 {
+        anyhow::bail!("--deals 0: give at least 1 deal");
+    }
+    let threads = match args.threads {
+        Some(t) => {
+            crate::sim::runner::check_threads(t)?;
+            t
+        }
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    let plan = DealPlan {
+        seed: args.seed,
+        deals: args.deals,
+        threads,
+        quiet: args.quiet,
+    };
+    let dir = args
+        .output
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(format!("results/deals-{name}-{variant}")));
+    let visit = Visit {
+        variant: &variant,
+        players: args.players,
+        plan: &plan,
+        dir: &dir,
+        quiet: args.quiet,
+    };
+    with_game(&name, visit).map_err(anyhow::Error::msg)?
+}
+
+struct Visit<'a> {
+    variant: &'a str,
+    players: usize,
+    plan: &'a DealPlan,
+    dir: &'a Path,
+    quiet: bool,
+}
+
+impl GameVisitor for Visit<'_> {
+    type Output = anyhow::Result<()>;
+    fn visit<G: GameKind>(self) -> anyhow::Result<()> {
+        let rules = crate::games::RuleMap::new();
+        let game = G::build(self.variant, self.players, &rules).map_err(anyhow::Error::msg)?;
+        let began = Instant::now();
+        let counts = count_deals(&game, self.plan)?;
+        let elapsed = began.elapsed().as_secs_f64();
+        let dists = distributions(G::DEAL_MEASURES, &counts);
+        let rate = counts.deals as f64 / elapsed.max(1e-9);
+        let meta = serde_json::json!({
+            "command": command_line(),
+            "game": G::INFO.name,
+            "variant": self.variant,
+            "players": self.players,
+            "seed": self.plan.seed,
+            "deals": counts.deals,
+            "version": env!("CARGO_PKG_VERSION"),
+            "measures": G::DEAL_MEASURES.iter().map(|m| serde_json::json!({
+                "name": m.name, "per": m.per.name(), "doc": m.doc,
+            })).collect::<Vec<_>>(),
+        });
+        let run = serde_json::json!({
+            "command": command_line(),
+            "threads": self.plan.threads,
+            "elapsed_s": elapsed,
+            "deals_per_s": rate,
+        });
+        write_outputs(self.dir, G::INFO.name, self.variant, &dists, &meta, &run)?;
+        if !self.quiet {
+            let head = format!(
+                "{} {}, {} players: {} deals (seed {}) in {:.1} s, {} deals/s on {} thread(s)\n\n",
+                G::INFO.title,
+                self.variant,
+                self.players,
+                thousands(counts.deals),
+                self.plan.seed,
+                elapsed,
+                thousands(rate.round() as u64),
+                self.plan.threads
+            );
+            show(&head, &dists, self.dir);
+        }
+        Ok(())
+    }
+}
+
+/// Prints the summary; a closed standard output (`| head`) is not an error, the files are
+/// already written.
+fn show(head: &str, dists: &[crate::study::deals::Distribution], dir: &Path) {
+    use std::io::Write;
+    let text = format!("{head}{}\nwritten to {}\n", summary(dists), dir.display());
+    let _ = std::io::stdout().write_all(text.as_bytes());
+}
+
+fn from_games(path: &Path, args: &Args) -> anyhow::Result<()> {
+    let file = games_file(path)?;
+    let began = Instant::now();
+    let dists = read_games(&file)?;
+    let run = run_game(&file);
+    let folder = file
+        .parent()
+        .and_then(|p| p.file_name())
+        .map_or("run".to_string(), |n| n.to_string_lossy().to_string());
+    let dir = args
+        .output
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(format!("results/deals-games-{folder}")));
+    let meta = serde_json::json!({
+        "command": command_line(),
+        "games_csv": file.display().to_string(),
+        "game": run.game,
+        "variant": run.variant,
+        "version": env!("CARGO_PKG_VERSION"),
+    });
+    let timing = serde_json::json!({
+        "command": command_line(),
+        "elapsed_s": began.elapsed().as_secs_f64(),
+    });
+    write_outputs(&dir, &run.game, &run.variant, &dists, &meta, &timing)?;
+    if !args.quiet {
+        let head = format!("{} ({} {})\n\n", file.display(), run.game, run.variant);
+        show(&head, &dists, &dir);
+    }
+    Ok(())
+}

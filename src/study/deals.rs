@@ -1,0 +1,429 @@
+//! `bailab deals`: exact-count distributions of what a game deals (`docs/deals.md`).
+//!
+//! Deal `i` under seed `S` is dealt from the same stream as deal `i` of a run (and
+//! `bailab play --seed S --index i`): `stream_rng(S, i, match_deal_stream(0))`. Deals are
+//! counted in fixed chunks in parallel; each chunk fills its own count arrays (one count per
+//! value of each measure, nothing allocated per deal) and the chunks are summed, so the counts
+//! are the same for any number of threads.
+
+use crate::game::MAX_SEATS;
+use crate::games::{GameKind, MeasureInfo, Per, NOT_MEASURED};
+use crate::rng::stream_rng;
+use crate::sim::match_deal_stream;
+use crate::sim::output::AtomicFile;
+use crate::sim::stats::{mean_interval, wilson};
+use rayon::prelude::*;
+use std::collections::BTreeMap;
+use std::io::{IsTerminal, Write};
+use std::path::Path;
+
+/// Deals per chunk: the unit of parallel work and of progress.
+pub const CHUNK: u64 = 1 << 14;
+
+/// The most measures a game may declare.
+pub const MAX_MEASURES: usize = 40;
+
+/// The header of `distributions.csv` (fixed for issue 13).
+pub const DISTRIBUTIONS_HEADER: [&str; 11] = [
+    "game",
+    "variant",
+    "measure",
+    "group",
+    "per",
+    "value",
+    "count",
+    "total",
+    "share",
+    "share_lo95",
+    "share_hi95",
+];
+
+/// The header of `means.csv` (fixed for issue 13).
+pub const MEANS_HEADER: [&str; 10] = [
+    "game",
+    "variant",
+    "measure",
+    "group",
+    "per",
+    "total",
+    "mean",
+    "mean_lo95",
+    "mean_hi95",
+    "sd",
+];
+
+/// The counts of every value of every measure over some deals.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DealCounts {
+    /// Deals counted.
+    pub deals: u64,
+    /// Per measure, the count of each value `0..=max`.
+    pub counts: Vec<Vec<u64>>,
+}
+
+impl DealCounts {
+    /// Zero counts for these measures.
+    pub fn new(measures: &[MeasureInfo]) -> DealCounts {
+        DealCounts {
+            deals: 0,
+            counts: measures
+                .iter()
+                .map(|m| vec![0; m.max as usize + 1])
+                .collect(),
+        }
+    }
+
+    /// Adds `other`'s counts to these.
+    pub fn merge(&mut self, other: &DealCounts) {
+        self.deals += other.deals;
+        for (a, b) in self.counts.iter_mut().zip(&other.counts) {
+            a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
+        }
+    }
+
+    /// Counts one deal's measured rows (`seats` slots of each per-hand row).
+    fn add(&mut self, measures: &[MeasureInfo], rows: &[[i32; MAX_SEATS]], seats: usize) {
+        self.deals += 1;
+        for ((m, row), counts) in measures.iter().zip(rows).zip(&mut self.counts) {
+            let slots = if m.per == Per::Hand { seats } else { 1 };
+            for &v in &row[..slots] {
+                if v == NOT_MEASURED {
+                    continue;
+                }
+                match counts.get_mut(v as usize).filter(|_| v >= 0) {
+                    Some(c) => *c += 1,
+                    None => panic!("measure {} = {v} is outside 0..={}", m.name, m.max),
+                }
+            }
+        }
+    }
+}
+
+/// What to deal.
+#[derive(Clone, Debug)]
+pub struct DealPlan {
+    /// Master seed.
+    pub seed: u64,
+    /// Number of deals (deal indices `0..deals`).
+    pub deals: u64,
+    /// Worker threads.
+    pub threads: usize,
+    /// Hide the progress bar.
+    pub quiet: bool,
+}
+
+/// Deals `plan.deals` games of `game` and counts every measure of `G::DEAL_MEASURES`.
+pub fn count_deals<G: GameKind>(game: &G, plan: &DealPlan) -> anyhow::Result<DealCounts> {
+    let measures = G::DEAL_MEASURES;
+    anyhow::ensure!(
+        !measures.is_empty() && measures.len() <= MAX_MEASURES,
+        "{} declares {} deal measures (1 to {MAX_MEASURES} supported)",
+        G::INFO.name,
+        measures.len()
+    );
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(plan.threads)
+        .build()?;
+    let chunks = plan.deals.div_ceil(CHUNK);
+    let bar = progress_bar(plan.deals, plan.quiet);
+    let parts: Vec<DealCounts> = pool.install(|| {
+        (0..chunks)
+            .into_par_iter()
+            .map(|c| {
+                let (start, end) = (c * CHUNK, ((c + 1) * CHUNK).min(plan.deals));
+                let part = count_chunk(game, plan.seed, start..end);
+                if let Some(b) = &bar {
+                    b.inc(end - start);
+                }
+                part
+            })
+            .collect()
+    });
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    let mut total = DealCounts::new(measures);
+    parts.iter().for_each(|p| total.merge(p));
+    Ok(total)
+}
+
+/// Counts the deals `range` under `seed`: one count array per measure, no allocation per deal.
+pub fn count_chunk<G: GameKind>(game: &G, seed: u64, range: std::ops::Range<u64>) -> DealCounts {
+    let measures = G::DEAL_MEASURES;
+    let seats = game.seats();
+    let mut counts = DealCounts::new(measures);
+    let mut rows = [[NOT_MEASURED; MAX_SEATS]; MAX_MEASURES];
+    for deal in range {
+        let state = game.deal(&mut stream_rng(seed, deal, match_deal_stream(0)));
+        let rows = &mut rows[..measures.len()];
+        rows.iter_mut().for_each(|r| *r = [NOT_MEASURED; MAX_SEATS]);
+        G::measure_deal(&state, rows);
+        counts.add(measures, rows, seats);
+    }
+    counts
+}
+
+fn progress_bar(total: u64, quiet: bool) -> Option<indicatif::ProgressBar> {
+    if quiet || !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let bar = indicatif::ProgressBar::new(total);
+    let style = indicatif::ProgressStyle::with_template(
+        "{bar:40} {human_pos}/{human_len} deals  {per_sec}  eta {eta}",
+    )
+    .expect("valid template");
+    bar.set_style(style);
+    Some(bar)
+}
+
+/// One distribution: the count of each integer value of a measure within a group.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Distribution {
+    /// The measure's name.
+    pub measure: String,
+    /// The group (empty for dealt hands; an agent spec when read from a run).
+    pub group: String,
+    /// `hand` or `deal`.
+    pub per: &'static str,
+    /// Count per value (values never observed inside the observed range are written as 0).
+    pub counts: BTreeMap<i64, u64>,
+}
+
+impl Distribution {
+    /// Observations.
+    pub fn total(&self) -> u64 {
+        self.counts.values().sum()
+    }
+
+    /// Mean, its Student-t 95% interval and the standard deviation: `(mean, lo, hi, sd)`.
+    pub fn mean(&self) -> (f64, f64, f64, f64) {
+        let (mut sum, mut sq) = (0i128, 0i128);
+        for (&v, &c) in &self.counts {
+            sum += i128::from(v) * i128::from(c);
+            sq += i128::from(v) * i128::from(v) * i128::from(c);
+        }
+        mean_ci(sum, sq, self.total())
+    }
+
+    /// The `(value, count)` pairs from the smallest to the largest observed value, zeros between.
+    pub fn rows(&self) -> Vec<(i64, u64)> {
+        let (Some((&lo, _)), Some((&hi, _))) = (
+            self.counts.iter().find(|(_, &c)| c > 0),
+            self.counts.iter().rev().find(|(_, &c)| c > 0),
+        ) else {
+            return Vec::new();
+        };
+        (lo..=hi)
+            .map(|v| (v, self.counts.get(&v).copied().unwrap_or(0)))
+            .collect()
+    }
+}
+
+/// Above this many observations the t quantile is replaced by the normal one (they differ by
+/// less than 3·10⁻⁵ there) because statrs' inverse t CDF takes minutes for tens of millions of
+/// degrees of freedom.
+const T_EXACT_UP_TO: u64 = 100_000;
+
+/// [`mean_interval`] (unscaled) for any number of observations: `(mean, lo, hi, sd)`.
+pub fn mean_ci(sum: i128, sum_sq: i128, n: u64) -> (f64, f64, f64, f64) {
+    if n <= T_EXACT_UP_TO {
+        return mean_interval(sum, sum_sq, n, 1.0);
+    }
+    let nf = n as f64;
+    let mean = sum as f64 / nf;
+    let spread = (i128::from(n) * sum_sq - sum * sum) as f64;
+    let sd = (spread / (nf * (nf - 1.0))).max(0.0).sqrt();
+    let half = Z_975 * sd / nf.sqrt();
+    (mean, mean - half, mean + half, sd)
+}
+
+/// The 97.5% quantile of the standard normal distribution.
+const Z_975: f64 = 1.959_963_984_540_054;
+
+/// The distributions of dealt-hand counts (group empty).
+pub fn distributions(measures: &[MeasureInfo], counts: &DealCounts) -> Vec<Distribution> {
+    measures
+        .iter()
+        .zip(&counts.counts)
+        .map(|(m, c)| Distribution {
+            measure: m.name.to_string(),
+            group: String::new(),
+            per: m.per.name(),
+            counts: c.iter().enumerate().map(|(v, &n)| (v as i64, n)).collect(),
+        })
+        .collect()
+}
+
+/// A number as a plain decimal with at least 7 significant digits (empty when undefined).
+pub fn num(x: f64) -> String {
+    if !x.is_finite() {
+        return String::new();
+    }
+    let magnitude = if x == 0.0 {
+        0
+    } else {
+        x.abs().log10().floor() as i32
+    };
+    let decimals = (6 - magnitude).clamp(6, 15) as usize;
+    format!("{x:.decimals$}")
+}
+
+/// The `distributions.csv` text of `dists` for a game and variant.
+pub fn distributions_csv(game: &str, variant: &str, dists: &[Distribution]) -> Vec<u8> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record(DISTRIBUTIONS_HEADER).expect("in memory");
+    for d in dists {
+        let total = d.total();
+        for (v, c) in d.rows() {
+            let (share, lo, hi) = wilson(c, total);
+            w.write_record([
+                game,
+                variant,
+                &d.measure,
+                &d.group,
+                d.per,
+                &v.to_string(),
+                &c.to_string(),
+                &total.to_string(),
+                &num(share),
+                &num(lo),
+                &num(hi),
+            ])
+            .expect("in memory");
+        }
+    }
+    w.into_inner().expect("in memory")
+}
+
+/// The `means.csv` text of `dists` for a game and variant.
+pub fn means_csv(game: &str, variant: &str, dists: &[Distribution]) -> Vec<u8> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record(MEANS_HEADER).expect("in memory");
+    for d in dists {
+        let (mean, lo, hi, sd) = d.mean();
+        w.write_record([
+            game,
+            variant,
+            &d.measure,
+            &d.group,
+            d.per,
+            &d.total().to_string(),
+            &num(mean),
+            &num(lo),
+            &num(hi),
+            &num(sd),
+        ])
+        .expect("in memory");
+    }
+    w.into_inner().expect("in memory")
+}
+
+/// Writes `distributions.csv`, `means.csv`, `meta.json` (what was counted: the command, seed,
+/// deals; committed with the results) and `run.json` (this run's volatile figures: threads,
+/// seconds, deals/s; ignored by git) into `dir` (created if needed), each atomically: a failure
+/// leaves the earlier files as they were.
+pub fn write_outputs(
+    dir: &Path,
+    game: &str,
+    variant: &str,
+    dists: &[Distribution],
+    meta: &serde_json::Value,
+    run: &serde_json::Value,
+) -> anyhow::Result<()> {
+    std::fs::create_dir_all(dir)
+        .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", dir.display()))?;
+    let files: [(&str, Vec<u8>); 4] = [
+        ("distributions.csv", distributions_csv(game, variant, dists)),
+        ("means.csv", means_csv(game, variant, dists)),
+        ("meta.json", serde_json::to_vec_pretty(meta)?),
+        ("run.json", serde_json::to_vec_pretty(run)?),
+    ];
+    for (name, bytes) in files {
+        let mut f = AtomicFile::create(dir, name)?;
+        f.writer().write_all(&bytes)?;
+        f.commit()?;
+    }
+    Ok(())
+}
+
+/// The readable summary: one line per distribution with its mean and, for a yes/no measure, the
+/// share of yes with its Wilson interval.
+pub fn summary(dists: &[Distribution]) -> String {
+    let mut out = format!(
+        "{:<28} {:<22} {:<5} {:>12}  {:<34} {}\n",
+        "measure", "group", "per", "total", "mean [95%]", "P(1) [Wilson 95%]"
+    );
+    for d in dists {
+        let (mean, lo, hi, _) = d.mean();
+        let yes_no = d.counts.keys().all(|&v| v == 0 || v == 1);
+        let share = if yes_no {
+            let (p, l, h) = wilson(d.counts.get(&1).copied().unwrap_or(0), d.total());
+            format!("{} [{}, {}]", short(p), short(l), short(h))
+        } else {
+            String::new()
+        };
+        out += &format!(
+            "{:<28} {:<22} {:<5} {:>12}  {:<34} {share}\n",
+            d.measure,
+            d.group,
+            d.per,
+            d.total(),
+            format!("{} [{}, {}]", short(mean), short(lo), short(hi)),
+        );
+    }
+    out
+}
+
+/// A number with 4 significant digits for the console.
+fn short(x: f64) -> String {
+    if !x.is_finite() {
+        return "-".into();
+    }
+    if x != 0.0 && x.abs() < 1e-3 {
+        return format!("{x:.3e}");
+    }
+    let magnitude = if x == 0.0 {
+        0
+    } else {
+        x.abs().log10().floor() as i32
+    };
+    format!("{x:.*}", (3 - magnitude).clamp(0, 6) as usize)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_fill_gaps_and_trim_ends() {
+        let d = Distribution {
+            counts: [(0, 0), (1, 3), (2, 0), (3, 1), (4, 0)]
+                .into_iter()
+                .collect(),
+            ..Default::default()
+        };
+        assert_eq!(d.rows(), vec![(1, 3), (2, 0), (3, 1)]);
+        assert_eq!(d.total(), 4);
+        let (m, _, _, _) = d.mean();
+        assert!((m - 1.5).abs() < 1e-12);
+    }
+
+    #[test]
+    fn the_large_sample_interval_continues_the_t_interval() {
+        // 0/1 values, half ones: at the switch the two formulas agree to 1e-4 of the half-width
+        let n = T_EXACT_UP_TO;
+        let ones = i128::from(n / 2);
+        let (m, lo, hi, sd) = mean_interval(ones, ones, n, 1.0);
+        let (m2, lo2, hi2, sd2) = mean_ci(ones, ones, n + 2);
+        assert!((m - m2).abs() < 1e-4 && (sd - sd2).abs() < 1e-4);
+        assert!(((hi - lo) - (hi2 - lo2)).abs() < 1e-4 * (hi - lo));
+    }
+
+    #[test]
+    fn num_keeps_small_shares_readable() {
+        assert_eq!(num(0.5), "0.5000000");
+        assert_eq!(num(7.28), "7.280000");
+        assert_eq!(num(2.5e-8), "0.00000002500000");
+        assert_eq!(num(f64::NAN), "");
+    }
+}
