@@ -219,26 +219,10 @@ impl Distribution {
     }
 }
 
-/// Above this many observations the t quantile is replaced by the normal one (they differ by
-/// less than 3·10⁻⁵ there) because statrs' inverse t CDF takes minutes for tens of millions of
-/// degrees of freedom.
-const T_EXACT_UP_TO: u64 = 100_000;
-
-/// [`mean_interval`] (unscaled) for any number of observations: `(mean, lo, hi, sd)`.
+/// [`mean_interval`] (unscaled): `(mean, lo, hi, sd)`.
 pub fn mean_ci(sum: i128, sum_sq: i128, n: u64) -> (f64, f64, f64, f64) {
-    if n <= T_EXACT_UP_TO {
-        return mean_interval(sum, sum_sq, n, 1.0);
-    }
-    let nf = n as f64;
-    let mean = sum as f64 / nf;
-    let spread = (i128::from(n) * sum_sq - sum * sum) as f64;
-    let sd = (spread / (nf * (nf - 1.0))).max(0.0).sqrt();
-    let half = Z_975 * sd / nf.sqrt();
-    (mean, mean - half, mean + half, sd)
+    mean_interval(sum, sum_sq, n, 1.0)
 }
-
-/// The 97.5% quantile of the standard normal distribution.
-const Z_975: f64 = 1.959_963_984_540_054;
 
 /// The distributions of dealt-hand counts (group empty).
 pub fn distributions(measures: &[MeasureInfo], counts: &DealCounts) -> Vec<Distribution> {
