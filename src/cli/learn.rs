@@ -3,10 +3,9 @@
 
 use super::GameArgs;
 use crate::games::{with_game, GameKind, GameVisitor};
-use crate::learn::{learn, LearnConfig, Learned, Progress};
+use crate::learn::{learn, LearnConfig, Learned};
 use crate::sim::output::write_atomic;
 use anyhow::Context;
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 /// Arguments of `bailab learn`.
@@ -104,7 +103,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         min_t: args.min_t,
         teacher_cache: args.teacher_cache.clone(),
     };
-    let progress = Bars::new(args.quiet);
+    let progress = super::progress::PhaseBars::new(args.quiet);
     let start = std::time::Instant::now();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.unwrap_or(0))
@@ -130,7 +129,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     Ok(())
 }
 
-struct Learn<'a>(&'a LearnConfig, &'a Bars);
+struct Learn<'a>(&'a LearnConfig, &'a super::progress::PhaseBars);
 
 impl GameVisitor for Learn<'_> {
     type Output = Result<Learned, String>;
@@ -251,44 +250,4 @@ fn report_csv(l: &Learned) -> anyhow::Result<String> {
         ])?;
     }
     Ok(String::from_utf8(w.into_inner()?)?)
-}
-
-/// Progress bars on stderr, one per phase (none when quiet or not on a terminal).
-struct Bars {
-    bar: Option<indicatif::ProgressBar>,
-}
-
-impl Bars {
-    fn new(quiet: bool) -> Bars {
-        let show = !quiet && std::io::stderr().is_terminal();
-        Bars {
-            bar: show.then(|| indicatif::ProgressBar::new(0)),
-        }
-    }
-    fn finish(&self) {
-        if let Some(b) = &self.bar {
-            b.finish_and_clear();
-        }
-    }
-}
-
-impl Progress for Bars {
-    fn phase(&self, what: &str, len: u64) {
-        if let Some(b) = &self.bar {
-            let style = indicatif::ProgressStyle::with_template(
-                "{msg:40!} {bar:30} {human_pos}/{human_len} eta {eta}",
-            )
-            .expect("valid template");
-            b.set_style(style);
-            b.set_message(what.to_string());
-            b.set_length(len);
-            b.set_position(0);
-            b.reset_eta();
-        }
-    }
-    fn tick(&self) {
-        if let Some(b) = &self.bar {
-            b.inc(1);
-        }
-    }
 }

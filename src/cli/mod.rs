@@ -10,6 +10,7 @@ pub mod learn;
 pub mod merge;
 pub mod play;
 pub mod plot;
+pub mod progress;
 pub mod replay;
 pub mod run;
 pub mod tune;

@@ -4,11 +4,9 @@
 use super::GameArgs;
 use crate::agents::greedy::{Weight, Weights};
 use crate::games::{with_game, GameKind, GameVisitor};
-use crate::learn::Progress;
 use crate::sim::output::write_atomic;
 use crate::study::tune::{tune, TuneConfig, Tuned, MAX_CANDIDATES};
 use anyhow::Context;
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 /// Arguments of `bailab tune`.
@@ -97,7 +95,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         include: args.include.clone(),
         start: args.start.clone(),
     };
-    let progress = Bar::new(args.quiet);
+    let progress = super::progress::PhaseBars::new(args.quiet);
     let start = std::time::Instant::now();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.unwrap_or(0))
@@ -120,7 +118,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     Ok(())
 }
 
-struct Tune<'a>(&'a TuneConfig, &'a Bar);
+struct Tune<'a>(&'a TuneConfig, &'a super::progress::PhaseBars);
 
 impl GameVisitor for Tune<'_> {
     type Output = Result<(Tuned, &'static [Weight]), String>;
@@ -283,44 +281,4 @@ fn ranking(table: &[Weight], t: &Tuned) -> String {
         );
     }
     out
-}
-
-/// A progress bar on stderr (none when quiet or not on a terminal).
-struct Bar {
-    bar: Option<indicatif::ProgressBar>,
-}
-
-impl Bar {
-    fn new(quiet: bool) -> Bar {
-        let show = !quiet && std::io::stderr().is_terminal();
-        Bar {
-            bar: show.then(|| indicatif::ProgressBar::new(0)),
-        }
-    }
-    fn finish(&self) {
-        if let Some(b) = &self.bar {
-            b.finish_and_clear();
-        }
-    }
-}
-
-impl Progress for Bar {
-    fn phase(&self, what: &str, len: u64) {
-        if let Some(b) = &self.bar {
-            let style = indicatif::ProgressStyle::with_template(
-                "{msg:40!} {bar:30} {human_pos}/{human_len} deals eta {eta}",
-            )
-            .expect("valid template");
-            b.set_style(style);
-            b.set_message(what.to_string());
-            b.set_length(len);
-            b.set_position(0);
-            b.reset_eta();
-        }
-    }
-    fn tick(&self) {
-        if let Some(b) = &self.bar {
-            b.inc(1);
-        }
-    }
 }
