@@ -253,6 +253,28 @@ pub struct MeasureInfo {
     pub doc: &'static str,
 }
 
+impl MeasureInfo {
+    /// A measure of each hand.
+    pub const fn hand(name: &'static str, max: u16, doc: &'static str) -> MeasureInfo {
+        MeasureInfo {
+            name,
+            per: Per::Hand,
+            max,
+            doc,
+        }
+    }
+
+    /// A measure of the whole deal.
+    pub const fn deal(name: &'static str, max: u16, doc: &'static str) -> MeasureInfo {
+        MeasureInfo {
+            name,
+            per: Per::Deal,
+            max,
+            doc,
+        }
+    }
+}
+
 /// A measure slot that holds no value (the measure does not apply there).
 pub const NOT_MEASURED: i32 = -1;
 

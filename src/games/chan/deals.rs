@@ -5,37 +5,19 @@ use super::card::Card;
 use super::decompose::{decompose, win_shape};
 use super::state::ChanState;
 use crate::game::{Seat, MAX_SEATS};
-use crate::games::{MeasureInfo, Per, NOT_MEASURED};
+use crate::games::{MeasureInfo, NOT_MEASURED};
 
 /// The measures, in the order [`measure`] writes them.
 pub const MEASURES: &[MeasureInfo] = &[
-    hand("chan", 10, "TotalChan (§3.3): Chắn of the canonical decomposition (§3.2) of the concealed cards plus 2 per laid-down thiên khai quad (the first player holds 20 cards, the others 19)"),
-    hand("ca", 10, "Cạ of the canonical decomposition (§3.2; a BaDau gives one)"),
-    hand("lone", 20, "L(P) (§3.3): Lone cards of the decomposition not part of a BaDau"),
-    hand("badau", 8, "B(P) (§3.3): BaDau of the decomposition"),
-    hand("thien_khai", 5, "dealt four-of-a-kinds laid down at once (§5.2 item 1, thiên khai)"),
-    hand("u_waits", 25, "card identities c that would complete a ù (WinShape(P, c), §3.4) for a 19-card hand, not counting whether a copy is left; not measured for the first player, who discards first"),
-    hand("u_waiting", 1, "1 when a 19-card hand is waiting for ù at the deal (u_waits > 0); not measured for the first player"),
-    deal("thien_u", 1, "1 when the first player may declare Thiên ù (§7.2: WinShape rules 1–2 on the 20 dealt cards)"),
+    MeasureInfo::hand("chan", 10, "TotalChan (§3.3): Chắn of the canonical decomposition (§3.2) of the concealed cards plus 2 per laid-down thiên khai quad (the first player holds 20 cards, the others 19)"),
+    MeasureInfo::hand("ca", 10, "Cạ of the canonical decomposition (§3.2; a BaDau gives one)"),
+    MeasureInfo::hand("lone", 20, "L(P) (§3.3): Lone cards of the decomposition not part of a BaDau"),
+    MeasureInfo::hand("badau", 8, "B(P) (§3.3): BaDau of the decomposition"),
+    MeasureInfo::hand("thien_khai", 5, "dealt four-of-a-kinds laid down at once (§5.2 item 1, thiên khai)"),
+    MeasureInfo::hand("u_waits", 25, "card identities c that would complete a ù (WinShape(P, c), §3.4) for a 19-card hand, not counting whether a copy is left; not measured for the first player, who discards first"),
+    MeasureInfo::hand("u_waiting", 1, "1 when a 19-card hand is waiting for ù at the deal (u_waits > 0); not measured for the first player"),
+    MeasureInfo::deal("thien_u", 1, "1 when the first player may declare Thiên ù (§7.2: WinShape rules 1–2 on the 20 dealt cards)"),
 ];
-
-const fn hand(name: &'static str, max: u16, doc: &'static str) -> MeasureInfo {
-    MeasureInfo {
-        name,
-        per: Per::Hand,
-        max,
-        doc,
-    }
-}
-
-const fn deal(name: &'static str, max: u16, doc: &'static str) -> MeasureInfo {
-    MeasureInfo {
-        name,
-        per: Per::Deal,
-        max,
-        doc,
-    }
-}
 
 /// Writes the [`MEASURES`] of a freshly dealt game (allocation-free).
 pub fn measure(s: &ChanState, out: &mut [[i32; MAX_SEATS]]) {

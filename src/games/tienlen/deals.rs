@@ -7,50 +7,32 @@ use super::combo::{toi_trang, toi_trang_conditions, ToiTrang};
 use super::split::{combos, Splitter};
 use super::state::TienLenState;
 use crate::game::{Seat, MAX_SEATS};
-use crate::games::{MeasureInfo, Per};
+use crate::games::MeasureInfo;
 use std::cell::RefCell;
 
 /// The measures, in the order [`measure`] writes them: first one per tới trắng condition of
 /// §5.1 in [`ToiTrang::ALL`] order.
 pub const MEASURES: &[MeasureInfo] = &[
-    hand("toi_trang_TuQuy3", 1, "the hand meets TuQuy3 (§5.1, initial-game list): all four 3s"),
-    hand("toi_trang_BaDoiThongCo3Bich", 1, "the hand meets BaDoiThongCo3Bich (§5.1, initial-game list): 3s, another 3, two 4s, two 5s"),
-    hand("toi_trang_SanhRong", 1, "the hand meets SanhRong (§5.1, normal-game list): every rank 3..A"),
-    hand("toi_trang_SauDoi", 1, "the hand meets SauDoi (§5.1, normal-game list): six pairs, a four-of-a-kind counting two"),
-    hand("toi_trang_NamDoiThong", 1, "the hand meets NamDoiThong (§5.1, normal-game list): five consecutive ranks in 3..A held twice"),
-    hand("toi_trang_BonSam", 1, "the hand meets BonSam (§5.1, normal-game list): four ranks held three times"),
-    hand("toi_trang_HaiTuQuy", 1, "the hand meets HaiTuQuy (§5.1, normal-game list): two ranks held four times"),
-    hand("toi_trang_TuQuyHeo", 1, "the hand meets TuQuyHeo (§5.1, normal-game list): all four 2s"),
-    hand("toi_trang_DongMau", 1, "the hand meets DongMau (§5.1, normal-game list): at least 12 cards of one colour"),
-    hand("toi_trang_initial", 1, "the hand wins at once in an initial game (§5.1 initial list, with the game's options)"),
-    hand("toi_trang_normal", 1, "the hand wins at once in a normal game (§5.1 normal list, with the game's options)"),
-    deal("toi_trang_deal_initial", 1, "some seat wins at once if the deal is an initial game (§5.1, §5.2)"),
-    deal("toi_trang_deal_normal", 1, "some seat wins at once if the deal is a normal game (§5.1, §5.2)"),
-    hand("twos", 4, "2s (heo) in the hand (4 in the pack: hypergeometric)"),
-    hand("tu_quy", 3, "tứ quý (Quad, §3.1): ranks held four times, 2s included"),
-    hand("doi_thong_longest", 6, "the longest run of consecutive ranks within 3..A each held at least twice (a PairSequence of that many pairs, §3.1; 0 without a pair below 2)"),
-    hand("doi_thong3", 1, "the hand holds a 3 đôi thông (PairSequence3, §3.1): a run of at least 3 pairs"),
-    hand("doi_thong4", 1, "the hand holds a 4+ đôi thông (PairSequence4 or longer, §3.1, the out-of-turn chop): a run of at least 4 pairs"),
-    hand("plays_to_go_out", 13, "combinations in the hand's best split (fewest plays to go out, then fewest singles; the engine's splitter)"),
+    MeasureInfo::hand("toi_trang_TuQuy3", 1, "the hand meets TuQuy3 (§5.1, initial-game list): all four 3s"),
+    MeasureInfo::hand("toi_trang_BaDoiThongCo3Bich", 1, "the hand meets BaDoiThongCo3Bich (§5.1, initial-game list): 3s, another 3, two 4s, two 5s"),
+    MeasureInfo::hand("toi_trang_SanhRong", 1, "the hand meets SanhRong (§5.1, normal-game list): every rank 3..A"),
+    MeasureInfo::hand("toi_trang_SauDoi", 1, "the hand meets SauDoi (§5.1, normal-game list): six pairs, a four-of-a-kind counting two"),
+    MeasureInfo::hand("toi_trang_NamDoiThong", 1, "the hand meets NamDoiThong (§5.1, normal-game list): five consecutive ranks in 3..A held twice"),
+    MeasureInfo::hand("toi_trang_BonSam", 1, "the hand meets BonSam (§5.1, normal-game list): four ranks held three times"),
+    MeasureInfo::hand("toi_trang_HaiTuQuy", 1, "the hand meets HaiTuQuy (§5.1, normal-game list): two ranks held four times"),
+    MeasureInfo::hand("toi_trang_TuQuyHeo", 1, "the hand meets TuQuyHeo (§5.1, normal-game list): all four 2s"),
+    MeasureInfo::hand("toi_trang_DongMau", 1, "the hand meets DongMau (§5.1, normal-game list): at least 12 cards of one colour"),
+    MeasureInfo::hand("toi_trang_initial", 1, "the hand wins at once in an initial game (§5.1 initial list, with the game's options)"),
+    MeasureInfo::hand("toi_trang_normal", 1, "the hand wins at once in a normal game (§5.1 normal list, with the game's options)"),
+    MeasureInfo::deal("toi_trang_deal_initial", 1, "some seat wins at once if the deal is an initial game (§5.1, §5.2)"),
+    MeasureInfo::deal("toi_trang_deal_normal", 1, "some seat wins at once if the deal is a normal game (§5.1, §5.2)"),
+    MeasureInfo::hand("twos", 4, "2s (heo) in the hand (4 in the pack: hypergeometric)"),
+    MeasureInfo::hand("tu_quy", 3, "tứ quý (Quad, §3.1): ranks held four times, 2s included"),
+    MeasureInfo::hand("doi_thong_longest", 6, "the longest run of consecutive ranks within 3..A each held at least twice (a PairSequence of that many pairs, §3.1; 0 without a pair below 2)"),
+    MeasureInfo::hand("doi_thong3", 1, "the hand holds a 3 đôi thông (PairSequence3, §3.1): a run of at least 3 pairs"),
+    MeasureInfo::hand("doi_thong4", 1, "the hand holds a 4+ đôi thông (PairSequence4 or longer, §3.1, the out-of-turn chop): a run of at least 4 pairs"),
+    MeasureInfo::hand("plays_to_go_out", 13, "combinations in the hand's best split (fewest plays to go out, then fewest singles; the engine's splitter)"),
 ];
-
-const fn hand(name: &'static str, max: u16, doc: &'static str) -> MeasureInfo {
-    MeasureInfo {
-        name,
-        per: Per::Hand,
-        max,
-        doc,
-    }
-}
-
-const fn deal(name: &'static str, max: u16, doc: &'static str) -> MeasureInfo {
-    MeasureInfo {
-        name,
-        per: Per::Deal,
-        max,
-        doc,
-    }
-}
 
 thread_local! {
     /// One split solver per thread: its cache is allocated once, not per deal.

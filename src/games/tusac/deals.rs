@@ -6,38 +6,20 @@ use super::sets::{Origin, SetKind};
 use super::state::TuSacState;
 use super::trash::trash;
 use crate::game::{Seat, MAX_SEATS};
-use crate::games::{MeasureInfo, Per, NOT_MEASURED};
+use crate::games::{MeasureInfo, NOT_MEASURED};
 
 /// The measures, in the order [`measure`] writes them.
 pub const MEASURES: &[MeasureInfo] = &[
-    hand("trash", 21, "trash count (§3.1) of the private block after the deal and §1.4 (the first player holds 21 cards, the others 20; Quans already laid down)"),
-    hand("khaps", 7, "Khaps (§2.2, §1.4 step 4): card types held exactly three times in the private block"),
-    hand("quans", 5, "Quans (§2.2, §1.4 step 3): card types dealt four times, laid down at once"),
-    hand("zero_trash", 1, "1 when the private block has trash 0 (§4.7 win test): for the first player a natural win, for the others a hand already complete before any draw"),
-    hand("hand_value", 63, "hv of §6.1 on the dealt cards: Quans (8 each) plus the best-valued optimal partition of the private block (§3.6; for a hand with trash it is the value of its sets, the trash cards counting 0)"),
-    hand("kings", 16, "Kings dealt to the hand (16 in the pack: hypergeometric)"),
-    hand("copies_rK", 4, "copies of the red King rK dealt to the hand (4 in the pack: hypergeometric)"),
-    deal("natural_win", 1, "1 when the first player's 21 dealt cards pass the win test (§1.4 step 5, §4.7: trash 0), so the game ends at the deal"),
-    deal("natural_win_value", 63, "hv (§6.1) of the first player's hand, counted only in deals with a natural win"),
+    MeasureInfo::hand("trash", 21, "trash count (§3.1) of the private block after the deal and §1.4 (the first player holds 21 cards, the others 20; Quans already laid down)"),
+    MeasureInfo::hand("khaps", 7, "Khaps (§2.2, §1.4 step 4): card types held exactly three times in the private block"),
+    MeasureInfo::hand("quans", 5, "Quans (§2.2, §1.4 step 3): card types dealt four times, laid down at once"),
+    MeasureInfo::hand("zero_trash", 1, "1 when the private block has trash 0 (§4.7 win test): for the first player a natural win, for the others a hand already complete before any draw"),
+    MeasureInfo::hand("hand_value", 63, "hv of §6.1 on the dealt cards: Quans (8 each) plus the best-valued optimal partition of the private block (§3.6; for a hand with trash it is the value of its sets, the trash cards counting 0)"),
+    MeasureInfo::hand("kings", 16, "Kings dealt to the hand (16 in the pack: hypergeometric)"),
+    MeasureInfo::hand("copies_rK", 4, "copies of the red King rK dealt to the hand (4 in the pack: hypergeometric)"),
+    MeasureInfo::deal("natural_win", 1, "1 when the first player's 21 dealt cards pass the win test (§1.4 step 5, §4.7: trash 0), so the game ends at the deal"),
+    MeasureInfo::deal("natural_win_value", 63, "hv (§6.1) of the first player's hand, counted only in deals with a natural win"),
 ];
-
-const fn hand(name: &'static str, max: u16, doc: &'static str) -> MeasureInfo {
-    MeasureInfo {
-        name,
-        per: Per::Hand,
-        max,
-        doc,
-    }
-}
-
-const fn deal(name: &'static str, max: u16, doc: &'static str) -> MeasureInfo {
-    MeasureInfo {
-        name,
-        per: Per::Deal,
-        max,
-        doc,
-    }
-}
 
 /// Writes the [`MEASURES`] of a freshly dealt game (allocation-free).
 pub fn measure(s: &TuSacState, out: &mut [[i32; MAX_SEATS]]) {
