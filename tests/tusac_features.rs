@@ -408,7 +408,7 @@ fn features_agree_with_the_engine_and_the_definitions() {
                         .fold((0, 0), |(w, i), (dw, di)| (w.max(dw), i.max(di)));
                     assert_eq!((f("win_outs"), f("improve_outs")), best, "{hand} {a}");
                 }
-                Action::Draw | Action::PassDrawn => {
+                Action::Draw | Action::PassDrawn | Action::Pass | Action::Upgrade => {
                     let (w, i) = block_outs_by_definition(hand, &unseen);
                     assert_eq!((f("win_outs"), f("improve_outs")), (w, i), "{hand} {a}");
                     assert_eq!(f("trash_drop"), 0);

@@ -395,7 +395,7 @@ pub fn features(view: &TuSacView<'_>, legal: &[Action], rows: &mut [FeatureRow])
                 set(F::ImproveOuts, improve);
                 after
             }
-            Action::Draw | Action::PassDrawn => {
+            Action::Draw | Action::PassDrawn | Action::Pass | Action::Upgrade => {
                 set(F::IsDecline, 1);
                 if let (Action::PassDrawn, Some(drawn)) = (a, active) {
                     set(F::FeedCombos, d.combos(drawn.card));

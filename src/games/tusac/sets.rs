@@ -1,6 +1,7 @@
 //! Set kinds (§2.1) and their classic point values (§2.5).
 
 use super::card::{Card, Colour, Rank, COLOURS};
+use super::options::PointTable;
 use arrayvec::ArrayVec;
 use std::fmt;
 
@@ -24,6 +25,14 @@ pub enum SetKind {
     Pawns3,
     /// Four pawns, one of each colour.
     Pawns4,
+    /// Three cards of one rank other than K and P, in three colours (dirtyking26).
+    Colours3,
+    /// Four cards of one rank other than K and P, one of each colour (dirtyking26).
+    Colours4,
+    /// Four Kings, one of each colour (dirtyking26, dealt only).
+    Kings4Colours,
+    /// Four Kings neither all identical nor all different colours (dirtyking26, dealt only).
+    Kings4Mixed,
 }
 
 impl SetKind {
@@ -38,6 +47,10 @@ impl SetKind {
             SetKind::RookCannonHorse => "RookCannonHorse",
             SetKind::Pawns3 => "Pawns3",
             SetKind::Pawns4 => "Pawns4",
+            SetKind::Colours3 => "Colours3",
+            SetKind::Colours4 => "Colours4",
+            SetKind::Kings4Colours => "Kings4Colours",
+            SetKind::Kings4Mixed => "Kings4Mixed",
         }
     }
 
@@ -92,6 +105,8 @@ pub enum Zone {
     Private,
     /// Exposed on the table.
     Public,
+    /// Dealt and set aside face down, locked (sisepai21, dirtyking26).
+    FaceDown,
 }
 
 /// A set instance: its kind, cards, zone and origin. A plain `Copy` value.
@@ -144,12 +159,57 @@ impl SetInstance {
     }
 }
 
+/// The point value of a set under a variant's table (§2.5), before dirtyking26's double-rank
+/// doubling. `king_quad` marks a `Quad` of Kings (12 in dirtyking26). Kinds a table does not
+/// know are worth 0.
+pub const fn value(
+    table: PointTable,
+    kind: SetKind,
+    zone: Zone,
+    origin: Origin,
+    king_quad: bool,
+) -> u32 {
+    use SetKind::*;
+    let dealt = matches!(origin, Origin::Dealt);
+    match table {
+        PointTable::Classic => classic_value(kind, zone, origin),
+        PointTable::FourSac => match kind {
+            Pair => 0,
+            Triple => 3,
+            Quad if dealt => 8,
+            Quad => 6,
+            Pawns4 => 2,
+            King | KingAdvisorElephant | RookCannonHorse | Pawns3 => 1,
+            _ => 0,
+        },
+        PointTable::Sisepai21 | PointTable::DirtyKing26 => {
+            let dirty = matches!(table, PointTable::DirtyKing26);
+            match kind {
+                Pair => 0,
+                Triple if dealt => 3,
+                Triple => 1,
+                Quad if king_quad && dirty => 12,
+                Quad if dealt => 8,
+                Quad => 6,
+                KingAdvisorElephant => 2,
+                Pawns4 => 4,
+                King | RookCannonHorse | Pawns3 => 1,
+                Colours3 if dirty => 1,
+                Colours4 if dirty => 4,
+                Kings4Colours if dirty && dealt => 10,
+                Kings4Mixed if dirty && dealt => 8,
+                _ => 0,
+            }
+        }
+    }
+}
+
 /// The classic point value of a set (§2.5).
 pub const fn classic_value(kind: SetKind, zone: Zone, origin: Origin) -> u32 {
     match kind {
         SetKind::Pair => 0,
         SetKind::Triple => match zone {
-            Zone::Private => 3,
+            Zone::Private | Zone::FaceDown => 3,
             Zone::Public => 1,
         },
         SetKind::Quad => match origin {

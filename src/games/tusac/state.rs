@@ -67,6 +67,9 @@ pub enum Phase {
     MustDiscard(Seat),
     /// `TurnOption(T, A)`.
     TurnOption(Seat),
+    /// A seat is offered an optional out-of-turn claim on the active card (4sac F2, Sisepai
+    /// S1/S2): it answers with `Meld` or `Pass`.
+    Claim(Seat),
     /// The game is over.
     Over,
 }
@@ -82,6 +85,10 @@ pub enum Action {
     Draw,
     /// `PassDrawn` in `TurnOption` on the seat's own draw.
     PassDrawn,
+    /// Declines an optional claim (4sac F2, Sisepai S1/S2) in `Claim`.
+    Pass,
+    /// Adds the seat's own draw to its exposed `Triple` of that card (4sac F3).
+    Upgrade,
 }
 
 impl fmt::Display for Action {
@@ -91,6 +98,8 @@ impl fmt::Display for Action {
             Action::Meld(m) => write!(f, "meld {m}"),
             Action::Draw => f.write_str("draw"),
             Action::PassDrawn => f.write_str("pass"),
+            Action::Pass => f.write_str("decline"),
+            Action::Upgrade => f.write_str("upgrade"),
         }
     }
 }
@@ -658,7 +667,7 @@ impl GameState for TuSacState {
 
     fn to_move(&self) -> Option<Seat> {
         match self.phase {
-            Phase::MustDiscard(x) | Phase::TurnOption(x) => Some(x),
+            Phase::MustDiscard(x) | Phase::TurnOption(x) | Phase::Claim(x) => Some(x),
             Phase::Over => None,
         }
     }
@@ -680,7 +689,7 @@ impl GameState for TuSacState {
                     Action::Draw
                 });
             }
-            Phase::Over => {}
+            Phase::Claim(_) | Phase::Over => {}
         }
     }
 
