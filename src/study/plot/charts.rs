@@ -438,6 +438,27 @@ fn status_color(status: &str) -> RGBColor {
     }
 }
 
+/// Most candidate rows a tuning chart shows: the last rounds that fit (the first rounds of a wide
+/// search hold dozens of candidates each; the CSV keeps them all).
+const MAX_TUNE_ROWS: usize = 40;
+
+/// The rounds a tuning chart shows: the last ones whose rows fit in [`MAX_TUNE_ROWS`] (always at
+/// least the final round), as the first round shown.
+fn first_round_shown(rows: &[&TuneRow]) -> f64 {
+    let mut rounds: Vec<f64> = rows.iter().map(|r| r.round).collect();
+    rounds.dedup();
+    let mut shown = 0;
+    let mut first = rounds.last().copied().unwrap_or(0.0);
+    for &round in rounds.iter().rev() {
+        shown += rows.iter().filter(|r| r.round == round).count();
+        if shown > MAX_TUNE_ROWS && round != first {
+            break;
+        }
+        first = round;
+    }
+    first
+}
+
 fn tune(rows: &[TuneRow], ctx: &Context) -> anyhow::Result<String> {
     let mut rows: Vec<&TuneRow> = rows.iter().collect();
     rows.sort_by(|a, b| {
@@ -445,6 +466,17 @@ fn tune(rows: &[TuneRow], ctx: &Context) -> anyhow::Result<String> {
             .total_cmp(&b.round)
             .then(b.diff.mid.total_cmp(&a.diff.mid))
     });
+    let all_rounds = rows.last().map_or(0.0, |r| r.round);
+    let first = first_round_shown(&rows);
+    rows.retain(|r| r.round >= first);
+    let caption = if first > 1.0 {
+        format!(
+            "Each candidate against default greedy, rounds {first:.0}–{all_rounds:.0} of \
+             {all_rounds:.0} (earlier rounds in the CSV): paired difference, 95% interval"
+        )
+    } else {
+        "Each candidate against default greedy, by round: paired difference, 95% interval".into()
+    };
     let items: Vec<Item> = rows
         .iter()
         .map(|r| {
@@ -473,8 +505,7 @@ fn tune(rows: &[TuneRow], ctx: &Context) -> anyhow::Result<String> {
     let (v, x) = diff_fmt(value_decimals(ests()), decimals(span(ests())));
     let unit = ctx.unit();
     let f = Forest {
-        caption: "Each candidate against default greedy, by round: paired difference, 95% interval"
-            .into(),
+        caption,
         x_desc: format!("candidate − default greedy, {unit} per game, paired by deal"),
         items,
         mark: Mark::Point,
@@ -494,6 +525,40 @@ fn tune(rows: &[TuneRow], ctx: &Context) -> anyhow::Result<String> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_tuning_chart_keeps_the_last_rounds_that_fit() {
+        let row = |round: f64| super::TuneRow {
+            candidate: "c".into(),
+            params: String::new(),
+            round,
+            diff: super::Est {
+                mid: 0.0,
+                lo: 0.0,
+                hi: 0.0,
+            },
+            status: "kept".into(),
+        };
+        // 64 candidates in round 1, 32 in round 2, 16 in round 3, 8 in round 4
+        let rows: Vec<super::TuneRow> = [(1.0, 64), (2.0, 32), (3.0, 16), (4.0, 8)]
+            .iter()
+            .flat_map(|&(r, n)| (0..n).map(move |_| row(r)))
+            .collect();
+        let refs: Vec<&super::TuneRow> = rows.iter().collect();
+        assert_eq!(
+            super::first_round_shown(&refs),
+            3.0,
+            "8 + 16 fit, + 32 does not"
+        );
+        assert_eq!(
+            super::first_round_shown(&refs[..64]),
+            1.0,
+            "one round is always shown"
+        );
+        assert_eq!(super::first_round_shown(&refs[64..]), 3.0);
+        let small: Vec<&super::TuneRow> = refs[112..].to_vec();
+        assert_eq!(super::first_round_shown(&small), 4.0);
+    }
+
     #[test]
     fn thousands_groups_digits() {
         assert_eq!(super::thousands(10_000_000.0), "10,000,000");
