@@ -170,8 +170,7 @@ fn templates() -> &'static TemplateTable {
 
 fn build_templates() -> TemplateTable {
     let mut table: TemplateTable = std::array::from_fn(|_| ArrayVec::new());
-    for t in 0..CARD_TYPES {
-        let list = &mut table[t];
+    for (t, list) in table.iter_mut().enumerate() {
         let card = Card::from_index(t);
         let (rank, colour) = (card.rank() as u8, card.colour() as u8);
         let ty = |r: u8, c: u8| r * 4 + c;
@@ -522,7 +521,7 @@ pub const fn passes(test: WinTest, total: u32) -> bool {
     match test {
         WinTest::TrashZero => true,
         WinTest::CompleteOver9 => total > 9,
-        WinTest::CompleteOver20Even => total > 20 && total % 2 == 0,
+        WinTest::CompleteOver20Even => total > 20 && total.is_multiple_of(2),
     }
 }
 
