@@ -17,6 +17,8 @@ use arrayvec::ArrayVec;
 use std::cell::RefCell;
 use std::sync::OnceLock;
 
+mod fast;
+
 /// A multi-pack private block: copies held per card type (canonical index), up to 16.
 pub type Counts = [u8; CARD_TYPES];
 
@@ -491,6 +493,14 @@ pub fn loose(hand: &Counts, rules: &SetRules) -> u8 {
 /// The best partition by (loose, −points) (§3.4 last paragraph, §4.6 S5 "current points"):
 /// its loose count and its points (dealt values, doubling applied).
 pub fn best(hand: &Counts, rules: &SetRules) -> (u8, u32) {
+    match fast::best(hand, rules) {
+        Some(r) => r,
+        None => best_by_recursion(hand, rules),
+    }
+}
+
+/// [`best`] by the memoised recursion alone (every rule set, any count).
+pub fn best_by_recursion(hand: &Counts, rules: &SetRules) -> (u8, u32) {
     let (mut l, mut p) = (0u8, 0u32);
     for block in blocks(rules) {
         let (bl, bp) = solve_lb(hand, &block, rules);
@@ -536,6 +546,9 @@ pub fn win_score(hand: &Counts, fixed_points: u32, rules: &SetRules, test: WinTe
             (l == 0 && passes(test, total)).then_some(total)
         }
         WinTest::CompleteOver20Even => {
+            if loose(hand, rules) != 0 {
+                return None;
+            }
             let mut mask = complete_values(hand, rules);
             while mask != 0 {
                 let v = 127 - mask.leading_zeros();
