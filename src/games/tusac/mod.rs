@@ -12,6 +12,7 @@ pub mod hand;
 pub mod history;
 mod kind;
 pub mod log;
+pub mod loose;
 pub mod options;
 pub mod position;
 pub mod record;

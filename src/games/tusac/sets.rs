@@ -1,6 +1,8 @@
-//! Set kinds (§2.1) and their classic point values (§2.5).
+//! Set kinds (§2.1), how a list of cards is recognised as one under a variant's rules, and the
+//! point values of every variant (§2.5).
 
 use super::card::{Card, Colour, Rank, COLOURS};
+use super::loose::SetRules;
 use super::options::PointTable;
 use arrayvec::ArrayVec;
 use std::fmt;
@@ -80,6 +82,46 @@ impl SetKind {
             (4, false) if all_pawns && distinct => Some(SetKind::Pawns4),
             _ => None,
         }
+    }
+}
+
+impl SetKind {
+    /// The kind of the set made of exactly these cards under a variant's set rules (§2.1):
+    /// King identical sets per `king_identical`, `Colours3/4` only with cross-colour sets, the
+    /// King groups only when `king_groups`. `Kings4Mixed` is four Kings neither all identical
+    /// nor all of different colours.
+    pub fn of_with(cards: &[Card], rules: &SetRules) -> Option<SetKind> {
+        if cards.is_empty() || cards.len() > 4 {
+            return None;
+        }
+        let mut s: ArrayVec<Card, 4> = cards.iter().copied().collect();
+        s.sort();
+        let kings = s[0].is_king();
+        let same_rank = s.iter().all(|c| c.rank() == s[0].rank());
+        let identical = s.windows(2).all(|w| w[0] == w[1]);
+        let distinct = s.windows(2).all(|w| w[0] != w[1]);
+        let kind = if s.len() > 1 && identical {
+            [SetKind::Pair, SetKind::Triple, SetKind::Quad][s.len() - 2]
+        } else if kings && same_rank && s.len() == 4 {
+            if distinct {
+                SetKind::Kings4Colours
+            } else {
+                SetKind::Kings4Mixed
+            }
+        } else if same_rank && distinct && s.len() >= 3 && !kings {
+            match (s[0].is_pawn(), s.len()) {
+                (true, 3) => SetKind::Pawns3,
+                (true, _) => SetKind::Pawns4,
+                (false, 3) => SetKind::Colours3,
+                (false, _) => SetKind::Colours4,
+            }
+        } else {
+            match SetKind::of(&s)? {
+                k @ (SetKind::King | SetKind::KingAdvisorElephant | SetKind::RookCannonHorse) => k,
+                _ => return None,
+            }
+        };
+        rules.allows(kind, kings).then_some(kind)
     }
 }
 

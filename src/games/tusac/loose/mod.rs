@@ -1,0 +1,927 @@
+//! The loose-card solver of sisepai21 and dirtyking26 (§3.3, §3.4 last paragraph, §3.6, §4.7).
+//!
+//! A hand is a count vector ([`Counts`], up to 16 copies of a type). Sets never cross the
+//! blocks K/A/E, R/C/H and pawns (without cross-colour sets and King groups, each colour's K/A/E
+//! and R/C/H are blocks of their own), so each block is solved alone and the results combined:
+//! loose counts and best points add, attainable totals combine as a sum-set of bitmasks.
+//!
+//! A block is solved by the memoised recursion of §3.4: take the lowest card type present, either
+//! leave one copy loose or remove a set whose lowest type it is, and recurse. Results are kept
+//! in two fixed-size, direct-mapped, per-thread caches (no heap, nothing grows during play):
+//! one for `(loose, best points)`, one for the bitmask of zero-loose values.
+
+use super::card::{Card, Rank, CARD_TYPES};
+use super::options::{KingIdenticalSets, Options, PointTable, WinTest};
+use super::sets::{value, Origin, SetInstance, SetKind, Zone};
+use arrayvec::ArrayVec;
+use std::cell::RefCell;
+use std::sync::OnceLock;
+
+mod fast;
+
+/// A multi-pack private block: copies held per card type (canonical index), up to 16.
+pub type Counts = [u8; CARD_TYPES];
+
+/// Which sets a partition may use and how they score: from the options and the game's double rank.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct SetRules {
+    /// Which identical sets Kings form (§2.1).
+    pub king_identical: KingIdenticalSets,
+    /// `Colours3`/`Colours4` are sets (dirtyking26).
+    pub cross_colour: bool,
+    /// `Kings4Colours`/`Kings4Mixed` are sets (dirtyking26).
+    pub king_groups: bool,
+    /// The point table of §2.5.
+    pub table: PointTable,
+    /// The double rank (dirtyking26, §2.5 doubling), if any.
+    pub double_rank: Option<Rank>,
+}
+
+impl SetRules {
+    /// The set rules of these options, with the game's double rank (`None` without one).
+    pub fn new(opts: &Options, double_rank: Option<Rank>) -> SetRules {
+        SetRules {
+            king_identical: opts.king_identical_sets,
+            cross_colour: opts.cross_colour_sets,
+            king_groups: opts.dealt_only_king_groups,
+            table: opts.point_table,
+            double_rank,
+        }
+    }
+
+    /// Whether a set of `kind` (of Kings when `kings`) is a set under these rules (§2.1).
+    pub const fn allows(&self, kind: SetKind, kings: bool) -> bool {
+        use SetKind::*;
+        match kind {
+            Pair | Triple if kings => matches!(self.king_identical, KingIdenticalSets::All),
+            Quad if kings => !matches!(self.king_identical, KingIdenticalSets::None),
+            Colours3 | Colours4 => self.cross_colour,
+            Kings4Colours | Kings4Mixed => self.king_groups,
+            _ => true,
+        }
+    }
+
+    /// A small number identifying these rules, for the solver caches' keys.
+    fn tag(&self) -> u32 {
+        let ki = self.king_identical as u32;
+        let dr = self.double_rank.map_or(0, |r| r as u32 + 1);
+        ki | (self.cross_colour as u32) << 2
+            | (self.king_groups as u32) << 3
+            | (self.table as u32) << 4
+            | dr << 6
+    }
+}
+
+/// The points of one set of `kind` made of `cards` under these rules, in `zone` with `origin`:
+/// the table value, doubled when every card has the double rank (§2.5).
+pub fn points_of(
+    kind: SetKind,
+    cards: &[Card],
+    zone: Zone,
+    origin: Origin,
+    rules: &SetRules,
+) -> u32 {
+    let king_quad = kind == SetKind::Quad && cards.first().is_some_and(|c| c.is_king());
+    let base = value(rules.table, kind, zone, origin, king_quad);
+    let doubled = rules
+        .double_rank
+        .is_some_and(|r| !cards.is_empty() && cards.iter().all(|c| c.rank() == r));
+    if doubled {
+        2 * base
+    } else {
+        base
+    }
+}
+
+/// The points of one set under these rules (table value, doubled when every card has the
+/// double rank, §2.5).
+pub fn set_points(set: &SetInstance, rules: &SetRules) -> u32 {
+    points_of(set.kind, set.cards(), set.zone, set.origin, rules)
+}
+
+/// The count vector of a list of cards.
+pub fn counts_of(cards: &[Card]) -> Counts {
+    let mut c = [0u8; CARD_TYPES];
+    for card in cards {
+        c[card.index()] += 1;
+    }
+    c
+}
+
+// ---------------------------------------------------------------------------------------------
+// Set templates: every set, by its lowest card type.
+
+/// One set shape: its kind and its card types (with repeats), lowest first.
+#[derive(Copy, Clone, Debug)]
+struct Template {
+    kind: SetKind,
+    types: [u8; 4],
+    len: u8,
+}
+
+impl Template {
+    fn types(&self) -> &[u8] {
+        &self.types[..self.len as usize]
+    }
+
+    fn cards(&self) -> ArrayVec<Card, 4> {
+        self.types()
+            .iter()
+            .map(|&t| Card::from_index(t as usize))
+            .collect()
+    }
+
+    /// Whether `counts` holds this set.
+    fn fits(&self, counts: &Counts) -> bool {
+        let mut need = [0u8; 4];
+        for (i, &t) in self.types().iter().enumerate() {
+            need[i] = self.types().iter().filter(|&&u| u == t).count() as u8;
+        }
+        self.types()
+            .iter()
+            .zip(need)
+            .all(|(&t, n)| counts[t as usize] >= n)
+    }
+
+    fn remove(&self, counts: &mut Counts) {
+        for &t in self.types() {
+            counts[t as usize] -= 1;
+        }
+    }
+
+    /// The set's dealt points in the hand under `rules`.
+    fn points(&self, rules: &SetRules) -> u32 {
+        points_of(
+            self.kind,
+            &self.cards(),
+            Zone::Private,
+            Origin::Dealt,
+            rules,
+        )
+    }
+}
+
+/// Templates whose lowest type is `t`, for every set kind of every variant (filtered by
+/// [`SetRules::allows`] when used).
+type TemplateTable = [ArrayVec<Template, 32>; CARD_TYPES];
+
+fn templates() -> &'static TemplateTable {
+    static TABLE: OnceLock<TemplateTable> = OnceLock::new();
+    TABLE.get_or_init(build_templates)
+}
+
+fn build_templates() -> TemplateTable {
+    let mut table: TemplateTable = std::array::from_fn(|_| ArrayVec::new());
+    for (t, list) in table.iter_mut().enumerate() {
+        let card = Card::from_index(t);
+        let (rank, colour) = (card.rank() as u8, card.colour() as u8);
+        let ty = |r: u8, c: u8| r * 4 + c;
+        let mut push = |kind, types: &[u8]| {
+            let mut arr = [0u8; 4];
+            arr[..types.len()].copy_from_slice(types);
+            list.push(Template {
+                kind,
+                types: arr,
+                len: types.len() as u8,
+            });
+        };
+        let t8 = t as u8;
+        if card.is_king() {
+            push(SetKind::King, &[t8]);
+        }
+        push(SetKind::Pair, &[t8; 2]);
+        push(SetKind::Triple, &[t8; 3]);
+        push(SetKind::Quad, &[t8; 4]);
+        match card.rank() {
+            Rank::King => push(
+                SetKind::KingAdvisorElephant,
+                &[t8, ty(1, colour), ty(2, colour)],
+            ),
+            Rank::Rook => push(
+                SetKind::RookCannonHorse,
+                &[t8, ty(4, colour), ty(5, colour)],
+            ),
+            _ => {}
+        }
+        // Sets of one rank in several colours, lowest colour `colour`.
+        let (three, four) = match card.rank() {
+            Rank::King => (None, None),
+            Rank::Pawn => (Some(SetKind::Pawns3), Some(SetKind::Pawns4)),
+            _ => (Some(SetKind::Colours3), Some(SetKind::Colours4)),
+        };
+        if let Some(kind) = three {
+            for a in colour + 1..4 {
+                for b in a + 1..4 {
+                    push(kind, &[t8, ty(rank, a), ty(rank, b)]);
+                }
+            }
+        }
+        if let (Some(kind), 0) = (four, colour) {
+            push(kind, &[t8, ty(rank, 1), ty(rank, 2), ty(rank, 3)]);
+        }
+        if card.is_king() {
+            // Four Kings with lowest colour `colour`: all different, or mixed (not all one type).
+            for a in colour..4 {
+                for b in a..4 {
+                    for c in b..4 {
+                        let q = [t8, a, b, c];
+                        if q == [0, 1, 2, 3] {
+                            push(SetKind::Kings4Colours, &q);
+                        } else if q != [t8; 4] {
+                            push(SetKind::Kings4Mixed, &q);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    table
+}
+
+// ---------------------------------------------------------------------------------------------
+// Blocks.
+
+/// A group of card types that no set crosses.
+#[derive(Copy, Clone, Debug)]
+struct Block {
+    id: u8,
+    types: [u8; 12],
+    len: u8,
+}
+
+impl Block {
+    const fn new(id: u8, types: &[u8]) -> Block {
+        let mut arr = [0u8; 12];
+        let mut i = 0;
+        while i < types.len() {
+            arr[i] = types[i];
+            i += 1;
+        }
+        Block {
+            id,
+            types: arr,
+            len: types.len() as u8,
+        }
+    }
+
+    fn types(&self) -> &[u8] {
+        &self.types[..self.len as usize]
+    }
+
+    /// The block's counts packed 5 bits a type, or `None` when a count exceeds 31.
+    fn key(&self, counts: &Counts) -> Option<u64> {
+        let mut k = 0u64;
+        for &t in self.types() {
+            let n = counts[t as usize];
+            if n > 31 {
+                return None;
+            }
+            k = k << 5 | n as u64;
+        }
+        Some(k)
+    }
+
+    /// The lowest type of the block present in `counts`.
+    fn lowest(&self, counts: &Counts) -> Option<usize> {
+        self.types()
+            .iter()
+            .map(|&t| t as usize)
+            .find(|&t| counts[t] > 0)
+    }
+
+    /// The block's cards taken out of `counts`.
+    fn cards_in(&self, counts: &Counts) -> Counts {
+        let mut c = [0u8; CARD_TYPES];
+        for &t in self.types() {
+            c[t as usize] = counts[t as usize];
+        }
+        c
+    }
+}
+
+const fn colour_block(id: u8, first_rank: u8, c: u8) -> Block {
+    let r = first_rank * 4 + c;
+    Block::new(id, &[r, r + 4, r + 8])
+}
+
+const KAE_SPLIT: [Block; 4] = [
+    colour_block(0, 0, 0),
+    colour_block(1, 0, 1),
+    colour_block(2, 0, 2),
+    colour_block(3, 0, 3),
+];
+const KAE_JOINED: Block = Block::new(4, &[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+const RCH_SPLIT: [Block; 4] = [
+    colour_block(5, 3, 0),
+    colour_block(6, 3, 1),
+    colour_block(7, 3, 2),
+    colour_block(8, 3, 3),
+];
+const RCH_JOINED: Block = Block::new(9, &[12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23]);
+const PAWNS: Block = Block::new(10, &[24, 25, 26, 27]);
+
+/// The blocks of a hand under these rules.
+fn blocks(rules: &SetRules) -> ArrayVec<Block, 9> {
+    let mut out = ArrayVec::new();
+    if rules.cross_colour || rules.king_groups {
+        out.push(KAE_JOINED);
+    } else {
+        out.extend(KAE_SPLIT);
+    }
+    if rules.cross_colour {
+        out.push(RCH_JOINED);
+    } else {
+        out.extend(RCH_SPLIT);
+    }
+    out.push(PAWNS);
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// Caches.
+
+const LB_BITS: u32 = 13;
+const MASK_BITS: u32 = 11;
+
+#[derive(Copy, Clone)]
+struct LbEntry {
+    key: u64,
+    tag: u32,
+    loose: u8,
+    points: u16,
+}
+
+#[derive(Copy, Clone)]
+struct MaskEntry {
+    key: u64,
+    tag: u32,
+    mask: u128,
+}
+
+const EMPTY_TAG: u32 = u32::MAX;
+
+thread_local! {
+    static LB_CACHE: RefCell<[LbEntry; 1 << LB_BITS]> = const {
+        RefCell::new([LbEntry { key: 0, tag: EMPTY_TAG, loose: 0, points: 0 }; 1 << LB_BITS])
+    };
+    static MASK_CACHE: RefCell<[MaskEntry; 1 << MASK_BITS]> = const {
+        RefCell::new([MaskEntry { key: 0, tag: EMPTY_TAG, mask: 0 }; 1 << MASK_BITS])
+    };
+}
+
+fn slot(key: u64, tag: u32, bits: u32) -> usize {
+    let h = (key ^ (tag as u64) << 40 ^ key >> 29).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    (h >> (64 - bits)) as usize
+}
+
+/// The cache tag of a block under rules.
+fn block_tag(rules: &SetRules, block: &Block) -> u32 {
+    rules.tag() << 4 | block.id as u32
+}
+
+// ---------------------------------------------------------------------------------------------
+// Per-block solving.
+
+/// Whether `(l, p)` beats `(bl, bp)` by (loose, −points).
+fn better(l: u8, p: u16, bl: u8, bp: u16) -> bool {
+    l < bl || (l == bl && p > bp)
+}
+
+/// The templates of lowest type `t` allowed under `rules` and held in `counts`.
+fn candidates<'a>(
+    t: usize,
+    counts: &'a Counts,
+    rules: &'a SetRules,
+) -> impl Iterator<Item = &'static Template> + 'a {
+    templates()[t]
+        .iter()
+        .filter(move |tp| rules.allows(tp.kind, t < 4) && tp.fits(counts))
+}
+
+/// `(loose, best points at that loose)` of the block's part of `counts`.
+fn solve_lb(counts: &Counts, block: &Block, rules: &SetRules) -> (u8, u16) {
+    let Some(t) = block.lowest(counts) else {
+        return (0, 0);
+    };
+    let tag = block_tag(rules, block);
+    let key = block.key(counts);
+    if let Some(k) = key {
+        let e = LB_CACHE.with(|c| c.borrow()[slot(k, tag, LB_BITS)]);
+        if e.key == k && e.tag == tag {
+            return (e.loose, e.points);
+        }
+    }
+    let mut sub = *counts;
+    sub[t] -= 1;
+    let (l, p) = solve_lb(&sub, block, rules);
+    let (mut bl, mut bp) = (l.saturating_add(1), p);
+    for tp in candidates(t, counts, rules) {
+        let mut sub = *counts;
+        tp.remove(&mut sub);
+        let (l, p) = solve_lb(&sub, block, rules);
+        let p = p + tp.points(rules) as u16;
+        if better(l, p, bl, bp) {
+            (bl, bp) = (l, p);
+        }
+    }
+    if let Some(k) = key {
+        let entry = LbEntry {
+            key: k,
+            tag,
+            loose: bl,
+            points: bp,
+        };
+        LB_CACHE.with(|c| c.borrow_mut()[slot(k, tag, LB_BITS)] = entry);
+    }
+    (bl, bp)
+}
+
+/// Bit v set when some zero-loose partition of the block's part of `counts` is worth v.
+fn solve_mask(counts: &Counts, block: &Block, rules: &SetRules) -> u128 {
+    let Some(t) = block.lowest(counts) else {
+        return 1;
+    };
+    let tag = block_tag(rules, block);
+    let key = block.key(counts);
+    if let Some(k) = key {
+        let e = MASK_CACHE.with(|c| c.borrow()[slot(k, tag, MASK_BITS)]);
+        if e.key == k && e.tag == tag {
+            return e.mask;
+        }
+    }
+    let mut mask = 0u128;
+    for tp in candidates(t, counts, rules) {
+        let mut sub = *counts;
+        tp.remove(&mut sub);
+        mask |= shift(solve_mask(&sub, block, rules), tp.points(rules));
+    }
+    if let Some(k) = key {
+        let entry = MaskEntry { key: k, tag, mask };
+        MASK_CACHE.with(|c| c.borrow_mut()[slot(k, tag, MASK_BITS)] = entry);
+    }
+    mask
+}
+
+/// `mask << by`, dropping values of 128 and more.
+fn shift(mask: u128, by: u32) -> u128 {
+    if by >= 128 {
+        0
+    } else {
+        mask << by
+    }
+}
+
+/// The sum-set of two value masks: bit a+b for every bit a of `x` and b of `y` (below 128).
+pub fn sum_masks(x: u128, y: u128) -> u128 {
+    let mut out = 0u128;
+    let mut rest = x;
+    while rest != 0 {
+        out |= y << rest.trailing_zeros();
+        rest &= rest - 1;
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// The public solver.
+
+/// `loose(B)` of §3.3: the fewest cards left out of sets over all partitions of the hand.
+pub fn loose(hand: &Counts, rules: &SetRules) -> u8 {
+    best(hand, rules).0
+}
+
+/// The best partition by (loose, −points) (§3.4 last paragraph, §4.6 S5 "current points"):
+/// its loose count and its points (dealt values, doubling applied).
+pub fn best(hand: &Counts, rules: &SetRules) -> (u8, u32) {
+    match fast::best(hand, rules) {
+        Some(r) => r,
+        None => best_by_recursion(hand, rules),
+    }
+}
+
+/// [`best`] by the memoised recursion alone (every rule set, any count).
+pub fn best_by_recursion(hand: &Counts, rules: &SetRules) -> (u8, u32) {
+    let (mut l, mut p) = (0u8, 0u32);
+    for block in blocks(rules) {
+        let (bl, bp) = solve_lb(hand, &block, rules);
+        l = l.saturating_add(bl);
+        p += bp as u32;
+    }
+    (l, p)
+}
+
+/// Bit v is set when some zero-loose partition of the hand is worth exactly v points (dealt
+/// values, doubling applied); 0 when the hand is not complete. (dirtyking26's win test needs
+/// the attainable totals, not only the largest, §3.6, §4.7.) Totals of 128 or more are dropped
+/// (a hand of 26 cards is worth at most 104).
+pub fn complete_values(hand: &Counts, rules: &SetRules) -> u128 {
+    let mut acc = 1u128;
+    for block in blocks(rules) {
+        let m = solve_mask(hand, &block, rules);
+        if m == 0 {
+            return 0;
+        }
+        acc = sum_masks(m, acc);
+    }
+    acc
+}
+
+/// Whether `total` points pass the points part of the win test (§4.7).
+pub const fn passes(test: WinTest, total: u32) -> bool {
+    match test {
+        WinTest::TrashZero => true,
+        WinTest::CompleteOver9 => total > 9,
+        WinTest::CompleteOver20Even => total > 20 && total.is_multiple_of(2),
+    }
+}
+
+/// The win test of §4.7 for a hand plus fixed points (face-down and melded sets): the score
+/// paid (§3.6: the largest total meeting the test) or None. `TrashZero` is read here as
+/// "complete, any total" (the loose-card form of the one-pack test, without the Khap lock).
+pub fn win_score(hand: &Counts, fixed_points: u32, rules: &SetRules, test: WinTest) -> Option<u32> {
+    match test {
+        WinTest::TrashZero | WinTest::CompleteOver9 => {
+            let (l, p) = best(hand, rules);
+            let total = fixed_points + p;
+            (l == 0 && passes(test, total)).then_some(total)
+        }
+        WinTest::CompleteOver20Even => {
+            if loose(hand, rules) != 0 {
+                return None;
+            }
+            let mut mask = complete_values(hand, rules);
+            while mask != 0 {
+                let v = 127 - mask.leading_zeros();
+                if passes(test, v + fixed_points) {
+                    return Some(v + fixed_points);
+                }
+                mask &= !(1u128 << v);
+            }
+            None
+        }
+    }
+}
+
+/// One partition achieving `best` (or, with `target`, a zero-loose one worth exactly `target`
+/// points) as set instances (zone Private, origin Dealt) and the loose cards, for logs/records.
+/// When no zero-loose partition is worth `target`, the best partition is returned.
+pub fn partition(
+    hand: &Counts,
+    rules: &SetRules,
+    target: Option<u32>,
+) -> (ArrayVec<SetInstance, 26>, Counts) {
+    let mut sets = ArrayVec::new();
+    let mut loose_cards = [0u8; CARD_TYPES];
+    let block_list = blocks(rules);
+    match target.and_then(|v| block_targets(hand, rules, &block_list, v)) {
+        Some(values) => {
+            for (block, v) in block_list.iter().zip(values) {
+                walk_target(hand, block, rules, v, &mut sets);
+            }
+        }
+        None => {
+            for block in &block_list {
+                walk_best(hand, block, rules, &mut sets, &mut loose_cards);
+            }
+        }
+    }
+    (sets, loose_cards)
+}
+
+/// A value per block, summing to `target`, each attainable by a zero-loose block partition.
+fn block_targets(
+    hand: &Counts,
+    rules: &SetRules,
+    block_list: &[Block],
+    target: u32,
+) -> Option<ArrayVec<u32, 9>> {
+    let masks: ArrayVec<u128, 9> = block_list
+        .iter()
+        .map(|b| solve_mask(hand, b, rules))
+        .collect();
+    // suffix[i]: the sum-set of blocks i.. .
+    let mut suffix = [1u128; 10];
+    for i in (0..masks.len()).rev() {
+        suffix[i] = sum_masks(masks[i], suffix[i + 1]);
+    }
+    if target >= 128 || suffix[0] >> target & 1 == 0 {
+        return None;
+    }
+    let mut rest = target;
+    let mut out = ArrayVec::new();
+    for i in 0..masks.len() {
+        let v =
+            (0..=rest).find(|&v| masks[i] >> v & 1 == 1 && suffix[i + 1] >> (rest - v) & 1 == 1)?;
+        out.push(v);
+        rest -= v;
+    }
+    Some(out)
+}
+
+fn push_set(sets: &mut ArrayVec<SetInstance, 26>, tp: &Template) {
+    let set = SetInstance::new(tp.kind, &tp.cards(), Zone::Private, Origin::Dealt);
+    let _ = sets.try_push(set);
+}
+
+/// Follows the best (loose, −points) choices of the block, pushing its sets and loose cards.
+fn walk_best(
+    hand: &Counts,
+    block: &Block,
+    rules: &SetRules,
+    sets: &mut ArrayVec<SetInstance, 26>,
+    loose_cards: &mut Counts,
+) {
+    let mut cur = block.cards_in(hand);
+    while let Some(t) = block.lowest(&cur) {
+        let goal = solve_lb(&cur, block, rules);
+        let chosen = candidates(t, &cur, rules).find(|tp| {
+            let mut sub = cur;
+            tp.remove(&mut sub);
+            let (l, p) = solve_lb(&sub, block, rules);
+            (l, p + tp.points(rules) as u16) == goal
+        });
+        match chosen {
+            Some(tp) => {
+                push_set(sets, tp);
+                tp.remove(&mut cur);
+            }
+            None => {
+                loose_cards[t] += 1;
+                cur[t] -= 1;
+            }
+        }
+    }
+}
+
+/// Follows a zero-loose partition of the block worth exactly `v`, pushing its sets.
+fn walk_target(
+    hand: &Counts,
+    block: &Block,
+    rules: &SetRules,
+    mut v: u32,
+    sets: &mut ArrayVec<SetInstance, 26>,
+) {
+    let mut cur = block.cards_in(hand);
+    while let Some(t) = block.lowest(&cur) {
+        let chosen = candidates(t, &cur, rules).find(|tp| {
+            let mut sub = cur;
+            tp.remove(&mut sub);
+            let pts = tp.points(rules);
+            pts <= v && solve_mask(&sub, block, rules) >> (v - pts) & 1 == 1
+        });
+        let Some(tp) = chosen else { return };
+        push_set(sets, tp);
+        v -= tp.points(rules);
+        tp.remove(&mut cur);
+    }
+}
+
+/// The set kind of exactly these cards under `rules`, if they form one (§2.1 with the variant's
+/// restrictions): see [`SetKind::of_with`].
+pub fn kind_of(cards: &[Card], rules: &SetRules) -> Option<SetKind> {
+    SetKind::of_with(cards, rules)
+}
+
+/// Nanoseconds per call of [`loose`] and of [`win_score`] on `hands` hands of `hand_size`
+/// cards from random `packs`-pack deals under `rules`, after one warm-up pass (caches warm, as
+/// in play). A measurement for reports; seeded, so the hands are the same on every run.
+pub fn bench_loose(
+    rules: &SetRules,
+    test: WinTest,
+    packs: u8,
+    hand_size: usize,
+    hands: usize,
+    seed: u64,
+) -> (f64, f64) {
+    use rand::seq::SliceRandom;
+    use rand::SeedableRng;
+    let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(seed);
+    let mut deck: Vec<Card> = (0..packs).flat_map(|_| Card::all()).collect();
+    let list: Vec<Counts> = (0..hands)
+        .map(|_| {
+            deck.shuffle(&mut rng);
+            counts_of(&deck[..hand_size.min(deck.len())])
+        })
+        .collect();
+    let mut sink = 0u64;
+    for h in &list {
+        sink += loose(h, rules) as u64;
+    }
+    let start = std::time::Instant::now();
+    for h in &list {
+        sink += loose(h, rules) as u64;
+    }
+    let loose_ns = start.elapsed().as_nanos() as f64 / hands.max(1) as f64;
+    let start = std::time::Instant::now();
+    for h in &list {
+        sink += win_score(h, 0, rules, test).unwrap_or(0) as u64;
+    }
+    let win_ns = start.elapsed().as_nanos() as f64 / hands.max(1) as f64;
+    std::hint::black_box(sink);
+    (loose_ns, win_ns)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::tusac::card::parse_cards;
+    use crate::games::tusac::options::Options;
+
+    fn sisepai() -> SetRules {
+        SetRules::new(&Options::sisepai21(4), None)
+    }
+
+    fn dirty(double: Option<Rank>) -> SetRules {
+        SetRules::new(&Options::dirtyking26(4), double)
+    }
+
+    fn hand(s: &str) -> Counts {
+        counts_of(&parse_cards(s, 16).unwrap())
+    }
+
+    /// The value of a fixed (face-down or melded) set, from `sets::value` and the doubling rule.
+    fn fixed(s: &str, zone: Zone, origin: Origin, rules: &SetRules) -> u32 {
+        let cards = parse_cards(s, 16).unwrap();
+        let kind = SetKind::of_with(&cards, rules).unwrap();
+        points_of(kind, &cards, zone, origin, rules)
+    }
+
+    #[test]
+    fn section_3_5_rows_without_the_lock() {
+        // §3.5 "no lock" counts: rows 7, 12 and 18 are 0, row 24 is 3.
+        for rules in [sisepai(), dirty(None)] {
+            assert_eq!(loose(&hand("yK yK yK yA yE"), &rules), 0, "row 7");
+            assert_eq!(loose(&hand("rR rR rR rC rH"), &rules), 0, "row 12");
+            assert_eq!(loose(&hand("rP rP rP yP gP"), &rules), 0, "row 18");
+        }
+        let row24 = "wK wK wK wA wE rR rR rC rH yP yP gP gP rP wP wP yC yC yH gE";
+        assert_eq!(loose(&hand(row24), &sisepai()), 3, "row 24");
+        // Rows whose count does not depend on the lock keep it.
+        assert_eq!(loose(&hand("rR rR rC rC rH"), &sisepai()), 1, "row 9");
+        assert_eq!(loose(&hand("wR wC gH"), &sisepai()), 3, "row 13");
+        assert_eq!(loose(&hand("rA rE"), &sisepai()), 2, "row 2");
+    }
+
+    #[test]
+    fn king_sets_follow_section_2_1() {
+        // sisepai21: no King pairs, triples or quads; lone Kings only.
+        assert_eq!(best(&hand("rK rK"), &sisepai()), (0, 2));
+        assert_eq!(best(&hand("rK rK rK rK"), &sisepai()), (0, 4));
+        // dirtyking26: the King Quad is worth 12, the King groups 10 and 8.
+        assert_eq!(best(&hand("rK rK rK rK"), &dirty(None)), (0, 12));
+        assert_eq!(best(&hand("rK yK gK wK"), &dirty(None)), (0, 10));
+        assert_eq!(best(&hand("rK rK yK gK"), &dirty(None)), (0, 8));
+        assert_eq!(
+            best(&hand("rK rK rK"), &dirty(None)),
+            (0, 3),
+            "no King triple"
+        );
+        // KAE is worth 2 in both variants.
+        assert_eq!(best(&hand("gK gA gE"), &sisepai()), (0, 2));
+        // §3.5 row 5 without the lock: the pairs keep every card.
+        assert_eq!(best(&hand("gK gA gA gE gE"), &sisepai()), (0, 1));
+    }
+
+    #[test]
+    fn cross_colour_sets_only_in_dirtyking26() {
+        assert_eq!(best(&hand("rH yH gH"), &sisepai()), (3, 0));
+        assert_eq!(best(&hand("rH yH gH"), &dirty(None)), (0, 1));
+        assert_eq!(best(&hand("rA yA gA wA"), &dirty(None)), (0, 4));
+        assert_eq!(
+            best(&hand("rA yA gA wA"), &dirty(Some(Rank::Advisor))),
+            (0, 8)
+        );
+        assert_eq!(
+            best(&hand("rK yK gK"), &dirty(None)),
+            (0, 3),
+            "no King Colours3"
+        );
+        // Same-colour pawns are identical sets, not Pawns3.
+        assert_eq!(best(&hand("rP rP yP"), &sisepai()), (1, 0));
+        assert_eq!(best(&hand("rP yP gP wP"), &sisepai()), (0, 4));
+    }
+
+    #[test]
+    fn five_to_eight_copies_of_one_type() {
+        let s = sisepai();
+        assert_eq!(best(&hand("rH rH rH rH rH"), &s), (0, 3), "triple + pair");
+        assert_eq!(best(&hand("rH rH rH rH rH rH"), &s), (0, 8), "quad + pair");
+        assert_eq!(
+            best(&hand("rH rH rH rH rH rH rH"), &s),
+            (0, 11),
+            "quad + triple"
+        );
+        assert_eq!(
+            best(&hand("rH rH rH rH rH rH rH rH"), &s),
+            (0, 16),
+            "two quads"
+        );
+        let eight_h = hand("rH rH rH rH rH rH rH rH");
+        assert_eq!(best(&eight_h, &dirty(Some(Rank::Horse))), (0, 32));
+        // 7 copies: 4+3 (11) or 3+2+2 (3).
+        let seven = hand("rH rH rH rH rH rH rH");
+        assert_eq!(complete_values(&seven, &s), 1 << 11 | 1 << 3);
+        let mut sixteen = [0u8; CARD_TYPES];
+        sixteen[Card::new(crate::games::tusac::Colour::Red, Rank::Pawn).index()] = 16;
+        assert_eq!(best(&sixteen, &s), (0, 32));
+    }
+
+    #[test]
+    fn example_s1_section_6_3() {
+        let r = sisepai();
+        let hand_part = hand("wR wR wR rK rA rE rP yP gP gK");
+        assert_eq!(best(&hand_part, &r), (0, 3 + 2 + 1 + 1));
+        let fixed_points = fixed("gH gH gH gH", Zone::FaceDown, Origin::Dealt, &r)
+            + fixed("rC rC rC", Zone::Public, Origin::Melded, &r)
+            + fixed("yK", Zone::Public, Origin::Melded, &r)
+            + fixed("yR yH yC", Zone::Public, Origin::Melded, &r);
+        assert_eq!(fixed_points, 8 + 1 + 1 + 1);
+        assert_eq!(
+            win_score(&hand_part, fixed_points, &r, WinTest::CompleteOver9),
+            Some(18)
+        );
+    }
+
+    #[test]
+    fn example_d1_section_6_4() {
+        let r = dirty(Some(Rank::Horse));
+        let hand_part = hand("rK yK gK wK rR rR rR rP yP gP wP gA gA");
+        let fixed_points = fixed("wH wH wH wH", Zone::FaceDown, Origin::Dealt, &r)
+            + fixed("rH yH gH", Zone::Public, Origin::Melded, &r)
+            + fixed("wC wC wC", Zone::Public, Origin::Melded, &r)
+            + fixed("rK rA rE", Zone::Public, Origin::Melded, &r);
+        assert_eq!(fixed_points, 16 + 2 + 1 + 2);
+        assert_eq!(best(&hand_part, &r), (0, 10 + 3 + 4));
+        let test = WinTest::CompleteOver20Even;
+        assert_eq!(win_score(&hand_part, fixed_points, &r, test), Some(38));
+        // "If the same hand had scored 37 the win would be refused": with one point less fixed,
+        // every zero-loose total (37 with the Kings4Colours, 31 with four lone Kings) is odd.
+        assert!(!passes(test, 37));
+        assert_eq!(win_score(&hand_part, fixed_points - 1, &r, test), None);
+    }
+
+    #[test]
+    fn win_tests_of_section_4_7() {
+        let r = sisepai();
+        let h = hand("rK rA rA rA rE rE rE");
+        assert_eq!(best(&h, &r), (0, 7));
+        assert_eq!(
+            win_score(&h, 2, &r, WinTest::CompleteOver9),
+            None,
+            "9 is not > 9"
+        );
+        assert_eq!(win_score(&h, 3, &r, WinTest::CompleteOver9), Some(10));
+        let incomplete = hand("rK rA rA rA rE rE rE rR");
+        assert_eq!(win_score(&incomplete, 30, &r, WinTest::CompleteOver9), None);
+        // §3.6 last paragraph: the best total (7 + 20 = 27) is odd, but [rK rA rE] [rA rA]
+        // [rE rE] is worth 2 and 22 is even and over 20: the hand wins with 22.
+        let d = dirty(None);
+        assert_eq!(complete_values(&h, &d), 1 << 7 | 1 << 2);
+        let test = WinTest::CompleteOver20Even;
+        assert_eq!(win_score(&h, 20, &d, test), Some(22));
+        assert_eq!(win_score(&h, 14, &d, test), None, "21 and 16 both fail");
+        assert_eq!(win_score(&h, 15, &d, test), Some(22));
+        let (sets, rest) = partition(&h, &d, Some(2));
+        assert_eq!(rest, [0; CARD_TYPES]);
+        let kinds: Vec<SetKind> = sets.iter().map(|s| s.kind).collect();
+        assert_eq!(
+            kinds,
+            [SetKind::KingAdvisorElephant, SetKind::Pair, SetKind::Pair]
+        );
+        let (sets, _) = partition(&h, &d, None);
+        let total: u32 = sets.iter().map(|s| set_points(s, &d)).sum();
+        assert_eq!(total, 7);
+    }
+
+    #[test]
+    fn set_kinds_under_variant_rules() {
+        let k = |s: &str, r: &SetRules| SetKind::of_with(&parse_cards(s, 16).unwrap(), r);
+        let (s, d) = (sisepai(), dirty(None));
+        assert_eq!(k("rK rK", &s), None);
+        assert_eq!(k("rK rK", &d), None);
+        assert_eq!(k("rK rK rK rK", &s), None);
+        assert_eq!(k("rK rK rK rK", &d), Some(SetKind::Quad));
+        assert_eq!(k("rK yK gK wK", &d), Some(SetKind::Kings4Colours));
+        assert_eq!(k("rK rK yK gK", &d), Some(SetKind::Kings4Mixed));
+        assert_eq!(k("rK rK yK yK", &d), Some(SetKind::Kings4Mixed));
+        assert_eq!(k("rK yK gK wK", &s), None);
+        assert_eq!(k("rK yK gK", &d), None);
+        assert_eq!(k("rH yH gH", &d), Some(SetKind::Colours3));
+        assert_eq!(k("rH yH gH", &s), None);
+        assert_eq!(k("rA yA gA wA", &d), Some(SetKind::Colours4));
+        assert_eq!(k("rH rH yH", &d), None);
+        assert_eq!(k("rP yP gP", &d), Some(SetKind::Pawns3));
+        assert_eq!(k("rP rP yP", &s), None);
+        assert_eq!(k("rK rA rE", &s), Some(SetKind::KingAdvisorElephant));
+        assert_eq!(k("rK", &s), Some(SetKind::King));
+        assert_eq!(k("rH rH", &s), Some(SetKind::Pair));
+        assert_eq!(k("wR wC gH", &d), None);
+        let quad = SetInstance::new(
+            SetKind::Quad,
+            &parse_cards("rK rK rK rK", 4).unwrap(),
+            Zone::Public,
+            Origin::Melded,
+        );
+        assert_eq!(set_points(&quad, &d), 12);
+    }
+}
