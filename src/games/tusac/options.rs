@@ -764,207 +764,74 @@ macro_rules! row {
     };
 }
 
+/// Whether the point table is dirtyking26's (the only one valuing its extra sets and doubling).
+fn dirty(o: &Options) -> bool {
+    o.point_table == PointTable::DirtyKing26
+}
+
 /// What each rule core honours, option by option (`khap_lock` chooses the core). The one-pack
 /// core runs classic's and 4sac's values (4sac's are read where each rule is applied); the
 /// multi-pack core runs sisepai21's and dirtyking26's. A value not listed is rejected, even
 /// where a reading could be imagined: a later change can open it.
+#[rustfmt::skip]
 pub const CORE_TABLE: &[CoreRow] = &[
-    row!(
-        "players",
-        |o| (2..=4).contains(&o.players),
-        "2 to 4",
-        |o| (2..=8).contains(&o.players),
-        "2 to 8"
-    ),
-    row!(
-        "decks",
-        |o| o.decks == 1,
-        "1",
-        |o| (2..=4).contains(&o.decks),
-        "2 to 4"
-    ),
-    row!(
-        "hand_size",
-        |o| o.hand_size == 20,
-        "20",
-        |o| matches!(o.hand_size, 20 | 25),
-        "20 or 25"
-    ),
-    row!(
-        "redeal_dead_hands",
-        |o| !o.redeal_dead_hands,
-        "false",
-        |_o| true,
-        "true or false"
-    ),
-    row!(
-        "double_rank",
-        |o| !o.double_rank,
-        "false",
-        |_o| true,
-        "true or false"
-    ),
-    row!(
-        "dealt_quad",
-        |o| matches!(o.dealt_quad, DealtQuad::ExposeQuan | DealtQuad::ExposeKong),
-        "ExposeQuan or ExposeKong",
-        |o| o.dealt_quad == DealtQuad::FaceDownLocked,
-        "FaceDownLocked"
-    ),
-    row!(
-        "natural_win_for_first",
-        |_o| true,
-        "true or false",
-        |o| o.natural_win_for_first,
-        "true"
-    ),
-    row!(
-        "king_identical_sets",
-        |o| o.king_identical_sets == KingIdenticalSets::All,
-        "All",
-        |o| o.king_identical_sets != KingIdenticalSets::All,
-        "None or QuadOnly"
-    ),
-    row!(
-        "cross_colour_sets",
-        |o| !o.cross_colour_sets,
-        "false",
-        |_o| true,
-        "true or false"
-    ),
-    row!(
-        "dealt_only_king_groups",
-        |o| !o.dealt_only_king_groups,
-        "false",
-        |_o| true,
-        "true or false"
-    ),
-    row!(
-        "point_table",
-        |o| matches!(o.point_table, PointTable::Classic | PointTable::FourSac),
-        "Classic or FourSac",
-        |o| matches!(
-            o.point_table,
-            PointTable::Sisepai21 | PointTable::DirtyKing26
-        ),
-        "Sisepai21 or DirtyKing26"
-    ),
-    row!(
-        "meld_must_not_raise_trash",
-        |o| o.meld_must_not_raise_trash,
-        "true",
-        |o| !o.meld_must_not_raise_trash,
-        "false (no trash)"
-    ),
-    row!(
-        "discard_rule",
-        |_o| true,
-        "ReduceTrashByOne or AnyNonKing",
-        |o| o.discard_rule == DiscardRule::AnyNonKing,
-        "AnyNonKing"
-    ),
-    row!(
-        "khui_rule",
-        |_o| true,
-        "Forced or Optional",
-        |o| o.khui_rule == ClaimRule::Optional,
-        "Optional"
-    ),
-    row!(
-        "pair_claim_rule",
-        |_o| true,
-        "Forced or Optional",
-        |o| o.pair_claim_rule == ClaimRule::Optional,
-        "Optional"
-    ),
-    row!(
-        "pair_priority_excludes_turn_player",
-        |_o| true,
-        "true or false",
-        |o| o.pair_priority_excludes_turn_player,
-        "true (n/a)"
-    ),
-    row!(
-        "pair_waiting_exception",
-        |o| !o.pair_waiting_exception || o.pair_claim_rule == ClaimRule::Forced,
-        "true with pair_claim_rule = Forced, else false",
-        |o| !o.pair_waiting_exception,
-        "false"
-    ),
-    row!(
-        "passed_draw",
-        |o| matches!(
-            o.passed_draw,
-            PassedDraw::AnySet | PassedDraw::ChowPawnsOrPair
-        ),
-        "AnySet or ChowPawnsOrPair",
-        |o| o.passed_draw == PassedDraw::DrawerDiscards,
-        "DrawerDiscards"
-    ),
-    row!(
-        "drawn_king",
-        |o| matches!(
-            o.drawn_king,
-            DrawnKing::Ordinary | DrawnKing::WinKongThenDrawer
-        ),
-        "Ordinary or WinKongThenDrawer",
-        |o| o.drawn_king == DrawnKing::WinCallsThenForcedLone,
-        "WinCallsThenForcedLone"
-    ),
-    row!(
-        "exposed_triple_upgrade",
-        |_o| true,
-        "true or false",
-        |o| !o.exposed_triple_upgrade,
-        "false"
-    ),
-    row!(
-        "pair_meld_min_points",
-        |o| o.pair_meld_min_points.is_none(),
-        "none",
-        |_o| true,
-        "a number or none"
-    ),
-    row!(
-        "win_test",
-        |o| o.win_test == WinTest::TrashZero,
-        "TrashZero",
-        |o| o.win_test != WinTest::TrashZero,
-        "CompleteOver9 or CompleteOver20Even"
-    ),
-    row!(
-        "stock_floor",
-        |o| o.stock_floor >= 6,
-        "6 or more (the claim history holds the windows of a one-pack game down to 6)",
-        |_o| true,
-        "any"
-    ),
-    row!(
-        "reshuffles",
-        |o| o.reshuffles == 0,
-        "0",
-        |o| o.reshuffles <= 1,
-        "0 or 1"
-    ),
-    row!(
-        "payout",
-        |o| matches!(o.payout, Payout::Classic | Payout::KongDeduction),
-        "Classic or KongDeduction",
-        |o| o.payout == Payout::Points,
-        "Points"
-    ),
-    row!(
-        "kong_deduction_floor_zero",
-        |_o| true,
-        "true or false",
-        |o| !o.kong_deduction_floor_zero,
-        "false"
-    ),
-    row!(
-        "worst_card_penalty",
-        |_o| true,
-        "true or false",
-        |o| !o.worst_card_penalty,
-        "false"
-    ),
+    // option, one-pack core (test, values), multi-pack core (test, values)
+    row!("players", |o| (2..=4).contains(&o.players), "2 to 4",
+        |o| (2..=8).contains(&o.players), "2 to 8"),
+    row!("decks", |o| o.decks == 1, "1",
+        |o| (2..=4).contains(&o.decks), "2 to 4"),
+    row!("hand_size", |o| o.hand_size == 20, "20",
+        |o| matches!(o.hand_size, 20 | 25), "20 or 25"),
+    row!("redeal_dead_hands", |o| !o.redeal_dead_hands, "false",
+        |_o| true, "true or false"),
+    row!("double_rank", |o| !o.double_rank, "false",
+        |o| !o.double_rank || dirty(o), "false, or true with point_table = DirtyKing26 (the doubling is that table's)"),
+    row!("dealt_quad", |o| matches!(o.dealt_quad, DealtQuad::ExposeQuan | DealtQuad::ExposeKong), "ExposeQuan or ExposeKong",
+        |o| o.dealt_quad == DealtQuad::FaceDownLocked, "FaceDownLocked"),
+    row!("natural_win_for_first", |_o| true, "true or false",
+        |o| o.natural_win_for_first, "true"),
+    row!("king_identical_sets", |o| o.king_identical_sets == KingIdenticalSets::All, "All",
+        |o| match o.king_identical_sets {
+            KingIdenticalSets::None => true,
+            KingIdenticalSets::QuadOnly => dirty(o),
+            KingIdenticalSets::All => false,
+        }, "None, or QuadOnly with point_table = DirtyKing26 (the King Quad's 12)"),
+    row!("cross_colour_sets", |o| !o.cross_colour_sets, "false",
+        |o| !o.cross_colour_sets || dirty(o), "false, or true with point_table = DirtyKing26 (the only table valuing Colours3/4)"),
+    row!("dealt_only_king_groups", |o| !o.dealt_only_king_groups, "false",
+        |o| !o.dealt_only_king_groups || dirty(o), "false, or true with point_table = DirtyKing26 (the only table valuing them)"),
+    row!("point_table", |o| matches!(o.point_table, PointTable::Classic | PointTable::FourSac), "Classic or FourSac",
+        |o| matches!(o.point_table, PointTable::Sisepai21 | PointTable::DirtyKing26), "Sisepai21 or DirtyKing26"),
+    row!("meld_must_not_raise_trash", |o| o.meld_must_not_raise_trash, "true",
+        |o| !o.meld_must_not_raise_trash, "false (there is no trash)"),
+    row!("discard_rule", |_o| true, "ReduceTrashByOne or AnyNonKing",
+        |o| o.discard_rule == DiscardRule::AnyNonKing, "AnyNonKing"),
+    row!("khui_rule", |_o| true, "Forced or Optional",
+        |o| o.khui_rule == ClaimRule::Optional, "Optional"),
+    row!("pair_claim_rule", |_o| true, "Forced or Optional",
+        |o| o.pair_claim_rule == ClaimRule::Optional, "Optional"),
+    row!("pair_priority_excludes_turn_player", |_o| true, "true or false",
+        |o| o.pair_priority_excludes_turn_player, "true (no pair priority there)"),
+    row!("pair_waiting_exception", |o| !o.pair_waiting_exception || o.pair_claim_rule == ClaimRule::Forced, "false, or true with pair_claim_rule = Forced (it exempts from forced pair priority)",
+        |o| !o.pair_waiting_exception, "false"),
+    row!("passed_draw", |o| matches!(o.passed_draw, PassedDraw::AnySet | PassedDraw::ChowPawnsOrPair), "AnySet or ChowPawnsOrPair",
+        |o| o.passed_draw == PassedDraw::DrawerDiscards, "DrawerDiscards"),
+    row!("drawn_king", |o| matches!(o.drawn_king, DrawnKing::Ordinary | DrawnKing::WinKongThenDrawer), "Ordinary or WinKongThenDrawer",
+        |o| o.drawn_king == DrawnKing::WinCallsThenForcedLone, "WinCallsThenForcedLone"),
+    row!("exposed_triple_upgrade", |_o| true, "true or false",
+        |o| !o.exposed_triple_upgrade, "false"),
+    row!("pair_meld_min_points", |o| o.pair_meld_min_points.is_none(), "none",
+        |_o| true, "a number or none"),
+    row!("win_test", |o| o.win_test == WinTest::TrashZero, "TrashZero",
+        |o| o.win_test != WinTest::TrashZero, "CompleteOver9 or CompleteOver20Even"),
+    row!("stock_floor", |o| o.stock_floor >= 6, "6 or more (the claim history is sized for a floor of at least 6)",
+        |_o| true, "any"),
+    row!("reshuffles", |o| o.reshuffles == 0, "0",
+        |o| o.reshuffles <= 1, "0 or 1"),
+    row!("payout", |o| matches!(o.payout, Payout::Classic | Payout::KongDeduction), "Classic or KongDeduction",
+        |o| o.payout == Payout::Points, "Points"),
+    row!("kong_deduction_floor_zero", |_o| true, "true or false",
+        |o| !o.kong_deduction_floor_zero, "false"),
+    row!("worst_card_penalty", |_o| true, "true or false",
+        |o| !o.worst_card_penalty, "false"),
 ];
