@@ -443,8 +443,8 @@ impl Options {
         if !PLAYABLE_CORES.contains(&self.core()) {
             return Err(format!(
                 "rules: 'khap_lock' = false selects the multi-pack core (loose cards, §3.3; \
-                 sisepai21, dirtyking26), which does not play yet; variant '{}' needs \
-                 khap_lock = true here",
+                 sisepai21, dirtyking26), which does not play yet (variant '{}'); only \
+                 khap_lock = true plays",
                 self.variant
             ));
         }
