@@ -12,6 +12,7 @@ pub mod play;
 pub mod plot;
 pub mod progress;
 pub mod replay;
+pub mod rules;
 pub mod run;
 pub mod tune;
 
@@ -55,6 +56,8 @@ pub enum Command {
     Tune(tune::Args),
     /// Deal N games and count what the hands hold, or read a run's games.csv: distributions.
     Deals(deals::Args),
+    /// Print the rule options in force for a game and variant, with their meaning and section.
+    Rules(rules::Args),
 }
 
 /// The `--game` argument: a name of the registry (`bailab agents` lists the games).
@@ -103,5 +106,6 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Equity(args) => equity::run(args),
         Command::Tune(args) => tune::run(args),
         Command::Deals(args) => deals::run(args),
+        Command::Rules(args) => rules::run(args),
     }
 }

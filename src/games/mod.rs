@@ -54,6 +54,17 @@ pub struct GameInfo {
     pub agents: &'static [AgentInfo],
 }
 
+/// A rule option's explanation for `bailab rules`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct RuleDoc {
+    /// The option's name (a key of [`GameKind::rules`]).
+    pub name: &'static str,
+    /// The spec section that defines it (`§4.7`).
+    pub section: &'static str,
+    /// What it means, in one line.
+    pub doc: &'static str,
+}
+
 /// A game's deal as a record stores it: enough to deal the same game again.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RecordSetup {
@@ -134,6 +145,17 @@ pub trait GameKind: Game + Clone + 'static {
     fn build(variant: &str, players: usize, rules: &RuleMap) -> Result<Self, String>;
     /// Every rule option in force, `name → value` (records; `from` [`GameKind::build`]).
     fn rules(&self) -> RuleMap;
+    /// The rule options in force for `variant` (implemented or only planned), `players` and
+    /// `rules`, for `bailab rules`. By default those of the built game, so a planned variant is
+    /// an error unless the game can check its options without playing it.
+    fn rules_in_force(variant: &str, players: usize, rules: &RuleMap) -> Result<RuleMap, String> {
+        Ok(Self::build(variant, players, rules)?.rules())
+    }
+    /// What each rule option means and where the spec defines it (`bailab rules`); none by
+    /// default.
+    fn rule_docs() -> Vec<RuleDoc> {
+        Vec::new()
+    }
     /// Builds one of the game's own agents (named in `INFO.agents`) from its spec.
     fn own_agent(spec: &AgentSpec) -> Result<Box<dyn Agent<Self::State>>, String>;
 

@@ -13,7 +13,9 @@ use crate::agents::spec::AgentSpec;
 use crate::agents::Agent;
 use crate::deal_spec::DealLayout;
 use crate::game::Game;
-use crate::games::{Analysis, AnalyzeOptions, BenchRow, GameInfo, GameKind, RecordSetup, RuleMap};
+use crate::games::{
+    Analysis, AnalyzeOptions, BenchRow, GameInfo, GameKind, RecordSetup, RuleDoc, RuleMap,
+};
 use crate::record::RecordEvent;
 use crate::rng::{stream_rng, DEAL_STREAM};
 use std::hint::black_box;
@@ -37,12 +39,24 @@ impl GameKind for TuSac {
     }
 
     fn build(variant: &str, players: usize, rules: &RuleMap) -> Result<TuSac, String> {
+        crate::games::check_variant(&Self::INFO, variant)?;
         let all = crate::games::rules_with_players(rules, players)?;
         TuSac::new(Options::from_rules(variant, &all)?)
     }
 
     fn rules(&self) -> RuleMap {
         self.options().to_rules()
+    }
+
+    /// Planned variants too: their options are checked against the rule cores (§7) without
+    /// building a playable game.
+    fn rules_in_force(variant: &str, players: usize, rules: &RuleMap) -> Result<RuleMap, String> {
+        let all = crate::games::rules_with_players(rules, players)?;
+        Ok(Options::from_rules(variant, &all)?.to_rules())
+    }
+
+    fn rule_docs() -> Vec<RuleDoc> {
+        super::options::rule_docs()
     }
 
     const FEATURES: &'static [FeatureInfo] = super::features::FEATURES;

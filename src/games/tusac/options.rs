@@ -4,6 +4,12 @@
 //! The engine has two rule cores behind one game: the one-pack core (trash with the Khap lock,
 //! §3.1; classic and 4sac) and the multi-pack core (loose cards, §3.3; sisepai21 and
 //! dirtyking26). [`Options::core`] says which one a set of options runs on.
+//!
+//! Options are read and written by their §7 names ([`OPTIONS`], `to_rules` / `from_rules`), and
+//! [`Options::validate`] checks a combination against what each core honours ([`CORE_TABLE`]).
+
+use crate::games::{RuleDoc, RuleMap};
+use serde_json::Value;
 
 /// What happens to four identical dealt cards (§1.4 step 3, option `dealt_quad`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -332,83 +338,500 @@ impl Options {
         112 * self.decks as usize
     }
 
-    /// Every rule option in force as `name → value` (records, §7 names).
-    pub fn to_rules(&self) -> serde_json::Map<String, serde_json::Value> {
-        let mut m = serde_json::Map::new();
-        let mut put = |k: &str, v: serde_json::Value| {
-            m.insert(k.to_string(), v);
-        };
-        put("players", self.players.into());
-        put("first_player", self.first_player.into());
-        put("hand_size", self.hand_size.into());
-        put("stock_floor", self.stock_floor.into());
-        put("natural_win_for_first", self.natural_win_for_first.into());
-        put(
-            "pair_priority_excludes_turn_player",
-            self.pair_priority_excludes_turn_player.into(),
-        );
-        put("pair_waiting_exception", self.pair_waiting_exception.into());
-        put("pair_exception_same_colour", true.into());
-        put("worst_card_penalty", self.worst_card_penalty.into());
-        put("worst_card_rule", "OutsV1".into());
-        put("quan_khui_multiplier", self.quan_khui_multiplier.into());
-        put("base", self.base.into());
-        put("flat", self.flat.into());
+    /// Every rule option in force as `name → value` (records, `bailab rules`): each field of
+    /// [`OPTIONS`] by its §7 name, then the fixed readings of [`FIXED`].
+    pub fn to_rules(&self) -> RuleMap {
+        let mut m = RuleMap::new();
+        for f in OPTIONS {
+            m.insert(f.name.to_string(), (f.get)(self));
+        }
+        for x in FIXED {
+            m.insert(x.name.to_string(), x.value.json());
+        }
         m
     }
 
     /// Options from a `name → value` map as written by [`Options::to_rules`], starting from the
-    /// `variant` preset. Unknown names, wrong types and values the engine cannot run are errors.
-    pub fn from_rules(
-        variant: &str,
-        rules: &serde_json::Map<String, serde_json::Value>,
-    ) -> Result<Options, String> {
-        if variant != "classic" {
-            return Err(format!(
-                "variant '{variant}' is not implemented (known: classic)"
-            ));
-        }
-        let players = rules
-            .get("players")
-            .and_then(|v| v.as_u64())
-            .ok_or("rules: 'players' is missing")?;
-        let mut o = Options::classic(players as u8);
-        let preset = o.to_rules();
+    /// `variant` preset for the map's `players`: a key not given keeps the preset's value (so
+    /// records written with fewer keys still load). Unknown names, wrong types and bad values
+    /// are errors naming the key and the accepted values; the result is [`Options::validate`]d.
+    pub fn from_rules(variant: &str, rules: &RuleMap) -> Result<Options, String> {
+        let players = rules.get("players").ok_or("rules: 'players' is missing")?;
+        let n =
+            int::<u8>(players, 0, 255).map_err(|e| format!("rules: 'players' = {players}: {e}"))?;
+        let mut o = Options::preset(variant, n)?;
         for (k, v) in rules {
-            let bad = || format!("rules: '{k}' = {v} is not a valid value");
-            let int = || v.as_i64().ok_or_else(bad);
-            let small = || int().and_then(|x| u8::try_from(x).map_err(|_| bad()));
-            let flag = || v.as_bool().ok_or_else(bad);
-            match k.as_str() {
-                "players" => o.players = small()?,
-                "first_player" => o.first_player = small()?,
-                "hand_size" => o.hand_size = small()?,
-                "stock_floor" => o.stock_floor = small()?,
-                "natural_win_for_first" => o.natural_win_for_first = flag()?,
-                "pair_priority_excludes_turn_player" => {
-                    o.pair_priority_excludes_turn_player = flag()?
-                }
-                "pair_waiting_exception" => o.pair_waiting_exception = flag()?,
-                "worst_card_penalty" => o.worst_card_penalty = flag()?,
-                "quan_khui_multiplier" => o.quan_khui_multiplier = int()?,
-                "base" => o.base = int()?,
-                "flat" => o.flat = int()?,
-                "pair_exception_same_colour" | "worst_card_rule" if preset.get(k) == Some(v) => {}
-                "pair_exception_same_colour" | "worst_card_rule" => {
-                    return Err(format!(
-                        "rules: '{k}' = {v} is not supported (the engine runs {})",
-                        preset[k]
-                    ));
-                }
-                _ => return Err(format!("rules: unknown option '{k}'")),
-            }
+            o.set(k, v)?;
         }
-        if o.hand_size != 20 {
-            return Err(format!(
-                "rules: hand_size {} is not supported for classic (20)",
-                o.hand_size
-            ));
-        }
+        o.validate()?;
         Ok(o)
     }
+
+    /// Sets one option by its §7 name (or an alias of [`ALIASES`]) from its JSON value. Errors
+    /// name the key and the accepted values; combinations are checked by
+    /// [`Options::validate`], not here.
+    pub fn set(&mut self, name: &str, value: &Value) -> Result<(), String> {
+        let key = ALIASES
+            .iter()
+            .find(|(alias, _)| *alias == name)
+            .map_or(name, |&(_, key)| key);
+        if let Some(f) = OPTIONS.iter().find(|f| f.name == key) {
+            return (f.set)(self, value).map_err(|e| format!("rules: '{name}' = {value}: {e}"));
+        }
+        if let Some(x) = FIXED.iter().find(|x| x.name == key) {
+            if x.value.json() == *value {
+                return Ok(());
+            }
+            return Err(format!(
+                "rules: '{name}' = {value} is not supported (the engine runs only {}, {})",
+                x.value.json(),
+                x.section
+            ));
+        }
+        let known: Vec<&str> = OPTIONS.iter().map(|f| f.name).collect();
+        let fixed: Vec<&str> = FIXED.iter().map(|x| x.name).collect();
+        Err(format!(
+            "rules: unknown option '{name}' (known: {}; fixed: {})",
+            known.join(", "),
+            fixed.join(", ")
+        ))
+    }
+
+    /// Checks that the engine can honour these options: the player count, the first player,
+    /// enough cards for the deal and the stock floor, and every option against the values its
+    /// rule core runs ([`CORE_TABLE`]). Errors name the options and what would work instead.
+    pub fn validate(&self) -> Result<(), String> {
+        let core = self.core();
+        if let Some(row) = CORE_TABLE.iter().find(|r| !r.honours(core, self)) {
+            return Err(row.error(self, core));
+        }
+        if self.first_player >= self.players {
+            return Err(format!(
+                "rules: 'first_player' = {} is not a seat of {} players (seats 0 to {})",
+                self.first_player,
+                self.players,
+                self.players - 1
+            ));
+        }
+        let dealt = usize::from(self.players) * usize::from(self.hand_size) + 1;
+        let need = dealt + usize::from(self.stock_floor);
+        if need > self.deck_len() {
+            return Err(format!(
+                "rules: 'players' = {}, 'hand_size' = {} and 'stock_floor' = {} need {need} cards \
+                 ({dealt} dealt, then the stock floor), but 'decks' = {} holds {}; lower \
+                 hand_size or stock_floor{}",
+                self.players,
+                self.hand_size,
+                self.stock_floor,
+                self.decks,
+                self.deck_len(),
+                if core == Core::MultiPack {
+                    ", or raise decks"
+                } else {
+                    ""
+                }
+            ));
+        }
+        Ok(())
+    }
+
+    /// [`Options::validate`], then whether the engine plays this core yet (`TuSac::new`). The
+    /// multi-pack core is specified and validated but not wired into the game yet, so its
+    /// options print (`bailab rules`) but do not play.
+    pub fn check_playable(&self) -> Result<(), String> {
+        self.validate()?;
+        if !PLAYABLE_CORES.contains(&self.core()) {
+            return Err(format!(
+                "rules: 'khap_lock' = false selects the multi-pack core (loose cards, §3.3; \
+                 sisepai21, dirtyking26), which does not play yet (variant '{}'); only \
+                 khap_lock = true plays",
+                self.variant
+            ));
+        }
+        Ok(())
+    }
 }
+
+/// The rule cores the game plays today (the multi-pack core is being written).
+pub const PLAYABLE_CORES: &[Core] = &[Core::OnePack];
+
+/// Option enums written by their variant names, as §7 writes them (`"ExposeQuan"`).
+pub trait Named: Copy + PartialEq + 'static {
+    /// Every value with its name, in declaration order.
+    const NAMES: &'static [(Self, &'static str)];
+
+    /// The value's name.
+    fn name(self) -> &'static str {
+        Self::NAMES
+            .iter()
+            .find(|(v, _)| *v == self)
+            .map_or("?", |&(_, n)| n)
+    }
+
+    /// The names, joined for a message (`ExposeQuan, ExposeKong`).
+    fn all_names() -> String {
+        let names: Vec<&str> = Self::NAMES.iter().map(|&(_, n)| n).collect();
+        names.join(", ")
+    }
+}
+
+macro_rules! named {
+    ($t:ident: $($v:ident),+) => {
+        impl Named for $t {
+            const NAMES: &'static [($t, &'static str)] = &[$(($t::$v, stringify!($v))),+];
+        }
+    };
+}
+
+named!(DealtQuad: ExposeQuan, ExposeKong, FaceDownLocked);
+named!(DiscardRule: ReduceTrashByOne, AnyNonKing);
+named!(ClaimRule: Forced, Optional);
+named!(PassedDraw: AnySet, ChowPawnsOrPair, DrawerDiscards);
+named!(DrawnKing: Ordinary, WinKongThenDrawer, WinCallsThenForcedLone);
+named!(KingIdenticalSets: All, None, QuadOnly);
+named!(PointTable: Classic, FourSac, Sisepai21, DirtyKing26);
+named!(WinTest: TrashZero, CompleteOver9, CompleteOver20Even);
+named!(Payout: Classic, KongDeduction, Points);
+
+/// A rule option: its §7 name, where the spec defines it, what it means, and how it is read
+/// from and written to a [`RuleMap`].
+#[derive(Copy, Clone)]
+pub struct OptionField {
+    /// The §7 name (the key in records and `[rules]`).
+    pub name: &'static str,
+    /// The spec section.
+    pub section: &'static str,
+    /// A one-line explanation.
+    pub doc: &'static str,
+    /// The value in force.
+    pub get: fn(&Options) -> Value,
+    /// Sets the value; the error says what is accepted.
+    pub set: fn(&mut Options, &Value) -> Result<(), String>,
+}
+
+/// An integer in `lo..=hi`.
+fn int<T: TryFrom<i64>>(v: &Value, lo: i64, hi: i64) -> Result<T, String> {
+    v.as_i64()
+        .filter(|x| (lo..=hi).contains(x))
+        .and_then(|x| T::try_from(x).ok())
+        .ok_or_else(|| format!("expected an integer {lo} to {hi}"))
+}
+
+/// `true` or `false`.
+fn flag(v: &Value) -> Result<bool, String> {
+    v.as_bool()
+        .ok_or_else(|| "expected true or false".to_string())
+}
+
+/// One of an enum's names.
+fn pick<T: Named>(v: &Value) -> Result<T, String> {
+    v.as_str()
+        .and_then(|s| T::NAMES.iter().find(|&&(_, n)| n == s))
+        .map(|&(x, _)| x)
+        .ok_or_else(|| format!("expected one of {}", T::all_names()))
+}
+
+/// A points gate: an integer 0 to 255, or `"none"`.
+fn gate(v: &Value) -> Result<Option<u8>, String> {
+    if v.as_str() == Some("none") {
+        return Ok(None);
+    }
+    int(v, 0, 255)
+        .map(Some)
+        .map_err(|_| "expected an integer 0 to 255 or \"none\"".to_string())
+}
+
+macro_rules! field {
+    ($name:literal, $section:literal, $doc:literal, $f:ident, int $lo:literal..=$hi:literal) => {
+        OptionField {
+            name: $name,
+            section: $section,
+            doc: $doc,
+            get: |o| o.$f.into(),
+            set: |o, v| int(v, $lo, $hi).map(|x| o.$f = x),
+        }
+    };
+    ($name:literal, $section:literal, $doc:literal, $f:ident, flag) => {
+        OptionField {
+            name: $name,
+            section: $section,
+            doc: $doc,
+            get: |o| o.$f.into(),
+            set: |o, v| flag(v).map(|x| o.$f = x),
+        }
+    };
+    ($name:literal, $section:literal, $doc:literal, $f:ident, named) => {
+        OptionField {
+            name: $name,
+            section: $section,
+            doc: $doc,
+            get: |o| o.$f.name().into(),
+            set: |o, v| pick(v).map(|x| o.$f = x),
+        }
+    };
+    ($name:literal, $section:literal, $doc:literal, $f:ident, gate) => {
+        OptionField {
+            name: $name,
+            section: $section,
+            doc: $doc,
+            get: |o| o.$f.map_or("none".into(), Value::from),
+            set: |o, v| gate(v).map(|x| o.$f = x),
+        }
+    };
+}
+
+/// Every field of [`Options`] as a rule option, in the order of §7.
+pub const OPTIONS: &[OptionField] = &[
+    field!("players", "§1.2", "number of players (classic, 4sac 2–4; sisepai21, dirtyking26 2–8)", players, int 0..=255),
+    field!("first_player", "§1.2", "the seat F that is dealt the extra card and discards first", first_player, int 0..=255),
+    field!("decks", "§1.1", "packs of 112 cards shuffled together (Sisepai: max(2, ceil(n/2)))", decks, int 1..=4),
+    field!("hand_size", "§1.3", "cards dealt to each player; F gets one more", hand_size, int 0..=255),
+    field!("redeal_dead_hands", "§1.4 step 1", "redeal when a seat holds neither a non-King triple nor a King", redeal_dead_hands, flag),
+    field!("double_rank", "§1.4 step 2", "a double rank is drawn from the bottom of the stock (Kings skipped)", double_rank, flag),
+    field!("dealt_quad", "§1.4 step 3", "four identical dealt cards: ExposeQuan, ExposeKong or FaceDownLocked", dealt_quad, named),
+    field!("natural_win_for_first", "§1.4 step 5", "F wins at once with a complete dealt hand (§7: natural_win_for_F)", natural_win_for_first, flag),
+    field!("king_identical_sets", "§2.1", "identical sets of Kings: All, None or QuadOnly", king_identical_sets, named),
+    field!("cross_colour_sets", "§2.1", "Colours3/Colours4 of any non-King rank are sets", cross_colour_sets, flag),
+    field!("dealt_only_king_groups", "§2.5", "Kings4Colours (10) and Kings4Mixed (8) are sets when dealt", dealt_only_king_groups, flag),
+    field!("point_table", "§2.5", "the point table: Classic, FourSac, Sisepai21 or DirtyKing26", point_table, named),
+    field!("khap_lock", "§3.1", "private identical triples are locked (true: the one-pack core with trash; false: the multi-pack core with loose cards, §3.3)", khap_lock, flag),
+    field!("meld_must_not_raise_trash", "§4.4, §4.5", "no meld may raise the melder's trash", meld_must_not_raise_trash, flag),
+    field!("discard_rule", "§4.4 C7, §4.5, §4.6 S6", "legal discards: ReduceTrashByOne or AnyNonKing", discard_rule, named),
+    field!("khui_rule", "§4.4 C2, §4.5 F2, §4.6 S2", "out-of-turn Khui/Kong/Quad claims: Forced or Optional", khui_rule, named),
+    field!("pair_claim_rule", "§4.4 C3, §4.5 F2, §4.6 S2", "out-of-turn pair (Triple/Pong) claims: Forced or Optional", pair_claim_rule, named),
+    field!("pair_priority_excludes_turn_player", "§4.4 C3", "C3 pair priority does not bind the turn player T (§7: pair_priority_excludes_T)", pair_priority_excludes_turn_player, flag),
+    field!("pair_waiting_exception", "§4.4 C3", "a seat waiting on two trash cards of one colour is exempt from C3", pair_waiting_exception, flag),
+    field!("passed_draw", "§4.4 C6, §4.5 F5, §4.6 S4", "a declined own draw: AnySet, ChowPawnsOrPair or DrawerDiscards", passed_draw, named),
+    field!("drawn_king", "§4.5, §4.6 S1", "a drawn King: Ordinary, WinKongThenDrawer or WinCallsThenForcedLone", drawn_king, named),
+    field!("exposed_triple_upgrade", "§4.5 F3", "a drawer may add its own drawn card to its exposed Triple", exposed_triple_upgrade, flag),
+    field!("pair_meld_min_points", "§4.6 S5", "a Pair meld needs more than this many current points, or \"none\"", pair_meld_min_points, gate),
+    field!("win_test", "§4.7", "the win test: TrashZero, CompleteOver9 or CompleteOver20Even", win_test, named),
+    field!("stock_floor", "§4.7", "no draw may take the stock below this many cards; the game is drawn there", stock_floor, int 0..=255),
+    field!("reshuffles", "§4.7", "times the dead pile may become a new stock", reshuffles, int 0..=255),
+    field!("payout", "§6", "the payout rule: Classic (m·(base + hv) + flat), KongDeduction (k·WP − kong_L) or Points (k·WP)", payout, named),
+    field!("quan_khui_multiplier", "§6.1", "m when the winner owns a Quan or Khui (no stacking)", quan_khui_multiplier, int 0..=1000),
+    field!("base", "§6.1", "base of m·(base + hv) + flat", base, int -1000..=1000),
+    field!("flat", "§6.1", "flat of m·(base + hv) + flat", flat, int -1000..=1000),
+    field!("points_multiplier", "§6.2–6.4", "k of k·WP", points_multiplier, int 0..=1000),
+    field!("kong_deduction_floor_zero", "§6.2", "a loser's k·WP − kong_L is floored at 0", kong_deduction_floor_zero, flag),
+    field!("worst_card_penalty", "§5.3", "the worst-card penalty is in force", worst_card_penalty, flag),
+];
+
+/// The explanation of every option and fixed reading, for `bailab rules`.
+pub fn rule_docs() -> Vec<RuleDoc> {
+    let options = OPTIONS.iter().map(|f| RuleDoc {
+        name: f.name,
+        section: f.section,
+        doc: f.doc,
+    });
+    let fixed = FIXED.iter().map(|x| RuleDoc {
+        name: x.name,
+        section: x.section,
+        doc: x.doc,
+    });
+    options.chain(fixed).collect()
+}
+
+/// Other names accepted for an option: the §7 table's spelling where the engine's differs.
+pub const ALIASES: &[(&str, &str)] = &[
+    ("natural_win_for_F", "natural_win_for_first"),
+    (
+        "pair_priority_excludes_T",
+        "pair_priority_excludes_turn_player",
+    ),
+];
+
+/// The value of a fixed reading.
+#[derive(Copy, Clone, Debug)]
+pub enum FixedValue {
+    /// A flag.
+    Flag(bool),
+    /// A name.
+    Name(&'static str),
+}
+
+impl FixedValue {
+    /// As JSON.
+    pub fn json(self) -> Value {
+        match self {
+            FixedValue::Flag(b) => b.into(),
+            FixedValue::Name(s) => s.into(),
+        }
+    }
+}
+
+/// A §7 reading the engine runs in one way only: written in records, accepted at that value.
+#[derive(Copy, Clone, Debug)]
+pub struct FixedFact {
+    /// The §7 name.
+    pub name: &'static str,
+    /// The only value the engine runs.
+    pub value: FixedValue,
+    /// The spec section.
+    pub section: &'static str,
+    /// A one-line explanation.
+    pub doc: &'static str,
+}
+
+/// The fixed readings written beside the options (records before this table had them too).
+pub const FIXED: &[FixedFact] = &[
+    FixedFact {
+        name: "pair_exception_same_colour",
+        value: FixedValue::Flag(true),
+        section: "§4.4 C3",
+        doc: "the waiting-pair exception needs the two trash cards to be the same colour",
+    },
+    FixedFact {
+        name: "worst_card_rule",
+        value: FixedValue::Name("OutsV1"),
+        section: "§5.1",
+        doc: "the worst card is the one with the fewest outs",
+    },
+];
+
+/// One row of the core table: an option and the values each rule core honours.
+#[derive(Copy, Clone)]
+pub struct CoreRow {
+    /// The option (a name of [`OPTIONS`]).
+    pub option: &'static str,
+    /// Whether the one-pack core honours the value.
+    pub one_pack: fn(&Options) -> bool,
+    /// The values it honours, for messages and docs.
+    pub one_pack_values: &'static str,
+    /// Whether the multi-pack core honours the value.
+    pub multi_pack: fn(&Options) -> bool,
+    /// The values it honours.
+    pub multi_pack_values: &'static str,
+}
+
+impl CoreRow {
+    /// Whether `core` honours this option's value in `o`.
+    pub fn honours(&self, core: Core, o: &Options) -> bool {
+        match core {
+            Core::OnePack => (self.one_pack)(o),
+            Core::MultiPack => (self.multi_pack)(o),
+        }
+    }
+
+    /// The error for a value `core` does not honour: what works in this core, and whether the
+    /// other core would take it.
+    fn error(&self, o: &Options, core: Core) -> String {
+        let value = plain(&o.to_rules()[self.option]);
+        let (here, other, other_core) = match core {
+            Core::OnePack => (self.one_pack_values, self.multi_pack, Core::MultiPack),
+            Core::MultiPack => (self.multi_pack_values, self.one_pack, Core::OnePack),
+        };
+        let instead = if other(o) {
+            format!(
+                "; {} = {value} needs {}",
+                self.option,
+                core_name(other_core)
+            )
+        } else {
+            String::new()
+        };
+        format!(
+            "rules: '{}' = {value} is not honoured by {}: it runs {} = {here}{instead}",
+            self.option,
+            core_name(core),
+            self.option
+        )
+    }
+}
+
+/// A JSON value as a message shows it (strings without quotes).
+fn plain(v: &Value) -> String {
+    v.as_str().map_or_else(|| v.to_string(), str::to_string)
+}
+
+/// How messages name a core.
+pub const fn core_name(core: Core) -> &'static str {
+    match core {
+        Core::OnePack => "the one-pack core (khap_lock = true: classic, 4sac)",
+        Core::MultiPack => "the multi-pack core (khap_lock = false: sisepai21, dirtyking26)",
+    }
+}
+
+macro_rules! row {
+    ($option:literal, |$o:ident| $one:expr, $one_values:literal, |$p:ident| $multi:expr, $multi_values:literal) => {
+        CoreRow {
+            option: $option,
+            one_pack: |$o| $one,
+            one_pack_values: $one_values,
+            multi_pack: |$p| $multi,
+            multi_pack_values: $multi_values,
+        }
+    };
+}
+
+/// Whether the point table is dirtyking26's (the only one valuing its extra sets and doubling).
+fn dirty(o: &Options) -> bool {
+    o.point_table == PointTable::DirtyKing26
+}
+
+/// What each rule core honours, option by option (`khap_lock` chooses the core). The one-pack
+/// core runs classic's and 4sac's values (4sac's are read where each rule is applied); the
+/// multi-pack core runs sisepai21's and dirtyking26's. A value not listed is rejected, even
+/// where a reading could be imagined: a later change can open it.
+#[rustfmt::skip]
+pub const CORE_TABLE: &[CoreRow] = &[
+    // option, one-pack core (test, values), multi-pack core (test, values)
+    row!("players", |o| (2..=4).contains(&o.players), "2 to 4",
+        |o| (2..=8).contains(&o.players), "2 to 8"),
+    row!("decks", |o| o.decks == 1, "1",
+        |o| (2..=4).contains(&o.decks), "2 to 4"),
+    row!("hand_size", |o| o.hand_size == 20, "20",
+        |o| matches!(o.hand_size, 20 | 25), "20 or 25"),
+    row!("redeal_dead_hands", |o| !o.redeal_dead_hands, "false",
+        |_o| true, "true or false"),
+    row!("double_rank", |o| !o.double_rank, "false",
+        |o| !o.double_rank || dirty(o), "false, or true with point_table = DirtyKing26 (the doubling is that table's)"),
+    row!("dealt_quad", |o| matches!(o.dealt_quad, DealtQuad::ExposeQuan | DealtQuad::ExposeKong), "ExposeQuan or ExposeKong",
+        |o| o.dealt_quad == DealtQuad::FaceDownLocked, "FaceDownLocked"),
+    row!("natural_win_for_first", |_o| true, "true or false",
+        |o| o.natural_win_for_first, "true"),
+    row!("king_identical_sets", |o| o.king_identical_sets == KingIdenticalSets::All, "All",
+        |o| match o.king_identical_sets {
+            KingIdenticalSets::None => true,
+            KingIdenticalSets::QuadOnly => dirty(o),
+            KingIdenticalSets::All => false,
+        }, "None, or QuadOnly with point_table = DirtyKing26 (the King Quad's 12)"),
+    row!("cross_colour_sets", |o| !o.cross_colour_sets, "false",
+        |o| !o.cross_colour_sets || dirty(o), "false, or true with point_table = DirtyKing26 (the only table valuing Colours3/4)"),
+    row!("dealt_only_king_groups", |o| !o.dealt_only_king_groups, "false",
+        |o| !o.dealt_only_king_groups || dirty(o), "false, or true with point_table = DirtyKing26 (the only table valuing them)"),
+    row!("point_table", |o| matches!(o.point_table, PointTable::Classic | PointTable::FourSac), "Classic or FourSac",
+        |o| matches!(o.point_table, PointTable::Sisepai21 | PointTable::DirtyKing26), "Sisepai21 or DirtyKing26"),
+    row!("meld_must_not_raise_trash", |o| o.meld_must_not_raise_trash, "true",
+        |o| !o.meld_must_not_raise_trash, "false (there is no trash)"),
+    row!("discard_rule", |_o| true, "ReduceTrashByOne or AnyNonKing",
+        |o| o.discard_rule == DiscardRule::AnyNonKing, "AnyNonKing"),
+    row!("khui_rule", |_o| true, "Forced or Optional",
+        |o| o.khui_rule == ClaimRule::Optional, "Optional"),
+    row!("pair_claim_rule", |_o| true, "Forced or Optional",
+        |o| o.pair_claim_rule == ClaimRule::Optional, "Optional"),
+    row!("pair_priority_excludes_turn_player", |_o| true, "true or false",
+        |o| o.pair_priority_excludes_turn_player, "true (no pair priority there)"),
+    row!("pair_waiting_exception", |o| !o.pair_waiting_exception || o.pair_claim_rule == ClaimRule::Forced, "false, or true with pair_claim_rule = Forced (it exempts from forced pair priority)",
+        |o| !o.pair_waiting_exception, "false"),
+    row!("passed_draw", |o| matches!(o.passed_draw, PassedDraw::AnySet | PassedDraw::ChowPawnsOrPair), "AnySet or ChowPawnsOrPair",
+        |o| o.passed_draw == PassedDraw::DrawerDiscards, "DrawerDiscards"),
+    row!("drawn_king", |o| matches!(o.drawn_king, DrawnKing::Ordinary | DrawnKing::WinKongThenDrawer), "Ordinary or WinKongThenDrawer",
+        |o| o.drawn_king == DrawnKing::WinCallsThenForcedLone, "WinCallsThenForcedLone"),
+    row!("exposed_triple_upgrade", |_o| true, "true or false",
+        |o| !o.exposed_triple_upgrade, "false"),
+    row!("pair_meld_min_points", |o| o.pair_meld_min_points.is_none(), "none",
+        |_o| true, "a number or none"),
+    row!("win_test", |o| o.win_test == WinTest::TrashZero, "TrashZero",
+        |o| o.win_test != WinTest::TrashZero, "CompleteOver9 or CompleteOver20Even"),
+    row!("stock_floor", |o| o.stock_floor >= 6, "6 or more (the claim history is sized for a floor of at least 6)",
+        |_o| true, "any"),
+    row!("reshuffles", |o| o.reshuffles == 0, "0",
+        |o| o.reshuffles <= 1, "0 or 1"),
+    row!("payout", |o| matches!(o.payout, Payout::Classic | Payout::KongDeduction), "Classic or KongDeduction",
+        |o| o.payout == Payout::Points, "Points"),
+    row!("kong_deduction_floor_zero", |_o| true, "true or false",
+        |o| !o.kong_deduction_floor_zero, "false"),
+    row!("worst_card_penalty", |_o| true, "true or false",
+        |o| !o.worst_card_penalty, "false"),
+];

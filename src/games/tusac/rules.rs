@@ -312,10 +312,9 @@ mod tests {
         assert_eq!(Options::from_rules("classic", &o.to_rules()), Ok(o));
         let mut r = o.to_rules();
         r.insert("colour".into(), 1.into());
-        assert_eq!(
-            Options::from_rules("classic", &r),
-            Err("rules: unknown option 'colour'".into())
-        );
+        assert!(Options::from_rules("classic", &r)
+            .unwrap_err()
+            .starts_with("rules: unknown option 'colour'"));
         let mut r = o.to_rules();
         r.insert("stock_floor".into(), "seven".into());
         assert!(Options::from_rules("classic", &r)
@@ -326,7 +325,6 @@ mod tests {
         assert!(Options::from_rules("classic", &r)
             .unwrap_err()
             .contains("not supported"));
-        assert!(Options::from_rules("4sac", &o.to_rules()).is_err());
     }
 
     #[test]

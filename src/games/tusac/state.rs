@@ -293,16 +293,7 @@ pub struct TuSac {
 impl TuSac {
     /// A game with these options. Errors when an option is outside what the engine supports.
     pub fn new(opts: Options) -> Result<TuSac, String> {
-        if !(2..=MAX_PLAYERS as u8).contains(&opts.players) {
-            let s = if opts.players == 1 { "" } else { "s" };
-            return Err(format!("{} player{s}: classic seats 2 to 4", opts.players));
-        }
-        if opts.first_player >= opts.players {
-            return Err(format!(
-                "first player {} is not a seat of {}",
-                opts.first_player, opts.players
-            ));
-        }
+        opts.check_playable()?;
         Ok(TuSac { opts })
     }
 
