@@ -13,6 +13,7 @@ pub mod history;
 mod kind;
 pub mod log;
 pub mod options;
+pub mod packs;
 pub mod position;
 pub mod record;
 pub mod rules;
