@@ -348,3 +348,82 @@ pub fn partition(
     }
     (sets, left)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::tusac::card::parse_cards;
+
+    fn counts(s: &str) -> Counts {
+        let mut h = [0u8; CARD_TYPES];
+        parse_cards(s, 16)
+            .unwrap()
+            .iter()
+            .for_each(|c| h[c.index()] += 1);
+        h
+    }
+
+    fn s21() -> SetRules {
+        SetRules::new(&Options::sisepai21(4), None)
+    }
+
+    fn d26(double: Option<Rank>) -> SetRules {
+        SetRules::new(&Options::dirtyking26(4), double)
+    }
+
+    #[test]
+    fn no_khap_lock_and_no_king_identical_sets_in_sisepai21_section_3_3() {
+        // §3.5 rows 7, 12, 18 without the lock: 0 loose
+        assert_eq!(loose(&counts("yK yK yK yA yE"), &s21()), 0);
+        assert_eq!(loose(&counts("rR rR rR rC rH"), &s21()), 0);
+        assert_eq!(loose(&counts("rP rP rP yP gP"), &s21()), 0);
+        // rows 9, 13: the same as with the lock
+        assert_eq!(loose(&counts("rR rR rC rC rH"), &s21()), 1);
+        assert_eq!(loose(&counts("wR wC gH"), &s21()), 3);
+        // a King pair is no set: two lone Kings (2 points)
+        assert_eq!(best(&counts("rK rK"), &s21()), (0, 2));
+        // best value: row 21 is worth 2 × 4 as two Pawns4 (sisepai21 Pawns4 = 4)
+        assert_eq!(best(&counts("rP rP yP yP gP gP wP wP"), &s21()), (0, 8));
+        // a dealt Triple 3, a KAE 2
+        assert_eq!(best(&counts("wR wR wR rK rA rE"), &s21()), (0, 5));
+    }
+
+    #[test]
+    fn dirtyking26_sets_and_doubling_section_2_5() {
+        let r = d26(Some(Rank::Horse));
+        assert_eq!(best(&counts("rH yH gH"), &r), (0, 2), "Colours3 1, doubled");
+        assert_eq!(best(&counts("rA yA gA wA"), &r), (0, 4), "Colours4 4");
+        assert_eq!(
+            best(&counts("rK yK gK wK"), &r),
+            (0, 10),
+            "Kings4Colours 10"
+        );
+        assert_eq!(best(&counts("rK rK yK gK"), &r), (0, 8), "Kings4Mixed 8");
+        assert_eq!(best(&counts("rK rK rK rK"), &r), (0, 12), "a King Quad 12");
+        assert_eq!(best(&counts("rK rK"), &r), (0, 2), "no King pairs");
+        assert_eq!(
+            best(&counts("gH gH gH"), &r),
+            (0, 6),
+            "a dealt Triple 3, doubled"
+        );
+        let values = complete_values(&counts("rK yK gK wK"), &r);
+        assert_eq!(values, 1 << 10 | 1 << 4, "Kings4Colours or four lone Kings");
+        assert_eq!(complete_values(&counts("rK rA"), &r), 0, "not complete");
+    }
+
+    #[test]
+    fn partitions_reach_their_values() {
+        let r = d26(None);
+        let hand = counts("rK yK gK wK rR rR rR gA gA");
+        let (sets, left) = partition(&hand, &r, None);
+        assert_eq!(left, [0; CARD_TYPES]);
+        let total: u32 = sets.iter().map(|s| set_points(s, &r)).sum();
+        assert_eq!(total, best(&hand, &r).1);
+        let (sets, _) = partition(&hand, &r, Some(7));
+        let total: u32 = sets.iter().map(|s| set_points(s, &r)).sum();
+        assert_eq!(total, 7, "four lone Kings and the Triple");
+        let (sets, left) = partition(&counts("rR rC"), &r, None);
+        assert!(sets.is_empty());
+        assert_eq!(left, counts("rR rC"));
+    }
+}
