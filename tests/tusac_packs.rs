@@ -783,3 +783,63 @@ fn options_the_core_cannot_run_are_errors() {
     }
     assert_eq!(MultiPack::sisepai21(8).unwrap().options().decks, 4);
 }
+
+/// A determinization keeps everything the seat sees (§1.5) and resamples the rest consistently.
+fn check_determinization(s: &PacksState, seat: Seat, rng: &mut bailab::rng::GameRng) -> PacksState {
+    let d = s.view(seat).determinize(rng);
+    assert_eq!(d.total_cards(), s.total_cards());
+    assert_eq!(d.hand(seat), s.hand(seat));
+    assert!(d.face_down(seat).eq(s.face_down(seat)));
+    assert_eq!(legal(&d), legal(s), "the seat's choices do not change");
+    assert_eq!(
+        (d.phase(), d.active(), d.stock_len()),
+        (s.phase(), s.active(), s.stock_len())
+    );
+    assert_eq!((d.dead(), d.double_rank()), (s.dead(), s.double_rank()));
+    let mut sorted = s.deck().to_vec();
+    sorted.sort();
+    assert_eq!(d.deck(), &sorted[..], "the deck order is not shown");
+    for x in 0..s.players() as Seat {
+        assert_eq!(d.hand_len(x), s.hand_len(x));
+        assert_eq!(d.face_down_len(x), s.face_down_len(x));
+        assert_eq!(d.melded(x), s.melded(x));
+        assert!(d.face_down(x).all(|c| !c.is_king()));
+        if x != seat {
+            assert_eq!(d.pending(x), None, "other declarations are hidden");
+        }
+    }
+    if let (Phase::Claim(x), Some(a)) = (s.phase(), s.active()) {
+        assert!(
+            d.hand(x)[a.card.index()] >= 2,
+            "an asked seat holds two copies"
+        );
+    }
+    d
+}
+
+#[test]
+fn determinizations_are_consistent_with_the_view() {
+    for (variant, players) in [(S21 as fn(u8) -> Options, 4u8), (D26, 3), (S21, 8)] {
+        let game = MultiPack::new(variant(players)).unwrap();
+        for index in 0..20 {
+            let mut s = game.deal(&mut stream_rng(31, index, DEAL_STREAM));
+            let mut rng = stream_rng(31, index, 1);
+            let mut actions = Default::default();
+            while let Some(seat) = s.to_move() {
+                let mut d = check_determinization(&s, seat, &mut rng);
+                if s.turns() % 7 == 0 {
+                    // a determinized game plays on to its end
+                    while d.to_move().is_some() {
+                        d.legal_actions(&mut actions);
+                        let list: &[Action] = actions.as_slice();
+                        d.apply(list[bailab::agents::uniform_index(list.len(), &mut rng)]);
+                    }
+                    assert_eq!(d.total_cards(), s.total_cards());
+                }
+                s.legal_actions(&mut actions);
+                let list: &[Action] = actions.as_slice();
+                s.apply(list[bailab::agents::uniform_index(list.len(), &mut rng)]);
+            }
+        }
+    }
+}

@@ -332,7 +332,7 @@ impl PacksState {
             };
             return;
         }
-        self.window.kind = WindowKind::Closed;
+        self.window = Window::default();
         match w.kind {
             WindowKind::Declare => self.resolve_declarations(w),
             _ => {
@@ -345,10 +345,11 @@ impl PacksState {
     /// Records the answer of the seat asked now and moves on.
     fn answer(&mut self, meld: Option<Meld>) {
         let at = self.window.at as usize;
+        let x = self.window.seats[at];
         if self.window.kind == WindowKind::KingQuad {
             if let Some(m) = meld {
-                self.window.kind = WindowKind::Closed;
-                return self.take_active(self.window.seats[at], m, None);
+                self.window = Window::default();
+                return self.take_active(x, m, None);
             }
         }
         self.window.declared[at] = meld;
@@ -575,7 +576,9 @@ impl GameState for PacksState {
             Phase::Claim(x) => {
                 let a = self.active.expect("a claim has an active card");
                 if self.window.kind == WindowKind::KingQuad {
-                    melds.push(Meld::new(SetKind::Quad, &[a.card; 3]));
+                    if self.hands[x as usize][a.card.index()] >= 3 {
+                        melds.push(Meld::new(SetKind::Quad, &[a.card; 3]));
+                    }
                 } else {
                     identical_claims(&self.hands[x as usize], a.card, &mut melds);
                 }

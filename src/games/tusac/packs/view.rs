@@ -2,7 +2,7 @@
 //! other seats' hands and face-down blocks and the stock resampled from the unseen cards.
 
 use super::loose::Counts;
-use super::state::{PacksState, Window, WindowKind, MAX_DECK};
+use super::state::{PacksState, Window, WindowKind, MAX_DECK, MAX_PLAYERS};
 use crate::game::{Seat, SeatView};
 use crate::games::tusac::card::{Card, Rank, CARD_TYPES};
 use crate::games::tusac::sets::SetInstance;
@@ -79,10 +79,7 @@ impl<'a> PacksView<'a> {
     /// block, the melded sets, the dead pile, the active card and the public bottom of the stock.
     fn unseen(&self) -> Counts {
         let s = self.state;
-        let mut pool = [0u8; CARD_TYPES];
-        for c in s.deck() {
-            pool[c.index()] += 1;
-        }
+        let mut pool = deck_counts(s);
         let mut take = |c: Card, k: u8| pool[c.index()] -= k;
         for c in Card::all() {
             take(c, s.hand(self.seat)[c.index()] + s.dead()[c.index()]);
@@ -101,6 +98,40 @@ impl<'a> PacksView<'a> {
         }
         pool
     }
+
+    /// The copies of the active card the seats an open window asks must hold (public: being
+    /// asked shows two copies, three for the King Quad), taken out of `pool` for them.
+    fn reserved(&self, mut pool: Counts) -> (Counts, [(Card, u8); MAX_PLAYERS]) {
+        let s = self.state;
+        let mut reserved = [(Card::default(), 0u8); MAX_PLAYERS];
+        let w = &s.window;
+        let (Some(a), need) = (
+            s.active,
+            match w.kind {
+                WindowKind::Declare => 2,
+                WindowKind::KingQuad => 3,
+                WindowKind::Closed => 0,
+            },
+        ) else {
+            return (pool, reserved);
+        };
+        let first = usize::from(w.kind == WindowKind::Declare); // T is asked regardless
+        for &x in &w.seats[first..usize::from(w.len)] {
+            let copies = need.min(pool[a.card.index()]);
+            if x != self.seat && copies > 0 {
+                pool[a.card.index()] -= copies;
+                reserved[x as usize] = (a.card, copies);
+            }
+        }
+        (pool, reserved)
+    }
+}
+
+/// Counts of every card in play.
+fn deck_counts(s: &PacksState) -> Counts {
+    let mut pool = [0u8; CARD_TYPES];
+    s.deck().iter().for_each(|c| pool[c.index()] += 1);
+    pool
 }
 
 /// Lays `pool` out as a list of cards in canonical order; returns its length.
@@ -129,7 +160,7 @@ impl SeatView for PacksView<'_> {
     fn determinize(&self, rng: &mut GameRng) -> PacksState {
         let s = self.state;
         let mut out = *s;
-        let unseen = self.unseen();
+        let (unseen, reserved) = self.reserved(self.unseen());
         let mut cards = [Card::default(); MAX_DECK];
         for _ in 0..TRIES {
             out = *s;
@@ -145,9 +176,11 @@ impl SeatView for PacksView<'_> {
             let mut k = 0;
             let mut consistent = true;
             for x in (0..s.opts.players).filter(|&x| x != self.seat) {
-                let n = s.hand_len(x);
+                let (card, copies) = reserved[x as usize];
+                let n = s.hand_len(x) - usize::from(copies);
                 let hand = &mut out.hands[x as usize];
                 *hand = [0; CARD_TYPES];
+                hand[card.index()] = copies;
                 cards[k..k + n].iter().for_each(|c| hand[c.index()] += 1);
                 k += n;
                 let fd = out.face_down[x as usize];
@@ -160,6 +193,9 @@ impl SeatView for PacksView<'_> {
                 break;
             }
         }
+        let len = usize::from(s.deck_len);
+        cards_of(&deck_counts(s), &mut cards);
+        out.deck[..len].copy_from_slice(&cards[..len]);
         out.reshuffle_seed = rng.random();
         out.window = hide_declarations(s.window, self.seat);
         out
