@@ -827,7 +827,7 @@ fn determinizations_are_consistent_with_the_view() {
             let mut actions = Default::default();
             while let Some(seat) = s.to_move() {
                 let mut d = check_determinization(&s, seat, &mut rng);
-                if s.turns() % 7 == 0 {
+                if s.turns().is_multiple_of(7) {
                     // a determinized game plays on to its end
                     while d.to_move().is_some() {
                         d.legal_actions(&mut actions);
