@@ -561,6 +561,49 @@ fn s5_a_pair_meld_needs_more_than_9_points() {
 }
 
 #[test]
+fn s5_a_dirtyking26_pair_meld_needs_more_than_20_points() {
+    // seat 1: gH×4 face down (8, or 16 when H doubles) + Kings4Colours (10), a loose wR
+    let hands = [
+        "yA yE yR yC gP wP rC wA wE gR gC",
+        "gH gH gH gH rK yK gK wK rC wR",
+        "yR yC yH wA wE yP gA gE gC rA",
+    ];
+    let mut s = position(D26(3), &hands, 0, "wP yR");
+    act(&mut s, 0, Action::Discard(card("rC")));
+    assert_eq!(legal(&s), vec![Action::Draw], "18 is not more than 20");
+    let mut s = position(D26(3), &hands, 0, "wP yH");
+    assert_eq!(s.double_rank(), Some(Rank::Horse));
+    act(&mut s, 0, Action::Discard(card("rC")));
+    assert_eq!(
+        legal(&s),
+        vec![meld(SetKind::Pair, "rC"), Action::Draw],
+        "26 > 20"
+    );
+}
+
+#[test]
+fn the_first_agent_plays_both_variants_to_the_end() {
+    for variant in [S21 as fn(u8) -> Options, D26] {
+        for players in [2u8, 4, 8] {
+            let game = MultiPack::new(variant(players)).unwrap();
+            let mut agents: Vec<Box<dyn Agent<PacksState>>> =
+                vec![Box::new(bailab::agents::FirstAgent)];
+            for deal in 0..5 {
+                let id = GameId {
+                    master: 2,
+                    deal,
+                    rotation: 0,
+                };
+                let o = play_game(&game, id, &mut agents, &[0; 8], |(s, _)| {
+                    assert_eq!(s.total_cards(), s.deck().len());
+                });
+                assert_eq!(o.payouts().iter().sum::<i64>(), 0);
+            }
+        }
+    }
+}
+
+#[test]
 fn s6_any_non_king_discard_and_a_hand_of_kings_makes_none() {
     // seat 0 may break its [rR rC rH] but never discard a King
     let s = position(S21(2), &["rK rR rC rH yA yE", "gK gA gE wP wP"], 0, "gP");
