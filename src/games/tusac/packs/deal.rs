@@ -283,7 +283,8 @@ impl Game for MultiPack {
         usize::from(self.opts.players)
     }
     /// Shuffles until the deal passes the redeal check (§1.4 step 1, each redeal from the game's
-    /// RNG), then draws the reshuffle seed from the same RNG and deals.
+    /// RNG), then draws the reshuffle seed from the same RNG and deals. Panics after 65,535
+    /// redeals (only options with tiny hands can get there).
     fn deal(&self, rng: &mut GameRng) -> PacksState {
         let len = self.opts.deck_len();
         let mut deck = self.fresh_deck();
@@ -293,7 +294,9 @@ impl Game for MultiPack {
             if !self.opts.redeal_dead_hands || self.deck_is_live(&deck[..len]) {
                 break;
             }
-            redeals += 1;
+            redeals = redeals
+                .checked_add(1)
+                .expect("no live deal in 65,535 tries: the options deal too few cards");
         }
         let seed: u64 = rng.random();
         self.deal_from(&deck[..len], seed, redeals)
