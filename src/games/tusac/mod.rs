@@ -14,6 +14,7 @@ mod kind;
 pub mod log;
 pub mod loose;
 pub mod options;
+pub mod packs;
 pub mod position;
 pub mod record;
 pub mod rules;

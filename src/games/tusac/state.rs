@@ -119,6 +119,22 @@ pub enum Rule {
     C3,
     /// §4.7: a draw is needed and the stock is at its floor.
     StockFloor,
+    /// §1.4 step 1: some seat holds neither a non-King triple nor a King; the deal is redone.
+    Redeal,
+    /// §1.4 step 2: the double rank is read from the bottom of the stock, Kings skipped.
+    DoubleRank,
+    /// §1.4 step 3: a dealt non-King quadruple goes to the face-down block.
+    FaceDown,
+    /// §4.6 S1: a drawn King (win calls, then the drawer's lone meld).
+    S1,
+    /// §4.6 S2: a win in the claim window is forced.
+    S2,
+    /// §4.6 S4: the drawer declined its draw and discards it.
+    S4,
+    /// §4.6 S6: a hand of Kings only makes no discard.
+    S6,
+    /// §4.7: the stock is empty and the dead pile is shuffled into a new stock.
+    Reshuffle,
 }
 
 impl Rule {
@@ -131,6 +147,14 @@ impl Rule {
             Rule::C2 => "C2",
             Rule::C3 => "C3",
             Rule::StockFloor => "4.7-StockFloor",
+            Rule::Redeal => "1.4-Redeal",
+            Rule::DoubleRank => "1.4-DoubleRank",
+            Rule::FaceDown => "1.4-FaceDown",
+            Rule::S1 => "S1",
+            Rule::S2 => "S2",
+            Rule::S4 => "S4",
+            Rule::S6 => "S6",
+            Rule::Reshuffle => "4.7-Reshuffle",
         }
     }
     const fn why(self) -> &'static str {
@@ -141,6 +165,14 @@ impl Rule {
             Rule::C2 => "Khap priority, the Khui is forced",
             Rule::C3 => "pair priority, the triple is forced",
             Rule::StockFloor => "a draw is needed and the stock is at its floor",
+            Rule::Redeal => "a seat held neither a non-King triple nor a King",
+            Rule::DoubleRank => "the bottom non-King card of the stock names the double rank",
+            Rule::FaceDown => "a dealt quadruple is set aside face down",
+            Rule::S1 => "a drawn King: win calls, then the drawer's lone King",
+            Rule::S2 => "a winning meld is forced",
+            Rule::S4 => "a declined draw is discarded by its drawer",
+            Rule::S6 => "a hand of Kings only cannot discard",
+            Rule::Reshuffle => "the stock is empty: the dead pile becomes the stock",
         }
     }
 }
@@ -201,6 +233,39 @@ pub enum Event {
         /// The rule that ended it.
         rule: Rule,
     },
+    /// The deal was redone this many times before this one (§1.4 step 1, forced).
+    Redealt {
+        /// Number of deals discarded.
+        times: u16,
+    },
+    /// The double rank, read from this card near the bottom of the stock (§1.4 step 2).
+    DoubleRank {
+        /// The card looked at (public; it stays in the stock).
+        card: Card,
+    },
+    /// Four identical dealt cards went to a seat's face-down block (§1.4 step 3); opponents
+    /// see only that it happened, not the card.
+    FaceDown {
+        /// Holder.
+        seat: Seat,
+    },
+    /// The dead pile was shuffled into a new stock of this many cards (§4.7).
+    Reshuffle {
+        /// Cards in the new stock.
+        cards: u16,
+    },
+    /// `seat` holds only Kings and makes no discard (§4.6 S6).
+    NoDiscard {
+        /// The seat.
+        seat: Seat,
+    },
+    /// The drawer declined its own draw and discards it (§4.6 S4).
+    DeclinedDraw {
+        /// Drawer.
+        seat: Seat,
+        /// The card.
+        card: Card,
+    },
 }
 
 impl Event {
@@ -210,6 +275,12 @@ impl Event {
             Event::Quan { .. } => Some(Rule::Quan),
             Event::Meld { rule, .. } => rule,
             Event::End { rule, .. } => Some(rule),
+            Event::Redealt { .. } => Some(Rule::Redeal),
+            Event::DoubleRank { .. } => Some(Rule::DoubleRank),
+            Event::FaceDown { .. } => Some(Rule::FaceDown),
+            Event::Reshuffle { .. } => Some(Rule::Reshuffle),
+            Event::NoDiscard { .. } => Some(Rule::S6),
+            Event::DeclinedDraw { .. } => Some(Rule::S4),
             _ => None,
         }
     }
@@ -270,6 +341,25 @@ impl fmt::Display for Event {
             } => write!(f, "seat {w} wins ({}: {})", rule.id(), rule.why()),
             Event::End { winner: None, rule } => {
                 write!(f, "the game is drawn ({}: {})", rule.id(), rule.why())
+            }
+            Event::Redealt { times } => write!(f, "the deal was redone {times} times"),
+            Event::DoubleRank { card } => {
+                write!(
+                    f,
+                    "the double rank is {} (from {card})",
+                    &card.to_string()[1..]
+                )
+            }
+            Event::FaceDown { seat } => write!(f, "seat {seat} sets four cards face down"),
+            Event::Reshuffle { cards } => {
+                write!(
+                    f,
+                    "the dead pile is shuffled into a new stock of {cards} cards"
+                )
+            }
+            Event::NoDiscard { seat } => write!(f, "seat {seat} holds only Kings: no discard"),
+            Event::DeclinedDraw { seat, card } => {
+                write!(f, "seat {seat} declines its draw {card} and discards it")
             }
         }
     }

@@ -1,0 +1,140 @@
+//! The melds of §2.3 for sisepai21 and dirtyking26, the set precedence of §2.4 and the pair
+//! points gate of §4.6 S5.
+
+use super::loose::{best, set_points, Counts, SetRules};
+use crate::games::tusac::card::{Card, Rank};
+use crate::games::tusac::rules::{Meld, Melds};
+use crate::games::tusac::sets::{Origin, SetInstance, SetKind, Zone};
+use arrayvec::ArrayVec;
+
+/// The public set a meld makes with the active card `active`.
+pub fn melded_set(meld: Meld, active: Card) -> SetInstance {
+    let mut cards: ArrayVec<Card, 4> = meld.used().iter().copied().collect();
+    cards.push(active);
+    SetInstance::new(meld.kind, &cards, Zone::Public, Origin::Melded)
+}
+
+/// The points of the public set a meld makes (§2.5, melded values, doubled).
+pub fn meld_points(meld: Meld, active: Card, rules: &SetRules) -> u32 {
+    set_points(&melded_set(meld, active), rules)
+}
+
+fn holds(hand: &Counts, used: &[Card]) -> bool {
+    let mut need = *hand;
+    used.iter().all(|c| {
+        let n = &mut need[c.index()];
+        let ok = *n > 0;
+        *n = n.saturating_sub(1);
+        ok
+    })
+}
+
+/// Every meld shape `{active} ⊎ U` with `U` from `hand` for a non-King active card (§2.3,
+/// Sisepai rows), in canonical action order: Pair, Triple, Quad, the chow, `Pawns3`/`Colours3`,
+/// `Pawns4`/`Colours4`. The pair gate (S5) is not applied here.
+pub fn meld_shapes(hand: &Counts, active: Card, cross_colour: bool, out: &mut Melds) {
+    out.clear();
+    debug_assert!(!active.is_king(), "drawn Kings follow S1");
+    let mut push = |kind: SetKind, used: &[Card]| {
+        if holds(hand, used) {
+            out.push(Meld::new(kind, used));
+        }
+    };
+    push(SetKind::Pair, &[active]);
+    push(SetKind::Triple, &[active; 2]);
+    push(SetKind::Quad, &[active; 3]);
+    let (colour, rank) = (active.colour() as usize, active.rank());
+    let of = |c: usize, r: Rank| Card::from_index(r as usize * 4 + c);
+    let chows = [
+        (
+            SetKind::KingAdvisorElephant,
+            [Rank::King, Rank::Advisor, Rank::Elephant],
+        ),
+        (
+            SetKind::RookCannonHorse,
+            [Rank::Rook, Rank::Cannon, Rank::Horse],
+        ),
+    ];
+    for (kind, ranks) in chows {
+        if ranks.contains(&rank) {
+            let others: ArrayVec<Card, 2> = ranks
+                .iter()
+                .filter(|&&r| r != rank)
+                .map(|&r| of(colour, r))
+                .collect();
+            push(kind, &others);
+        }
+    }
+    let across = match rank {
+        Rank::Pawn => Some((SetKind::Pawns3, SetKind::Pawns4)),
+        _ if cross_colour => Some((SetKind::Colours3, SetKind::Colours4)),
+        _ => None,
+    };
+    if let Some((three, four)) = across {
+        let others: ArrayVec<Card, 3> = (0..4)
+            .filter(|&c| c != colour)
+            .map(|c| of(c, rank))
+            .collect();
+        for (i, j) in [(0, 1), (0, 2), (1, 2)] {
+            push(three, &[others[i], others[j]]);
+        }
+        push(four, &others);
+    }
+}
+
+/// The current points of a seat for the pair gate (§4.6 S5): its face-down and melded sets
+/// (`fixed`) plus the best-value partition of its hand, loose cards allowed.
+pub fn current_points(hand: &Counts, fixed: u32, rules: &SetRules) -> u32 {
+    fixed + best(hand, rules).1
+}
+
+/// The turn player's legal melds (§2.3, §4.6 S2, S5): every shape, a `Pair` only when the
+/// seat's current points are above `pair_min` (no gate when `None`).
+pub fn legal_melds(
+    hand: &Counts,
+    active: Card,
+    fixed: u32,
+    rules: &SetRules,
+    pair_min: Option<u8>,
+    out: &mut Melds,
+) {
+    meld_shapes(hand, active, rules.cross_colour, out);
+    if out.first().is_some_and(|m| m.kind == SetKind::Pair) {
+        if let Some(min) = pair_min {
+            if current_points(hand, fixed, rules) <= u32::from(min) {
+                out.remove(0);
+            }
+        }
+    }
+}
+
+/// The identical sets an out-of-turn seat may claim (§4.6 S2): a `Triple` from 2 copies, a
+/// `Quad` from 3.
+pub fn identical_claims(hand: &Counts, active: Card, out: &mut Melds) {
+    out.clear();
+    let n = hand[active.index()];
+    if n >= 2 {
+        out.push(Meld::new(SetKind::Triple, &[active; 2]));
+    }
+    if n >= 3 {
+        out.push(Meld::new(SetKind::Quad, &[active; 3]));
+    }
+}
+
+/// The rank of a set kind in the precedence of §2.4 (higher wins a claim conflict). `Pawns4`
+/// and `Colours4` tie.
+pub const fn precedence(kind: SetKind, kings: bool) -> u8 {
+    match kind {
+        SetKind::Quad if kings => 10,
+        SetKind::Quad => 9,
+        SetKind::Pawns4 | SetKind::Colours4 => 8,
+        SetKind::Triple => 7,
+        SetKind::Colours3 => 6,
+        SetKind::KingAdvisorElephant => 5,
+        SetKind::RookCannonHorse => 4,
+        SetKind::Pawns3 => 3,
+        SetKind::King => 2,
+        SetKind::Pair => 1,
+        SetKind::Kings4Colours | SetKind::Kings4Mixed => 0,
+    }
+}

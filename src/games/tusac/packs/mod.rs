@@ -1,0 +1,19 @@
+//! The multi-pack core of the Tứ Sắc engine: sisepai21 and dirtyking26 (loose cards, several
+//! packs, 2–8 players). The deal with its post-deal steps (§1.3–1.4), the claim resolution and
+//! turn rules S1–S7 of §4.6, the end conditions of §4.7 and the payouts of §6.3–6.4.
+//!
+//! It shares the vocabulary of the one-pack core (`state::{Action, Phase, Event, Rule, Active,
+//! Source}`, `rules::Meld`) and reads its options from `options::Options`.
+
+mod deal;
+pub mod melds;
+pub mod stand_in;
+pub mod state;
+pub mod view;
+
+/// The loose-card solver (§3.3, §3.6). A stand-in until `tusac::loose` lands.
+pub use stand_in as loose;
+
+pub use deal::MultiPack;
+pub use state::PacksState;
+pub use view::PacksView;

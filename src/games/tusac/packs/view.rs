@@ -1,0 +1,236 @@
+//! What one seat sees of a multi-pack game (§1.5) and the determinization ISMCTS samples: the
+//! other seats' hands and face-down blocks and the stock resampled from the unseen cards.
+
+use super::loose::Counts;
+use super::state::{PacksState, Window, WindowKind, MAX_DECK, MAX_PLAYERS};
+use crate::game::{Seat, SeatView};
+use crate::games::tusac::card::{Card, Rank, CARD_TYPES};
+use crate::games::tusac::sets::SetInstance;
+use crate::games::tusac::state::{Active, Phase};
+use crate::rng::{shuffle, GameRng};
+use rand::Rng;
+
+/// Resampling tries before a sample that breaks the "fewer than four dealt copies" inference
+/// is accepted (it is still a legal state).
+const TRIES: usize = 20;
+
+/// One seat's view: its own hand and face-down block, and the public information of §1.5.
+#[derive(Copy, Clone, Debug)]
+pub struct PacksView<'a> {
+    state: &'a PacksState,
+    seat: Seat,
+}
+
+impl<'a> PacksView<'a> {
+    /// The view of `seat`.
+    pub fn new(state: &'a PacksState, seat: Seat) -> PacksView<'a> {
+        PacksView { state, seat }
+    }
+    /// The seat's own hand.
+    pub fn hand(&self) -> &Counts {
+        self.state.hand(self.seat)
+    }
+    /// The seat's own face-down quadruples.
+    pub fn face_down(&self) -> impl Iterator<Item = Card> + '_ {
+        self.state.face_down(self.seat)
+    }
+    /// Cards in a seat's hand (public).
+    pub fn hand_len(&self, seat: Seat) -> usize {
+        self.state.hand_len(seat)
+    }
+    /// Cards in a seat's face-down block (public).
+    pub fn face_down_len(&self, seat: Seat) -> usize {
+        self.state.face_down_len(seat)
+    }
+    /// A seat's melded sets (public).
+    pub fn melded(&self, seat: Seat) -> &[SetInstance] {
+        self.state.melded(seat)
+    }
+    /// The dead pile (public).
+    pub fn dead(&self) -> &Counts {
+        self.state.dead()
+    }
+    /// The active card (public).
+    pub fn active(&self) -> Option<Active> {
+        self.state.active()
+    }
+    /// The phase (public).
+    pub fn phase(&self) -> Phase {
+        self.state.phase()
+    }
+    /// Cards left in the stock (public).
+    pub fn stock_len(&self) -> usize {
+        self.state.stock_len()
+    }
+    /// The double rank (public).
+    pub fn double_rank(&self) -> Option<Rank> {
+        self.state.double_rank()
+    }
+    /// The seat's own fixed points (face-down and melded sets).
+    pub fn fixed_points(&self) -> u32 {
+        self.state.fixed_points(self.seat)
+    }
+    /// The rule options.
+    pub fn options(&self) -> &crate::games::tusac::options::Options {
+        self.state.options()
+    }
+
+    /// The cards this seat has not seen: every copy in play minus its own hand and face-down
+    /// block, the melded sets, the dead pile, the active card and the public bottom of the stock.
+    fn unseen(&self) -> Counts {
+        let s = self.state;
+        let mut pool = deck_counts(s);
+        let mut take = |c: Card, k: u8| pool[c.index()] -= k;
+        for c in Card::all() {
+            take(c, s.hand(self.seat)[c.index()] + s.dead()[c.index()]);
+        }
+        s.face_down(self.seat).for_each(|c| take(c, 4));
+        for x in 0..s.opts.players {
+            for set in s.melded(x) {
+                set.cards().iter().for_each(|&c| take(c, 1));
+            }
+        }
+        if let Some(a) = s.active {
+            take(a.card, 1);
+        }
+        for &c in &s.stock[usize::from(s.public_from)..usize::from(s.end)] {
+            take(c, 1);
+        }
+        pool
+    }
+
+    /// The copies of the active card the seats an open window asks must hold (public: being
+    /// asked shows two copies, three for the King Quad), taken out of `pool` for them.
+    fn reserved(&self, mut pool: Counts) -> (Counts, [(Card, u8); MAX_PLAYERS]) {
+        let s = self.state;
+        let mut reserved = [(Card::default(), 0u8); MAX_PLAYERS];
+        let w = &s.window;
+        let (Some(a), need) = (
+            s.active,
+            match w.kind {
+                WindowKind::Declare => 2,
+                WindowKind::KingQuad => 3,
+                WindowKind::Closed => 0,
+            },
+        ) else {
+            return (pool, reserved);
+        };
+        let first = usize::from(w.kind == WindowKind::Declare); // T is asked regardless
+        for &x in &w.seats[first..usize::from(w.len)] {
+            let copies = need.min(pool[a.card.index()]);
+            if x != self.seat && copies > 0 {
+                pool[a.card.index()] -= copies;
+                reserved[x as usize] = (a.card, copies);
+            }
+        }
+        (pool, reserved)
+    }
+}
+
+/// Counts of every card in play.
+fn deck_counts(s: &PacksState) -> Counts {
+    let mut pool = [0u8; CARD_TYPES];
+    s.deck().iter().for_each(|c| pool[c.index()] += 1);
+    pool
+}
+
+/// Lays `pool` out as a list of cards in canonical order; returns its length.
+fn cards_of(pool: &Counts, out: &mut [Card; MAX_DECK]) -> usize {
+    let mut k = 0;
+    for c in Card::all() {
+        for _ in 0..pool[c.index()] {
+            out[k] = c;
+            k += 1;
+        }
+    }
+    k
+}
+
+impl SeatView for PacksView<'_> {
+    type State = PacksState;
+    fn seat(&self) -> Seat {
+        self.seat
+    }
+
+    /// Resamples the other seats' face-down blocks (non-King types with four unseen copies),
+    /// hands (their sizes kept) and the hidden part of the stock from the unseen cards; pending
+    /// declarations of other seats are dropped (they were made simultaneously, unseen), and the
+    /// reshuffle seed is redrawn. Tries to keep the inference that a hand held fewer than four
+    /// copies of any non-King type outside its face-down block.
+    fn determinize(&self, rng: &mut GameRng) -> PacksState {
+        let s = self.state;
+        let mut out = *s;
+        let (unseen, reserved) = self.reserved(self.unseen());
+        let mut cards = [Card::default(); MAX_DECK];
+        for _ in 0..TRIES {
+            out = *s;
+            let mut pool = unseen;
+            let ok = (0..s.opts.players)
+                .filter(|&x| x != self.seat)
+                .all(|x| sample_face_down(&mut out, x, &mut pool, rng));
+            if !ok {
+                continue;
+            }
+            let len = cards_of(&pool, &mut cards);
+            shuffle(&mut cards[..len], rng);
+            let mut k = 0;
+            let mut consistent = true;
+            for x in (0..s.opts.players).filter(|&x| x != self.seat) {
+                let (card, copies) = reserved[x as usize];
+                let n = s.hand_len(x) - usize::from(copies);
+                let hand = &mut out.hands[x as usize];
+                *hand = [0; CARD_TYPES];
+                hand[card.index()] = copies;
+                cards[k..k + n].iter().for_each(|c| hand[c.index()] += 1);
+                k += n;
+                let fd = out.face_down[x as usize];
+                consistent &= (4..CARD_TYPES).all(|t| hand[t] < 4 || fd >> t & 1 == 1);
+            }
+            let hidden = usize::from(s.public_from - s.next);
+            out.stock[usize::from(s.next)..usize::from(s.public_from)]
+                .copy_from_slice(&cards[k..k + hidden]);
+            if consistent {
+                break;
+            }
+        }
+        let len = usize::from(s.deck_len);
+        cards_of(&deck_counts(s), &mut cards);
+        out.deck[..len].copy_from_slice(&cards[..len]);
+        out.reshuffle_seed = rng.random();
+        out.window = hide_declarations(s.window, self.seat);
+        out
+    }
+}
+
+/// Draws a face-down block of the same size for seat `x` from `pool`; false when the pool
+/// cannot supply one.
+fn sample_face_down(out: &mut PacksState, x: Seat, pool: &mut Counts, rng: &mut GameRng) -> bool {
+    let quads = out.face_down[x as usize].count_ones();
+    out.face_down[x as usize] = 0;
+    for _ in 0..quads {
+        let free = |t: usize| pool[t] >= 4 && out.face_down[x as usize] >> t & 1 == 0;
+        let choices = (4..CARD_TYPES).filter(|&t| free(t)).count();
+        if choices == 0 {
+            return false;
+        }
+        let pick = (4..CARD_TYPES)
+            .filter(|&t| free(t))
+            .nth(rng.random_range(0..choices))
+            .expect("a free type");
+        pool[pick] -= 4;
+        out.face_down[x as usize] |= 1 << pick;
+    }
+    true
+}
+
+/// The open window with every other seat's hidden declaration dropped.
+fn hide_declarations(mut w: Window, seat: Seat) -> Window {
+    if w.kind == WindowKind::Declare {
+        for i in 0..w.at as usize {
+            if w.seats[i] != seat {
+                w.declared[i] = None;
+            }
+        }
+    }
+    w
+}
