@@ -7,12 +7,11 @@
 
 mod deal;
 pub mod melds;
-pub mod stand_in;
 pub mod state;
 pub mod view;
 
-/// The loose-card solver (§3.3, §3.6). A stand-in until `tusac::loose` lands.
-pub use stand_in as loose;
+/// The loose-card solver (§3.3, §3.6).
+pub use super::loose;
 
 pub use deal::MultiPack;
 pub use state::PacksState;
