@@ -146,7 +146,11 @@ fn f2_a_kong_is_offered_in_claim_order_after_a_seat_with_no_claim() {
     act(&mut s, Action::Meld(kong));
     let set = s.public_sets(3)[0];
     assert_eq!((set.kind, set.origin), (SetKind::Quad, Origin::Melded));
-    assert_eq!(s.phase(), Phase::MustDiscard(3), "seats 1 and 2 lose their turn");
+    assert_eq!(
+        s.phase(),
+        Phase::MustDiscard(3),
+        "seats 1 and 2 lose their turn"
+    );
 }
 
 #[test]
@@ -176,9 +180,10 @@ fn a_dealt_quadruple_is_an_exposed_kong_of_origin_dealt() {
     );
     assert_eq!(s.private(2).count(c("wR")), 0);
     assert_eq!(s.private(2).len(), 16);
-    assert!(s
-        .last_events()
-        .contains(&Event::DealtKong { seat: 2, card: c("wR") }));
+    assert!(s.last_events().contains(&Event::DealtKong {
+        seat: 2,
+        card: c("wR")
+    }));
 }
 
 #[test]
@@ -265,7 +270,12 @@ fn drawn_king_rules_as_meld_filters() {
     }
     // classic allows every kind
     let classic = Options::classic(4);
-    assert!(kind_allowed(&classic, SetKind::Triple, c("rP"), Taker::Passed));
+    assert!(kind_allowed(
+        &classic,
+        SetKind::Triple,
+        c("rP"),
+        Taker::Passed
+    ));
     assert!(kind_allowed(&classic, SetKind::Pair, k, Taker::Passed));
 }
 
@@ -312,7 +322,12 @@ fn total_cards(s: &TuSacState) -> usize {
     let seats = 0..s.players() as Seat;
     let private: usize = seats.clone().map(|x| s.private(x).len()).sum();
     let public: usize = seats
-        .map(|x| s.public_sets(x).iter().map(|set| set.cards().len()).sum::<usize>())
+        .map(|x| {
+            s.public_sets(x)
+                .iter()
+                .map(|set| set.cards().len())
+                .sum::<usize>()
+        })
         .sum();
     let dead: usize = s.dead().iter().map(|&c| c as usize).sum();
     private + public + dead + s.stock_len() + usize::from(s.active().is_some())
@@ -337,7 +352,11 @@ fn check_decision(s: &TuSacState, asked: &[Seat]) {
         Phase::MustDiscard(x) => {
             let h = s.private(x);
             assert!(trash(h) > 0, "a seat at trash 0 has won");
-            let want: Vec<Action> = h.types().filter(|c| !c.is_king()).map(Action::Discard).collect();
+            let want: Vec<Action> = h
+                .types()
+                .filter(|c| !c.is_king())
+                .map(Action::Discard)
+                .collect();
             assert_eq!(l, want, "AnyNonKing");
         }
         Phase::Claim(x) => {
@@ -431,7 +450,10 @@ fn checked_game(game: &TuSac, agent: &str, master: u64, index: u64) -> (Vec<Acti
         .map(|s| stream_rng(master, index, agent_stream(0, s)))
         .collect();
     for x in 0..game.seats() as Seat {
-        assert!(Card::all().all(|c| state.private(x).count(c) < 4), "Kongs exposed");
+        assert!(
+            Card::all().all(|c| state.private(x).count(c) < 4),
+            "Kongs exposed"
+        );
     }
     let mut seq = Vec::new();
     let mut asked: Vec<Seat> = Vec::new();
@@ -454,12 +476,22 @@ fn checked_game(game: &TuSac, agent: &str, master: u64, index: u64) -> (Vec<Acti
             asked.clear();
         }
         if let Action::Meld(m) = action {
-            assert!(trash(before.without_all(m.used())) <= trash(before), "rule (b)");
+            assert!(
+                trash(before.without_all(m.used())) <= trash(before),
+                "rule (b)"
+            );
         }
         state.apply(action);
         seq.push(action);
-        assert_eq!(total_cards(&state), DECK_SIZE, "cards conserved, game {index}");
-        assert!(state.stock_len() >= 6, "the stock never goes below the floor");
+        assert_eq!(
+            total_cards(&state),
+            DECK_SIZE,
+            "cards conserved, game {index}"
+        );
+        assert!(
+            state.stock_len() >= 6,
+            "the stock never goes below the floor"
+        );
     }
     let o = state.outcome().expect("outcome");
     assert_eq!(o.payouts().iter().sum::<i64>(), 0, "zero-sum, game {index}");
@@ -536,5 +568,8 @@ fn upgrades_and_kongs_happen_in_play() {
             .filter(|a| matches!(a, Action::Meld(m) if m.kind == SetKind::Quad))
             .count();
     }
-    assert!(upgrades > 0 && kongs > 0, "{upgrades} upgrades, {kongs} Kongs");
+    assert!(
+        upgrades > 0 && kongs > 0,
+        "{upgrades} upgrades, {kongs} Kongs"
+    );
 }

@@ -320,7 +320,13 @@ pub fn features(view: &TuSacView<'_>, legal: &[Action], rows: &mut [FeatureRow])
         .map(|s| value(table, s.kind, s.zone, s.origin, false))
         .sum();
     let upgrade_value = value(table, SetKind::Quad, Zone::Public, Origin::Melded, false)
-        .saturating_sub(value(table, SetKind::Triple, Zone::Public, Origin::Melded, false));
+        .saturating_sub(value(
+            table,
+            SetKind::Triple,
+            Zone::Public,
+            Origin::Melded,
+            false,
+        ));
 
     // The situation, shared by every row.
     let mut base = [0i16; N];

@@ -238,7 +238,13 @@ impl TuSacGreedy {
 /// What the exposed Pong upgrade (F3) adds: a melded Kong's value over a public Pong's (§2.5).
 fn upgrade_gain(table: super::options::PointTable) -> u32 {
     let kong = value(table, SetKind::Quad, Zone::Public, Origin::Melded, false);
-    kong.saturating_sub(value(table, SetKind::Triple, Zone::Public, Origin::Melded, false))
+    kong.saturating_sub(value(
+        table,
+        SetKind::Triple,
+        Zone::Public,
+        Origin::Melded,
+        false,
+    ))
 }
 
 impl Agent<TuSacState> for TuSacGreedy {

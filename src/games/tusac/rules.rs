@@ -70,7 +70,10 @@ pub enum Taker {
 /// Classic's options allow every kind.
 pub fn kind_allowed(opts: &Options, kind: SetKind, active: Card, taker: Taker) -> bool {
     use SetKind::*;
-    let chow = matches!(kind, KingAdvisorElephant | RookCannonHorse | Pawns3 | Pawns4 | Pair);
+    let chow = matches!(
+        kind,
+        KingAdvisorElephant | RookCannonHorse | Pawns3 | Pawns4 | Pair
+    );
     if taker == Taker::Passed && opts.passed_draw == PassedDraw::ChowPawnsOrPair && !chow {
         return false;
     }
@@ -108,8 +111,7 @@ pub fn can_win_with(opts: &Options, hand: Hand, active: Card) -> bool {
     let mut shapes = Melds::new();
     meld_shapes(hand, active, &mut shapes);
     shapes.iter().any(|m| {
-        kind_allowed(opts, m.kind, active, Taker::Winner)
-            && trash(hand.without_all(m.used())) == 0
+        kind_allowed(opts, m.kind, active, Taker::Winner) && trash(hand.without_all(m.used())) == 0
     })
 }
 

@@ -9,8 +9,8 @@ use super::hand::Hand;
 use super::history::ClaimHistory;
 use super::options::{ClaimRule, DealtQuad, Payout};
 use super::rules::{
-    best_winning_meld_with, can_win_with, cards_of, discards_for, legal_melds_for,
-    optional_claim, pair_priority_binds, Meld, Melds, Options, Taker,
+    best_winning_meld_with, can_win_with, cards_of, discards_for, legal_melds_for, optional_claim,
+    pair_priority_binds, Meld, Melds, Options, Taker,
 };
 use super::score::{classic_payouts, kong_payouts, Holdings, Win};
 use super::sets::{value, Origin, SetInstance, SetKind, Zone};
@@ -317,7 +317,10 @@ impl fmt::Display for Event {
                 write!(f, "seat {seat} is offered {active}: {meld} (optional, F2)")
             }
             Event::Upgrade { seat, card, rule } => {
-                write!(f, "seat {seat} adds {card} to its exposed Triple: a Kong (F3)")?;
+                write!(
+                    f,
+                    "seat {seat} adds {card} to its exposed Triple: a Kong (F3)"
+                )?;
                 match rule {
                     Some(r) => write!(f, " (forced {}: {})", r.id(), r.why()),
                     None => Ok(()),
@@ -635,8 +638,7 @@ impl TuSacState {
         let quan_or_khui = b.as_slice().iter().any(|s| s.kind == SetKind::Quad);
         let block = self.private[x as usize];
         let public = self.public_value(x);
-        let meld =
-            best_winning_meld_with(&self.opts, block, a.card, public, quan_or_khui);
+        let meld = best_winning_meld_with(&self.opts, block, a.card, public, quan_or_khui);
         let upgrade = (self.may_upgrade(x, a) && trash(block) == 0).then(|| {
             let t = self.opts.point_table;
             let kong = value(t, SetKind::Quad, Zone::Public, Origin::Melded, false);
