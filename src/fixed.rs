@@ -33,6 +33,11 @@ impl<T: Copy + Default, const N: usize> CopyVec<T, N> {
     pub fn as_slice(&self) -> &[T] {
         &self.items[..self.len as usize]
     }
+    /// The items, mutable.
+    #[inline]
+    pub fn as_mut_slice(&mut self) -> &mut [T] {
+        &mut self.items[..self.len as usize]
+    }
     /// Number of items.
     #[inline]
     pub fn len(&self) -> usize {

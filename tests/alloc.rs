@@ -123,8 +123,16 @@ fn features_allocate<G: GameKind>(spec: &'static str, games: u64) -> u64 {
     .unwrap()
 }
 
-fn agents_allocate<G: GameKind>(mut agents: Vec<Box<dyn Agent<G::State>>>, games: u64) -> u64 {
-    let game = G::build(G::INFO.variants[0], 4, &RuleMap::new()).unwrap();
+fn agents_allocate<G: GameKind>(agents: Vec<Box<dyn Agent<G::State>>>, games: u64) -> u64 {
+    variant_allocates::<G>(G::INFO.variants[0], agents, games)
+}
+
+fn variant_allocates<G: GameKind>(
+    variant: &str,
+    mut agents: Vec<Box<dyn Agent<G::State>>>,
+    games: u64,
+) -> u64 {
+    let game = G::build(variant, 4, &RuleMap::new()).unwrap();
     let seat_agent = [0, 1, 2, 3];
     // decisions, not discards: Chắn's every-feature rule list only draws and passes, one
     // discard a game
@@ -146,6 +154,23 @@ fn agents_allocate<G: GameKind>(mut agents: Vec<Box<dyn Agent<G::State>>>, games
         "games were played: {decisions} decisions in {games}"
     );
     after - before
+}
+
+#[test]
+fn four_sac_games_and_ismcts_decisions_do_not_allocate() {
+    for (spec, games) in [
+        ("random", 10_000),
+        ("greedy", 10_000),
+        ("ismcts:iters=200", 40),
+        ("ismcts:iters=100,rollout=greedy", 40),
+    ] {
+        let agents: Vec<_> = (0..4).map(|_| make_agent::<TuSac>(spec).unwrap()).collect();
+        assert_eq!(
+            variant_allocates::<TuSac>("4sac", agents, games),
+            0,
+            "4sac {spec} allocated"
+        );
+    }
 }
 
 #[test]

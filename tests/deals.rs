@@ -184,7 +184,7 @@ fn bad_input_is_a_clear_error_and_leaves_results_alone() {
     let cases: Vec<(Vec<&str>, &str)> = vec![
         (vec!["--game", "poker"], "poker"),
         (
-            vec!["--game", "tusac", "--variant", "4sac"],
+            vec!["--game", "tusac", "--variant", "sisepai21"],
             "not implemented",
         ),
         (

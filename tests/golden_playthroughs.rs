@@ -37,6 +37,31 @@ fn tusac_classic_seed_1() {
 }
 
 #[test]
+fn tusac_4sac_seed_3() {
+    // greedy ×4, checked by hand against the spec (tests/golden/tusac-4sac.txt):
+    // - step 1: the opening discard yR is a trash card, any non-King card would do (§4.5);
+    // - step 13: seat 3, holding the Pong yH yH yH, is asked about seat 2's own draw yH (F2:
+    //   seat 2 is T and is skipped) and takes the Kong (Quad, melded, 6 points);
+    // - step 18: seat 3 is asked about seat 0's discard wR with its pair (F2, T = seat 1 is not
+    //   asked) and takes the Pong; seats 1 and 2 lose their turns;
+    // - steps 8–10: seat 0 passes its draw yA; seat 1 takes it only as a chow (KAE, F5);
+    // - the payout (§6.2): seat 2 wins with WP = 13 (public 0+3+6+0+0+2, private rK gK and the
+    //   pair wE wE: 1+1+0); seat 3 holds a melded Kong and pays 13 − 6 = 7, seats 0 and 1 pay 13.
+    let game = TuSac::new(bailab::games::tusac::Options::four_sac(4)).unwrap();
+    let id = GameId {
+        master: 3,
+        deal: 0,
+        rotation: 0,
+    };
+    let played = play(&game, id, None, &["greedy".to_string()]).unwrap();
+    assert!(played.log.contains("(optional, F2)"));
+    check("tusac-4sac.txt", &played.log);
+    check_record(&played.record).unwrap();
+    let json = serde_json::to_string_pretty(&played.record).unwrap() + "\n";
+    check("tusac-4sac.json", &json);
+}
+
+#[test]
 fn tienlen_seed_136() {
     // greedy against random: a chặt of a 2 and a thối at the end
     let game = TienLen::standard(4).unwrap();

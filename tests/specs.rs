@@ -112,7 +112,7 @@ fn rules_tables_are_checked_by_the_game() {
     );
     assert!(e.contains("unknown variant 'north' of tienlen"), "{e}");
     let e = exp_err(
-        "game = \"tusac\"\nvariant = \"4sac\"\nagents = [\"greedy\", \"random\"]\ndeals = 10\n",
+        "game = \"tusac\"\nvariant = \"sisepai21\"\nagents = [\"greedy\", \"random\"]\ndeals = 10\n",
     );
     assert!(e.contains("specified but not implemented yet"), "{e}");
     // an agent of another game is named as such

@@ -36,6 +36,9 @@ pub struct Args {
     /// with --game only.
     #[arg(long, requires = "game")]
     pub rules: Option<String>,
+    /// The variant to time (default: the game's first); with --game only.
+    #[arg(long, requires = "game")]
+    pub variant: Option<String>,
 }
 
 /// The rule list timed for a game: `--rules`, or `agents/GAME-VARIANT.toml` when it exists.
@@ -139,7 +142,13 @@ impl GameVisitor for Bench<'_> {
     fn visit<G: GameKind>(self) -> anyhow::Result<()> {
         let Bench(args, cores) = self;
         let info = G::INFO;
-        let variant = info.variants[0];
+        let variant = match &args.variant {
+            Some(v) => {
+                crate::games::check_variant(&info, v).map_err(anyhow::Error::msg)?;
+                v.as_str()
+            }
+            None => info.variants[0],
+        };
         let own = G::bench_rows(args.hands);
         let matchups: Vec<(&str, usize)> = ["random", "greedy"]
             .iter()

@@ -14,10 +14,18 @@
 //!
 //! The chain starts from a random fill and runs a fixed number of steps, so the weight is
 //! tempered for that: see [`DISCARD_TEMPER`].
+//!
+//! Where the Khap counts are not announced and any non-King card may be discarded (4sac), the
+//! Khaps are neither dealt by count nor kept fixed, a block may hold up to 3 copies, and the
+//! discards imply nothing about trash: the hard constraints are then the forced win (F1) and the
+//! offers of F2 (a seat asked held a claim, a seat passed over did not;
+//! [`ClaimHistory::forced_claims_missed`]), and the likelihood weight is not used (it models C7's
+//! choices).
 
 use super::card::{Card, CARD_TYPES};
 use super::hand::Hand;
 use super::history::ClaimHistory;
+use super::options::DiscardRule;
 use super::rules::Options;
 use super::state::{TuSacState, DECK_SIZE};
 use super::trash::trash;
@@ -67,6 +75,8 @@ struct SeatHistory<'a> {
     discards: u32,
     claims: &'a ClaimHistory,
     opts: &'a Options,
+    /// C7 holds (`discard_rule = ReduceTrashByOne`): discards lowered trash and never split a Khap.
+    c7: bool,
 }
 
 impl SeatHistory<'_> {
@@ -77,41 +87,57 @@ impl SeatHistory<'_> {
             discards: truth.discards(seat),
             claims: &truth.history,
             opts: truth.options(),
+            c7: truth.options().discard_rule == DiscardRule::ReduceTrashByOne,
+        }
+    }
+
+    /// [`history_excess`] under C7; otherwise only whether the dealt block is a block.
+    fn discard_excess(&self, hand: Hand) -> u32 {
+        if self.c7 {
+            history_excess(hand, self.spent, self.discards)
+        } else {
+            hand.plus(self.spent).map_or(100, |_| 0)
         }
     }
 
     fn excess(&self, hand: Hand) -> u32 {
-        history_excess(hand, self.spent, self.discards)
-            + self.claims.forced_claims_missed(self.seat, hand, self.opts)
+        self.discard_excess(hand) + self.claims.forced_claims_missed(self.seat, hand, self.opts)
     }
 
     /// `excess(hand) == 0`, stopping at the first inconsistency found.
     fn consistent(&self, hand: Hand) -> bool {
-        history_excess(hand, self.spent, self.discards) == 0
+        self.discard_excess(hand) == 0
             && self
                 .claims
                 .missed_no_forced_claim(self.seat, hand, self.opts)
     }
 
     fn energy(&self, hand: Hand) -> f64 {
+        if !self.c7 {
+            return 0.0;
+        }
         DISCARD_TEMPER * self.claims.discard_choices(self.seat, hand)
     }
 }
 
-/// A seat's block and the stock it swaps cards with. Its Khaps never move and no swap makes a
-/// new triple (a triple would be a Khap, whose count is public).
+/// A seat's block and the stock it swaps cards with. Where the Khap counts are public its Khaps
+/// never move and no swap makes a new triple (a triple would be a Khap); otherwise any card
+/// moves and a type may reach 3 copies.
 struct SwapChain<'a> {
     hand: &'a mut Hand,
     stock: &'a mut [Card],
     movable: [Card; 21],
     n_movable: usize,
+    /// Most copies of a type a swap may make.
+    max_copies: u8,
 }
 
 impl<'a> SwapChain<'a> {
-    fn new(hand: &'a mut Hand, stock: &'a mut [Card]) -> SwapChain<'a> {
+    fn new(hand: &'a mut Hand, stock: &'a mut [Card], khaps_fixed: bool) -> SwapChain<'a> {
         let mut movable = [Card::default(); 21];
         let mut n_movable = 0;
-        for c in hand.types().filter(|&c| hand.count(c) < 3) {
+        let max_copies = if khaps_fixed { 2 } else { 3 };
+        for c in hand.types().filter(|&c| hand.count(c) <= max_copies) {
             for _ in 0..hand.count(c) {
                 movable[n_movable] = c;
                 n_movable += 1;
@@ -122,6 +148,7 @@ impl<'a> SwapChain<'a> {
             stock,
             movable,
             n_movable,
+            max_copies,
         }
     }
 
@@ -134,7 +161,7 @@ impl<'a> SwapChain<'a> {
         let k = rng.random_range(0..self.stock.len());
         let (out, into) = (self.movable[i], self.stock[k]);
         let mut next = self.hand.without(out);
-        if into == out || next.count(into) >= 2 {
+        if into == out || next.count(into) >= self.max_copies {
             return None;
         }
         next.add(into);
@@ -244,7 +271,13 @@ fn deal_khaps(
 pub fn fresh(truth: &TuSacState, seat: Seat, rng: &mut GameRng) -> Option<TuSacState> {
     let mut s = *truth;
     let mut unseen = unseen(truth, seat);
-    deal_khaps(truth, seat, &mut unseen, rng, &mut s)?;
+    let khaps_fixed = truth.khaps_announced();
+    if khaps_fixed {
+        deal_khaps(truth, seat, &mut unseen, rng, &mut s)?;
+    } else {
+        others(truth, seat).for_each(|x| s.private[x as usize] = Hand::EMPTY);
+    }
+    let max_copies = if khaps_fixed { 2 } else { 3 };
     let mut pool = [Card::default(); DECK_SIZE];
     let mut len = 0;
     for c in Card::all() {
@@ -263,7 +296,7 @@ pub fn fresh(truth: &TuSacState, seat: Seat, rng: &mut GameRng) -> Option<TuSacS
             if hand.len() == target {
                 break;
             }
-            if !taken[i] && hand.count(c) < 2 {
+            if !taken[i] && hand.count(c) < max_copies {
                 hand.add(c);
                 taken[i] = true;
             }
@@ -284,7 +317,7 @@ pub fn fresh(truth: &TuSacState, seat: Seat, rng: &mut GameRng) -> Option<TuSacS
     for x in others(truth, seat) {
         let h = SeatHistory::of(truth, x);
         let (private, deck) = (&mut s.private, &mut s.deck);
-        let mut chain = SwapChain::new(&mut private[x as usize], &mut deck[first..]);
+        let mut chain = SwapChain::new(&mut private[x as usize], &mut deck[first..], khaps_fixed);
         if chain.repair(&h, rng) {
             chain.weigh(&h, WEIGH_STEPS, rng);
         }

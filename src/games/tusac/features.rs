@@ -2,7 +2,9 @@
 //! acting seat's view only (see [`crate::agents::rules::features`]).
 //!
 //! A classic decision is a discard (`MustDiscard`, C7) or, in `TurnOption`, a meld of the active
-//! card (C5) or its decline (`Draw` / `PassDrawn`, C6). The features come in families:
+//! card (C5) or its decline (`Draw` / `PassDrawn`, C6). 4sac adds the optional claim (a meld,
+//! or `Pass`, a decline) and the exposed Pong upgrade (`Upgrade`, a meld of no private card
+//! whose value is what the Kong adds to the Pong). The features come in families:
 //! - the kind of action (`is_discard`, `is_meld`, `is_decline`), so a rule can target one;
 //! - the situation, the same for every action of a decision (stock, own trash, the other
 //!   seats' public Khap counts, card counts and discards);
@@ -22,8 +24,8 @@
 
 use super::card::{Card, Rank, CARD_TYPES};
 use super::hand::Hand;
-use super::rules::{cards_of, legal_discards};
-use super::sets::{pawns_without, SetKind};
+use super::rules::{cards_of, discards_for};
+use super::sets::{pawns_without, value, Origin, SetKind, Zone};
 use super::state::{Action, Phase, Source, MAX_ACTIONS};
 use super::trash::{colour_entry_of, pawn_entry_of, trash, trash_and_value};
 use super::worst::outs;
@@ -312,7 +314,19 @@ pub fn features(view: &TuSacView<'_>, legal: &[Action], rows: &mut [FeatureRow])
         khap_types += u32::from(unseen[x.index()] >= 3);
     }
     let public = view.public_sets(me);
-    let public_value: u32 = public.iter().map(|s| s.classic_value()).sum();
+    let table = view.options().point_table;
+    let public_value: u32 = public
+        .iter()
+        .map(|s| value(table, s.kind, s.zone, s.origin, false))
+        .sum();
+    let upgrade_value = value(table, SetKind::Quad, Zone::Public, Origin::Melded, false)
+        .saturating_sub(value(
+            table,
+            SetKind::Triple,
+            Zone::Public,
+            Origin::Melded,
+            false,
+        ));
 
     // The situation, shared by every row.
     let mut base = [0i16; N];
@@ -380,11 +394,11 @@ pub fn features(view: &TuSacView<'_>, legal: &[Action], rows: &mut [FeatureRow])
                 set(F::IsMeld, 1);
                 set(F::MeldKind, m.kind as u32 + 1);
                 set(F::MeldCards, m.used().len() as u32);
-                set(F::MeldValue, m.value());
+                set(F::MeldValue, m.value_in(table));
                 // the meld's private cards lie in the active card's part
                 let changed = active.map_or(0x1F, |a| 1 << part(a.card));
                 let (mut least, mut win, mut improve) = (u32::MAX, 0, 0);
-                for c in cards_of(legal_discards(after)) {
+                for c in cards_of(discards_for(view.options(), after)) {
                     least = least.min(d.combos(c));
                     let (w, i) = d.block_outs(after.without(c), changed | 1 << part(c));
                     win = win.max(w);
@@ -395,7 +409,16 @@ pub fn features(view: &TuSacView<'_>, legal: &[Action], rows: &mut [FeatureRow])
                 set(F::ImproveOuts, improve);
                 after
             }
-            Action::Draw | Action::PassDrawn | Action::Pass | Action::Upgrade => {
+            Action::Upgrade => {
+                set(F::IsMeld, 1);
+                set(F::MeldKind, SetKind::Quad as u32 + 1);
+                set(F::MeldValue, upgrade_value);
+                let (win, improve) = d.block_outs(hand, 0);
+                set(F::WinOuts, win);
+                set(F::ImproveOuts, improve);
+                hand
+            }
+            Action::Draw | Action::PassDrawn | Action::Pass => {
                 set(F::IsDecline, 1);
                 if let (Action::PassDrawn, Some(drawn)) = (a, active) {
                     set(F::FeedCombos, d.combos(drawn.card));
@@ -412,7 +435,8 @@ pub fn features(view: &TuSacView<'_>, legal: &[Action], rows: &mut [FeatureRow])
             trash_and_value(after)
         };
         let meld_value = match *a {
-            Action::Meld(m) => m.value(),
+            Action::Meld(m) => m.value_in(table),
+            Action::Upgrade => upgrade_value,
             _ => 0,
         };
         set(F::TrashAfter, u32::from(ta));

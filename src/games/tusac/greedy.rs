@@ -13,9 +13,19 @@
 //!
 //! The defaults (`outs` 1, `decline` 100, the rest 0) are greedy's rule exactly, and with them
 //! greedy skips the features altogether.
+//!
+//! Where any non-King card may be discarded (`discard_rule = AnyNonKing`, 4sac §4.5) greedy's
+//! discard keeps the hand's completeness and value highest: the card whose removal leaves the
+//! least trash, then the most private value (so a Pong is broken only when nothing else does
+//! as well), then a worst card of §5 (fewest outs) among those, then the tie-break. Claims
+//! and turn options are the rule above: it takes every offered Kong or Pong (rule (b) already
+//! forbids one that raises trash), and it counts the exposed Pong upgrade (F3) as a meld that
+//! leaves its trash as it is and adds the Kong's value over the Pong's.
 
 use super::features::{features, FEATURES};
+use super::options::DiscardRule;
 use super::rules::cards_of;
+use super::sets::{value, Origin, SetKind, Zone};
 use super::state::{Action, Phase, TuSacState, MAX_ACTIONS};
 use super::trash::trash_and_value;
 use super::worst::worst_set;
@@ -113,6 +123,18 @@ impl TuSacGreedy {
     fn plain(&self, view: &TuSacView<'_>, legal: &[Action], rng: &mut GameRng) -> Option<usize> {
         let hand = view.own_hand();
         match view.phase() {
+            Phase::MustDiscard(_) if view.options().discard_rule == DiscardRule::AnyNonKing => {
+                let worst = worst_set(hand, view.visible());
+                let keys = legal.iter().enumerate().filter_map(|(i, a)| match a {
+                    Action::Discard(c) => {
+                        let (t, v) = trash_and_value(hand.without(*c));
+                        let not_worst = worst >> c.index() & 1 == 0;
+                        Some((i, (t, Reverse(v), not_worst)))
+                    }
+                    _ => None,
+                });
+                self.tiebreak.pick(keys, rng)
+            }
             Phase::MustDiscard(_) => {
                 let worst = worst_set(hand, view.visible());
                 let keys = legal.iter().enumerate().filter_map(|(i, a)| match a {
@@ -122,10 +144,15 @@ impl TuSacGreedy {
                 self.tiebreak.pick(keys, rng)
             }
             _ => {
+                let table = view.options().point_table;
                 let keys = legal.iter().enumerate().filter_map(|(i, a)| match a {
                     Action::Meld(m) => {
                         let (t, v) = trash_and_value(hand.without_all(m.used()));
-                        Some((i, (t, Reverse(m.value() + u32::from(v)))))
+                        Some((i, (t, Reverse(m.value_in(table) + u32::from(v)))))
+                    }
+                    Action::Upgrade => {
+                        let (t, v) = trash_and_value(hand);
+                        Some((i, (t, Reverse(upgrade_gain(table) + u32::from(v)))))
                     }
                     _ => None,
                 });
@@ -184,7 +211,14 @@ impl TuSacGreedy {
                         Action::Meld(m) => {
                             let (t, v) = trash_and_value(hand.without_all(m.used()));
                             let score = trash - w(W::MeldValue) * f(i, slot::MELD_VALUE);
-                            Some((i, (milli(score), t, Reverse(m.value() + u32::from(v)))))
+                            let mv = m.value_in(view.options().point_table);
+                            Some((i, (milli(score), t, Reverse(mv + u32::from(v)))))
+                        }
+                        Action::Upgrade => {
+                            let (t, v) = trash_and_value(hand);
+                            let score = trash - w(W::MeldValue) * f(i, slot::MELD_VALUE);
+                            let mv = upgrade_gain(view.options().point_table);
+                            Some((i, (milli(score), t, Reverse(mv + u32::from(v)))))
                         }
                         _ if i == last => {
                             let score = trash + w(W::Decline) + w(W::Feed) * f(i, slot::FEED);
@@ -199,6 +233,18 @@ impl TuSacGreedy {
             }
         }
     }
+}
+
+/// What the exposed Pong upgrade (F3) adds: a melded Kong's value over a public Pong's (§2.5).
+fn upgrade_gain(table: super::options::PointTable) -> u32 {
+    let kong = value(table, SetKind::Quad, Zone::Public, Origin::Melded, false);
+    kong.saturating_sub(value(
+        table,
+        SetKind::Triple,
+        Zone::Public,
+        Origin::Melded,
+        false,
+    ))
 }
 
 impl Agent<TuSacState> for TuSacGreedy {

@@ -6,10 +6,17 @@
 //! could not win on the card, and (when the window reached C4) it did not hold a pair of it that
 //! C3 would have bound. A private block only loses cards after the deal, so the block a seat held
 //! at a past window is its block now plus the cards it spent since.
+//!
+//! In 4sac (§4.5) only the win is forced (F1); a Kong or Pong claim is offered seat by seat in
+//! claim order (F2), and only to seats that have one. So a window also tells, for each seat the
+//! offers looked at, whether it had a claim then (it was asked) or not (it was passed over); a
+//! seat that was asked and passed shows nothing more. A drawer with an exposed Pong of its draw
+//! and a block at trash 0 would have won by the upgrade (F3).
 
 use super::card::Card;
 use super::hand::Hand;
-use super::rules::{can_win, legal_discards, pair_priority_binds, Options};
+use super::options::ClaimRule;
+use super::rules::{can_win_with, legal_discards, optional_claim, pair_priority_binds, Options};
 use super::state::{Active, Source, DECK_SIZE, MAX_PLAYERS};
 use super::trash::trash;
 use crate::fixed::CopyVec;
@@ -18,8 +25,9 @@ use crate::game::Seat;
 /// Bound on the cards one seat spends: its private block, at most 21 cards.
 const MAX_SPENT: usize = 21;
 /// Bound on claim windows: one per discard or draw. Discards are at most the dealt cards and draws
-/// at most the stock above the floor, so together at most `112 − 7 = 105`.
-const MAX_WINDOWS: usize = DECK_SIZE - 7;
+/// at most the stock above the floor, so together at most `112 − floor`; the one-pack core
+/// allows floors down to 6 (4sac's).
+const MAX_WINDOWS: usize = DECK_SIZE - 6;
 
 /// A card that left a seat's private block (discarded, or used in a meld).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -41,6 +49,12 @@ struct Window {
     discard: bool,
     /// True when no forced claim took the card (C4): C3 was checked for every seat.
     reached_c4: bool,
+    /// Seats the optional claims of F2 looked at (bit per seat).
+    scanned: u8,
+    /// Seats among them that were asked, i.e. had a claim (bit per seat).
+    asked: u8,
+    /// The owner (a drawer) had an exposed Pong of the card, so an upgrade was open to it (F3).
+    upgrade: bool,
 }
 
 impl Window {
@@ -61,11 +75,16 @@ impl Window {
             return false;
         }
         // a block above trash 3 cannot win (see `can_win`)
-        block_trash <= 3 && can_win(block, self.card)
+        let bit = 1u8 << seat;
+        block_trash <= 3 && can_win_with(opts, block, self.card)
+            || self.upgrade && self.owner == seat && block_trash == 0
             || self.reached_c4
+                && opts.pair_claim_rule == ClaimRule::Forced
                 && block.count(self.card) == 2
                 && !(opts.pair_priority_excludes_turn_player && seat == self.turn_player(opts))
                 && pair_priority_binds(block, self.card, opts)
+            || self.scanned & bit != 0
+                && (self.asked & bit != 0) != optional_claim(opts, block, self.card).is_some()
     }
 }
 
@@ -143,7 +162,35 @@ impl ClaimHistory {
             owner: active.owner,
             discard: active.source == Source::Discard,
             reached_c4,
+            scanned: 0,
+            asked: 0,
+            upgrade: false,
         });
+    }
+
+    /// Marks, in the last window, that the drawer could have upgraded its exposed Pong (F3).
+    pub fn upgrade_open(&mut self) {
+        if let Some(w) = self.last_window() {
+            w.upgrade = true;
+        }
+    }
+
+    /// Marks, in the last window, that the offers of F2 looked at `seat`.
+    pub fn scanned(&mut self, seat: Seat) {
+        if let Some(w) = self.last_window() {
+            w.scanned |= 1 << seat;
+        }
+    }
+
+    /// Marks, in the last window, that `seat` was asked (it had an optional claim).
+    pub fn asked(&mut self, seat: Seat) {
+        if let Some(w) = self.last_window() {
+            w.asked |= 1 << seat;
+        }
+    }
+
+    fn last_window(&mut self) -> Option<&mut Window> {
+        self.windows.as_mut_slice().last_mut()
     }
 
     /// How many past windows `seat`, holding `hand` now, would have been forced to claim: a

@@ -24,8 +24,8 @@ impl GameKind for TuSac {
     const INFO: GameInfo = GameInfo {
         name: "tusac",
         title: "Tứ Sắc",
-        variants: &["classic"],
-        planned_variants: &["4sac", "sisepai21", "dirtyking26"],
+        variants: &["classic", "4sac"],
+        planned_variants: &["sisepai21", "dirtyking26"],
         seats: (2, 4),
         payout_unit: "points (§6.1)",
         ranks_places: false,
@@ -109,7 +109,9 @@ impl GameKind for TuSac {
         let rule = e.forced_by()?;
         let (seat, action) = match *e {
             Event::Quan { seat, card } => (Some(seat), format!("quan {card}")),
+            Event::DealtKong { seat, card } => (Some(seat), format!("kong {card}")),
             Event::Meld { seat, meld, .. } => (Some(seat), format!("meld {meld}")),
+            Event::Upgrade { seat, .. } => (Some(seat), "upgrade".to_string()),
             Event::End {
                 winner: Some(w), ..
             } => (Some(w), "win".to_string()),

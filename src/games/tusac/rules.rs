@@ -1,8 +1,11 @@
-//! The meld rules of classic (§2.3, §4.4 `LegalMelds`, `CanWin`, C7).
+//! The meld rules of the one-pack core: classic (§2.3, §4.4 `LegalMelds`, `CanWin`, C7) and the
+//! restrictions 4sac adds by its options (§4.5: drawn Kings, the passed draw, any non-King
+//! discard).
 
 use super::card::{Card, Colour, Rank, COLOURS};
 use super::hand::Hand;
-use super::sets::{classic_value, pawn, Origin, SetKind, Zone};
+use super::options::{DiscardRule, DrawnKing, PassedDraw, PointTable};
+use super::sets::{classic_value, pawn, value, Origin, SetKind, Zone};
 use super::trash::{is_waiting_pair_hand, trash, trash_and_value};
 use arrayvec::ArrayVec;
 use std::fmt;
@@ -39,6 +42,88 @@ impl Meld {
     /// The value of the public set this meld makes (§2.5: a melded Quad is a Khui).
     pub const fn value(&self) -> u32 {
         classic_value(self.kind, Zone::Public, Origin::Melded)
+    }
+
+    /// The value of the public set this meld makes under a point table (§2.5).
+    pub const fn value_in(&self, table: PointTable) -> u32 {
+        value(table, self.kind, Zone::Public, Origin::Melded, false)
+    }
+}
+
+/// Who takes the active card, for the restrictions of §4.5 on what each seat may make.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Taker {
+    /// A seat winning on the card (C1/F1): any set kind.
+    Winner,
+    /// An out-of-turn claim that is not a win (F2: Kong or Pong).
+    Claimant,
+    /// The turn player on a discard (C5, F3).
+    Turn,
+    /// The drawer on its own draw (C5, F3).
+    Drawer,
+    /// The next seat on a passed draw (C6, F5).
+    Passed,
+}
+
+/// Whether `taker` may make a set of `kind` with `active` under these options: the drawn King
+/// rule (§4.5 Drawn King, option `drawn_king`) and the passed draw (F5, option `passed_draw`).
+/// Classic's options allow every kind.
+pub fn kind_allowed(opts: &Options, kind: SetKind, active: Card, taker: Taker) -> bool {
+    use SetKind::*;
+    let chow = matches!(
+        kind,
+        KingAdvisorElephant | RookCannonHorse | Pawns3 | Pawns4 | Pair
+    );
+    if taker == Taker::Passed && opts.passed_draw == PassedDraw::ChowPawnsOrPair && !chow {
+        return false;
+    }
+    if active.is_king() && opts.drawn_king == DrawnKing::WinKongThenDrawer {
+        // never a Pair or Pong of a King; others only win or Kong; the next seat KAE only
+        return match taker {
+            Taker::Winner | Taker::Drawer => matches!(kind, King | Quad | KingAdvisorElephant),
+            Taker::Claimant => kind == Quad,
+            Taker::Passed => kind == KingAdvisorElephant,
+            Taker::Turn => false,
+        };
+    }
+    true
+}
+
+/// [`legal_melds`] narrowed to what `taker` may make under `opts` ([`kind_allowed`]).
+pub fn legal_melds_for(opts: &Options, hand: Hand, active: Card, taker: Taker, out: &mut Melds) {
+    legal_melds(hand, active, out);
+    out.retain(|m| kind_allowed(opts, m.kind, active, taker));
+}
+
+/// Whether every set kind is open to a winner on `active` (then [`can_win`] decides alone).
+fn winner_unrestricted(opts: &Options, active: Card) -> bool {
+    !(active.is_king() && opts.drawn_king == DrawnKing::WinKongThenDrawer)
+}
+
+/// `CanWin(X, A)` under `opts`: [`can_win`] with the set kinds a winner may make.
+pub fn can_win_with(opts: &Options, hand: Hand, active: Card) -> bool {
+    if !can_win(hand, active) {
+        return false;
+    }
+    if winner_unrestricted(opts, active) {
+        return true;
+    }
+    let mut shapes = Melds::new();
+    meld_shapes(hand, active, &mut shapes);
+    shapes.iter().any(|m| {
+        kind_allowed(opts, m.kind, active, Taker::Winner) && trash(hand.without_all(m.used())) == 0
+    })
+}
+
+/// The legal discards under `opts` as a bit set: C7 ([`legal_discards`]) or, under
+/// `AnyNonKing` (§4.5 MustDiscard), every held type that is not a King.
+pub fn discards_for(opts: &Options, hand: Hand) -> u32 {
+    match opts.discard_rule {
+        DiscardRule::ReduceTrashByOne => legal_discards(hand),
+        DiscardRule::AnyNonKing => hand
+            .types()
+            .filter(|c| !c.is_king())
+            .fold(0, |set, c| set | 1 << c.index()),
     }
 }
 
@@ -158,6 +243,24 @@ pub fn pair_priority_binds(block: Hand, card: Card, opts: &Options) -> bool {
         && !(opts.pair_waiting_exception && is_waiting_pair_hand(block))
 }
 
+/// The optional out-of-turn claim of F2 (§4.5) that `block` may make on `card`: a Kong from a
+/// Pong (when `khui_rule = Optional`), or a Pong from a pair (when `pair_claim_rule = Optional`;
+/// never on a King; rule (b): it must not raise trash). No waiting-pair exception. `None` when
+/// the seat has no claim (it is then not asked).
+pub fn optional_claim(opts: &Options, block: Hand, card: Card) -> Option<Meld> {
+    use super::options::ClaimRule::Optional;
+    match block.count(card) {
+        3 if opts.khui_rule == Optional => Some(Meld::new(SetKind::Quad, &[card; 3])),
+        2 if opts.pair_claim_rule == Optional
+            && !card.is_king()
+            && trash(block.without_all(&[card, card])) <= trash(block) =>
+        {
+            Some(Meld::new(SetKind::Triple, &[card; 2]))
+        }
+        _ => None,
+    }
+}
+
 /// The winning meld chosen by §3.6 and the value it gives: the highest hand value, then a meld
 /// that makes `m = 2` (a Khui), then the first in canonical action order. `public_value` is the
 /// value of the holder's public sets and `has_quan_or_khui` whether they include one.
@@ -167,16 +270,35 @@ pub fn best_winning_meld(
     public_value: u32,
     has_quan_or_khui: bool,
 ) -> Option<(Meld, u32)> {
+    let classic = Options::classic(4);
+    best_winning_meld_with(&classic, hand, active, public_value, has_quan_or_khui)
+}
+
+/// [`best_winning_meld`] under `opts`: only the kinds a winner may make ([`kind_allowed`]),
+/// valued by the options' point table; the `m = 2` tie-break only under the classic payout.
+/// The private block is valued by [`trash_and_value`], whose values (Khap/Pong 3, `Pawns4` 2,
+/// `Pair` 0, others 1) are the same in the classic and 4sac tables.
+pub fn best_winning_meld_with(
+    opts: &Options,
+    hand: Hand,
+    active: Card,
+    public_value: u32,
+    has_quan_or_khui: bool,
+) -> Option<(Meld, u32)> {
     let mut shapes = Melds::new();
     meld_shapes(hand, active, &mut shapes);
     let mut best: Option<(Meld, u32, bool)> = None;
+    let m2 = opts.payout == super::options::Payout::Classic;
     for &m in &shapes {
+        if !kind_allowed(opts, m.kind, active, Taker::Winner) {
+            continue;
+        }
         let (t, private_value) = trash_and_value(hand.without_all(m.used()));
         if t != 0 {
             continue;
         }
-        let hv = public_value + m.value() + u32::from(private_value);
-        let doubled = has_quan_or_khui || m.kind == SetKind::Quad;
+        let hv = public_value + m.value_in(opts.point_table) + u32::from(private_value);
+        let doubled = m2 && (has_quan_or_khui || m.kind == SetKind::Quad);
         let better = match best {
             None => true,
             Some((_, bhv, bd)) => (hv, doubled) > (bhv, bd),

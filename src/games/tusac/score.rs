@@ -1,4 +1,5 @@
-//! Classic payouts (§6.1) with side payments and the worst-card penalty (§5.3).
+//! Payouts: classic (§6.1) with side payments and the worst-card penalty (§5.3), and 4sac's
+//! Kong deduction (§6.2).
 
 use super::rules::Options;
 use crate::game::{Seat, MAX_SEATS};
@@ -73,6 +74,26 @@ pub fn classic_payouts(opts: &Options, win: &Win, holdings: &[Holdings]) -> [i64
     net
 }
 
+/// The net payout vector of a 4sac win (§6.2): each loser `L` pays the winner
+/// `k · WP − kong_L`, where `WP` is the winner's hand value, `k` the option `points_multiplier`
+/// and `kong_L = 8·#dealt Kong + 6·#melded Kong` ([`Holdings::q`]); floored at 0 only under
+/// `kong_deduction_floor_zero` (a negative amount is paid by the winner). No Pong side payments
+/// and no penalty.
+pub fn kong_payouts(opts: &Options, win: &Win, holdings: &[Holdings]) -> [i64; MAX_SEATS] {
+    let w = win.winner as usize;
+    let wp = opts.points_multiplier * i64::from(win.hand_value);
+    let mut net = [0i64; MAX_SEATS];
+    for (l, h) in holdings.iter().enumerate().filter(|&(l, _)| l != w) {
+        let mut amount = wp - h.q();
+        if opts.kong_deduction_floor_zero {
+            amount = amount.max(0);
+        }
+        net[l] -= amount;
+        net[w] += amount;
+    }
+    net
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -141,5 +162,48 @@ mod tests {
         ];
         let net = classic_payouts(&opts, &win, &h);
         assert_eq!(net[..3], [44, -19, -25]);
+    }
+
+    fn kongs(dealt: u32, melded: u32) -> Holdings {
+        Holdings {
+            quans: dealt,
+            khuis: melded,
+            khaps: 0,
+        }
+    }
+
+    fn four_sac_win(hand_value: u32) -> Win {
+        Win {
+            winner: 0,
+            hand_value,
+            doubled: false,
+            penalized: None,
+        }
+    }
+
+    #[test]
+    fn example_f1_kong_deduction() {
+        // §6.2 F1: WP = 17; East a dealt Kong (pays 9), North a melded Kong (11), West none (17)
+        let opts = Options::four_sac(4);
+        let h = [Holdings::default(), kongs(1, 0), kongs(0, 1), kongs(0, 0)];
+        let net = kong_payouts(&opts, &four_sac_win(17), &h);
+        assert_eq!(net[..4], [37, -9, -11, -17]);
+    }
+
+    #[test]
+    fn example_f2_negative_payment() {
+        // §6.2 F2: WP = 5; East holds a dealt and a melded Kong (14): the winner pays East 9
+        let opts = Options::four_sac(4);
+        let h = [Holdings::default(), kongs(1, 1), kongs(0, 0), kongs(0, 0)];
+        let net = kong_payouts(&opts, &four_sac_win(5), &h);
+        assert_eq!(net[..4], [1, 9, -5, -5]);
+        // with the floor option East pays 0 instead; the multiplier scales WP only
+        let floored = Options {
+            kong_deduction_floor_zero: true,
+            points_multiplier: 2,
+            ..opts
+        };
+        let net = kong_payouts(&floored, &four_sac_win(5), &h);
+        assert_eq!(net[..4], [20, 0, -10, -10]);
     }
 }

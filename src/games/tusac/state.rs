@@ -1,15 +1,19 @@
-//! The classic state machine of §4: deal and post-deal steps (§1.3–1.4), the claim window with
-//! its priorities C1–C3, the turn option C5/C6, the discard rule C7 and the end conditions §4.7.
+//! The one-pack state machine of §4: deal and post-deal steps (§1.3–1.4), the claim window with
+//! its priorities C1–C3, the turn option C5/C6, the discard rule C7 and the end conditions §4.7
+//! (classic), and what 4sac changes through its options (§4.5): optional Kong/Pong claims asked
+//! seat by seat (F2, [`Phase::Claim`]), the exposed Pong upgrade (F3), the passed draw (F5), the
+//! drawn King, any non-King discard, and the Kong-deduction payout (§6.2).
 
 use super::card::{Card, CARD_TYPES};
 use super::hand::Hand;
 use super::history::ClaimHistory;
+use super::options::{ClaimRule, DealtQuad, Payout};
 use super::rules::{
-    best_winning_meld, can_win, cards_of, legal_discards, legal_melds, pair_priority_binds, Meld,
-    Melds, Options,
+    best_winning_meld_with, can_win_with, cards_of, discards_for, legal_melds_for, optional_claim,
+    pair_priority_binds, Meld, Melds, Options, Taker,
 };
-use super::score::{classic_payouts, Holdings, Win};
-use super::sets::{Origin, SetInstance, SetKind, Zone};
+use super::score::{classic_payouts, kong_payouts, Holdings, Win};
+use super::sets::{value, Origin, SetInstance, SetKind, Zone};
 use super::trash::{trash, trash_and_value};
 use super::worst::worst_set;
 use crate::fixed::CopyVec;
@@ -135,6 +139,8 @@ pub enum Rule {
     S6,
     /// §4.7: the stock is empty and the dead pile is shuffled into a new stock.
     Reshuffle,
+    /// §1.4 step 3 (4sac): a dealt quadruple is exposed as a dealt Kong.
+    DealtKong,
 }
 
 impl Rule {
@@ -155,6 +161,7 @@ impl Rule {
             Rule::S4 => "S4",
             Rule::S6 => "S6",
             Rule::Reshuffle => "4.7-Reshuffle",
+            Rule::DealtKong => "1.4-Kong",
         }
     }
     const fn why(self) -> &'static str {
@@ -173,6 +180,7 @@ impl Rule {
             Rule::S4 => "a declined draw is discarded by its drawer",
             Rule::S6 => "a hand of Kings only cannot discard",
             Rule::Reshuffle => "the stock is empty: the dead pile becomes the stock",
+            Rule::DealtKong => "a dealt quadruple is exposed",
         }
     }
 }
@@ -266,6 +274,33 @@ pub enum Event {
         /// The card.
         card: Card,
     },
+    /// A dealt Kong exposed after the deal (forced, §1.4 step 3, 4sac).
+    DealtKong {
+        /// Holder.
+        seat: Seat,
+        /// The card type.
+        card: Card,
+    },
+    /// A seat is offered an optional claim on the active card (F2): public, it holds a Pong or a
+    /// pair of that card.
+    Offer {
+        /// The seat asked.
+        seat: Seat,
+        /// The claim it may make.
+        meld: Meld,
+        /// The active card.
+        active: Card,
+    },
+    /// The drawer added its own draw to its exposed Pong, making a Kong (F3); `rule` is set when
+    /// the engine forced it as a win.
+    Upgrade {
+        /// The drawer.
+        seat: Seat,
+        /// The card added.
+        card: Card,
+        /// The forcing rule, if forced.
+        rule: Option<Rule>,
+    },
 }
 
 impl Event {
@@ -273,7 +308,8 @@ impl Event {
     pub fn forced_by(&self) -> Option<Rule> {
         match *self {
             Event::Quan { .. } => Some(Rule::Quan),
-            Event::Meld { rule, .. } => rule,
+            Event::DealtKong { .. } => Some(Rule::DealtKong),
+            Event::Meld { rule, .. } | Event::Upgrade { rule, .. } => rule,
             Event::End { rule, .. } => Some(rule),
             Event::Redealt { .. } => Some(Rule::Redeal),
             Event::DoubleRank { .. } => Some(Rule::DoubleRank),
@@ -361,6 +397,25 @@ impl fmt::Display for Event {
             Event::DeclinedDraw { seat, card } => {
                 write!(f, "seat {seat} declines its draw {card} and discards it")
             }
+            Event::DealtKong { seat, card } => write!(
+                f,
+                "seat {seat} exposes dealt Kong [{card} {card} {card} {card}] (forced {}: {})",
+                Rule::DealtKong.id(),
+                Rule::DealtKong.why()
+            ),
+            Event::Offer { seat, meld, active } => {
+                write!(f, "seat {seat} is offered {active}: {meld} (optional, F2)")
+            }
+            Event::Upgrade { seat, card, rule } => {
+                write!(
+                    f,
+                    "seat {seat} adds {card} to its exposed Triple: a Kong (F3)"
+                )?;
+                match rule {
+                    Some(r) => write!(f, " (forced {}: {})", r.id(), r.why()),
+                    None => Ok(()),
+                }
+            }
         }
     }
 }
@@ -441,9 +496,10 @@ impl TuSac {
                         Origin::Dealt,
                     ));
                     s.visible[c.index()] += 4;
-                    s.events.push(Event::Quan {
-                        seat: seat as Seat,
-                        card: c,
+                    let seat = seat as Seat;
+                    s.events.push(match o.dealt_quad {
+                        DealtQuad::ExposeKong => Event::DealtKong { seat, card: c },
+                        _ => Event::Quan { seat, card: c },
                     });
                 }
             }
@@ -533,7 +589,13 @@ impl TuSacState {
     pub fn deck(&self) -> &[Card; DECK_SIZE] {
         &self.deck
     }
-    /// Number of Khaps a seat holds (public information, §1.4 step 4).
+    /// Whether the Khap counts are public (§1.4 step 4, classic only): with the classic names of
+    /// dealt sets (`dealt_quad = ExposeQuan`, Quan and Khap announced after the deal).
+    pub fn khaps_announced(&self) -> bool {
+        self.opts.dealt_quad == DealtQuad::ExposeQuan
+    }
+    /// Number of Khaps (4sac: Pongs in hand) a seat holds: public when
+    /// [`Self::khaps_announced`], hidden information otherwise.
     pub fn khaps(&self, seat: Seat) -> u32 {
         let h = self.private[seat as usize];
         h.types().filter(|&c| h.count(c) == 3).count() as u32
@@ -571,39 +633,138 @@ impl TuSacState {
         (0..len).map(|i| (t + i) % n).collect()
     }
 
-    /// Runs `ClaimWindow(A)` (§4.4 C1–C4).
+    /// Runs `ClaimWindow(A)`: the forced win (C1/F1), the forced Khui and pair claims of classic
+    /// (C2, C3) when their options say forced, then the optional claims of F2 seat by seat.
     fn claim_window(&mut self) {
         let a = self.active.expect("a claim window needs an active card");
         let order = self.claim_order(a);
-        if let Some(&x) = order
-            .iter()
-            .find(|&&x| can_win(self.private[x as usize], a.card))
-        {
-            let b = &self.public[x as usize];
-            let public_value = b.as_slice().iter().map(|s| s.classic_value()).sum();
-            let quan_or_khui = b.as_slice().iter().any(|s| s.kind == SetKind::Quad);
-            let (meld, _) =
-                best_winning_meld(self.private[x as usize], a.card, public_value, quan_or_khui)
-                    .expect("can_win implies a winning meld");
-            return self.take_active(x, meld, Some(Rule::C1));
+        if let Some(&x) = order.iter().find(|&&x| self.wins_on(x, a)) {
+            return self.take_win(x, a);
         }
-        if let Some(&x) = order
-            .iter()
-            .find(|&&x| self.private[x as usize].count(a.card) == 3)
-        {
-            self.history.window(a, false);
-            return self.take_active(x, Meld::new(SetKind::Quad, &[a.card; 3]), Some(Rule::C2));
+        if self.opts.khui_rule == ClaimRule::Forced {
+            if let Some(&x) = order
+                .iter()
+                .find(|&&x| self.private[x as usize].count(a.card) == 3)
+            {
+                self.history.window(a, false);
+                let meld = Meld::new(SetKind::Quad, &[a.card; 3]);
+                return self.take_active(x, meld, Some(Rule::C2));
+            }
         }
-        let skip = usize::from(self.opts.pair_priority_excludes_turn_player);
-        if let Some(&x) = order[skip..]
-            .iter()
-            .find(|&&x| pair_priority_binds(self.private[x as usize], a.card, &self.opts))
-        {
-            self.history.window(a, false);
-            return self.take_active(x, Meld::new(SetKind::Triple, &[a.card; 2]), Some(Rule::C3));
+        if self.opts.pair_claim_rule == ClaimRule::Forced {
+            let skip = usize::from(self.opts.pair_priority_excludes_turn_player);
+            if let Some(&x) = order[skip..]
+                .iter()
+                .find(|&&x| pair_priority_binds(self.private[x as usize], a.card, &self.opts))
+            {
+                self.history.window(a, false);
+                let meld = Meld::new(SetKind::Triple, &[a.card; 2]);
+                return self.take_active(x, meld, Some(Rule::C3));
+            }
         }
         self.history.window(a, true);
+        if self.may_upgrade(a.owner, a) {
+            self.history.upgrade_open();
+        }
+        self.offer_from(a, 1);
+    }
+
+    /// F2: asks the first seat of the claim order from position `from` (never `T`, position 0)
+    /// that has an optional claim ([`optional_claim`]); when none is left, `TurnOption(T)`. The
+    /// history records which seats were looked at and which were asked.
+    fn offer_from(&mut self, a: Active, from: usize) {
+        let order = self.claim_order(a);
+        for &x in order.iter().skip(from) {
+            self.history.scanned(x);
+            if let Some(meld) = optional_claim(&self.opts, self.private[x as usize], a.card) {
+                self.history.asked(x);
+                self.events.push(Event::Offer {
+                    seat: x,
+                    meld,
+                    active: a.card,
+                });
+                self.phase = Phase::Claim(x);
+                return;
+            }
+        }
         self.phase = Phase::TurnOption(order[0]);
+    }
+
+    /// The value of a seat's public sets under the point table (§2.5).
+    fn public_value(&self, seat: Seat) -> u32 {
+        let table = self.opts.point_table;
+        self.public_sets(seat)
+            .iter()
+            .map(|s| value(table, s.kind, s.zone, s.origin, false))
+            .sum()
+    }
+
+    /// Whether `seat` may upgrade its exposed Pong with the active card (F3): its own draw, the
+    /// option on, and an exposed `Triple` of that card.
+    fn may_upgrade(&self, seat: Seat, a: Active) -> bool {
+        self.opts.exposed_triple_upgrade
+            && a.source == Source::OwnDraw
+            && a.owner == seat
+            && self.exposed_triple(seat, a.card).is_some()
+    }
+
+    /// The index of `seat`'s exposed `Triple` of `card`, if any.
+    fn exposed_triple(&self, seat: Seat, card: Card) -> Option<usize> {
+        self.public_sets(seat)
+            .iter()
+            .position(|s| s.kind == SetKind::Triple && s.cards()[0] == card)
+    }
+
+    /// `CanWin(X, A)` (C1/F1): a winning meld, or (F3) the upgrade on a block at trash 0.
+    fn wins_on(&self, x: Seat, a: Active) -> bool {
+        let block = self.private[x as usize];
+        can_win_with(&self.opts, block, a.card) || self.may_upgrade(x, a) && trash(block) == 0
+    }
+
+    /// Takes the forced win of `x` (C1/F1) with the best winning meld of §3.6, the upgrade
+    /// counting as a meld worth a Kong in place of the Pong.
+    fn take_win(&mut self, x: Seat, a: Active) {
+        let b = &self.public[x as usize];
+        let quan_or_khui = b.as_slice().iter().any(|s| s.kind == SetKind::Quad);
+        let block = self.private[x as usize];
+        let public = self.public_value(x);
+        let meld = best_winning_meld_with(&self.opts, block, a.card, public, quan_or_khui);
+        let upgrade = (self.may_upgrade(x, a) && trash(block) == 0).then(|| {
+            let t = self.opts.point_table;
+            let kong = value(t, SetKind::Quad, Zone::Public, Origin::Melded, false);
+            let pong = value(t, SetKind::Triple, Zone::Public, Origin::Melded, false);
+            public + kong - pong + u32::from(trash_and_value(block).1)
+        });
+        match (meld, upgrade) {
+            (Some((_, hv)), Some(u)) if u > hv => self.upgrade(x, Some(Rule::C1)),
+            (None, Some(_)) => self.upgrade(x, Some(Rule::C1)),
+            (Some((m, _)), _) => self.take_active(x, m, Some(Rule::C1)),
+            (None, None) => unreachable!("wins_on implies a winning meld or upgrade"),
+        }
+    }
+
+    /// F3: adds the active card (the seat's own draw) to its exposed `Triple`, which becomes a
+    /// melded `Quad`; then `AfterMeld`.
+    fn upgrade(&mut self, x: Seat, rule: Option<Rule>) {
+        let a = self.active.take().expect("an upgrade needs an active card");
+        let i = self.exposed_triple(x, a.card).expect("an exposed Pong");
+        let xi = x as usize;
+        let old = self.public[xi];
+        self.public[xi].clear();
+        for (j, &set) in old.as_slice().iter().enumerate() {
+            self.public[xi].push(if j == i {
+                SetInstance::new(SetKind::Quad, &[a.card; 4], Zone::Public, Origin::Melded)
+            } else {
+                set
+            });
+        }
+        self.visible[a.card.index()] += 1;
+        self.events.push(Event::Upgrade {
+            seat: x,
+            card: a.card,
+            rule,
+        });
+        self.after_meld(x, a);
     }
 
     /// Moves the active card and the meld's private cards into a new public set, then `AfterMeld`.
@@ -631,8 +792,12 @@ impl TuSacState {
             active: a.card,
             rule,
         });
-        // AfterMeld(X): the win test of §4.7.
-        if trash(self.private[xi]) == 0 {
+        self.after_meld(x, a);
+    }
+
+    /// `AfterMeld(X)`: the win test of §4.7, else `MustDiscard(X)`.
+    fn after_meld(&mut self, x: Seat, a: Active) {
+        if trash(self.private[x as usize]) == 0 {
             let penalized =
                 (self.opts.worst_card_penalty && a.source == Source::Discard && !a.worst)
                     .then_some(a.owner);
@@ -664,14 +829,10 @@ impl TuSacState {
         self.claim_window();
     }
 
-    /// The hand value `hv` of a seat (§6.1): public sets plus the best private partition.
+    /// The hand value of a seat (`hv` of §6.1, `WP` of §6.2): its public sets under the point
+    /// table plus the best private partition.
     pub fn hand_value(&self, seat: Seat) -> u32 {
-        let public: u32 = self
-            .public_sets(seat)
-            .iter()
-            .map(|s| s.classic_value())
-            .sum();
-        public + u32::from(trash_and_value(self.private(seat)).1)
+        self.public_value(seat) + u32::from(trash_and_value(self.private(seat)).1)
     }
 
     fn holdings(&self, seat: Seat) -> Holdings {
@@ -699,7 +860,10 @@ impl TuSacState {
             doubled: w.quans + w.khuis > 0,
             penalized,
         };
-        let payouts = classic_payouts(&self.opts, &win, &holdings);
+        let payouts = match self.opts.payout {
+            Payout::KongDeduction => kong_payouts(&self.opts, &win, &holdings),
+            _ => classic_payouts(&self.opts, &win, &holdings),
+        };
         self.end(Some(winner), rule, payouts, win.hand_value, penalized);
     }
 
@@ -757,20 +921,36 @@ impl GameState for TuSacState {
         out.clear();
         match self.phase {
             Phase::MustDiscard(x) => {
-                out.extend(cards_of(legal_discards(self.private(x))).map(Action::Discard));
+                let set = discards_for(&self.opts, self.private(x));
+                out.extend(cards_of(set).map(Action::Discard));
             }
             Phase::TurnOption(t) => {
                 let a = self.active.expect("a turn option has an active card");
+                let taker = match a.source {
+                    Source::OwnDraw => Taker::Drawer,
+                    Source::PassedDraw => Taker::Passed,
+                    Source::Discard => Taker::Turn,
+                };
                 let mut melds = Melds::new();
-                legal_melds(self.private(t), a.card, &mut melds);
+                legal_melds_for(&self.opts, self.private(t), a.card, taker, &mut melds);
                 out.extend(melds.iter().map(|&m| Action::Meld(m)));
+                if self.may_upgrade(t, a) {
+                    out.push(Action::Upgrade);
+                }
                 out.push(if a.source == Source::OwnDraw {
                     Action::PassDrawn
                 } else {
                     Action::Draw
                 });
             }
-            Phase::Claim(_) | Phase::Over => {}
+            Phase::Claim(x) => {
+                let a = self.active.expect("a claim has an active card");
+                let meld = optional_claim(&self.opts, self.private(x), a.card)
+                    .expect("a seat is asked only when it has a claim");
+                out.push(Action::Meld(meld));
+                out.push(Action::Pass);
+            }
+            Phase::Over => {}
         }
     }
 
@@ -801,7 +981,15 @@ impl GameState for TuSacState {
                 });
                 self.claim_window();
             }
-            (Phase::TurnOption(t), Action::Meld(meld)) => self.take_active(t, meld, None),
+            (Phase::TurnOption(t) | Phase::Claim(t), Action::Meld(meld)) => {
+                self.take_active(t, meld, None)
+            }
+            (Phase::TurnOption(t), Action::Upgrade) => self.upgrade(t, None),
+            (Phase::Claim(x), Action::Pass) => {
+                let a = self.active.expect("active card");
+                let at = self.claim_order(a).iter().position(|&s| s == x);
+                self.offer_from(a, at.expect("the asked seat is in the claim order") + 1);
+            }
             (Phase::TurnOption(t), Action::Draw) => {
                 let a = self.active.take().expect("active card");
                 self.dead[a.card.index()] += 1;

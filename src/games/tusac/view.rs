@@ -57,9 +57,14 @@ impl<'a> TuSacView<'a> {
     pub fn hand_len(&self, seat: Seat) -> usize {
         self.state.private(seat).len()
     }
-    /// Number of Khaps a seat holds (public, §1.4 step 4).
+    /// Number of Khaps a seat holds (public in classic, §1.4 step 4). Where the counts are not
+    /// announced (4sac) another seat's count is hidden and reads 0.
     pub fn khaps(&self, seat: Seat) -> u32 {
-        self.state.khaps(seat)
+        if seat == self.seat || self.state.khaps_announced() {
+            self.state.khaps(seat)
+        } else {
+            0
+        }
     }
     /// Number of discards a seat has made (public: every discard is shown face up).
     pub fn discards(&self, seat: Seat) -> u32 {
