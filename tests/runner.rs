@@ -544,9 +544,9 @@ fn bad_input_is_a_clear_error_and_loses_nothing() {
         ),
         (
             "unimplemented variant",
-            Some(format!("{base}variant = \"4sac\"\n")),
+            Some(format!("{base}variant = \"sisepai21\"\n")),
             vec![],
-            vec!["variant", "4sac"],
+            vec!["variant", "sisepai21"],
         ),
         ("missing file", None, vec![], vec!["nope.toml"]),
         (

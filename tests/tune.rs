@@ -200,8 +200,8 @@ fn cli_errors() {
     let s = Scratch::new("tune-errors");
     let e = fails(&s.0, &["tune", "--game", "poker"]);
     assert!(e.contains("poker"), "{e}");
-    let e = fails(&s.0, &["tune", "--game", "tusac", "--variant", "4sac"]);
-    assert!(e.contains("4sac"), "{e}");
+    let e = fails(&s.0, &["tune", "--game", "tusac", "--variant", "sisepai21"]);
+    assert!(e.contains("sisepai21"), "{e}");
     let e = fails(&s.0, &["tune", "--game", "tusac", "--candidates", "many"]);
     assert!(e.contains("--candidates"), "{e}");
     let e = fails(&s.0, &["tune", "--game", "tusac", "--candidates", "-1"]);
