@@ -9,40 +9,18 @@ use bailab::games::tusac::TuSac;
 use bailab::games::{GameKind, RuleMap};
 use bailab::study::deals::{count_chunk, DealCounts, DISTRIBUTIONS_HEADER, MEANS_HEADER};
 use common::{fails, ok, Scratch};
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 use std::collections::BTreeMap;
 
-/// Counts this thread's heap allocations (as `tests/alloc.rs` does).
-struct Counting;
-
-thread_local! {
-    static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
-}
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
+#[path = "common/counting_alloc.rs"]
+mod counting_alloc;
+use counting_alloc::allocations;
 
 /// Heap allocations of counting the deals `range` on this thread.
 fn chunk_allocations<G: GameKind>(range: std::ops::Range<u64>) -> u64 {
     let game = G::build(G::INFO.variants[0], 4, &RuleMap::new()).unwrap();
-    let before = ALLOCATIONS.with(Cell::get);
+    let before = allocations();
     let c = count_chunk(&game, 1, range);
-    let after = ALLOCATIONS.with(Cell::get);
+    let after = allocations();
     drop(c);
     after - before
 }

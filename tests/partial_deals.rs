@@ -559,40 +559,19 @@ fn first_moves_the_deal_where_the_game_has_it() {
     ok(&dir.0, &["check", &game]);
 }
 
-/// Counts heap allocations per thread (as tests/alloc.rs does), to show that dealing from a
-/// checked plan allocates nothing.
-struct Counting;
-
-thread_local! {
-    static ALLOCATIONS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
-}
-
-unsafe impl std::alloc::GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: std::alloc::Layout) -> *mut u8 {
-        let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
-        unsafe { std::alloc::System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: std::alloc::Layout) {
-        unsafe { std::alloc::System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: std::alloc::Layout, size: usize) -> *mut u8 {
-        let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
-        unsafe { std::alloc::System.realloc(ptr, layout, size) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
+#[path = "common/counting_alloc.rs"]
+mod counting_alloc;
+use counting_alloc::allocations;
 
 fn deals_allocate<G: GameKind>(game: &G) -> u64 {
     let (spec, _) = spec_from_deal(game);
     let plan = spec.check(game).unwrap();
     let mut rng = deal_rng(3, 0);
-    let before = ALLOCATIONS.with(|c| c.get());
+    let before = allocations();
     for _ in 0..1000 {
         std::hint::black_box(deal_with_spec(game, &plan, &mut rng));
     }
-    ALLOCATIONS.with(|c| c.get()) - before
+    allocations() - before
 }
 
 #[test]

@@ -157,35 +157,20 @@ fn matches_through_deal_next() {
     }
 }
 
-struct Counting;
-
-thread_local! {
-    static ALLOCATIONS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
-}
-
-unsafe impl std::alloc::GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: std::alloc::Layout) -> *mut u8 {
-        let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
-        unsafe { std::alloc::System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: std::alloc::Layout) {
-        unsafe { std::alloc::System.dealloc(ptr, layout) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
+#[path = "common/counting_alloc.rs"]
+mod counting_alloc;
+use counting_alloc::allocations;
 
 /// Deal, legal actions, apply, views and determinize do not touch the heap.
 #[test]
 fn the_engine_does_not_allocate() {
     let games: Vec<TienLen> = (2..=4).map(|n| TienLen::standard(n).unwrap()).collect();
     let mut actions = <TienLenState as GameState>::Actions::default();
-    let probe = ALLOCATIONS.with(|c| c.get());
+    let probe = allocations();
     let v: Vec<u64> = Vec::with_capacity(4);
-    assert!(ALLOCATIONS.with(|c| c.get()) > probe, "the counter works");
+    assert!(allocations() > probe, "the counter works");
     drop(v);
-    let before = ALLOCATIONS.with(|c| c.get());
+    let before = allocations();
     let mut decisions = 0;
     for (g, game) in games.iter().enumerate() {
         for i in 0..2_000u64 {
@@ -205,5 +190,5 @@ fn the_engine_does_not_allocate() {
         }
     }
     assert!(decisions > 10_000);
-    assert_eq!(ALLOCATIONS.with(|c| c.get()) - before, 0);
+    assert_eq!(allocations() - before, 0);
 }

@@ -19,32 +19,11 @@ use bailab::games::tusac::options::{Options, WinTest};
 use bailab::games::tusac::sets::{Origin, SetKind, Zone};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
 use std::collections::HashMap;
 
-struct Counting;
-
-thread_local! {
-    static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
-}
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
-
-#[global_allocator]
-static GLOBAL: Counting = Counting;
+#[path = "common/counting_alloc.rs"]
+mod counting_alloc;
+use counting_alloc::allocations;
 
 /// (loose, best points at that loose, zero-loose totals) of a hand, by enumeration.
 type Solved = (u8, u32, u128);
@@ -298,7 +277,7 @@ fn the_solver_does_not_allocate_from_a_fresh_thread() {
         })
         .collect();
     std::thread::spawn(move || {
-        let before = ALLOCATIONS.with(|c| c.get());
+        let before = allocations();
         let mut sink = 0u64;
         for h in &hands {
             for (r, _) in &rules {
@@ -309,7 +288,7 @@ fn the_solver_does_not_allocate_from_a_fresh_thread() {
             }
         }
         std::hint::black_box(sink);
-        assert_eq!(ALLOCATIONS.with(|c| c.get()) - before, 0);
+        assert_eq!(allocations() - before, 0);
     })
     .join()
     .unwrap();
