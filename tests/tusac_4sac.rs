@@ -14,21 +14,12 @@ use bailab::games::tusac::state::{Action, Event, Phase, Source, TuSacState, DECK
 use bailab::games::tusac::{trash, Card, Hand, Meld, Options, SetKind, TuSac};
 use bailab::rng::{stream_rng, DEAL_STREAM};
 use bailab::sim::agent_stream;
+#[path = "common/tusac_play.rs"]
+mod tusac_play;
+use tusac_play::{act, legal, total_cards};
 
 fn c(s: &str) -> Card {
     s.parse().unwrap()
-}
-
-fn legal(s: &TuSacState) -> Vec<Action> {
-    let mut out = <TuSacState as GameState>::Actions::default();
-    s.legal_actions(&mut out);
-    out.as_slice().to_vec()
-}
-
-fn act(s: &mut TuSacState, a: Action) {
-    let l = legal(s);
-    assert!(l.contains(&a), "{a} is not legal in {:?}: {l:?}", s.phase());
-    s.apply(a);
 }
 
 fn four_sac(players: u8, first: u8) -> TuSac {
@@ -317,21 +308,6 @@ fn f3_upgrade_is_offered_on_own_draw_only() {
 // ------------------------------------------------------------------------------------------------
 // Invariants after every step of random and greedy games
 // ------------------------------------------------------------------------------------------------
-
-fn total_cards(s: &TuSacState) -> usize {
-    let seats = 0..s.players() as Seat;
-    let private: usize = seats.clone().map(|x| s.private(x).len()).sum();
-    let public: usize = seats
-        .map(|x| {
-            s.public_sets(x)
-                .iter()
-                .map(|set| set.cards().len())
-                .sum::<usize>()
-        })
-        .sum();
-    let dead: usize = s.dead().iter().map(|&c| c as usize).sum();
-    private + public + dead + s.stock_len() + usize::from(s.active().is_some())
-}
 
 /// The claim order of §4.3 for an active card.
 fn order(s: &TuSacState) -> Vec<Seat> {

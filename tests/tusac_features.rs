@@ -18,6 +18,9 @@ use bailab::rng::{stream_rng, GameRng};
 #[path = "common/tusac_deck.rs"]
 mod tusac_deck;
 use tusac_deck::deal;
+#[path = "common/tusac_play.rs"]
+mod tusac_play;
+use tusac_play::{act, legal};
 
 // ------------------------------------------------------------------------------------------------
 // Helpers
@@ -27,17 +30,6 @@ type Actions = <TuSacState as GameState>::Actions;
 
 fn c(s: &str) -> Card {
     s.parse().unwrap()
-}
-
-fn legal(s: &TuSacState) -> Vec<Action> {
-    let mut out = Actions::default();
-    s.legal_actions(&mut out);
-    out.as_slice().to_vec()
-}
-
-fn act(s: &mut TuSacState, a: Action) {
-    assert!(legal(s).contains(&a), "{a} is not legal: {:?}", legal(s));
-    s.apply(a);
 }
 
 /// The feature rows of the seat to move, for its legal actions.

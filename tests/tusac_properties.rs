@@ -9,23 +9,11 @@ use bailab::games::tusac::state::{Action, Phase, TuSacState, DECK_SIZE};
 use bailab::games::tusac::{trash, TuSac};
 use bailab::rng::{stream_rng, DEAL_STREAM};
 use bailab::sim::{agent_stream, play_game, GameId};
+#[path = "common/tusac_play.rs"]
+mod tusac_play;
+use tusac_play::total_cards;
 
 const GAMES: u64 = 100_000;
-
-fn total_cards(s: &TuSacState) -> usize {
-    let seats = 0..s.players() as Seat;
-    let private: usize = seats.clone().map(|x| s.private(x).len()).sum();
-    let public: usize = seats
-        .map(|x| {
-            s.public_sets(x)
-                .iter()
-                .map(|set| set.cards().len())
-                .sum::<usize>()
-        })
-        .sum();
-    let dead: usize = s.dead().iter().map(|&c| c as usize).sum();
-    private + public + dead + s.stock_len() + usize::from(s.active().is_some())
-}
 
 /// Plays one game checking every invariant after every step; returns the action sequence.
 fn checked_game(game: &TuSac, master: u64, index: u64) -> (Vec<Action>, Outcome) {

@@ -21,6 +21,9 @@ use rand::Rng;
 #[path = "common/tusac_deck.rs"]
 mod tusac_deck;
 use tusac_deck::{deal, deck_for};
+#[path = "common/tusac_play.rs"]
+mod tusac_play;
+use tusac_play::{act, legal};
 
 // ------------------------------------------------------------------------------------------------
 // Helpers
@@ -44,19 +47,6 @@ fn discard(s: &str) -> Action {
 
 fn meld_action(kind: SetKind, used: &str) -> Action {
     Action::Meld(meld(kind, used))
-}
-
-fn legal(s: &TuSacState) -> Vec<Action> {
-    let mut out = <TuSacState as GameState>::Actions::default();
-    s.legal_actions(&mut out);
-    out.as_slice().to_vec()
-}
-
-/// Applies `a` after checking that it is one of the legal actions.
-fn act(s: &mut TuSacState, a: Action) {
-    let l = legal(s);
-    assert!(l.contains(&a), "{a} is not legal in {:?}: {l:?}", s.phase());
-    s.apply(a);
 }
 
 fn trashes(s: &TuSacState) -> Vec<u8> {
