@@ -6,6 +6,7 @@
 //! Source}`, `rules::Meld`) and reads its options from `options::Options`.
 
 mod deal;
+pub mod greedy;
 pub mod melds;
 pub mod state;
 pub mod view;

@@ -1,0 +1,245 @@
+//! `greedy` for the multi-pack variants (sisepai21, dirtyking26): a one-ply rule over the
+//! loose-card solver. These variants have no trash and no worst card (§3.3, §4.6), so both
+//! choices read the solver's key of a hand, **fewest loose cards, then most points**
+//! ([`loose::best`](super::loose::best), §3.4 last paragraph), counting the points of the
+//! seat's face-down and melded sets with it.
+//!
+//! - **Discard** (`MustDiscard`, S6; a loose card or a card taken out of a hand set): the
+//!   non-King card whose removal leaves the best key; among equals, the one leaving the best
+//!   **prospects**, then the tie-break. The prospects of the hand `H` left are two counts over the
+//!   cards this seat has not seen (every copy in play minus its own hand and face-down block, every
+//!   melded set, the dead pile and the active card), each unseen copy counted once:
+//!   1. *win outs*: unseen copies `u` that would win at once: some meld of `u` open to the turn
+//!      player (§2.3, the S5 pair gate applied) leaves a hand passing the win test of §4.7 with
+//!      the meld's points added, or, for a King, the lone King (or dirtyking26's King Quad,
+//!      S1) does. In dirtyking26 this is what keeps a complete total *over 20 and even*
+//!      reachable: a hand whose every completion is odd has no win outs;
+//!   2. *improve outs*: unseen copies `u` some such meld of which leaves fewer loose cards than
+//!      `H` has.
+//!
+//!   More win outs first, then more improve outs. This is §5's "fewest outs" turned around: among
+//!   the cards the hand can spare equally well, drop the one that keeps the most ways forward.
+//! - **Melds, claims and declarations** (`TurnOption` and `Claim`: S2 turn melds and identical
+//!   Triple/Quad claims, the S1 King Quad of dirtyking26): each meld is scored by the hand it
+//!   leaves: a win first (the engine already makes every winning meld itself, S1.1 and S2.1, so
+//!   this only matters if one is ever offered), then the key of the hand left, with the meld's
+//!   points (melded values, §2.5) added to its points. Declining (`Draw`, `PassDrawn`, `Pass`)
+//!   keeps the hand's own key. Greedy takes the best meld when it does not leave the hand worse
+//!   than declining (ties go to the meld), and declines otherwise.
+//! - **Everything else is the engine's**: a drawn King is melded or called by the engine (S1),
+//!   declining one's own draw discards that card (S4), a discard nobody takes makes `T` draw
+//!   (S3), and a hand of Kings makes no discard (S6). So the legal forms greedy meets are
+//!   `Discard`, `Meld`, `Draw`, `PassDrawn` and `Pass`; the decline is always the last.
+//!
+//! The rule is a pure function of the seat's view, the legal list and the rng (the rng only
+//! breaks ties with `tiebreak=random`); it allocates nothing.
+
+use super::loose::{best, win_score, Counts, SetRules};
+use super::melds::{meld_points, meld_shapes};
+use super::state::{PacksState, MAX_ACTIONS};
+use super::view::PacksView;
+use crate::agents::greedy::TieBreak;
+use crate::agents::Agent;
+use crate::games::tusac::card::{Card, CARD_TYPES};
+use crate::games::tusac::options::KingIdenticalSets;
+use crate::games::tusac::rules::{Meld, Melds};
+use crate::games::tusac::sets::SetKind;
+use crate::games::tusac::state::{Action, Phase};
+use crate::rng::GameRng;
+use arrayvec::ArrayVec;
+use std::cmp::Reverse;
+
+/// The greedy agent of the multi-pack variants (see the module documentation).
+#[derive(Copy, Clone, Debug)]
+pub struct PacksGreedy {
+    /// The tie-break rule among equally good actions.
+    pub tiebreak: TieBreak,
+}
+
+/// The solver's key of a hand, smallest best: fewest loose cards, then most points (the hand's
+/// best partition plus the seat's fixed and melded points).
+pub type HandKey = (u8, Reverse<u32>);
+
+/// What a hand left after a discard can still become (see the module documentation).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Prospects {
+    /// Unseen copies that would win at once.
+    pub win_outs: u16,
+    /// Unseen copies a meld of which would lower the loose count.
+    pub improve_outs: u16,
+}
+
+/// The key of a meld or a decline, smallest best: not a win, the hand key, a decline.
+type ClaimKey = (bool, HandKey, bool);
+
+impl PacksGreedy {
+    /// The index in `legal` of greedy's action (see the module documentation).
+    pub fn choose(&self, view: &PacksView<'_>, legal: &[Action], rng: &mut GameRng) -> usize {
+        let choice = match view.phase() {
+            Phase::MustDiscard(_) => self.discard(view, legal, rng),
+            _ => self.meld_or_decline(view, legal, rng),
+        };
+        // A decision always has a discard, or a decline as its last action.
+        choice.unwrap_or(legal.len() - 1)
+    }
+
+    /// The discard leaving the best hand key, then the best prospects, then the tie-break.
+    fn discard(&self, view: &PacksView<'_>, legal: &[Action], rng: &mut GameRng) -> Option<usize> {
+        let rules = set_rules(view);
+        let hand = view.hand();
+        let keys: ArrayVec<(usize, HandKey, Counts), MAX_ACTIONS> = legal
+            .iter()
+            .enumerate()
+            .filter_map(|(i, a)| match a {
+                Action::Discard(c) => {
+                    let left = without(hand, &[*c]);
+                    Some((i, hand_key(&left, 0, &rules), left))
+                }
+                _ => None,
+            })
+            .collect();
+        let top = keys.iter().map(|&(_, k, _)| k).min()?;
+        let unseen = unseen(view);
+        let tied: ArrayVec<(usize, Reverse<Prospects>), MAX_ACTIONS> = keys
+            .iter()
+            .filter(|&&(_, k, _)| k == top)
+            .map(|(i, _, left)| (*i, Reverse(prospects(view, left, &unseen, &rules))))
+            .collect();
+        self.tiebreak.pick(tied.iter().copied(), rng)
+    }
+
+    /// The meld leaving the best key when it is no worse than declining, else the decline.
+    fn meld_or_decline(
+        &self,
+        view: &PacksView<'_>,
+        legal: &[Action],
+        rng: &mut GameRng,
+    ) -> Option<usize> {
+        let rules = set_rules(view);
+        let hand = view.hand();
+        let fixed = view.fixed_points();
+        let active = view.active()?.card;
+        let keys = legal.iter().enumerate().map(|(i, a)| {
+            let key: ClaimKey = match a {
+                Action::Meld(m) => {
+                    let left = without(hand, m.used());
+                    let fixed = fixed + meld_points(*m, active, &rules);
+                    let win = win_score(&left, fixed, &rules, view.options().win_test).is_some();
+                    (!win, hand_key(&left, fixed, &rules), false)
+                }
+                _ => (true, hand_key(hand, fixed, &rules), true),
+            };
+            (i, key)
+        });
+        self.tiebreak.pick(keys, rng)
+    }
+}
+
+/// The set rules in force for this view (with the game's double rank).
+fn set_rules(view: &PacksView<'_>) -> SetRules {
+    SetRules::new(view.options(), view.double_rank())
+}
+
+/// The solver's key of `hand` with `fixed` points already made.
+pub fn hand_key(hand: &Counts, fixed: u32, rules: &SetRules) -> HandKey {
+    let (loose, points) = best(hand, rules);
+    (loose, Reverse(fixed + points))
+}
+
+/// `hand` less one copy of each card of `cards`.
+fn without(hand: &Counts, cards: &[Card]) -> Counts {
+    let mut left = *hand;
+    for c in cards {
+        left[c.index()] -= 1;
+    }
+    left
+}
+
+/// The cards `view`'s seat has not seen: every copy in play minus its own hand and face-down
+/// block, the melded sets of every seat, the dead pile and the active card. (The public bottom
+/// of the stock read for the double rank is not in the view; it counts as unseen.)
+pub fn unseen(view: &PacksView<'_>) -> Counts {
+    let opts = view.options();
+    let mut pool = [opts.copies(); CARD_TYPES];
+    let mut take = |c: Card, k: u8| {
+        let n = &mut pool[c.index()];
+        *n = n.saturating_sub(k);
+    };
+    for c in Card::all() {
+        take(c, view.hand()[c.index()] + view.dead()[c.index()]);
+    }
+    view.face_down().for_each(|c| take(c, 4));
+    for seat in 0..opts.players {
+        for set in view.melded(seat) {
+            set.cards().iter().for_each(|&c| take(c, 1));
+        }
+    }
+    if let Some(a) = view.active() {
+        take(a.card, 1);
+    }
+    pool
+}
+
+/// The prospects of the hand `left` this seat would keep (see the module documentation).
+pub fn prospects(
+    view: &PacksView<'_>,
+    left: &Counts,
+    unseen: &Counts,
+    rules: &SetRules,
+) -> Prospects {
+    let opts = view.options();
+    let fixed = view.fixed_points();
+    let (loose, points) = best(left, rules);
+    let pair_open = opts
+        .pair_meld_min_points
+        .is_none_or(|min| fixed + points > u32::from(min));
+    let mut p = Prospects::default();
+    let mut melds = Melds::new();
+    for u in Card::all().filter(|u| unseen[u.index()] > 0) {
+        let copies = u16::from(unseen[u.index()]);
+        let (win, improve) = if u.is_king() {
+            (king_wins(left, u, fixed, rules, view), false)
+        } else {
+            meld_shapes(left, u, rules.cross_colour, &mut melds);
+            if !pair_open {
+                melds.retain(|m| m.kind != SetKind::Pair);
+            }
+            melds.iter().fold((false, false), |(win, improve), m| {
+                let after = without(left, m.used());
+                let l = best(&after, rules).0;
+                let fixed = fixed + meld_points(*m, u, rules);
+                let wins = l == 0 && win_score(&after, fixed, rules, opts.win_test).is_some();
+                (win || wins, improve || l < loose)
+            })
+        };
+        p.win_outs += copies * u16::from(win);
+        p.improve_outs += copies * u16::from(improve);
+    }
+    p
+}
+
+/// Whether drawing the King `king` would win with `hand` (S1: a lone melded King, or in
+/// dirtyking26 the King Quad from three copies in hand).
+fn king_wins(
+    hand: &Counts,
+    king: Card,
+    fixed: u32,
+    rules: &SetRules,
+    view: &PacksView<'_>,
+) -> bool {
+    let test = view.options().win_test;
+    let lone = Meld::new(SetKind::King, &[]);
+    let quad = Meld::new(SetKind::Quad, &[king; 3]);
+    let quads = rules.king_identical == KingIdenticalSets::QuadOnly && hand[king.index()] >= 3;
+    let wins = |m: Meld| {
+        let after = without(hand, m.used());
+        win_score(&after, fixed + meld_points(m, king, rules), rules, test).is_some()
+    };
+    wins(lone) || (quads && wins(quad))
+}
+
+impl Agent<PacksState> for PacksGreedy {
+    fn act(&mut self, view: &PacksView<'_>, legal: &[Action], rng: &mut GameRng) -> usize {
+        self.choose(view, legal, rng)
+    }
+}
