@@ -476,7 +476,7 @@ fn measure_greedy() {
         let mut agents: Vec<Box<dyn Agent<PacksState>>> = vec![Box::new(GREEDY)];
         let deals = 10_000u64;
         let start = std::time::Instant::now();
-        let mut drawn = 0u64;
+        let (mut drawn, mut turns) = (0u64, 0u64);
         for deal in 0..deals {
             let id = GameId {
                 master: 77,
@@ -485,15 +485,34 @@ fn measure_greedy() {
             };
             let o = play_game(&game, id, &mut agents, &[0; 4], |_| {});
             drawn += u64::from(o.winner.is_none());
+            turns += u64::from(o.turns);
         }
         let secs = start.elapsed().as_secs_f64();
         let share = drawn as f64 / deals as f64;
         println!(
-            "{name}: greedy ×4, 4 players: {:.0} games/s (1 thread), drawn {drawn}/{deals} = {:.1}%",
+            "{name}: greedy ×4, 4 players: {:.0} games/s (1 thread), {:.1} discards a game, \
+             drawn {drawn}/{deals} = {:.2}%",
             deals as f64 / secs,
+            turns as f64 / deals as f64,
             100.0 * share
         );
         let (mean, half) = paired(variant, 2000);
         println!("{name}: greedy − random, 2000 paired deals: {mean:.2} ± {half:.2}");
+        let mut agents: Vec<Box<dyn Agent<PacksState>>> = vec![Box::new(RandomAgent)];
+        let start = std::time::Instant::now();
+        let mut turns = 0u64;
+        for deal in 0..deals {
+            let id = GameId {
+                master: 77,
+                deal,
+                rotation: 0,
+            };
+            turns += u64::from(play_game(&game, id, &mut agents, &[0; 4], |_| {}).turns);
+        }
+        println!(
+            "{name}: random ×4, 4 players: {:.0} games/s (1 thread), {:.1} discards a game",
+            deals as f64 / start.elapsed().as_secs_f64(),
+            turns as f64 / deals as f64
+        );
     }
 }

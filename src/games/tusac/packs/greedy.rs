@@ -99,13 +99,15 @@ impl PacksGreedy {
             })
             .collect();
         let top = keys.iter().map(|&(_, k, _)| k).min()?;
-        let unseen = unseen(view);
-        let tied: ArrayVec<(usize, Reverse<Prospects>), MAX_ACTIONS> = keys
-            .iter()
-            .filter(|&&(_, k, _)| k == top)
+        let mut tied = keys.iter().filter(|&&(_, k, _)| k == top);
+        if tied.clone().count() == 1 {
+            return tied.next().map(|&(i, _, _)| i);
+        }
+        let unseen = meldable(hand, &unseen(view), &rules);
+        let outs: ArrayVec<(usize, Reverse<Prospects>), MAX_ACTIONS> = tied
             .map(|(i, _, left)| (*i, Reverse(prospects(view, left, &unseen, &rules))))
             .collect();
-        self.tiebreak.pick(tied.iter().copied(), rng)
+        self.tiebreak.pick(outs.iter().copied(), rng)
     }
 
     /// The meld leaving the best key when it is no worse than declining, else the decline.
@@ -180,6 +182,20 @@ pub fn unseen(view: &PacksView<'_>) -> Counts {
     pool
 }
 
+/// `unseen` less the non-King cards no meld shape could use with `hand` (§2.3): they cannot
+/// meld with any part of it either, so they count for no prospects (a speed-up only).
+fn meldable(hand: &Counts, unseen: &Counts, rules: &SetRules) -> Counts {
+    let mut pool = *unseen;
+    let mut melds = Melds::new();
+    for u in Card::all().filter(|u| !u.is_king() && unseen[u.index()] > 0) {
+        meld_shapes(hand, u, rules.cross_colour, &mut melds);
+        if melds.is_empty() {
+            pool[u.index()] = 0;
+        }
+    }
+    pool
+}
+
 /// The prospects of the hand `left` this seat would keep (see the module documentation).
 pub fn prospects(
     view: &PacksView<'_>,
@@ -196,26 +212,52 @@ pub fn prospects(
     let mut p = Prospects::default();
     let mut melds = Melds::new();
     for u in Card::all().filter(|u| unseen[u.index()] > 0) {
-        let copies = u16::from(unseen[u.index()]);
         let (win, improve) = if u.is_king() {
-            (king_wins(left, u, fixed, rules, view), false)
+            // a drawn King leaves the hand as it is (lone King) or takes 3 copies (King Quad)
+            let can_win = loose <= 3;
+            (can_win && king_wins(left, u, fixed, rules, view), false)
         } else {
             meld_shapes(left, u, rules.cross_colour, &mut melds);
             if !pair_open {
                 melds.retain(|m| m.kind != SetKind::Pair);
             }
-            melds.iter().fold((false, false), |(win, improve), m| {
-                let after = without(left, m.used());
-                let l = best(&after, rules).0;
-                let fixed = fixed + meld_points(*m, u, rules);
-                let wins = l == 0 && win_score(&after, fixed, rules, opts.win_test).is_some();
-                (win || wins, improve || l < loose)
-            })
+            outs_of(left, loose, u, &melds, fixed, rules, view)
         };
+        let copies = u16::from(unseen[u.index()]);
         p.win_outs += copies * u16::from(win);
         p.improve_outs += copies * u16::from(improve);
     }
     p
+}
+
+/// Whether one of `melds` of the card `u` wins with the hand `left` (`loose` loose cards,
+/// `fixed` points made), and whether one lowers its loose count.
+fn outs_of(
+    left: &Counts,
+    loose: u8,
+    u: Card,
+    melds: &[Meld],
+    fixed: u32,
+    rules: &SetRules,
+    view: &PacksView<'_>,
+) -> (bool, bool) {
+    // A meld takes at most 3 hand cards and removing k cards lowers the loose count by at most
+    // k: with more than 3 loose cards no meld can win, and the first improving meld settles it.
+    let can_win = loose <= 3;
+    let (mut win, mut improve) = (false, false);
+    for m in melds {
+        let after = without(left, m.used());
+        let l = best(&after, rules).0;
+        improve |= l < loose;
+        if l == 0 && !win {
+            let fixed = fixed + meld_points(*m, u, rules);
+            win = win_score(&after, fixed, rules, view.options().win_test).is_some();
+        }
+        if improve && (win || !can_win) {
+            break;
+        }
+    }
+    (win, improve)
 }
 
 /// Whether drawing the King `king` would win with `hand` (S1: a lone melded King, or in
