@@ -6,6 +6,8 @@
 //! Source}`, `rules::Meld`) and reads its options from `options::Options`.
 
 mod deal;
+pub mod deals;
+pub mod features;
 pub mod melds;
 pub mod state;
 pub mod view;
