@@ -3,7 +3,9 @@
 
 use crate::games::{check_players, check_variant, game_info, with_game, GameKind, GameVisitor};
 use crate::sim::output::thousands;
-use crate::study::deals::{count_deals, distributions, summary, write_outputs, DealPlan};
+use crate::study::deals::{
+    applicable, count_deals, distributions, summary, write_outputs, DealPlan,
+};
 use crate::study::played::{games_file, read_games, run_game};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -146,7 +148,7 @@ impl GameVisitor for Visit<'_> {
             "seed": self.plan.seed,
             "deals": counts.deals,
             "version": env!("CARGO_PKG_VERSION"),
-            "measures": G::DEAL_MEASURES.iter().map(|m| serde_json::json!({
+            "measures": applicable(G::DEAL_MEASURES, &counts).map(|(m, _)| serde_json::json!({
                 "name": m.name, "per": m.per.name(), "doc": m.doc,
             })).collect::<Vec<_>>(),
         });

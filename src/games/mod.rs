@@ -237,7 +237,8 @@ pub trait GameKind: Game + Clone + 'static {
     /// Writes the measures of a freshly dealt game into `out`, one row per entry of
     /// [`GameKind::DEAL_MEASURES`]: a per-hand measure fills slots `0..seats` (one per seat), a
     /// per-deal measure slot 0; a slot left at [`NOT_MEASURED`] is not counted (a measure that
-    /// does not apply to that hand). Never allocates.
+    /// does not apply to that hand), a row left at [`NOT_APPLICABLE`] marks a measure the
+    /// variant never takes. Never allocates.
     fn measure_deal(state: &Self::State, out: &mut [[i32; crate::game::MAX_SEATS]]) {
         let _ = (state, out);
     }
@@ -299,6 +300,12 @@ impl MeasureInfo {
 
 /// A measure slot that holds no value (the measure does not apply there).
 pub const NOT_MEASURED: i32 = -1;
+
+/// A measure row that does not apply to this game's variant at all (a one-pack Tứ Sắc measure
+/// in a multi-pack deal, or the reverse): a measure left at it in every slot of every deal is
+/// left out of `bailab deals`' files, so appending a variant's measures leaves the others'
+/// files as they were.
+pub const NOT_APPLICABLE: i32 = -2;
 
 /// Code run for a game chosen by name: [`with_game`] calls `visit::<G>()` with the game's type.
 pub trait GameVisitor {

@@ -7,7 +7,7 @@
 //! are the same for any number of threads.
 
 use crate::game::MAX_SEATS;
-use crate::games::{GameKind, MeasureInfo, Per, NOT_MEASURED};
+use crate::games::{GameKind, MeasureInfo, Per, NOT_APPLICABLE, NOT_MEASURED};
 use crate::rng::stream_rng;
 use crate::sim::match_deal_stream;
 use crate::sim::output::AtomicFile;
@@ -59,6 +59,8 @@ pub struct DealCounts {
     pub deals: u64,
     /// Per measure, the count of each value `0..=max`.
     pub counts: Vec<Vec<u64>>,
+    /// Per measure, the deals in which it did not apply to the variant ([`NOT_APPLICABLE`]).
+    pub not_applicable: Vec<u64>,
 }
 
 impl DealCounts {
@@ -70,7 +72,13 @@ impl DealCounts {
                 .iter()
                 .map(|m| vec![0; m.max as usize + 1])
                 .collect(),
+            not_applicable: vec![0; measures.len()],
         }
+    }
+
+    /// Whether measure `i` applies to the variant: some deal (if any was counted) took it.
+    pub fn applies(&self, i: usize) -> bool {
+        self.deals == 0 || self.not_applicable[i] < self.deals
     }
 
     /// Adds `other`'s counts to these.
@@ -79,15 +87,23 @@ impl DealCounts {
         for (a, b) in self.counts.iter_mut().zip(&other.counts) {
             a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
         }
+        for (a, b) in self.not_applicable.iter_mut().zip(&other.not_applicable) {
+            *a += b;
+        }
     }
 
     /// Counts one deal's measured rows (`seats` slots of each per-hand row).
     fn add(&mut self, measures: &[MeasureInfo], rows: &[[i32; MAX_SEATS]], seats: usize) {
         self.deals += 1;
-        for ((m, row), counts) in measures.iter().zip(rows).zip(&mut self.counts) {
+        let rows = measures.iter().zip(rows).zip(&mut self.counts);
+        for (((m, row), counts), na) in rows.zip(&mut self.not_applicable) {
             let slots = if m.per == Per::Hand { seats } else { 1 };
+            if row[..slots].iter().all(|&v| v == NOT_APPLICABLE) {
+                *na += 1;
+                continue;
+            }
             for &v in &row[..slots] {
-                if v == NOT_MEASURED {
+                if v == NOT_MEASURED || v == NOT_APPLICABLE {
                     continue;
                 }
                 match counts.get_mut(v as usize).filter(|_| v >= 0) {
@@ -219,11 +235,22 @@ impl Distribution {
     }
 }
 
-/// The distributions of dealt-hand counts (group empty).
-pub fn distributions(measures: &[MeasureInfo], counts: &DealCounts) -> Vec<Distribution> {
+/// The measures that apply to the variant counted (see [`DealCounts::applies`]), in order.
+pub fn applicable<'a>(
+    measures: &'a [MeasureInfo],
+    counts: &'a DealCounts,
+) -> impl Iterator<Item = (&'a MeasureInfo, &'a Vec<u64>)> + 'a {
     measures
         .iter()
         .zip(&counts.counts)
+        .enumerate()
+        .filter(|(i, _)| counts.applies(*i))
+        .map(|(_, mc)| mc)
+}
+
+/// The distributions of dealt-hand counts (group empty), of the measures that apply.
+pub fn distributions(measures: &[MeasureInfo], counts: &DealCounts) -> Vec<Distribution> {
+    applicable(measures, counts)
         .map(|(m, c)| Distribution {
             measure: m.name.to_string(),
             group: String::new(),

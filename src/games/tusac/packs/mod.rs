@@ -7,6 +7,8 @@
 
 mod deal;
 pub mod greedy;
+pub mod deals;
+pub mod features;
 pub mod melds;
 pub mod state;
 pub mod view;

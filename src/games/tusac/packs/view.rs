@@ -75,9 +75,10 @@ impl<'a> PacksView<'a> {
         self.state.options()
     }
 
-    /// The cards this seat has not seen: every copy in play minus its own hand and face-down
-    /// block, the melded sets, the dead pile, the active card and the public bottom of the stock.
-    fn unseen(&self) -> Counts {
+    /// The cards this seat has not seen (in the other seats' hands and face-down blocks or the
+    /// hidden stock): every copy in play minus its own hand and face-down block, the melded
+    /// sets, the dead pile, the active card and the public bottom of the stock.
+    pub fn unseen(&self) -> Counts {
         let s = self.state;
         let mut pool = deck_counts(s);
         let mut take = |c: Card, k: u8| pool[c.index()] -= k;
