@@ -102,8 +102,8 @@ pub const RANGES: &[(&str, i16, i16)] = &[
     ("opp_max_discards", 0, 27),
     ("doubled", 0, 0),
     ("rank", 0, 6),
-    ("outs", 0, 60),
-    ("outs_over_min", 0, 60),
+    ("outs", 0, 95),
+    ("outs_over_min", 0, 95),
     ("is_worst", 0, 1),
     ("unseen_same", 0, 15),
     ("dead_same", 0, 15),
@@ -161,10 +161,9 @@ fn chow_others(x: Card) -> [Card; 2] {
         [Rank::Rook, Rank::Cannon, Rank::Horse]
     };
     let mut out = [x; 2];
-    let mut k = 0;
-    for r in group.into_iter().filter(|&r| r != x.rank()) {
-        out[k] = Card::new(x.colour(), r);
-        k += 1;
+    let others = group.into_iter().filter(|&r| r != x.rank());
+    for (slot, r) in out.iter_mut().zip(others) {
+        *slot = Card::new(x.colour(), r);
     }
     out
 }
@@ -172,10 +171,9 @@ fn chow_others(x: Card) -> [Card; 2] {
 /// The cards of `x`'s rank in the three other colours.
 fn across(x: Card) -> [Card; 3] {
     let mut out = [x; 3];
-    let mut k = 0;
-    for c in COLOURS.into_iter().filter(|&c| c != x.colour()) {
-        out[k] = Card::new(c, x.rank());
-        k += 1;
+    let others = COLOURS.into_iter().filter(|&c| c != x.colour());
+    for (slot, c) in out.iter_mut().zip(others) {
+        *slot = Card::new(c, x.rank());
     }
     out
 }
