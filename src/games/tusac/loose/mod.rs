@@ -541,6 +541,14 @@ pub fn best(hand: &Counts, rules: &SetRules) -> (u8, u32) {
 /// points", dealt values, doubling applied): the most points over all partitions, whatever
 /// they leave loose. At least the points of [`best`].
 pub fn max_points(hand: &Counts, rules: &SetRules) -> u32 {
+    match fast::max_points(hand, rules) {
+        Some(p) => p,
+        None => max_points_by_recursion(hand, rules),
+    }
+}
+
+/// [`max_points`] by the memoised recursion alone (every rule set, any count).
+pub fn max_points_by_recursion(hand: &Counts, rules: &SetRules) -> u32 {
     blocks(rules)
         .iter()
         .map(|b| u32::from(solve_max(hand, b, rules)))
