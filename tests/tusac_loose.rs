@@ -9,6 +9,7 @@
 //! must equal it (loose count, best points, the set of zero-loose totals) on random hands from
 //! 2-, 3- and 4-pack deals of both variants, with and without a double rank, and on hands
 //! concentrated on few card types (5–16 copies of a type).
+//! The table paths of `best` and `max_points` must equal their memoised recursions.
 
 use bailab::games::tusac::card::{Card, Rank, CARD_TYPES, RANKS};
 use bailab::games::tusac::loose::{
@@ -343,4 +344,55 @@ fn table_path_equals_the_recursion() {
             }
         }
     }
+}
+
+#[test]
+fn max_points_table_path_equals_the_recursion() {
+    // `max_points` (S5's best-value points, loose cards allowed) takes the same table path for
+    // the two presets' rules when no type has more than 8 copies, and falls back to the
+    // recursion above that: both must equal `max_points_by_recursion` on dealt hands of 2 to 4
+    // packs and on hands of few types with up to 16 copies of a type.
+    use bailab::games::tusac::loose::{max_points, max_points_by_recursion};
+    let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(2114);
+    let mut above_eight = 0;
+    let mut check = |hand: &Counts, rules: &SetRules| {
+        above_eight += usize::from(hand.iter().any(|&n| n > 8));
+        assert_eq!(
+            max_points(hand, rules),
+            max_points_by_recursion(hand, rules),
+            "{hand:?} under {rules:?}"
+        );
+    };
+    for packs in [2u8, 3, 4] {
+        let mut deck: Vec<Card> = (0..packs).flat_map(|_| Card::all()).collect();
+        for _ in 0..3000 {
+            for (rules, size) in variants(&mut rng) {
+                deck.shuffle(&mut rng);
+                let n = rng.random_range(1..=size);
+                check(&counts_of(&deck[..n]), &rules);
+            }
+        }
+    }
+    let blocks: [&[usize]; 6] = [
+        &[0, 1, 4, 5, 8, 9],
+        &[12, 16, 20, 13, 17],
+        &[24, 25, 26, 27],
+        &[2, 6, 10, 26, 27],
+        &[0, 4, 8],
+        &[13, 17, 21],
+    ];
+    for _ in 0..200 {
+        for types in blocks {
+            let mut deck: Vec<Card> = types
+                .iter()
+                .flat_map(|&t| std::iter::repeat_n(Card::from_index(t), 16))
+                .collect();
+            for (rules, size) in variants(&mut rng) {
+                deck.shuffle(&mut rng);
+                let n = rng.random_range(size / 2..=size);
+                check(&counts_of(&deck[..n]), &rules);
+            }
+        }
+    }
+    assert!(above_eight > 100, "the fallback ran {above_eight} times");
 }

@@ -1,13 +1,15 @@
-//! Table-driven `(loose, best points)` for the two Sisepai rule sets when no type has more than
-//! 8 copies (every 2-pack hand; nearly every 3- and 4-pack one).
+//! Table-driven `(loose, best points)` and best-value points (loose cards allowed) for the two
+//! Sisepai rule sets when no type has more than 8 copies (every 2-pack hand; nearly every 3- and
+//! 4-pack one).
 //!
-//! Three small tables, built once by the memoised recursion itself: `ident` (n identical
+//! Small tables, built once by the memoised recursions themselves: `ident` (n identical
 //! non-King cards), `rank4` (one non-King rank in four colours: identical sets plus the
-//! 3-/4-colour sets, valued as `Pawns3/4` = `Colours3/4`) and `kings4` (the best value of a
-//! dirtyking26 King count vector). A K/A/E or R/C/H block is then the best over the numbers
-//! of chows per colour of the tables' values for what the chows leave.
+//! 3-/4-colour sets, valued as `Pawns3/4` = `Colours3/4`), their best-value twins `ident_max`
+//! and `rank4_max`, and `kings4` (the best value of a dirtyking26 King count vector; Kings are
+//! never better left loose, so it serves both). A K/A/E or R/C/H block is then the best over the
+//! numbers of chows per colour of the tables' values for what the chows leave.
 
-use super::{solve_lb, Block, Counts, SetRules, KAE_JOINED, PAWNS, RCH_SPLIT};
+use super::{solve_lb, solve_max, Block, Counts, SetRules, KAE_JOINED, PAWNS, RCH_SPLIT};
 use crate::games::tusac::card::{Rank, CARD_TYPES};
 use crate::games::tusac::options::{KingIdenticalSets, PointTable};
 use std::sync::OnceLock;
@@ -21,6 +23,8 @@ struct Tables {
     ident: [(u8, u8); SIDE],
     rank4: [(u8, u8); SIZE4],
     kings4: [u8; SIZE4],
+    ident_max: [u8; SIDE],
+    rank4_max: [u8; SIZE4],
 }
 
 const SISEPAI: SetRules = SetRules {
@@ -63,6 +67,8 @@ fn build() -> Tables {
         ident: [(0, 0); SIDE],
         rank4: [(0, 0); SIZE4],
         kings4: [0; SIZE4],
+        ident_max: [0; SIDE],
+        rank4_max: [0; SIZE4],
     };
     let rook = RCH_SPLIT[0];
     for (n, slot) in t.ident.iter_mut().enumerate() {
@@ -70,10 +76,12 @@ fn build() -> Tables {
         c[rook.types[0] as usize] = n as u8;
         let (l, p) = solve_lb(&c, &rook, &SISEPAI);
         *slot = (l, p as u8);
+        t.ident_max[n] = solve_max(&c, &rook, &SISEPAI) as u8;
     }
     for i in 0..SIZE4 {
         let four = unindex(i);
         t.rank4[i] = narrow(solve_lb(&spread(four, &PAWNS), &PAWNS, &SISEPAI));
+        t.rank4_max[i] = solve_max(&spread(four, &PAWNS), &PAWNS, &SISEPAI) as u8;
         t.kings4[i] = narrow(solve_lb(&spread(four, &KAE_JOINED), &KAE_JOINED, &DIRTY)).1;
     }
     t
@@ -109,6 +117,18 @@ fn shape(rules: &SetRules) -> Option<bool> {
 
 /// `(loose, best points)` of the hand by the tables, or `None` when they do not apply.
 pub(super) fn best(hand: &Counts, rules: &SetRules) -> Option<(u8, u32)> {
+    solve(hand, rules, false)
+}
+
+/// The best-value points of the hand, loose cards allowed, by the tables, or `None` when they
+/// do not apply.
+pub(super) fn max_points(hand: &Counts, rules: &SetRules) -> Option<u32> {
+    solve(hand, rules, true).map(|(_, p)| p)
+}
+
+/// [`best`], or with `max` the best value alone: every part then reports 0 loose cards, so
+/// the chow enumeration compares points only.
+fn solve(hand: &Counts, rules: &SetRules, max: bool) -> Option<(u8, u32)> {
     let dirty = shape(rules)?;
     if hand.iter().any(|&n| n as usize > MAX) {
         return None;
@@ -123,7 +143,14 @@ pub(super) fn best(hand: &Counts, rules: &SetRules) -> Option<(u8, u32)> {
         ]
     };
     let solo = |r: usize, four: [u8; 4]| -> (u32, u32) {
-        let (l, p) = if dirty || r == 6 {
+        let (l, p) = if max && (dirty || r == 6) {
+            (0, t.rank4_max[index(four)] as u32)
+        } else if max {
+            (
+                0,
+                four.iter().map(|&n| t.ident_max[n as usize] as u32).sum(),
+            )
+        } else if dirty || r == 6 {
             let (l, p) = t.rank4[index(four)];
             (l as u32, p as u32)
         } else {

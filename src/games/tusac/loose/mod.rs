@@ -436,6 +436,44 @@ fn solve_lb(counts: &Counts, block: &Block, rules: &SetRules) -> (u8, u16) {
     (bl, bp)
 }
 
+/// Marks the `solve_max` entries of the `(loose, points)` cache (block tags stay below 2^13).
+const MAX_TAG: u32 = 1 << 20;
+
+/// The most points of any partition of the block's part of `counts`, loose cards allowed.
+/// Same recursion as [`solve_lb`], maximising points alone; cached in the same table under
+/// the tag [`MAX_TAG`] (the loose field unused).
+fn solve_max(counts: &Counts, block: &Block, rules: &SetRules) -> u16 {
+    let Some(t) = block.lowest(counts) else {
+        return 0;
+    };
+    let tag = block_tag(rules, block) | MAX_TAG;
+    let key = block.key(counts);
+    if let Some(k) = key {
+        let e = LB_CACHE.with(|c| c.borrow()[slot(k, tag, LB_BITS)]);
+        if e.key == k && e.tag == tag {
+            return e.points;
+        }
+    }
+    let mut sub = *counts;
+    sub[t] -= 1;
+    let mut bp = solve_max(&sub, block, rules);
+    for tp in candidates(t, counts, rules) {
+        let mut sub = *counts;
+        tp.remove(&mut sub);
+        bp = bp.max(solve_max(&sub, block, rules) + tp.points(rules) as u16);
+    }
+    if let Some(k) = key {
+        let entry = LbEntry {
+            key: k,
+            tag,
+            loose: 0,
+            points: bp,
+        };
+        LB_CACHE.with(|c| c.borrow_mut()[slot(k, tag, LB_BITS)] = entry);
+    }
+    bp
+}
+
 /// Bit v set when some zero-loose partition of the block's part of `counts` is worth v.
 fn solve_mask(counts: &Counts, block: &Block, rules: &SetRules) -> u128 {
     let Some(t) = block.lowest(counts) else {
@@ -490,13 +528,31 @@ pub fn loose(hand: &Counts, rules: &SetRules) -> u8 {
     best(hand, rules).0
 }
 
-/// The best partition by (loose, −points) (§3.4 last paragraph, §4.6 S5 "current points"):
-/// its loose count and its points (dealt values, doubling applied).
+/// The best partition by (loose, −points) (§3.4 last paragraph, §3.6): its loose count and its
+/// points (dealt values, doubling applied). Not the S5 "current points": see [`max_points`].
 pub fn best(hand: &Counts, rules: &SetRules) -> (u8, u32) {
     match fast::best(hand, rules) {
         Some(r) => r,
         None => best_by_recursion(hand, rules),
     }
+}
+
+/// The points of the best-value partition of the hand, loose cards allowed (§4.6 S5 "current
+/// points", dealt values, doubling applied): the most points over all partitions, whatever
+/// they leave loose. At least the points of [`best`].
+pub fn max_points(hand: &Counts, rules: &SetRules) -> u32 {
+    match fast::max_points(hand, rules) {
+        Some(p) => p,
+        None => max_points_by_recursion(hand, rules),
+    }
+}
+
+/// [`max_points`] by the memoised recursion alone (every rule set, any count).
+pub fn max_points_by_recursion(hand: &Counts, rules: &SetRules) -> u32 {
+    blocks(rules)
+        .iter()
+        .map(|b| u32::from(solve_max(hand, b, rules)))
+        .sum()
 }
 
 /// [`best`] by the memoised recursion alone (every rule set, any count).

@@ -1,7 +1,7 @@
 //! The melds of §2.3 for sisepai21 and dirtyking26, the set precedence of §2.4 and the pair
 //! points gate of §4.6 S5.
 
-use super::loose::{best, set_points, Counts, SetRules};
+use super::loose::{max_points, set_points, Counts, SetRules};
 use crate::games::tusac::card::{Card, Rank};
 use crate::games::tusac::rules::{Meld, Melds};
 use crate::games::tusac::sets::{Origin, SetInstance, SetKind, Zone};
@@ -83,9 +83,10 @@ pub fn meld_shapes(hand: &Counts, active: Card, cross_colour: bool, out: &mut Me
 }
 
 /// The current points of a seat for the pair gate (§4.6 S5): its face-down and melded sets
-/// (`fixed`) plus the best-value partition of its hand, loose cards allowed.
+/// (`fixed`) plus the best-value partition of its hand, loose cards allowed (the most points
+/// of any partition, not the points of the fewest-loose one).
 pub fn current_points(hand: &Counts, fixed: u32, rules: &SetRules) -> u32 {
-    fixed + best(hand, rules).1
+    fixed + max_points(hand, rules)
 }
 
 /// The turn player's legal melds (§2.3, §4.6 S2, S5): every shape, a `Pair` only when the
