@@ -119,7 +119,7 @@ fn bad_input_is_a_clear_error() {
             &["analyze", "--variant", "nope", "rK"],
             "unknown variant 'nope'",
         ),
-        (&["play", "--seed", "1", "--players", "5"], "5 players"),
+        (&["play", "--seed", "1", "--players", "5"], "players = 5"),
     ];
     for (args, needle) in cases {
         let o = bailab(args, None);

@@ -161,10 +161,7 @@ fn bad_input_is_a_clear_error_and_leaves_results_alone() {
     let out = ["--output", "out"];
     let cases: Vec<(Vec<&str>, &str)> = vec![
         (vec!["--game", "poker"], "poker"),
-        (
-            vec!["--game", "tusac", "--variant", "sisepai21"],
-            "not implemented",
-        ),
+        (vec!["--game", "tusac", "--players", "5"], "'players' = 5"),
         (
             vec!["--game", "tusac", "--variant", "nope"],
             "unknown variant 'nope'",

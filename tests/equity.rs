@@ -486,9 +486,15 @@ fn worst_card_probe() {
                         fed |= ev
                             .iter()
                             .any(|e| matches!(e, Event::Discard { seat: 0, .. }))
-                            && ev.iter().any(
-                                |e| matches!(e, Event::End { winner: Some(x), .. } if *x != 0),
-                            );
+                            && ev.iter().any(|e| {
+                                matches!(
+                                    e,
+                                    Event::End {
+                                        winner: Some(1..),
+                                        ..
+                                    }
+                                )
+                            });
                     },
                 );
                 count[0] += u64::from(o.penalized == Some(0));

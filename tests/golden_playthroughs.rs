@@ -22,7 +22,7 @@ fn check(name: &str, actual: &str) {
 
 #[test]
 fn tusac_classic_seed_1() {
-    let game = TuSac::classic(4).unwrap();
+    let game = TuSac::preset("classic", 4).unwrap();
     let id = GameId {
         master: 1,
         deal: 0,

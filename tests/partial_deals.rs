@@ -106,7 +106,8 @@ fn fixed_cards_land<G: GameKind>(game: &G, dealt_hand: impl Fn(&G::State, u8) ->
 
 #[test]
 fn tusac_fixed_cards_land_where_specified() {
-    fixed_cards_land(&TuSac::classic(4).unwrap(), |s, seat| {
+    fixed_cards_land(&TuSac::preset("classic", 4).unwrap(), |s, seat| {
+        let s = s.one_pack().unwrap();
         let mut cards: Vec<String> = s.private(seat).cards().map(|c| c.to_string()).collect();
         for set in s.public_sets(seat) {
             cards.extend(set.cards().iter().map(|c| c.to_string()));
@@ -250,12 +251,12 @@ fn impossible_specifications_name_the_card_or_seat() {
             "4",
             &["ch", "5 times", "holds 4"],
         ),
-        // within one list, the notation parser counts the copies
+        // more copies than the pack holds (a classic pack: 4 of each card)
         (
             "tusac",
             "seat0 = \"rK rK rK rK rK ...\"\n",
             "4",
-            &["seat0", "'rK'", "copy 5"],
+            &["seat0 ×5", "card rK is fixed 5 times", "the pack holds 4"],
         ),
         // a whole hand of the wrong size
         (
@@ -576,7 +577,7 @@ fn deals_allocate<G: GameKind>(game: &G) -> u64 {
 
 #[test]
 fn dealing_from_a_plan_does_not_allocate() {
-    assert_eq!(deals_allocate(&TuSac::classic(4).unwrap()), 0);
+    assert_eq!(deals_allocate(&TuSac::preset("classic", 4).unwrap()), 0);
     assert_eq!(deals_allocate(&TienLen::standard(4).unwrap()), 0);
     assert_eq!(deals_allocate(&Chan::standard(4).unwrap()), 0);
 }

@@ -11,21 +11,23 @@ use bailab::games::{with_game, GameKind, GameVisitor, RuleMap, GAMES};
 use bailab::record::{check, Recorder};
 use bailab::rng::{stream_rng, DEAL_STREAM};
 
-/// Games per game and seat count.
+/// Games per seat count of each game's default variant (a fifth of it for other variants).
 const GAMES_EACH: u64 = 1500;
 /// Decisions after which a game counts as endless.
 const MAX_DECISIONS: usize = 5000;
 
 struct Sim {
+    variant: &'static str,
     players: usize,
+    games: u64,
 }
 
 impl GameVisitor for Sim {
     type Output = u64;
     fn visit<G: GameKind>(self) -> u64 {
-        let game = G::build(G::INFO.variants[0], self.players, &RuleMap::new()).unwrap();
+        let game = G::build(self.variant, self.players, &RuleMap::new()).unwrap();
         let mut decisions = 0;
-        for i in 0..GAMES_EACH {
+        for i in 0..self.games {
             decisions += one_game(&game, 0x5EED + self.players as u64, i);
         }
         decisions
@@ -122,13 +124,23 @@ fn one_game<G: GameKind>(game: &G, master: u64, i: u64) -> u64 {
 #[test]
 fn every_game_keeps_the_contracts_under_random_play() {
     for info in GAMES {
-        for players in info.seats.0..=info.seats.1 {
-            let decisions = with_game(info.name, Sim { players }).unwrap();
-            assert!(
-                decisions > GAMES_EACH * 5,
-                "{} with {players}: only {decisions} decisions",
-                info.name
-            );
+        for (k, &variant) in info.variants.iter().enumerate() {
+            // the default variant in full, the others in a fifth as many games
+            let games = if k == 0 { GAMES_EACH } else { GAMES_EACH / 5 };
+            let (lo, hi) = info.seats_of(variant);
+            for players in lo..=hi {
+                let sim = Sim {
+                    variant,
+                    players,
+                    games,
+                };
+                let decisions = with_game(info.name, sim).unwrap();
+                assert!(
+                    decisions > games * 5,
+                    "{} {variant} with {players}: only {decisions} decisions",
+                    info.name
+                );
+            }
         }
     }
 }
@@ -139,7 +151,9 @@ fn a_game_played_twice_from_its_seed_is_the_same() {
     impl GameVisitor for Twice {
         type Output = ();
         fn visit<G: GameKind>(self) {
-            let game = G::build(G::INFO.variants[0], G::INFO.seats.1, &RuleMap::new()).unwrap();
+            let variant = G::INFO.variants[G::INFO.variants.len() - 1];
+            let most = G::INFO.seats_of(variant).1;
+            let game = G::build(variant, most, &RuleMap::new()).unwrap();
             let seq = |i: u64| {
                 let mut s = game.deal(&mut stream_rng(9, i, DEAL_STREAM));
                 let mut rng = stream_rng(9, i, 1);
@@ -173,5 +187,9 @@ fn registered_seat_counts_fit_the_machinery() {
             "{}",
             info.name
         );
+        for &(variant, lo, hi) in info.variant_seats {
+            assert!(info.variants.contains(&variant), "{}: {variant}", info.name);
+            assert!(info.seats.0 <= lo && lo <= hi && hi <= info.seats.1);
+        }
     }
 }

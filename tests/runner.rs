@@ -543,10 +543,10 @@ fn bad_input_is_a_clear_error_and_loses_nothing() {
             vec!["chess"],
         ),
         (
-            "unimplemented variant",
-            Some(format!("{base}variant = \"sisepai21\"\n")),
+            "unknown variant",
+            Some(format!("{base}variant = \"sisepai22\"\n")),
             vec![],
-            vec!["variant", "sisepai21"],
+            vec!["variant", "sisepai22"],
         ),
         ("missing file", None, vec![], vec!["nope.toml"]),
         (

@@ -111,10 +111,11 @@ fn rules_tables_are_checked_by_the_game() {
         "game = \"tienlen\"\nvariant = \"north\"\nagents = [\"greedy\", \"random\"]\ndeals = 10\n",
     );
     assert!(e.contains("unknown variant 'north' of tienlen"), "{e}");
+    // a combination the variant's core cannot honour names the option
     let e = exp_err(
-        "game = \"tusac\"\nvariant = \"sisepai21\"\nagents = [\"greedy\", \"random\"]\ndeals = 10\n",
+        "game = \"tusac\"\nagents = [\"greedy\", \"random\"]\ndeals = 10\n[rules]\ndealt_quad = \"FaceDownLocked\"\n",
     );
-    assert!(e.contains("specified but not implemented yet"), "{e}");
+    assert!(e.contains("'dealt_quad'"), "{e}");
     // an agent of another game is named as such
     let e = exp_err(
         "game = \"tienlen\"\nagents = [\"greedy:tiebreak=random\", \"random\"]\ndeals = 10\n",

@@ -406,7 +406,7 @@ fn the_console_names_units_intervals_games_draws_and_the_reference() {
     for words in [
         "300 deals × 4 seat rotations = 1,200 games",
         "drawn",
-        "points (§6.1)",
+        "points (§6.1",
         "95%",
         "1/4 = 25.0%",
         "penalties",

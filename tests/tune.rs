@@ -8,11 +8,13 @@ mod common;
 use bailab::agents::catalogue::make_agent;
 use bailab::agents::greedy::{parse_weights, TieBreak, Weights};
 use bailab::agents::uniform_index;
+use bailab::agents::Agent;
 use bailab::game::{Game, GameState};
 use bailab::games::chan::Chan;
 use bailab::games::tienlen::TienLen;
 use bailab::games::tusac::greedy::{TuSacGreedy, WEIGHTS};
 use bailab::games::tusac::TuSac;
+use bailab::games::tusac::{OnePack, OnePackState};
 use bailab::games::{GameKind, GAMES};
 use bailab::rng::stream_rng;
 use common::{fails, ok, stdout, Scratch};
@@ -28,9 +30,9 @@ fn tusac_default_weights_score_like_the_rule() {
         let mut plain = TuSacGreedy::new(tiebreak, defaults);
         let mut scored = TuSacGreedy::new(tiebreak, defaults);
         scored.always_score = true;
-        let mut actions = <bailab::games::tusac::TuSacState as GameState>::Actions::default();
+        let mut actions = <bailab::games::tusac::OnePackState as GameState>::Actions::default();
         for g in 0..150u64 {
-            let game = TuSac::classic(2 + (g % 3) as u8).unwrap();
+            let game = OnePack::classic(2 + (g % 3) as u8).unwrap();
             let mut rng = stream_rng(0x7E57, g, 0);
             let mut s = game.deal(&mut rng);
             while let Some(seat) = s.to_move() {
@@ -38,8 +40,8 @@ fn tusac_default_weights_score_like_the_rule() {
                 let l = actions.as_slice();
                 let view = s.view(seat);
                 let (mut r1, mut r2) = (stream_rng(g, decisions, 1), stream_rng(g, decisions, 1));
-                let a = bailab::agents::Agent::act(&mut plain, &view, l, &mut r1);
-                let b = bailab::agents::Agent::act(&mut scored, &view, l, &mut r2);
+                let a = <TuSacGreedy as Agent<OnePackState>>::act(&mut plain, &view, l, &mut r1);
+                let b = <TuSacGreedy as Agent<OnePackState>>::act(&mut scored, &view, l, &mut r2);
                 assert_eq!(a, b, "game {g}: {:?} vs {:?} among {l:?}", l[a], l[b]);
                 decisions += 1;
                 discards += u64::from(matches!(l[0], bailab::games::tusac::Action::Discard(_)));
@@ -200,8 +202,8 @@ fn cli_errors() {
     let s = Scratch::new("tune-errors");
     let e = fails(&s.0, &["tune", "--game", "poker"]);
     assert!(e.contains("poker"), "{e}");
-    let e = fails(&s.0, &["tune", "--game", "tusac", "--variant", "sisepai21"]);
-    assert!(e.contains("sisepai21"), "{e}");
+    let e = fails(&s.0, &["tune", "--game", "tusac", "--variant", "sisepai22"]);
+    assert!(e.contains("unknown variant 'sisepai22'"), "{e}");
     let e = fails(&s.0, &["tune", "--game", "tusac", "--candidates", "many"]);
     assert!(e.contains("--candidates"), "{e}");
     let e = fails(&s.0, &["tune", "--game", "tusac", "--candidates", "-1"]);

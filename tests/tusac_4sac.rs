@@ -10,8 +10,9 @@ use bailab::game::{Game, GameState, Outcome, Seat};
 use bailab::games::tusac::card::parse_cards;
 use bailab::games::tusac::rules::{can_win_with, optional_claim, Taker};
 use bailab::games::tusac::sets::{value, Origin, Zone};
-use bailab::games::tusac::state::{Action, Event, Phase, Source, TuSacState, DECK_SIZE};
-use bailab::games::tusac::{trash, Card, Hand, Meld, Options, SetKind, TuSac};
+use bailab::games::tusac::state::{Action, Event, OnePackState, Phase, Source, DECK_SIZE};
+use bailab::games::tusac::{trash, Card, Hand, Meld, OnePack, Options, SetKind};
+use bailab::games::tusac::{TuSac, TuSacView};
 use bailab::rng::{stream_rng, DEAL_STREAM};
 use bailab::sim::agent_stream;
 #[path = "common/tusac_play.rs"]
@@ -22,8 +23,8 @@ fn c(s: &str) -> Card {
     s.parse().unwrap()
 }
 
-fn four_sac(players: u8, first: u8) -> TuSac {
-    TuSac::new(Options {
+fn four_sac(players: u8, first: u8) -> OnePack {
+    OnePack::new(Options {
         first_player: first,
         ..Options::four_sac(players)
     })
@@ -33,7 +34,7 @@ fn four_sac(players: u8, first: u8) -> TuSac {
 /// A 4-player 4sac deal where seat `s` holds `fixed[s]` plus filler, `stock` is drawn first.
 /// The filler never holds a copy of a `reserved` type (they go to the end of the stock) and is
 /// dealt one type per seat in turn, so it makes no pair and keeps every hand far from a win.
-fn build(fixed: [&str; 4], first: u8, stock: &str, reserved: &str) -> TuSacState {
+fn build(fixed: [&str; 4], first: u8, stock: &str, reserved: &str) -> OnePackState {
     let reserved: Vec<Card> = parse_cards(reserved, 4).unwrap();
     let mut left = [4u8; 28];
     let fixed: Vec<Vec<Card>> = fixed.iter().map(|h| parse_cards(h, 4).unwrap()).collect();
@@ -310,7 +311,7 @@ fn f3_upgrade_is_offered_on_own_draw_only() {
 // ------------------------------------------------------------------------------------------------
 
 /// The claim order of §4.3 for an active card.
-fn order(s: &TuSacState) -> Vec<Seat> {
+fn order(s: &OnePackState) -> Vec<Seat> {
     let a = s.active().unwrap();
     let n = s.players() as Seat;
     let (t, len) = match a.source {
@@ -321,7 +322,7 @@ fn order(s: &TuSacState) -> Vec<Seat> {
 }
 
 /// Checks the rules of §4.5 on the decision about to be made.
-fn check_decision(s: &TuSacState, asked: &[Seat]) {
+fn check_decision(s: &OnePackState, asked: &[Seat]) {
     let o = *s.options();
     let l = legal(s);
     match s.phase() {
@@ -417,7 +418,7 @@ fn check_decision(s: &TuSacState, asked: &[Seat]) {
 }
 
 /// Plays one game checking every invariant; returns the actions and the outcome.
-fn checked_game(game: &TuSac, agent: &str, master: u64, index: u64) -> (Vec<Action>, Outcome) {
+fn checked_game(game: &OnePack, agent: &str, master: u64, index: u64) -> (Vec<Action>, Outcome) {
     let mut state = game.deal(&mut stream_rng(master, index, DEAL_STREAM));
     let mut agents: Vec<_> = (0..game.seats())
         .map(|_| make_agent::<TuSac>(agent).unwrap())
@@ -441,7 +442,7 @@ fn checked_game(game: &TuSac, agent: &str, master: u64, index: u64) -> (Vec<Acti
         let i = if agent == "random" {
             uniform_index(l.len(), &mut rngs[seat as usize])
         } else {
-            let view = state.view(seat);
+            let view = TuSacView::OnePack(state.view(seat));
             agents[seat as usize].act(&view, &l, &mut rngs[seat as usize])
         };
         let action = l[i];

@@ -12,7 +12,8 @@ use bailab::games::tusac::card::{parse_cards, CARD_TYPES};
 use bailab::games::tusac::rules::{can_win, cards_of, legal_discards, legal_melds, Melds};
 use bailab::games::tusac::state::Phase;
 use bailab::games::tusac::worst::worst_set;
-use bailab::games::tusac::{trash, Action, Card, Event, Hand, SetKind, TuSac, TuSacState};
+use bailab::games::tusac::{trash, Action, Card, Event, Hand, OnePack, OnePackState, SetKind};
+use bailab::games::tusac::{TuSac, TuSacView};
 use bailab::games::GameKind;
 use bailab::rng::{stream_rng, GameRng};
 #[path = "common/tusac_deck.rs"]
@@ -26,18 +27,18 @@ use tusac_play::{act, legal};
 // Helpers
 // ------------------------------------------------------------------------------------------------
 
-type Actions = <TuSacState as GameState>::Actions;
+type Actions = <OnePackState as GameState>::Actions;
 
 fn c(s: &str) -> Card {
     s.parse().unwrap()
 }
 
 /// The feature rows of the seat to move, for its legal actions.
-fn rows_of(s: &TuSacState) -> (Vec<Action>, Vec<FeatureRow>) {
+fn rows_of(s: &OnePackState) -> (Vec<Action>, Vec<FeatureRow>) {
     let seat = s.to_move().expect("a seat to move");
     let l = legal(s);
     let mut rows = vec![[0i16; MAX_FEATURES]; l.len()];
-    TuSac::features(&s.view(seat), &l, &mut rows);
+    TuSac::features(&TuSacView::OnePack(s.view(seat)), &l, &mut rows);
     (l, rows)
 }
 
@@ -92,7 +93,7 @@ const HANDS: [&str; 4] = [
     "rA yA gA wA rE yE gE wE rR yR gR wR rH yH gH wH rP yP gP wP",
 ];
 
-fn worked_deal() -> TuSacState {
+fn worked_deal() -> OnePackState {
     let s = deal(&HANDS, 0, "yA rC");
     let trashes: Vec<u8> = (0..4).map(|x| trash(s.private(x))).collect();
     assert_eq!(trashes, [5, 3, 13, 16]);
@@ -303,19 +304,19 @@ fn block_outs_by_definition(h: Hand, unseen: &[u8; CARD_TYPES]) -> (i16, i16) {
 /// seat to move, its legal actions and their feature rows.
 fn random_decisions(
     games: u64,
-    mut visit: impl FnMut(&TuSacState, Seat, &[Action], &[FeatureRow], &mut GameRng),
+    mut visit: impl FnMut(&OnePackState, Seat, &[Action], &[FeatureRow], &mut GameRng),
 ) {
     let mut actions = Actions::default();
     let mut rows = [[0i16; MAX_FEATURES]; 21];
     for g in 0..games {
-        let game = TuSac::classic(2 + (g % 3) as u8).unwrap();
+        let game = OnePack::classic(2 + (g % 3) as u8).unwrap();
         let mut rng = stream_rng(0xFEA7, g, 0);
         let mut s = game.deal(&mut rng);
         while let Some(seat) = s.to_move() {
             s.legal_actions(&mut actions);
             let l = actions.as_slice();
             let rows = &mut rows[..l.len()];
-            TuSac::features(&s.view(seat), l, rows);
+            TuSac::features(&TuSacView::OnePack(s.view(seat)), l, rows);
             visit(&s, seat, l, rows, &mut rng);
             s.apply(l[uniform_index(l.len(), &mut rng)]);
         }
@@ -333,7 +334,7 @@ fn features_read_the_view_only() {
         d.legal_actions(&mut dl);
         assert_eq!(dl.as_slice(), l, "the same decision");
         let mut drows = vec![[0i16; MAX_FEATURES]; l.len()];
-        TuSac::features(&d.view(seat), l, &mut drows);
+        TuSac::features(&TuSacView::OnePack(d.view(seat)), l, &mut drows);
         assert_eq!(drows, rows, "features differ on a determinization");
         decisions += 1;
         // what the seat cannot see did change (the check is not vacuous)
@@ -423,7 +424,7 @@ fn time_features_per_decision() {
     let mut agents: Vec<_> = (0..4)
         .map(|_| make_agent::<TuSac>("greedy").unwrap())
         .collect();
-    let game = TuSac::classic(4).unwrap();
+    let game = OnePack::classic(4).unwrap();
     let mut actions = Actions::default();
     let mut rows = [[0i16; MAX_FEATURES]; 21];
     let mut by_kind = [(0u128, 0u32); 2];
@@ -434,12 +435,12 @@ fn time_features_per_decision() {
             s.legal_actions(&mut actions);
             let l = actions.as_slice();
             let t0 = std::time::Instant::now();
-            TuSac::features(&s.view(seat), l, &mut rows[..l.len()]);
+            TuSac::features(&TuSacView::OnePack(s.view(seat)), l, &mut rows[..l.len()]);
             std::hint::black_box(&rows);
             let k = usize::from(matches!(s.phase(), Phase::TurnOption(_)));
             by_kind[k].0 += t0.elapsed().as_nanos();
             by_kind[k].1 += 1;
-            let k = agents[seat as usize].act(&s.view(seat), l, &mut rng);
+            let k = agents[seat as usize].act(&TuSacView::OnePack(s.view(seat)), l, &mut rng);
             s.apply(l[k]);
         }
     }

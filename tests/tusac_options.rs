@@ -8,7 +8,8 @@ mod common;
 use bailab::agents::uniform_index;
 use bailab::game::{Game, GameState};
 use bailab::games::tusac::options::{Core, Options, CORE_TABLE, OPTIONS};
-use bailab::games::tusac::state::TuSacState;
+use bailab::games::tusac::state::OnePackState;
+use bailab::games::tusac::OnePack;
 use bailab::games::tusac::TuSac;
 use bailab::games::{GameKind, RuleMap};
 use bailab::record::{check, Record};
@@ -591,13 +592,15 @@ fn seats_first_player_and_the_card_count_are_checked() {
 #[test]
 fn the_game_plays_only_what_it_runs() {
     let all = |o: &Options| o.to_rules();
-    // classic and 4sac build; the Sisepai variants are planned: build refuses them by name
-    assert!(TuSac::build("classic", 4, &RuleMap::new()).is_ok());
-    assert!(TuSac::build("4sac", 4, &RuleMap::new()).is_ok());
-    for v in ["sisepai21", "dirtyking26"] {
-        let e = TuSac::build(v, 4, &RuleMap::new()).unwrap_err();
-        assert!(e.contains("specified but not implemented yet"), "{e}");
-        // but their options are checked and printed
+    // every variant builds, on the core its options select
+    for v in ["classic", "4sac", "sisepai21", "dirtyking26"] {
+        let g = TuSac::build(v, 4, &RuleMap::new()).unwrap();
+        assert_eq!(g.rules(), all(&preset(v, 4)), "{v}");
+        assert_eq!(
+            matches!(g, TuSac::MultiPack(_)),
+            preset(v, 4).core() == Core::MultiPack,
+            "{v}"
+        );
         assert_eq!(
             TuSac::rules_in_force(v, 4, &RuleMap::new()),
             Ok(all(&preset(v, 4)))
@@ -607,15 +610,22 @@ fn the_game_plays_only_what_it_runs() {
         TuSac::rules_in_force("sisepai21", 8, &RuleMap::new()).unwrap()["decks"],
         json!(4)
     );
-    // the multi-pack core is validated but does not play yet, under any variant name
-    let mut sisepai_as_classic = all(&preset("sisepai21", 4));
-    sisepai_as_classic.remove("players");
-    let e = TuSac::build("classic", 4, &sisepai_as_classic).unwrap_err();
+    // a combination a core cannot honour is an error naming the option, not a fallback
+    let e = TuSac::build("classic", 5, &RuleMap::new()).unwrap_err();
     assert!(
-        e.contains("'khap_lock' = false") && e.contains("does not play yet"),
+        e.contains("'players' = 5") && e.contains("one-pack core"),
         "{e}"
     );
-    assert!(TuSac::new(preset("sisepai21", 4)).is_err());
+    let mut rules = RuleMap::new();
+    rules.insert("dealt_quad".into(), json!("FaceDownLocked"));
+    let e = TuSac::build("classic", 4, &rules).unwrap_err();
+    assert!(e.contains("'dealt_quad'"), "{e}");
+    // the options decide the core, whatever the variant name: sisepai21's under `classic`
+    let mut sisepai_as_classic = all(&preset("sisepai21", 4));
+    sisepai_as_classic.remove("players");
+    let g = TuSac::build("classic", 4, &sisepai_as_classic).unwrap();
+    assert!(matches!(g, TuSac::MultiPack(_)));
+    assert!(OnePack::new(preset("sisepai21", 4)).is_err());
     assert_eq!(preset("sisepai21", 4).core(), Core::MultiPack);
 }
 
@@ -650,9 +660,9 @@ fn old_records_with_only_the_classic_keys_load_and_replay() {
 }
 
 /// Plays `games` random games of `game` to the end: payouts sum to zero, every game ends.
-fn random_games(game: &TuSac, games: u64) -> (u64, u64) {
+fn random_games(game: &OnePack, games: u64) -> (u64, u64) {
     let (mut drawn, mut floor_hits) = (0, 0);
-    let mut actions = <TuSacState as GameState>::Actions::default();
+    let mut actions = <OnePackState as GameState>::Actions::default();
     for i in 0..games {
         let mut s = game.deal(&mut stream_rng(61, i, DEAL_STREAM));
         let mut rng = stream_rng(61, i, 1);
@@ -680,7 +690,9 @@ fn a_stock_floor_set_in_rules_is_in_force() {
     for n in [4u8, 3, 2] {
         let mut rules = RuleMap::new();
         rules.insert("stock_floor".into(), json!(6));
-        let game = TuSac::build("classic", usize::from(n), &rules).unwrap();
+        let TuSac::OnePack(game) = TuSac::build("classic", usize::from(n), &rules).unwrap() else {
+            panic!("classic is on the one-pack core");
+        };
         assert_eq!(game.options().stock_floor, 6);
         let (drawn, at_floor) = random_games(&game, 400);
         eprintln!("{n} players, stock floor 6: {drawn} of 400 random games drawn");
@@ -804,16 +816,12 @@ fn the_rules_command_prints_the_options_in_force() {
     );
     assert!(text.contains("\"AnyNonKing\""), "{text}");
 
-    // every variant prints, planned ones with a line saying so
-    let text = stdout(&ok(
-        &dir.0,
-        &["rules", "--game", "tusac", "--variant", "4sac"],
-    ));
-    assert!(!text.contains("not playable yet"), "{text}");
-    for v in ["sisepai21", "dirtyking26"] {
+    // every variant prints, none as planned
+    for v in ["4sac", "sisepai21", "dirtyking26"] {
         let text = stdout(&ok(&dir.0, &["rules", "--game", "tusac", "--variant", v]));
+        assert!(!text.contains("not playable yet"), "{text}");
         assert!(
-            text.contains(&format!("variant {v} is specified but not playable yet")),
+            text.starts_with(&format!("# Tứ Sắc (tusac), variant {v}, 4 players")),
             "{text}"
         );
         let o = ok(
@@ -838,12 +846,19 @@ fn the_rules_command_prints_the_options_in_force() {
     );
     let map: RuleMap = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(map["decks"], json!(4));
-    // play and run keep refusing planned variants
-    let e = fails(
+    // play runs every variant
+    ok(
         &dir.0,
-        &["play", "--game", "tusac", "--variant", "sisepai21"],
+        &[
+            "play",
+            "--game",
+            "tusac",
+            "--variant",
+            "sisepai21",
+            "--seed",
+            "3",
+        ],
     );
-    assert!(e.contains("specified but not implemented yet"), "{e}");
 
     // errors exit non-zero with the message
     let e = fails(

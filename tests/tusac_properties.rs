@@ -5,8 +5,9 @@
 use bailab::agents::catalogue::make_agent;
 use bailab::agents::uniform_index;
 use bailab::game::{Game, GameState, Outcome, Seat};
-use bailab::games::tusac::state::{Action, Phase, TuSacState, DECK_SIZE};
-use bailab::games::tusac::{trash, TuSac};
+use bailab::games::tusac::state::{Action, OnePackState, Phase, DECK_SIZE};
+use bailab::games::tusac::TuSac;
+use bailab::games::tusac::{trash, OnePack};
 use bailab::rng::{stream_rng, DEAL_STREAM};
 use bailab::sim::{agent_stream, play_game, GameId};
 #[path = "common/tusac_play.rs"]
@@ -16,12 +17,12 @@ use tusac_play::total_cards;
 const GAMES: u64 = 100_000;
 
 /// Plays one game checking every invariant after every step; returns the action sequence.
-fn checked_game(game: &TuSac, master: u64, index: u64) -> (Vec<Action>, Outcome) {
+fn checked_game(game: &OnePack, master: u64, index: u64) -> (Vec<Action>, Outcome) {
     let mut state = game.deal(&mut stream_rng(master, index, DEAL_STREAM));
     let mut rngs: Vec<_> = (0..game.seats() as Seat)
         .map(|s| stream_rng(master, index, agent_stream(0, s)))
         .collect();
-    let mut actions = <TuSacState as GameState>::Actions::default();
+    let mut actions = <OnePackState as GameState>::Actions::default();
     let mut seq = Vec::new();
     assert_eq!(total_cards(&state), DECK_SIZE);
     while let Some(seat) = state.to_move() {
@@ -74,7 +75,7 @@ fn checked_game(game: &TuSac, master: u64, index: u64) -> (Vec<Action>, Outcome)
 fn random_games_keep_every_invariant() {
     let (mut won, mut drawn, mut decisions) = (0u64, 0u64, 0usize);
     for players in 2..=4u8 {
-        let game = TuSac::classic(players).unwrap();
+        let game = OnePack::classic(players).unwrap();
         let games = if players == 4 { GAMES } else { GAMES / 10 };
         for index in 0..games {
             let (seq, o) = checked_game(&game, 11 + u64::from(players), index);
@@ -93,7 +94,7 @@ fn random_games_keep_every_invariant() {
 
 #[test]
 fn replaying_a_seed_gives_the_same_game() {
-    let game = TuSac::classic(4).unwrap();
+    let game = OnePack::classic(4).unwrap();
     for index in 0..200 {
         assert_eq!(
             checked_game(&game, 99, index),
@@ -105,7 +106,7 @@ fn replaying_a_seed_gives_the_same_game() {
 
 #[test]
 fn play_game_matches_the_checked_loop() {
-    let game = TuSac::classic(4).unwrap();
+    let game = OnePack::classic(4).unwrap();
     let mut seq = Vec::new();
     let mut agents = vec![make_agent::<TuSac>("random").unwrap()];
     let id = GameId {
@@ -113,7 +114,7 @@ fn play_game_matches_the_checked_loop() {
         deal: 3,
         rotation: 0,
     };
-    play_game(&game, id, &mut agents, &[0; 4], |(_, step)| {
+    play_game(&TuSac::from(game), id, &mut agents, &[0; 4], |(_, step)| {
         if let Some((_, a)) = step {
             seq.push(a)
         }

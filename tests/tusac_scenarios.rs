@@ -14,7 +14,9 @@ use bailab::games::tusac::sets::{Origin, SetInstance, Zone};
 use bailab::games::tusac::state::{Phase, Rule, Source};
 use bailab::games::tusac::trash::is_waiting_pair_hand;
 use bailab::games::tusac::worst::outs;
-use bailab::games::tusac::{trash, Action, Card, Event, Hand, Meld, SetKind, TuSac, TuSacState};
+use bailab::games::tusac::{
+    trash, Action, Card, Event, Hand, Meld, OnePack, OnePackState, SetKind,
+};
 use bailab::rng::stream_rng;
 use bailab::{Game, GameState};
 use rand::Rng;
@@ -49,7 +51,7 @@ fn meld_action(kind: SetKind, used: &str) -> Action {
     Action::Meld(meld(kind, used))
 }
 
-fn trashes(s: &TuSacState) -> Vec<u8> {
+fn trashes(s: &OnePackState) -> Vec<u8> {
     (0..s.players() as u8)
         .map(|x| trash(s.private(x)))
         .collect()
@@ -160,7 +162,7 @@ const S1_SEAT3: &str = "gR gC rK rK yK yK gK gK rA rA rE rE gA gA gE gE rP rP wH
 const S2_SEAT3: &str = "gR wE rK rK yK yK gK gK rA rA rE rE gA gA gE gE rP rP wH wH";
 
 /// Seat 0 opens with `yA` (nobody can take it), seat 1 draws; the stock's top card is `gH`.
-fn open_and_draw_gh(seat0: &str, seat3: &str) -> TuSacState {
+fn open_and_draw_gh(seat0: &str, seat3: &str) -> OnePackState {
     let mut s = deal(&[seat0, S12_SEAT1, S12_SEAT2, seat3], 0, "gH");
     assert_eq!(s.khaps(0), 1);
     act(&mut s, discard("yA"));
@@ -463,7 +465,7 @@ const SCENARIO_6: [&str; 4] = [
 ];
 
 /// Scenario 6 up to seat 1's draw of wK.
-fn scenario_6_until_wk() -> TuSacState {
+fn scenario_6_until_wk() -> OnePackState {
     let mut s = deal(&SCENARIO_6, 0, "wK rA");
     assert_eq!(trashes(&s), [2, 3, 3, 2]);
     act(&mut s, discard("gA"));
@@ -665,7 +667,7 @@ fn quan_is_exposed_by_the_deal() {
 
 #[test]
 fn stock_floor_draw_after_exactly_24_draws() {
-    let game = TuSac::classic(4).unwrap();
+    let game = OnePack::classic(4).unwrap();
     let mut floor_games = [0u32; 2];
     for i in 0..400u64 {
         // policy 0: uniform random; policy 1: always the last legal action (Draw / PassDrawn in
@@ -737,7 +739,7 @@ const PAY_SEAT3: &str = "rH rH rH rE yE wK wK wA wA wE wE yR yR yH yH rP rP gR g
 const PAY_HV: u32 = 8 + 1 + 2 + 4;
 const PAY_WAMT: i64 = 2 * (3 + PAY_HV as i64) + 10;
 
-fn win_by_gr_discard(seat0: &str, worst: bool) -> TuSacState {
+fn win_by_gr_discard(seat0: &str, worst: bool) -> OnePackState {
     let mut s = deal(&[seat0, PAY_SEAT1, PAY_SEAT2, PAY_SEAT3], 0, "");
     assert_eq!(
         s.last_events(),

@@ -4,16 +4,16 @@
 use bailab::agents::uniform_index;
 use bailab::game::{Game, GameState, Seat, SeatView};
 use bailab::games::tusac::card::{Card, CARD_TYPES};
-use bailab::games::tusac::state::{TuSacState, DECK_SIZE};
-use bailab::games::tusac::TuSac;
+use bailab::games::tusac::state::{OnePackState, DECK_SIZE};
+use bailab::games::tusac::{OnePack, TuSacView};
 use bailab::rng::{stream_rng, GameRng};
 
 /// A state after `steps` random decisions (or earlier if the game ended), with its RNG.
-fn midgame(deal: u64, steps: usize) -> TuSacState {
-    let game = TuSac::classic(4).unwrap();
+fn midgame(deal: u64, steps: usize) -> OnePackState {
+    let game = OnePack::classic(4).unwrap();
     let mut rng = stream_rng(42, deal, 0);
     let mut s = game.deal(&mut rng);
-    let mut actions = <TuSacState as GameState>::Actions::default();
+    let mut actions = <OnePackState as GameState>::Actions::default();
     for _ in 0..steps {
         if s.to_move().is_none() {
             break;
@@ -26,7 +26,7 @@ fn midgame(deal: u64, steps: usize) -> TuSacState {
 }
 
 /// Every card of the pack, counted over all zones.
-fn pack_counts(s: &TuSacState) -> [u32; CARD_TYPES] {
+fn pack_counts(s: &OnePackState) -> [u32; CARD_TYPES] {
     let mut n = [0u32; CARD_TYPES];
     for seat in 0..4 {
         s.private(seat).cards().for_each(|c| n[c.index()] += 1);
@@ -47,7 +47,7 @@ fn pack_counts(s: &TuSacState) -> [u32; CARD_TYPES] {
     n
 }
 
-fn stock(s: &TuSacState) -> Vec<Card> {
+fn stock(s: &OnePackState) -> Vec<Card> {
     s.deck()[DECK_SIZE - s.stock_len()..].to_vec()
 }
 
@@ -118,7 +118,7 @@ fn determinize_keeps_the_seen_and_resamples_the_unseen() {
 #[test]
 fn determinized_states_play_to_the_end() {
     let mut rng: GameRng = stream_rng(8, 0, 9);
-    let mut actions = <TuSacState as GameState>::Actions::default();
+    let mut actions = <OnePackState as GameState>::Actions::default();
     for deal in 0..300u64 {
         let truth = midgame(deal, 25);
         let Some(seat) = truth.to_move() else {
@@ -126,7 +126,7 @@ fn determinized_states_play_to_the_end() {
         };
         let mut d = truth.view(seat).determinize(&mut rng);
         // the acting seat's legal actions are the same in the sample
-        let mut legal_truth = <TuSacState as GameState>::Actions::default();
+        let mut legal_truth = <OnePackState as GameState>::Actions::default();
         truth.legal_actions(&mut legal_truth);
         d.legal_actions(&mut actions);
         assert_eq!(actions, legal_truth);
@@ -181,17 +181,17 @@ fn the_true_hands_satisfy_the_history_constraint_and_samples_mostly_do() {
 }
 
 /// A state after `steps` decisions of four greedy agents.
-fn greedy_midgame(deal: u64, steps: usize) -> TuSacState {
-    let game = TuSac::classic(4).unwrap();
+fn greedy_midgame(deal: u64, steps: usize) -> OnePackState {
+    let game = OnePack::classic(4).unwrap();
     let mut rng = stream_rng(43, deal, 0);
     let mut s = game.deal(&mut rng);
     let mut greedy =
         bailab::agents::catalogue::make_agent::<bailab::games::tusac::TuSac>("greedy").unwrap();
-    let mut actions = <TuSacState as GameState>::Actions::default();
+    let mut actions = <OnePackState as GameState>::Actions::default();
     for _ in 0..steps {
         let Some(x) = s.to_move() else { break };
         s.legal_actions(&mut actions);
-        let k = greedy.act(&s.view(x), actions.as_slice(), &mut rng);
+        let k = greedy.act(&TuSacView::OnePack(s.view(x)), actions.as_slice(), &mut rng);
         s.apply(actions[k]);
     }
     s
@@ -267,10 +267,10 @@ fn determinize_keeps_the_seen_and_conserves_the_pack_after_greedy_play() {
 fn win_on_discard_rates(deals: u64, samples: usize) -> (f64, f64) {
     use bailab::games::tusac::rules::can_win;
     use bailab::games::tusac::state::{Action, Phase};
-    let game = TuSac::classic(4).unwrap();
+    let game = OnePack::classic(4).unwrap();
     let mut greedy =
         bailab::agents::catalogue::make_agent::<bailab::games::tusac::TuSac>("greedy").unwrap();
-    let mut actions = <TuSacState as GameState>::Actions::default();
+    let mut actions = <OnePackState as GameState>::Actions::default();
     let (mut truth, mut model, mut n) = (0.0, 0.0, 0.0);
     for deal in 0..deals {
         let mut s = game.deal(&mut stream_rng(5, deal, 0));
@@ -278,18 +278,18 @@ fn win_on_discard_rates(deals: u64, samples: usize) -> (f64, f64) {
         while let Some(x) = s.to_move() {
             s.legal_actions(&mut actions);
             if x == 0 && actions.len() > 1 && matches!(s.phase(), Phase::MustDiscard(_)) {
-                let worlds: Vec<TuSacState> = (0..samples)
+                let worlds: Vec<OnePackState> = (0..samples)
                     .map(|_| s.view(0).determinize(&mut rng))
                     .collect();
                 for a in actions.as_slice() {
                     let Action::Discard(c) = *a else { continue };
-                    let wins = |st: &TuSacState| (1..4).any(|y| can_win(st.private(y), c));
+                    let wins = |st: &OnePackState| (1..4).any(|y| can_win(st.private(y), c));
                     truth += f64::from(u8::from(wins(&s)));
                     model += worlds.iter().filter(|w| wins(w)).count() as f64 / samples as f64;
                     n += 1.0;
                 }
             }
-            let k = greedy.act(&s.view(x), actions.as_slice(), &mut rng);
+            let k = greedy.act(&TuSacView::OnePack(s.view(x)), actions.as_slice(), &mut rng);
             s.apply(actions[k]);
         }
     }

@@ -52,6 +52,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             g.seats.1,
             g.payout_unit
         );
+        for (v, lo, hi) in g.variant_seats {
+            println!("  {:<10} {v}: {lo}–{hi} seats", "");
+        }
     }
     println!("\nAgent specs: NAME or NAME:KEY=VALUE,KEY=VALUE (e.g. greedy:tiebreak=random)");
     println!("The features rule lists test: bailab agents --features GAME\n");

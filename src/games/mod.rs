@@ -44,8 +44,10 @@ pub struct GameInfo {
     pub variants: &'static [&'static str],
     /// Variants the spec defines that are not implemented yet.
     pub planned_variants: &'static [&'static str],
-    /// The fewest and the most seats.
+    /// The fewest and the most seats (over every variant).
     pub seats: (usize, usize),
+    /// Variants that seat fewer than [`GameInfo::seats`]: `(variant, fewest, most)`.
+    pub variant_seats: &'static [(&'static str, usize, usize)],
     /// What one unit of payout is (printed beside payouts).
     pub payout_unit: &'static str,
     /// Whether outcomes rank every seat (`Outcome::places`), so `games.csv` has place columns.
@@ -390,6 +392,16 @@ pub fn setup_seat(key: &str, value: &serde_json::Value, players: u8) -> Result<S
         .filter(|&s| s < u64::from(players))
         .map(|s| s as Seat)
         .ok_or_else(|| format!("setup: '{key}' = {value} is not a seat of {players}"))
+}
+
+impl GameInfo {
+    /// The fewest and the most seats of `variant`.
+    pub fn seats_of(&self, variant: &str) -> (usize, usize) {
+        self.variant_seats
+            .iter()
+            .find(|(v, ..)| *v == variant)
+            .map_or(self.seats, |&(_, lo, hi)| (lo, hi))
+    }
 }
 
 /// Checks a number of players against a game's seats.

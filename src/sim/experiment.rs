@@ -121,23 +121,30 @@ impl Experiment {
     pub fn check(&self) -> Result<(), String> {
         let info = game_info(&self.game).map_err(|e| format!("key 'game': {e}"))?;
         check_variant(info, self.variant()).map_err(|e| format!("key 'variant': {e}"))?;
-        check_players(info, self.players()).map_err(|_| {
+        let seats = |(lo, hi): (usize, usize)| {
             format!(
-                "key 'agents': {} agent(s) for the seats, but {} {} seats {} to {}",
+                "key 'agents': {} agent(s) for the seats, but {} {} seats {lo} to {hi}",
                 self.players(),
                 self.game,
                 self.variant(),
-                info.seats.0,
-                info.seats.1
             )
-        })?;
-        struct Check<'a>(&'a Experiment);
+        };
+        check_players(info, self.players()).map_err(|_| seats(info.seats))?;
+        let (lo, hi) = info.seats_of(self.variant());
+        let variant_seats = (!(lo..=hi).contains(&self.players())).then(|| seats((lo, hi)));
+        struct Check<'a>(&'a Experiment, Option<String>);
         impl GameVisitor for Check<'_> {
             type Output = Result<(), String>;
             fn visit<G: GameKind>(self) -> Result<(), String> {
                 let e = self.0;
-                let game = G::build(e.variant(), e.players(), &e.rules)
-                    .map_err(|m| format!("table [rules]: {}", m.trim_start_matches("rules: ")))?;
+                let game = G::build(e.variant(), e.players(), &e.rules).map_err(|m| {
+                    let m = format!("table [rules]: {}", m.trim_start_matches("rules: "));
+                    // the seats of the variant first, when its rules keep it to fewer
+                    match &self.1 {
+                        Some(seats) => format!("{seats} ({m})"),
+                        None => m,
+                    }
+                })?;
                 if let Some(deal) = &e.deal {
                     deal.check(&game)
                         .map_err(|m| format!("table [deal]: {m}"))?;
@@ -150,7 +157,7 @@ impl Experiment {
                 check_specs::<G>(&e.agents).map_err(|m| format!("key 'agents', {m}"))
             }
         }
-        with_game(&self.game, Check(self))??;
+        with_game(&self.game, Check(self, variant_seats))??;
         if self.deals == 0 {
             return Err("key 'deals': must be at least 1".into());
         }

@@ -3,7 +3,7 @@
 
 use bailab::games::tusac::card::{parse_cards, CARD_TYPES};
 use bailab::games::tusac::state::DECK_SIZE;
-use bailab::games::tusac::{Card, Options, TuSac, TuSacState};
+use bailab::games::tusac::{Card, OnePack, OnePackState, Options};
 
 /// Cards per hand in classic (§1.3 item 2).
 pub const HAND: usize = 20;
@@ -51,12 +51,12 @@ pub fn deck_for(hands: &[&str], first: u8, stock: &str) -> [Card; DECK_SIZE] {
 }
 
 /// Deals a classic game for `hands.len()` players with `first` as `F`.
-pub fn deal(hands: &[&str], first: u8, stock: &str) -> TuSacState {
+pub fn deal(hands: &[&str], first: u8, stock: &str) -> OnePackState {
     let opts = Options {
         first_player: first,
         ..Options::classic(hands.len() as u8)
     };
-    TuSac::new(opts)
+    OnePack::new(opts)
         .unwrap()
         .deal_deck(&deck_for(hands, first, stock))
 }

@@ -4,24 +4,24 @@
 #![allow(dead_code)] // each test file uses its own subset
 
 use bailab::game::{GameState, Seat};
-use bailab::games::tusac::state::{Action, TuSacState};
+use bailab::games::tusac::state::{Action, OnePackState};
 
 /// The legal actions of the seat to move.
-pub fn legal(s: &TuSacState) -> Vec<Action> {
-    let mut out = <TuSacState as GameState>::Actions::default();
+pub fn legal(s: &OnePackState) -> Vec<Action> {
+    let mut out = <OnePackState as GameState>::Actions::default();
     s.legal_actions(&mut out);
     out.as_slice().to_vec()
 }
 
 /// Applies `a` after checking that it is one of the legal actions.
-pub fn act(s: &mut TuSacState, a: Action) {
+pub fn act(s: &mut OnePackState, a: Action) {
     let l = legal(s);
     assert!(l.contains(&a), "{a} is not legal in {:?}: {l:?}", s.phase());
     s.apply(a);
 }
 
 /// Every card in the game: private and public blocks, dead pile, stock and the active card.
-pub fn total_cards(s: &TuSacState) -> usize {
+pub fn total_cards(s: &OnePackState) -> usize {
     let seats = 0..s.players() as Seat;
     let private: usize = seats.clone().map(|x| s.private(x).len()).sum();
     let public: usize = seats

@@ -64,6 +64,7 @@ impl GameKind for Chan {
         variants: &["standard"],
         planned_variants: &[],
         seats: (2, 5),
+        variant_seats: &[],
         payout_unit: "points × stake (§8.4: each loser pays S = points + gà · GA_POINTS)",
         ranks_places: false,
         agents: &[GREEDY_INFO],

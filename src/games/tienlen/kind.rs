@@ -67,6 +67,7 @@ impl GameKind for TienLen {
         variants: &["south"],
         planned_variants: &[],
         seats: (2, 4),
+        variant_seats: &[],
         payout_unit: "half-cược (½ of what the last player pays the winner, §7.1)",
         ranks_places: true,
         agents: &[GREEDY_INFO],

@@ -1,12 +1,17 @@
 //! Tứ Sắc's side of partial deals (`docs/deals-spec.md`): the deal of §1.3 item 4 as deck
-//! positions, card lists in the spec's notation, and a deal from a reordered pack.
+//! positions, card lists in the spec's notation, and a deal from a reordered pack, on either
+//! rule core.
 
 use super::card::{parse_cards, Card};
-use super::state::{TuSac, TuSacState, DECK_SIZE};
-use super::worst::COPIES;
+use super::engine::{TuSac, TuSacState};
+use super::packs::state::MAX_DECK;
+use super::state::{OnePack, DECK_SIZE};
 use crate::deal_spec::{round_robin, DealLayout};
 use crate::game::Seat;
 use crate::games::RuleMap;
+
+/// The most copies of one card type any variant plays with (4 packs).
+const MAX_COPIES: u8 = 16;
 
 /// The layout of a deal: `F` (the rule option `first_player`) receives `deck[k]` for
 /// `k ≡ 0 mod n` and the extra card, and the stock is drawn from `deck[n·hand_size + 1]` on.
@@ -20,43 +25,78 @@ pub fn layout(game: &TuSac, first: Option<Seat>) -> Result<DealLayout, String> {
             o.first_player
         ));
     }
+    let pack = pack(game);
     let (hands, stock) = round_robin(
         o.players as usize,
         o.first_player as usize,
         o.hand_size as usize,
         true,
-        DECK_SIZE,
+        pack.len(),
     );
     Ok(DealLayout {
-        pack: TuSac::fresh_deck().iter().map(Card::to_string).collect(),
+        pack: pack.iter().map(Card::to_string).collect(),
         hands,
         stock,
         setup: RuleMap::new(),
     })
 }
 
-/// A card list in the spec's notation (`rK yA ...`); errors name the card.
+/// The cards of the game's packs in canonical order.
+fn pack(game: &TuSac) -> Vec<Card> {
+    match game {
+        TuSac::OnePack(_) => OnePack::fresh_deck().to_vec(),
+        TuSac::MultiPack(g) => g.fresh_deck()[..g.options().deck_len()].to_vec(),
+    }
+}
+
+/// A card list in the spec's notation (`rK yA ...`); errors name the card. Copies are counted
+/// against the game's packs by the caller.
 pub fn spec_cards(text: &str) -> Result<Vec<String>, String> {
-    let cards = parse_cards(text, COPIES).map_err(|e| e.to_string())?;
+    let cards = parse_cards(text, MAX_COPIES).map_err(|e| e.to_string())?;
     Ok(cards.iter().map(Card::to_string).collect())
 }
 
-/// Deals `deck[i] = fresh_deck[order[i]]` (record setup: none).
+/// Deals `deck[i] = fresh_deck[order[i]]` (record setup: none). On the multi-pack core the deal
+/// is played as given, without the redeal check of §1.4 step 1 (the fixed cards are the
+/// condition of the study; a redeal would discard them), and the dead pile's reshuffle (§4.7)
+/// is seeded from the order itself, so the same order always gives the same game.
 pub fn deal_order(game: &TuSac, order: &[u16], setup: &RuleMap) -> Result<TuSacState, String> {
     if let Some(key) = setup.keys().next() {
         return Err(format!("setup: '{key}' is not a setting of a tusac deal"));
     }
-    let deck = reordered(order)?;
-    Ok(game.deal_deck(&deck))
+    match game {
+        TuSac::OnePack(g) => {
+            let pack = OnePack::fresh_deck();
+            let deck: [Card; DECK_SIZE] = reordered(&pack, order)?;
+            Ok(g.deal_deck(&deck).into())
+        }
+        TuSac::MultiPack(g) => {
+            let len = g.options().deck_len();
+            let pack = g.fresh_deck();
+            let deck: [Card; MAX_DECK] = reordered(&pack[..len], order)?;
+            Ok(g.deal_position(&deck[..len], order_seed(order))?.into())
+        }
+    }
 }
 
-/// The fresh pack reordered by `order`.
-fn reordered(order: &[u16]) -> Result<[Card; DECK_SIZE], String> {
-    if order.len() != DECK_SIZE || order.iter().any(|&i| i as usize >= DECK_SIZE) {
+/// `pack` reordered by `order` into the front of an array of `N` cards.
+fn reordered<const N: usize>(pack: &[Card], order: &[u16]) -> Result<[Card; N], String> {
+    if order.len() != pack.len() || order.iter().any(|&i| i as usize >= pack.len()) {
         return Err(format!(
-            "a tusac deal orders the {DECK_SIZE} cards of one pack"
+            "a tusac deal orders the {} cards of its packs",
+            pack.len()
         ));
     }
-    let pack = TuSac::fresh_deck();
-    Ok(std::array::from_fn(|i| pack[order[i] as usize]))
+    let mut deck = [Card::default(); N];
+    for (slot, &i) in deck.iter_mut().zip(order) {
+        *slot = pack[i as usize];
+    }
+    Ok(deck)
+}
+
+/// A seed read off a deck order (FNV-1a over its indices).
+fn order_seed(order: &[u16]) -> u64 {
+    order.iter().fold(0xcbf2_9ce4_8422_2325, |h, &i| {
+        (h ^ u64::from(i)).wrapping_mul(0x0100_0000_01b3)
+    })
 }

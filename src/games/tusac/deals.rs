@@ -5,7 +5,7 @@
 
 use super::card::{Card, Colour, Rank};
 use super::sets::{Origin, SetKind};
-use super::state::TuSacState;
+use super::state::OnePackState;
 use super::trash::trash;
 use crate::game::{Seat, MAX_SEATS};
 use crate::games::{MeasureInfo, NOT_APPLICABLE, NOT_MEASURED};
@@ -70,7 +70,7 @@ pub const fn shared_measure(i: usize) -> bool {
 
 /// Writes the [`MEASURES`] of a freshly dealt one-pack game (allocation-free); the multi-pack
 /// measures are [`NOT_APPLICABLE`].
-pub fn measure(s: &TuSacState, out: &mut [[i32; MAX_SEATS]]) {
+pub fn measure(s: &OnePackState, out: &mut [[i32; MAX_SEATS]]) {
     out[ONE_PACK_MEASURES..MEASURES.len()].fill([NOT_APPLICABLE; MAX_SEATS]);
     let red_king = Card::new(Colour::Red, Rank::King);
     let first = s.options().first_player;
@@ -106,7 +106,7 @@ pub fn measure(s: &TuSacState, out: &mut [[i32; MAX_SEATS]]) {
 }
 
 /// 1 when `seat` was dealt all four copies of `c` (a Quan of `c`), else 0.
-fn quans_of(s: &TuSacState, seat: Seat, c: Card) -> u8 {
+fn quans_of(s: &OnePackState, seat: Seat, c: Card) -> u8 {
     u8::from(
         s.public_sets(seat)
             .iter()

@@ -27,7 +27,7 @@ use super::hand::Hand;
 use super::history::ClaimHistory;
 use super::options::DiscardRule;
 use super::rules::Options;
-use super::state::{TuSacState, DECK_SIZE};
+use super::state::{OnePackState, DECK_SIZE};
 use super::trash::trash;
 use super::worst::COPIES;
 use crate::game::Seat;
@@ -80,7 +80,7 @@ struct SeatHistory<'a> {
 }
 
 impl SeatHistory<'_> {
-    fn of(truth: &TuSacState, seat: Seat) -> SeatHistory<'_> {
+    fn of(truth: &OnePackState, seat: Seat) -> SeatHistory<'_> {
         SeatHistory {
             seat,
             spent: truth.spent(seat),
@@ -217,13 +217,13 @@ impl<'a> SwapChain<'a> {
 }
 
 /// The other seats of `seat`'s view.
-fn others(truth: &TuSacState, seat: Seat) -> impl Iterator<Item = Seat> {
+fn others(truth: &OnePackState, seat: Seat) -> impl Iterator<Item = Seat> {
     (0..truth.players() as Seat).filter(move |&x| x != seat)
 }
 
 /// Copies of each type `seat` has not seen: not in its hand, not public, not dead and not the
 /// active card.
-pub fn unseen(truth: &TuSacState, seat: Seat) -> [u8; CARD_TYPES] {
+pub fn unseen(truth: &OnePackState, seat: Seat) -> [u8; CARD_TYPES] {
     let own = truth.private(seat);
     let mut u = [COPIES; CARD_TYPES];
     for c in Card::all() {
@@ -237,11 +237,11 @@ pub fn unseen(truth: &TuSacState, seat: Seat) -> [u8; CARD_TYPES] {
 
 /// Deals each other seat its public number of Khaps from `unseen`: `None` if it cannot.
 fn deal_khaps(
-    truth: &TuSacState,
+    truth: &OnePackState,
     seat: Seat,
     unseen: &mut [u8; CARD_TYPES],
     rng: &mut GameRng,
-    s: &mut TuSacState,
+    s: &mut OnePackState,
 ) -> Option<()> {
     for x in others(truth, seat) {
         let mut hand = Hand::EMPTY;
@@ -268,7 +268,7 @@ fn deal_khaps(
 
 /// One attempt at a fresh determinization: `None` if the random fill got stuck (the caller
 /// retries).
-pub fn fresh(truth: &TuSacState, seat: Seat, rng: &mut GameRng) -> Option<TuSacState> {
+pub fn fresh(truth: &OnePackState, seat: Seat, rng: &mut GameRng) -> Option<OnePackState> {
     let mut s = *truth;
     let mut unseen = unseen(truth, seat);
     let khaps_fixed = truth.khaps_announced();
@@ -328,7 +328,7 @@ pub fn fresh(truth: &TuSacState, seat: Seat, rng: &mut GameRng) -> Option<TuSacS
 
 /// Shuffles the stock, and scrubs the dealt part of the deck (it held the true deal) to the
 /// cards not in the stock, in canonical order.
-fn finish(s: &mut TuSacState, rng: &mut GameRng) {
+fn finish(s: &mut OnePackState, rng: &mut GameRng) {
     let first = s.next_draw as usize;
     shuffle(&mut s.deck[first..], rng);
     let mut rest = [COPIES; CARD_TYPES];

@@ -16,7 +16,7 @@
 //!   cards would let it win or lower its trash.
 //!
 //! Type-specific features are 0 for actions of the other types. Everything is computed from the
-//! view (own block, public sets, dead pile, stock size, counts, [`TuSacView::unseen`]) with table
+//! view (own block, public sets, dead pile, stock size, counts, [`OnePackView::unseen`]) with table
 //! lookups into fixed arrays: no heap allocation. The trash tables answer "what would this card
 //! do to the block" per trash part (§3.2 item 5), so the work shared by a decision's actions is
 //! done once: about 1 µs of CPU per decision on the positions of greedy games
@@ -29,7 +29,7 @@ use super::sets::{pawns_without, value, Origin, SetKind, Zone};
 use super::state::{Action, Phase, Source, MAX_ACTIONS};
 use super::trash::{colour_entry_of, pawn_entry_of, trash, trash_and_value};
 use super::worst::outs;
-use super::TuSacView;
+use super::OnePackView;
 use crate::agents::rules::features::{feature, FeatureInfo, FeatureRow};
 use crate::game::SeatView;
 
@@ -289,7 +289,7 @@ fn meld_delta(h: Hand, x: Card) -> i8 {
 }
 
 /// Writes the features of each legal action into `rows` (one row per action).
-pub fn features(view: &TuSacView<'_>, legal: &[Action], rows: &mut [FeatureRow]) {
+pub fn features(view: &OnePackView<'_>, legal: &[Action], rows: &mut [FeatureRow]) {
     debug_assert_eq!(legal.len(), rows.len());
     if legal.is_empty() {
         return;

@@ -21,15 +21,25 @@
 //! and turn options are the rule above: it takes every offered Kong or Pong (rule (b) already
 //! forbids one that raises trash), and it counts the exposed Pong upgrade (F3) as a meld that
 //! leaves its trash as it is and adds the Kong's value over the Pong's.
+//!
+//! In the multi-pack variants (sisepai21, dirtyking26) the default weights play the multi-pack
+//! rule of `packs/greedy.rs` (fewest loose cards, then most points, then the outs); any other
+//! weights score every action by the formulas above over the multi-pack features
+//! (`packs/features.rs`, where trash is the loose cards), a decline being any action marked
+//! `is_decline`, ties going to the fewest loose cards, then the most points left.
 
+use super::engine::{TuSacState, TuSacView};
 use super::features::{features, FEATURES};
 use super::options::DiscardRule;
+use super::packs::features::features as packs_features;
+use super::packs::greedy::PacksGreedy;
+use super::packs::PacksView;
 use super::rules::cards_of;
 use super::sets::{value, Origin, SetKind, Zone};
-use super::state::{Action, Phase, TuSacState, MAX_ACTIONS};
+use super::state::{Action, OnePackState, Phase, LIST_CAPACITY};
 use super::trash::trash_and_value;
 use super::worst::worst_set;
-use super::TuSacView;
+use super::OnePackView;
 use crate::agents::catalogue::AgentInfo;
 use crate::agents::greedy::{feature_slot, milli, TieBreak, Weights, TIEBREAK_PARAM};
 use crate::agents::rules::features::{FeatureRow, MAX_FEATURES};
@@ -70,8 +80,9 @@ pub const GREEDY_INFO: AgentInfo = AgentInfo {
     games: "tusac",
     about: "greedy worst-card: discards a worst card (§5 OutsV1); melds when a meld is legal and \
             does not raise trash, preferring the lowest trash left, then the highest hand value. \
-            Its weights (defaults: that rule) score the actions by their features instead \
-            (docs/tune.md)",
+            In sisepai21/dirtyking26: fewest loose cards, then most points, then outs \
+            (docs/tusac-variants.md). Its weights (defaults: that rule) score the actions by \
+            their features instead (docs/tune.md)",
     params: GREEDY_PARAMS,
 };
 
@@ -86,6 +97,7 @@ mod slot {
     pub const TRASH_AFTER: usize = feature_slot(FEATURES, "trash_after");
     pub const MELD_VALUE: usize = feature_slot(FEATURES, "meld_value");
     pub const VALUE_AFTER: usize = feature_slot(FEATURES, "value_after");
+    pub const IS_DECLINE: usize = feature_slot(FEATURES, "is_decline");
 }
 
 /// The greedy worst-card agent for Tứ Sắc.
@@ -97,7 +109,7 @@ pub struct TuSacGreedy {
     pub weights: Weights,
     /// Score by the weights even when they are the defaults (the rule's other path, for tests).
     pub always_score: bool,
-    rows: [FeatureRow; MAX_ACTIONS],
+    rows: [FeatureRow; LIST_CAPACITY],
 }
 
 impl TuSacGreedy {
@@ -107,7 +119,7 @@ impl TuSacGreedy {
             tiebreak,
             weights,
             always_score: false,
-            rows: [[0; MAX_FEATURES]; MAX_ACTIONS],
+            rows: [[0; MAX_FEATURES]; LIST_CAPACITY],
         }
     }
 
@@ -120,7 +132,7 @@ impl TuSacGreedy {
     }
 
     /// Greedy's rule: a worst discard; the meld leaving least trash, then most value.
-    fn plain(&self, view: &TuSacView<'_>, legal: &[Action], rng: &mut GameRng) -> Option<usize> {
+    fn plain(&self, view: &OnePackView<'_>, legal: &[Action], rng: &mut GameRng) -> Option<usize> {
         let hand = view.own_hand();
         match view.phase() {
             Phase::MustDiscard(_) if view.options().discard_rule == DiscardRule::AnyNonKing => {
@@ -173,7 +185,7 @@ impl TuSacGreedy {
     /// The choice by the weights (see the module documentation).
     fn scored(
         &mut self,
-        view: &TuSacView<'_>,
+        view: &OnePackView<'_>,
         legal: &[Action],
         rng: &mut GameRng,
     ) -> Option<usize> {
@@ -247,8 +259,8 @@ fn upgrade_gain(table: super::options::PointTable) -> u32 {
     ))
 }
 
-impl Agent<TuSacState> for TuSacGreedy {
-    fn act(&mut self, view: &TuSacView<'_>, legal: &[Action], rng: &mut GameRng) -> usize {
+impl Agent<OnePackState> for TuSacGreedy {
+    fn act(&mut self, view: &OnePackView<'_>, legal: &[Action], rng: &mut GameRng) -> usize {
         let choice = if self.always_score || !self.weights.is_default(WEIGHTS) {
             self.scored(view, legal, rng)
         } else {
@@ -256,5 +268,62 @@ impl Agent<TuSacState> for TuSacGreedy {
         };
         // No meld: decline (the draw or pass is always the last legal action of a turn option).
         choice.unwrap_or(legal.len() - 1)
+    }
+}
+
+impl Agent<TuSacState> for TuSacGreedy {
+    fn act(&mut self, view: &TuSacView<'_>, legal: &[Action], rng: &mut GameRng) -> usize {
+        match view {
+            TuSacView::OnePack(v) => Agent::<OnePackState>::act(self, v, legal, rng),
+            TuSacView::MultiPack(v) if self.always_score || !self.weights.is_default(WEIGHTS) => {
+                self.scored_multi_pack(v, legal, rng)
+            }
+            TuSacView::MultiPack(v) => PacksGreedy {
+                tiebreak: self.tiebreak,
+            }
+            .choose(v, legal, rng),
+        }
+    }
+}
+
+impl TuSacGreedy {
+    /// The choice by the weights in a multi-pack game: the one-pack formulas over the multi-pack
+    /// features (`packs/features.rs`: trash is loose cards), a decline being any action whose
+    /// `is_decline` is set; ties go to the least loose, then the most points left.
+    fn scored_multi_pack(
+        &mut self,
+        view: &PacksView<'_>,
+        legal: &[Action],
+        rng: &mut GameRng,
+    ) -> usize {
+        let rows = &mut self.rows[..legal.len()];
+        for row in rows.iter_mut() {
+            *row = [0; MAX_FEATURES];
+        }
+        packs_features(view, legal, rows);
+        let w = |s: W| self.weights.get(s as usize);
+        let rows = &self.rows[..legal.len()];
+        let f = |i: usize, s: usize| f64::from(rows[i][s]);
+        let after = |i: usize| {
+            (
+                rows[i][slot::TRASH_AFTER],
+                Reverse(rows[i][slot::VALUE_AFTER]),
+            )
+        };
+        let keys = (0..legal.len()).map(|i| {
+            let score = if matches!(legal[i], Action::Discard(_)) {
+                w(W::Outs) * f(i, slot::OUTS_OVER_MIN)
+                    + w(W::NotWorst) * f64::from(u8::from(f(i, slot::OUTS_OVER_MIN) > 0.0))
+                    + w(W::Feed) * f(i, slot::FEED)
+            } else if rows[i][slot::IS_DECLINE] > 0 {
+                w(W::Trash) * f(i, slot::TRASH_AFTER)
+                    + w(W::Decline)
+                    + w(W::Feed) * f(i, slot::FEED)
+            } else {
+                w(W::Trash) * f(i, slot::TRASH_AFTER) - w(W::MeldValue) * f(i, slot::MELD_VALUE)
+            };
+            (i, (milli(score + self.common(&rows[i])), after(i)))
+        });
+        self.tiebreak.pick(keys, rng).unwrap_or(legal.len() - 1)
     }
 }

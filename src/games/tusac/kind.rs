@@ -2,11 +2,10 @@
 //! its own agents, its record hooks, its analyser and its benchmark figures.
 
 use super::analyze::{analyze, analyze_hand};
-use super::card::format_cards;
+use super::engine::{TuSac, TuSacState, TuSacView};
 use super::greedy::{TuSacGreedy, GREEDY_INFO};
 use super::log::TuSacLog;
-use super::record::parse_deck;
-use super::state::{Event, TuSac, TuSacState};
+use super::state::{Action, Event, OnePack};
 use super::{trash, Hand, Options};
 use crate::agents::rules::features::{FeatureInfo, FeatureRow};
 use crate::agents::spec::AgentSpec;
@@ -24,10 +23,11 @@ impl GameKind for TuSac {
     const INFO: GameInfo = GameInfo {
         name: "tusac",
         title: "Tứ Sắc",
-        variants: &["classic", "4sac"],
-        planned_variants: &["sisepai21", "dirtyking26"],
-        seats: (2, 4),
-        payout_unit: "points (§6.1)",
+        variants: &["classic", "4sac", "sisepai21", "dirtyking26"],
+        planned_variants: &[],
+        seats: (2, 8),
+        variant_seats: &[("classic", 2, 4), ("4sac", 2, 4)],
+        payout_unit: "points (§6.1–6.4)",
         ranks_places: false,
         agents: &[GREEDY_INFO],
     };
@@ -35,7 +35,10 @@ impl GameKind for TuSac {
 
     const DEAL_MEASURES: &'static [crate::games::MeasureInfo] = super::deals::MEASURES;
     fn measure_deal(state: &Self::State, out: &mut [[i32; crate::game::MAX_SEATS]]) {
-        super::deals::measure(state, out);
+        match state {
+            TuSacState::OnePack(s) => super::deals::measure(s, out),
+            TuSacState::MultiPack(s) => super::packs::deals::measure(s, out),
+        }
     }
 
     fn build(variant: &str, players: usize, rules: &RuleMap) -> Result<TuSac, String> {
@@ -48,8 +51,7 @@ impl GameKind for TuSac {
         self.options().to_rules()
     }
 
-    /// Planned variants too: their options are checked against the rule cores (§7) without
-    /// building a playable game.
+    /// Checked against the rule cores (§7) without dealing.
     fn rules_in_force(variant: &str, players: usize, rules: &RuleMap) -> Result<RuleMap, String> {
         let all = crate::games::rules_with_players(rules, players)?;
         Ok(Options::from_rules(variant, &all)?.to_rules())
@@ -63,12 +65,11 @@ impl GameKind for TuSac {
 
     const GREEDY_WEIGHTS: &'static [crate::agents::greedy::Weight] = super::greedy::WEIGHTS;
 
-    fn features(
-        view: &super::TuSacView<'_>,
-        legal: &[super::state::Action],
-        rows: &mut [FeatureRow],
-    ) {
-        super::features::features(view, legal, rows)
+    fn features(view: &TuSacView<'_>, legal: &[Action], rows: &mut [FeatureRow]) {
+        match view {
+            TuSacView::OnePack(v) => super::features::features(v, legal, rows),
+            TuSacView::MultiPack(v) => super::packs::features::features(v, legal, rows),
+        }
     }
 
     fn own_agent(spec: &AgentSpec) -> Result<Box<dyn Agent<TuSacState>>, String> {
@@ -79,18 +80,11 @@ impl GameKind for TuSac {
     }
 
     fn record_setup(start: &TuSacState) -> RecordSetup {
-        RecordSetup {
-            deck: format_cards(start.deck().iter().copied()),
-            first: start.options().first_player,
-            setup: RuleMap::new(),
-        }
+        super::record::setup(start)
     }
 
     fn deal_recorded(&self, deck: &str, setup: &RuleMap) -> Result<TuSacState, String> {
-        if let Some(key) = setup.keys().next() {
-            return Err(format!("setup: '{key}' is not a setting of a tusac deal"));
-        }
-        Ok(self.deal_deck(&parse_deck(deck)?))
+        super::record::deal(self, deck, setup)
     }
 
     fn deal_layout(&self, first: Option<crate::game::Seat>) -> Result<DealLayout, String> {
@@ -116,6 +110,12 @@ impl GameKind for TuSac {
                 winner: Some(w), ..
             } => (Some(w), "win".to_string()),
             Event::End { winner: None, .. } => (None, "drawn".to_string()),
+            Event::Redealt { times } => (None, format!("redeal {times}")),
+            Event::DoubleRank { card } => (None, format!("double {card}")),
+            Event::FaceDown { seat } => (Some(seat), "face_down".to_string()),
+            Event::Reshuffle { cards } => (None, format!("reshuffle {cards}")),
+            Event::NoDiscard { seat } => (Some(seat), "no_discard".to_string()),
+            Event::DeclinedDraw { seat, card } => (Some(seat), format!("discard_drawn {card}")),
             _ => return None,
         };
         Some(RecordEvent {
@@ -179,7 +179,7 @@ impl GameKind for TuSac {
 
 /// 20-card private blocks from seeded deals (Quans removed by the deal).
 fn sample_hands(count: u64) -> Vec<Hand> {
-    let game = TuSac::classic(4).expect("classic");
+    let game = OnePack::classic(4).expect("classic");
     (0..count.div_ceil(3))
         .flat_map(|i| {
             let s = game.deal(&mut stream_rng(0xBE7C, i, DEAL_STREAM));

@@ -1,7 +1,11 @@
 //! The readable log of one game (`bailab play`, golden playthroughs): the deal, every event with
 //! its seat and the rule that forced it, the final hands and the payout vector.
 
-use super::state::{TuSacState, DECK_SIZE};
+use super::card::{format_cards, Card};
+use super::engine::TuSacState;
+use super::loose::{best, Counts};
+use super::packs::PacksState;
+use super::state::{OnePackState, DECK_SIZE};
 use super::trash::trash;
 use crate::game::{GameState, Outcome, Seat};
 use crate::games::GameLog;
@@ -17,6 +21,38 @@ pub struct TuSacLog {
 impl GameLog<TuSacState> for TuSacLog {
     /// Starts a log with a title line and the deal (the state right after `deal`).
     fn new(title: &str, s: &TuSacState) -> TuSacLog {
+        match s {
+            TuSacState::OnePack(s) => TuSacLog::one_pack(title, s),
+            TuSacState::MultiPack(s) => TuSacLog::multi_pack(title, s),
+        }
+    }
+
+    /// Records a decision: the seat, how many legal actions it had and its choice, then its events.
+    fn decision(&mut self, seat: Seat, legal: usize, action: &str, after: &TuSacState) {
+        let _ = writeln!(
+            self.text,
+            "        seat {seat} chooses `{action}` ({legal} legal)"
+        );
+        self.events(after.last_events());
+    }
+
+    /// Closes the log with the final hands and the outcome.
+    fn finish(mut self, s: &TuSacState) -> String {
+        let _ = writeln!(self.text, "final:");
+        match s {
+            TuSacState::OnePack(s) => self.one_pack_final(s),
+            TuSacState::MultiPack(s) => self.multi_pack_final(s),
+        }
+        if let Some(o) = s.outcome() {
+            let _ = writeln!(self.text, "{}", outcome_line(&o));
+        }
+        self.text
+    }
+}
+
+impl TuSacLog {
+    /// The start of a one-pack game's log.
+    fn one_pack(title: &str, s: &OnePackState) -> TuSacLog {
         let mut log = TuSacLog::default();
         let o = s.options();
         let _ = writeln!(log.text, "{title}");
@@ -39,23 +75,63 @@ impl GameLog<TuSacState> for TuSacLog {
             );
         }
         let _ = writeln!(log.text, "  stock: {} cards", s.stock_len());
-        log.events(s);
+        log.events(s.last_events());
         let _ = writeln!(log.text, "play:");
         log
     }
 
-    /// Records a decision: the seat, how many legal actions it had and its choice, then its events.
-    fn decision(&mut self, seat: Seat, legal: usize, action: &str, after: &TuSacState) {
+    /// The start of a multi-pack game's log: the packs' deck, then every seat's hand with its
+    /// loose cards and points (§3.3, §3.6) and its face-down block.
+    fn multi_pack(title: &str, s: &PacksState) -> TuSacLog {
+        let mut log = TuSacLog::default();
+        let o = s.options();
+        let _ = writeln!(log.text, "{title}");
         let _ = writeln!(
-            self.text,
-            "        seat {seat} chooses `{action}` ({legal} legal)"
+            log.text,
+            "rules: Tứ Sắc {}, {} players, first player {}, {} packs",
+            o.variant, o.players, o.first_player, o.decks
         );
-        self.events(after);
+        let deck = format_cards(s.deck().iter().copied());
+        let _ = writeln!(
+            log.text,
+            "deck ({} cards, §1.3 order): {deck}",
+            s.deck().len()
+        );
+        let _ = writeln!(log.text, "deal:");
+        for seat in 0..s.players() as Seat {
+            let hand = s.hand(seat);
+            let (loose, points) = best(hand, s.set_rules());
+            let _ = writeln!(
+                log.text,
+                "  seat {seat}: {} ({} cards, loose {loose}, points {points}) | face down {}",
+                cards_of(hand),
+                s.hand_len(seat),
+                format_cards(s.face_down(seat))
+            );
+        }
+        let _ = writeln!(log.text, "  stock: {} cards", s.stock_len());
+        log.events(s.last_events());
+        let _ = writeln!(log.text, "play:");
+        log
     }
 
-    /// Closes the log with the final hands and the outcome.
-    fn finish(mut self, s: &TuSacState) -> String {
-        let _ = writeln!(self.text, "final:");
+    /// The final blocks of a multi-pack game.
+    fn multi_pack_final(&mut self, s: &PacksState) {
+        for seat in 0..s.players() as Seat {
+            let sets: Vec<String> = s.melded(seat).iter().map(|x| x.to_string()).collect();
+            let _ = writeln!(
+                self.text,
+                "  seat {seat}: hand {} | face down {} | melded {}",
+                cards_of(s.hand(seat)),
+                format_cards(s.face_down(seat)),
+                sets.join(" ")
+            );
+        }
+        let _ = writeln!(self.text, "  stock: {} cards", s.stock_len());
+    }
+
+    /// The final blocks of a one-pack game.
+    fn one_pack_final(&mut self, s: &OnePackState) {
         for seat in 0..s.players() as Seat {
             let sets: Vec<String> = s.public_sets(seat).iter().map(|x| x.to_string()).collect();
             let _ = writeln!(
@@ -66,21 +142,20 @@ impl GameLog<TuSacState> for TuSacLog {
             );
         }
         let _ = writeln!(self.text, "  stock: {} cards", s.stock_len());
-        if let Some(o) = s.outcome() {
-            let _ = writeln!(self.text, "{}", outcome_line(&o));
-        }
-        self.text
     }
-}
 
-impl TuSacLog {
     /// Records the events of the last step (`last_events`), numbering them.
-    fn events(&mut self, s: &TuSacState) {
-        for e in s.last_events() {
+    fn events(&mut self, events: &[super::state::Event]) {
+        for e in events {
             self.step += 1;
             let _ = writeln!(self.text, "  {:>4}. {e}", self.step);
         }
     }
+}
+
+/// The cards of a count array, in card order.
+fn cards_of(hand: &Counts) -> String {
+    format_cards(Card::all().flat_map(|c| std::iter::repeat_n(c, usize::from(hand[c.index()]))))
 }
 
 /// One line describing an outcome: winner, reason, hand value, penalty and payouts.

@@ -434,26 +434,7 @@ impl Options {
         }
         Ok(())
     }
-
-    /// [`Options::validate`], then whether the engine plays this core yet (`TuSac::new`). The
-    /// multi-pack core is specified and validated but not wired into the game yet, so its
-    /// options print (`bailab rules`) but do not play.
-    pub fn check_playable(&self) -> Result<(), String> {
-        self.validate()?;
-        if !PLAYABLE_CORES.contains(&self.core()) {
-            return Err(format!(
-                "rules: 'khap_lock' = false selects the multi-pack core (loose cards, §3.3; \
-                 sisepai21, dirtyking26), which does not play yet (variant '{}'); only \
-                 khap_lock = true plays",
-                self.variant
-            ));
-        }
-        Ok(())
-    }
 }
-
-/// The rule cores the game plays today (the multi-pack core is being written).
-pub const PLAYABLE_CORES: &[Core] = &[Core::OnePack];
 
 /// Option enums written by their variant names, as §7 writes them (`"ExposeQuan"`).
 pub trait Named: Copy + PartialEq + 'static {

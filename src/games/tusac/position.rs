@@ -9,11 +9,12 @@
 
 use super::card::{parse_cards, Card, CARD_TYPES};
 use super::determinize;
+use super::engine::{TuSac, TuSacState};
 use super::hand::Hand;
 use super::history::ClaimHistory;
 use super::rules::{can_win, legal_discards, pair_priority_binds};
 use super::sets::{Origin, SetInstance, SetKind, Zone};
-use super::state::{Active, Phase, PublicBlock, Source, TuSac, TuSacState, DECK_SIZE};
+use super::state::{Active, OnePack, OnePackState, Phase, PublicBlock, Source, DECK_SIZE};
 use crate::fixed::CopyVec;
 use crate::game::Seat;
 use crate::games::position::{parse_toml, seat_tables, Common, CopyCount, Keys, Position};
@@ -46,7 +47,7 @@ pub fn read(
     let info = <TuSac as GameKind>::INFO;
     let common = Common::read(&mut keys, info.name, 4, info.seats)?;
     let (n, me) = (common.players, common.seat);
-    let game = TuSac::build(variant, n, &RuleMap::new())?;
+    let game = one_pack(TuSac::build(variant, n, &RuleMap::new())?)?;
     let opts = *game.options();
     let mut seen = CopyCount::<CARD_TYPES>::new(4);
 
@@ -90,9 +91,9 @@ pub fn read(
     }
     check_decision(own, active, &opts, me)?;
 
-    let mut s = TuSacState {
+    let mut s = OnePackState {
         opts,
-        deck: TuSac::fresh_deck(),
+        deck: OnePack::fresh_deck(),
         next_draw: 0,
         private: [Hand::EMPTY; super::state::MAX_PLAYERS],
         public: [PublicBlock::default(); super::state::MAX_PLAYERS],
@@ -157,8 +158,19 @@ pub fn read(
         // the claim window on the active card reached the turn option: no forced claim took it
         s.history.window(a, true);
     }
-    let state = first_filling(&s, me)?;
-    Ok((game, Position { seat: me, state }))
+    let state = first_filling(&s, me)?.into();
+    Ok((game.into(), Position { seat: me, state }))
+}
+
+/// The one-pack game of a position file; the multi-pack variants have no position files yet.
+fn one_pack(game: TuSac) -> Result<OnePack, String> {
+    match game {
+        TuSac::OnePack(g) => Ok(g),
+        TuSac::MultiPack(g) => Err(format!(
+            "position files (--view) are written for the one-pack variants (classic, 4sac); for              {} give a partial deal instead (--deal FILE, docs/deals-spec.md)",
+            g.options().variant
+        )),
+    }
 }
 
 /// Reads the card list at `key`, counting its copies.
@@ -357,7 +369,7 @@ fn hidden_size(x: usize, info: &SeatInfo) -> Result<usize, String> {
 
 /// Every discard listed under `[seats.N] discards` must still be seen: in the dead pile or a
 /// public set (where it went), or the active card.
-fn check_discards(s: &TuSacState, seats: &[SeatInfo]) -> Result<(), String> {
+fn check_discards(s: &OnePackState, seats: &[SeatInfo]) -> Result<(), String> {
     let mut listed = [0u8; CARD_TYPES];
     for (x, info) in seats.iter().enumerate() {
         for &c in &info.discards {
@@ -428,7 +440,7 @@ fn check_decision(
 
 /// A first consistent filling of the hidden blocks (Khap counts kept, no new triple), or an
 /// error when none is found.
-fn first_filling(s: &TuSacState, me: Seat) -> Result<TuSacState, String> {
+fn first_filling(s: &OnePackState, me: Seat) -> Result<OnePackState, String> {
     let mut rng = stream_rng(0, 0, 0);
     for _ in 0..FILL_ATTEMPTS {
         if let Some(filled) = determinize::fresh(s, me, &mut rng) {

@@ -452,7 +452,7 @@ mod tests {
     #[test]
     fn can_win_shortcut_equals_the_search() {
         use crate::game::Game;
-        let game = crate::games::tusac::TuSac::classic(4).unwrap();
+        let game = crate::games::tusac::OnePack::classic(4).unwrap();
         let mut wins = 0;
         for i in 0..5_000 {
             let s = game.deal(&mut crate::rng::stream_rng(2, i, 0));
@@ -473,7 +473,7 @@ mod tests {
 
     #[test]
     fn table_discards_equal_the_definition() {
-        let game = crate::games::tusac::TuSac::classic(4).unwrap();
+        let game = crate::games::tusac::OnePack::classic(4).unwrap();
         use crate::game::Game;
         for i in 0..20_000 {
             let s = game.deal(&mut crate::rng::stream_rng(1, i, 0));

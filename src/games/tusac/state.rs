@@ -7,7 +7,7 @@
 use super::card::{Card, CARD_TYPES};
 use super::hand::Hand;
 use super::history::ClaimHistory;
-use super::options::{ClaimRule, DealtQuad, Payout};
+use super::options::{ClaimRule, Core, DealtQuad, Payout};
 use super::rules::{
     best_winning_meld_with, can_win_with, cards_of, discards_for, legal_melds_for, optional_claim,
     pair_priority_binds, Meld, Melds, Options, Taker,
@@ -36,6 +36,17 @@ pub const MAX_PUBLIC_SETS: usize = 22;
 /// Bound on the legal actions of one decision: discards are distinct non-King types of at most
 /// 21 cards; a turn option offers at most [`super::rules::MAX_MELD_SHAPES`] melds plus a draw.
 pub const MAX_ACTIONS: usize = 21;
+
+/// The legal-action list of both rule cores (the larger of their bounds: this core's
+/// [`MAX_ACTIONS`] and the multi-pack core's).
+pub type ActionList = ArrayVec<Action, LIST_CAPACITY>;
+
+/// The capacity of [`ActionList`].
+pub const LIST_CAPACITY: usize = if MAX_ACTIONS > super::packs::state::MAX_ACTIONS {
+    MAX_ACTIONS
+} else {
+    super::packs::state::MAX_ACTIONS
+};
 /// Bound on the events of one step: the deal reports at most 5 Quans per seat and a natural
 /// win; an action reports itself, a draw, a claim and the end.
 pub const MAX_EVENTS: usize = 4 * 5 + 1;
@@ -431,20 +442,26 @@ impl Default for SetInstance {
 
 /// A Tứ Sắc game: the variant's rule options.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct TuSac {
+pub struct OnePack {
     opts: Options,
 }
 
-impl TuSac {
+impl OnePack {
     /// A game with these options. Errors when an option is outside what the engine supports.
-    pub fn new(opts: Options) -> Result<TuSac, String> {
-        opts.check_playable()?;
-        Ok(TuSac { opts })
+    pub fn new(opts: Options) -> Result<OnePack, String> {
+        opts.validate()?;
+        if opts.core() != Core::OnePack {
+            return Err(format!(
+                "{}: the one-pack core runs only options with the Khap lock (khap_lock = true)",
+                opts.variant
+            ));
+        }
+        Ok(OnePack { opts })
     }
 
     /// The classic variant for `players` players (2–4).
-    pub fn classic(players: u8) -> Result<TuSac, String> {
-        TuSac::new(Options::classic(players))
+    pub fn classic(players: u8) -> Result<OnePack, String> {
+        OnePack::new(Options::classic(players))
     }
 
     /// The rule options.
@@ -458,7 +475,7 @@ impl TuSac {
     }
 
     /// Deals from a shuffled deck by the convention of §1.3 item 4, then runs §1.4.
-    pub fn deal_deck(&self, deck: &[Card; DECK_SIZE]) -> TuSacState {
+    pub fn deal_deck(&self, deck: &[Card; DECK_SIZE]) -> OnePackState {
         let o = self.opts;
         let (n, f, hs) = (
             o.players as usize,
@@ -470,7 +487,7 @@ impl TuSac {
             counts[(f + k) % n][c.index()] += 1;
         }
         counts[f][deck[n * hs].index()] += 1;
-        let mut s = TuSacState {
+        let mut s = OnePackState {
             opts: o,
             deck: *deck,
             next_draw: (n * hs + 1) as u8,
@@ -512,8 +529,8 @@ impl TuSac {
     }
 }
 
-impl Game for TuSac {
-    type State = TuSacState;
+impl Game for OnePack {
+    type State = OnePackState;
     fn name(&self) -> &'static str {
         "tusac"
     }
@@ -523,8 +540,8 @@ impl Game for TuSac {
     fn seats(&self) -> usize {
         self.opts.players as usize
     }
-    fn deal(&self, rng: &mut GameRng) -> TuSacState {
-        let mut deck = TuSac::fresh_deck();
+    fn deal(&self, rng: &mut GameRng) -> OnePackState {
+        let mut deck = OnePack::fresh_deck();
         shuffle(&mut deck, rng);
         self.deal_deck(&deck)
     }
@@ -532,7 +549,7 @@ impl Game for TuSac {
 
 /// A Tứ Sắc game in progress. A plain `Copy` value.
 #[derive(Copy, Clone, Debug)]
-pub struct TuSacState {
+pub struct OnePackState {
     pub(super) opts: Options,
     pub(super) deck: [Card; DECK_SIZE],
     pub(super) next_draw: u8,
@@ -548,7 +565,7 @@ pub struct TuSacState {
     pub(super) history: ClaimHistory,
 }
 
-impl TuSacState {
+impl OnePackState {
     /// The rule options in force.
     pub fn options(&self) -> &Options {
         &self.opts
@@ -905,9 +922,9 @@ impl TuSacState {
     }
 }
 
-impl GameState for TuSacState {
+impl GameState for OnePackState {
     type Action = Action;
-    type Actions = ArrayVec<Action, MAX_ACTIONS>;
+    type Actions = ActionList;
     type Event = Event;
 
     fn to_move(&self) -> Option<Seat> {
@@ -1020,8 +1037,8 @@ impl GameState for TuSacState {
         100.0
     }
 
-    type View<'a> = super::view::TuSacView<'a>;
-    fn view(&self, seat: Seat) -> super::view::TuSacView<'_> {
-        super::view::TuSacView::new(self, seat)
+    type View<'a> = super::view::OnePackView<'a>;
+    fn view(&self, seat: Seat) -> super::view::OnePackView<'_> {
+        super::view::OnePackView::new(self, seat)
     }
 }

@@ -4,7 +4,7 @@ use super::card::CARD_TYPES;
 use super::determinize;
 use super::hand::Hand;
 use super::sets::SetInstance;
-use super::state::{Active, Phase, TuSacState};
+use super::state::{Active, OnePackState, Phase};
 use crate::game::{GameState, Seat, SeatView};
 use crate::rng::GameRng;
 
@@ -12,14 +12,14 @@ use crate::rng::GameRng;
 /// (public blocks, dead pile, active card, stock size, card and Khap counts). The state is a
 /// private field, so nothing else can be read through it.
 #[derive(Copy, Clone)]
-pub struct TuSacView<'a> {
-    state: &'a TuSacState,
+pub struct OnePackView<'a> {
+    state: &'a OnePackState,
     seat: Seat,
 }
 
-impl<'a> TuSacView<'a> {
-    pub(super) fn new(state: &'a TuSacState, seat: Seat) -> TuSacView<'a> {
-        TuSacView { state, seat }
+impl<'a> OnePackView<'a> {
+    pub(super) fn new(state: &'a OnePackState, seat: Seat) -> OnePackView<'a> {
+        OnePackView { state, seat }
     }
     /// This seat's own private block.
     pub fn own_hand(&self) -> Hand {
@@ -84,14 +84,14 @@ impl<'a> TuSacView<'a> {
 /// Attempts before giving up on the random fill (a stuck fill is rare; see the tests).
 const DETERMINIZE_ATTEMPTS: usize = 1000;
 
-impl SeatView for TuSacView<'_> {
-    type State = TuSacState;
+impl SeatView for OnePackView<'_> {
+    type State = OnePackState;
 
     fn seat(&self) -> Seat {
         self.seat
     }
 
-    fn determinize(&self, rng: &mut GameRng) -> TuSacState {
+    fn determinize(&self, rng: &mut GameRng) -> OnePackState {
         for _ in 0..DETERMINIZE_ATTEMPTS {
             if let Some(s) = determinize::fresh(self.state, self.seat, rng) {
                 return s;
@@ -101,9 +101,9 @@ impl SeatView for TuSacView<'_> {
     }
 }
 
-impl TuSacView<'_> {
+impl OnePackView<'_> {
     /// The legal actions of this seat when it is to move (empty otherwise).
-    pub fn legal_actions(&self, out: &mut <TuSacState as GameState>::Actions) {
+    pub fn legal_actions(&self, out: &mut <OnePackState as GameState>::Actions) {
         out.clear();
         if self.state.to_move() == Some(self.seat) {
             self.state.legal_actions(out);

@@ -151,6 +151,17 @@ impl MultiPack {
     /// redeal check: a deck that fails it is an error (a played game never starts from one,
     /// the redeals come before it).
     pub fn deal_deck(&self, deck: &[Card], reshuffle_seed: u64) -> Result<PacksState, String> {
+        self.deal_recorded(deck, reshuffle_seed, 0)
+    }
+
+    /// [`MultiPack::deal_deck`] for a record whose deal came after `redeals` redeals (reported
+    /// by the deal's `Redealt` event, as in the game that was recorded).
+    pub fn deal_recorded(
+        &self,
+        deck: &[Card],
+        reshuffle_seed: u64,
+        redeals: u16,
+    ) -> Result<PacksState, String> {
         if deck.len() != self.opts.deck_len() {
             return Err(format!(
                 "a {} deck holds {} cards, not {}",
@@ -171,7 +182,7 @@ impl MultiPack {
         if self.opts.redeal_dead_hands && !self.deck_is_live(deck) {
             return Err("the deck fails the redeal check of §1.4 step 1".to_string());
         }
-        Ok(self.deal_from(deck, reshuffle_seed, 0))
+        Ok(self.deal_from(deck, reshuffle_seed, redeals))
     }
 
     /// Deals a constructed deck for a position or a test: any cards, at most the copies of each

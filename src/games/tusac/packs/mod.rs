@@ -6,9 +6,9 @@
 //! Source}`, `rules::Meld`) and reads its options from `options::Options`.
 
 mod deal;
-pub mod greedy;
 pub mod deals;
 pub mod features;
+pub mod greedy;
 pub mod melds;
 pub mod state;
 pub mod view;

@@ -544,7 +544,7 @@ impl PacksState {
 
 impl GameState for PacksState {
     type Action = Action;
-    type Actions = ArrayVec<Action, MAX_ACTIONS>;
+    type Actions = crate::games::tusac::state::ActionList;
     type Event = Event;
 
     fn to_move(&self) -> Option<Seat> {

@@ -94,7 +94,7 @@ impl<'a> PacksView<'a> {
         if let Some(a) = s.active {
             take(a.card, 1);
         }
-        for &c in &s.stock[usize::from(s.public_from)..usize::from(s.end)] {
+        for &c in &s.stock[public_stock_start(s)..usize::from(s.end)] {
             take(c, 1);
         }
         pool
@@ -147,6 +147,12 @@ fn cards_of(pool: &Counts, out: &mut [Card; MAX_DECK]) -> usize {
     k
 }
 
+/// Where the stock's public part begins: the cards looked at for the double rank (§1.4 step 2)
+/// not yet drawn; once the draws reach them, the whole rest of the stock.
+fn public_stock_start(s: &PacksState) -> usize {
+    usize::from(s.public_from.max(s.next))
+}
+
 impl SeatView for PacksView<'_> {
     type State = PacksState;
     fn seat(&self) -> Seat {
@@ -187,9 +193,9 @@ impl SeatView for PacksView<'_> {
                 let fd = out.face_down[x as usize];
                 consistent &= (4..CARD_TYPES).all(|t| hand[t] < 4 || fd >> t & 1 == 1);
             }
-            let hidden = usize::from(s.public_from - s.next);
-            out.stock[usize::from(s.next)..usize::from(s.public_from)]
-                .copy_from_slice(&cards[k..k + hidden]);
+            let next = usize::from(s.next);
+            let hidden = public_stock_start(s) - next;
+            out.stock[next..next + hidden].copy_from_slice(&cards[k..k + hidden]);
             if consistent {
                 break;
             }
