@@ -372,7 +372,7 @@ fn features_agree_with_the_engine_and_the_definitions() {
                     let mut next = *s;
                     next.apply(*a);
                     let worst = next.last_events().iter().find_map(|e| match *e {
-                        Event::Discard { worst, .. } => Some(worst),
+                        Event::Discard { worst, .. } => worst,
                         _ => None,
                     });
                     assert_eq!(worst, Some(f("is_worst") == 1), "{a}");

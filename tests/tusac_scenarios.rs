@@ -171,7 +171,7 @@ fn open_and_draw_gh(seat0: &str, seat3: &str) -> OnePackState {
         [Event::Discard {
             seat: 0,
             card: c("yA"),
-            worst: true
+            worst: Some(true)
         }]
     );
     assert_eq!(s.phase(), Phase::TurnOption(1));
@@ -267,7 +267,7 @@ fn scenario_2_khui_is_forced_and_turns_are_skipped() {
         [Event::Discard {
             seat: 0,
             card: c("yE"),
-            worst: true
+            worst: Some(true)
         }]
     );
     // seat 1 now faces seat 0's discard: it lost its draw, seats 2 and 3 were skipped
@@ -306,7 +306,7 @@ fn scenario_3_pair_priority_is_forced() {
             Event::Discard {
                 seat: 0,
                 card: yp,
-                worst: true
+                worst: Some(true)
             },
             Event::Meld {
                 seat: 3,
@@ -347,7 +347,7 @@ fn scenario_4_pair_priority_blocked_by_the_waiting_exception() {
         [Event::Discard {
             seat: 0,
             card: c("yP"),
-            worst: true
+            worst: Some(true)
         }]
     );
     assert_eq!(s.phase(), Phase::TurnOption(1));
@@ -764,7 +764,7 @@ fn win_by_gr_discard(seat0: &str, worst: bool) -> OnePackState {
             Event::Discard {
                 seat: 0,
                 card: gr,
-                worst
+                worst: Some(worst)
             },
             Event::Meld {
                 seat: 1,

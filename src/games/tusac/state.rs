@@ -215,8 +215,8 @@ pub enum Event {
         seat: Seat,
         /// The card.
         card: Card,
-        /// Whether it was a worst card.
-        worst: bool,
+        /// Whether it was a worst card; `None` where §5 does not apply (the multi-pack core).
+        worst: Option<bool>,
     },
     /// The active card taken into a public set; `rule` is set when the engine forced it.
     Meld {
@@ -349,7 +349,11 @@ impl fmt::Display for Event {
                 write!(
                     f,
                     "seat {seat} discards {card}{}",
-                    if worst { " (worst)" } else { " (not worst)" }
+                    match worst {
+                        Some(true) => " (worst)",
+                        Some(false) => " (not worst)",
+                        None => "",
+                    }
                 )
             }
             Event::Meld {
@@ -994,7 +998,7 @@ impl GameState for OnePackState {
                 self.events.push(Event::Discard {
                     seat: x,
                     card,
-                    worst,
+                    worst: Some(worst),
                 });
                 self.claim_window();
             }

@@ -609,7 +609,7 @@ impl GameState for PacksState {
                 self.events.push(Event::Discard {
                     seat: x,
                     card,
-                    worst: true,
+                    worst: None,
                 });
                 self.claim_window();
             }
