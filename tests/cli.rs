@@ -157,3 +157,53 @@ fn play_prints_the_same_game_for_the_same_seed() {
         assert!(text.contains(needle), "missing {needle}");
     }
 }
+
+#[test]
+fn bench_times_the_variant_asked() {
+    let args = |v: &'static str| {
+        [
+            "bench",
+            "--game",
+            "tusac",
+            "--variant",
+            v,
+            "--deals",
+            "40",
+            "--hands",
+            "60",
+            "--searches",
+            "1",
+            "--ismcts-iters",
+            "20",
+        ]
+    };
+    for (variant, own, not) in [
+        (
+            "sisepai21",
+            "loose cards and points of a dealt 20-card hand",
+            "trash",
+        ),
+        (
+            "dirtyking26",
+            "loose cards and points of a dealt 25-card hand",
+            "trash",
+        ),
+        ("4sac", "trash of a 20-card block", "loose"),
+    ] {
+        let o = bailab(&args(variant), None);
+        assert!(o.status.success(), "{variant}: {}", stderr(&o));
+        let text = stdout(&o);
+        assert!(text.contains(&format!("tusac {variant} {own}")), "{text}");
+        assert!(!text.contains(not), "{text}");
+        for row in [
+            "random×4, 1 thread(s)",
+            "greedy×4, 1 thread(s)",
+            "ismcts iters=20",
+        ] {
+            assert!(
+                text.contains(&format!("tusac {variant} {row}")),
+                "{row}: {text}"
+            );
+        }
+    }
+}

@@ -149,7 +149,7 @@ impl GameVisitor for Bench<'_> {
             }
             None => info.variants[0],
         };
-        let own = G::bench_rows(args.hands);
+        let own = G::bench_rows(variant, args.hands);
         let matchups: Vec<(&str, usize)> = ["random", "greedy"]
             .iter()
             .flat_map(|&a| [(a, 1), (a, cores)])
@@ -157,8 +157,9 @@ impl GameVisitor for Bench<'_> {
         let matchup_label = |agent: &str, threads: usize| {
             format!("{} {variant} {agent}×4, {threads} thread(s)", info.name)
         };
-        let ismcts_label =
-            |iters: u32, settings: &str| format!("{} ismcts iters={iters},{settings}", info.name);
+        let ismcts_label = |iters: u32, settings: &str| {
+            format!("{} {variant} ismcts iters={iters},{settings}", info.name)
+        };
         // One table per game: every label is known before the slow figures are measured, so
         // the columns line up whatever their lengths.
         let mut labels: Vec<String> = own

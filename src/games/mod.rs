@@ -225,10 +225,10 @@ pub trait GameKind: Game + Clone + 'static {
         let _ = (variant, text, origin);
         Err(format!("{} has no position files yet", Self::INFO.name))
     }
-    /// Extra figures for `bailab bench` (e.g. hand evaluations per second), measured on `count`
-    /// samples.
-    fn bench_rows(count: u64) -> Vec<BenchRow> {
-        let _ = count;
+    /// Extra figures for `bailab bench` of `variant` (e.g. hand evaluations per second),
+    /// measured on `count` samples.
+    fn bench_rows(variant: &str, count: u64) -> Vec<BenchRow> {
+        let _ = (variant, count);
         Vec::new()
     }
 

@@ -181,7 +181,7 @@ impl GameKind for Chan {
         })
     }
 
-    fn bench_rows(count: u64) -> Vec<BenchRow> {
+    fn bench_rows(_variant: &str, count: u64) -> Vec<BenchRow> {
         let hands = sample_hands(count);
         let n = hands.len() as u64;
         let decomposition = BenchRow::time(

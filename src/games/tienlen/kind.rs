@@ -183,7 +183,7 @@ impl GameKind for TienLen {
         super::position::read(variant, text, origin)
     }
 
-    fn bench_rows(count: u64) -> Vec<BenchRow> {
+    fn bench_rows(_variant: &str, count: u64) -> Vec<BenchRow> {
         let game = TienLen::standard(4).expect("4 players");
         let hands: Vec<Cards> = (0..count.div_ceil(4))
             .flat_map(|i| {

@@ -151,30 +151,67 @@ impl GameKind for TuSac {
         super::position::read(variant, text, origin)
     }
 
-    fn bench_rows(count: u64) -> Vec<BenchRow> {
-        let hands = sample_hands(count);
-        let n = hands.len() as u64;
-        let trash_rate = BenchRow::time(
-            "trash of a 20-card block, 1 thread",
-            "blocks/s",
-            10 * n,
-            || {
-                let mut sum = 0u64;
-                for _ in 0..10 {
-                    for &h in &hands {
-                        sum += u64::from(trash(black_box(h)));
-                    }
-                }
-                black_box(sum);
-            },
-        );
-        let analysis = BenchRow::time("hand analysis (analyze), 1 thread", "hands/s", n, || {
-            for &h in &hands {
-                black_box(analyze_hand(black_box(h)));
-            }
-        });
-        vec![trash_rate, analysis]
+    fn bench_rows(variant: &str, count: u64) -> Vec<BenchRow> {
+        match TuSac::preset(variant, 4) {
+            Ok(TuSac::MultiPack(game)) => multi_pack_bench_rows(&game, count),
+            _ => one_pack_bench_rows(count),
+        }
     }
+}
+
+/// The one-pack figures: trash of a 20-card block and the hand analyser.
+fn one_pack_bench_rows(count: u64) -> Vec<BenchRow> {
+    let hands = sample_hands(count);
+    let n = hands.len() as u64;
+    let trash_rate = BenchRow::time(
+        "trash of a 20-card block, 1 thread",
+        "blocks/s",
+        10 * n,
+        || {
+            let mut sum = 0u64;
+            for _ in 0..10 {
+                for &h in &hands {
+                    sum += u64::from(trash(black_box(h)));
+                }
+            }
+            black_box(sum);
+        },
+    );
+    let analysis = BenchRow::time("hand analysis (analyze), 1 thread", "hands/s", n, || {
+        for &h in &hands {
+            black_box(analyze_hand(black_box(h)));
+        }
+    });
+    vec![trash_rate, analysis]
+}
+
+/// The multi-pack figure: loose cards and points (`loose::best`, §3.3, §3.6) of dealt hands.
+fn multi_pack_bench_rows(game: &super::packs::MultiPack, count: u64) -> Vec<BenchRow> {
+    let seats = u64::from(game.options().players);
+    let mut rules = None;
+    let hands: Vec<_> = (0..count.div_ceil(seats))
+        .flat_map(|i| {
+            let s = game.deal(&mut stream_rng(0xBE7C, i, DEAL_STREAM));
+            rules.get_or_insert(*s.set_rules());
+            (0..seats).map(move |seat| *s.hand(seat as u8))
+        })
+        .take(count as usize)
+        .collect();
+    let rules = rules.expect("a deal");
+    let label = format!(
+        "loose cards and points of a dealt {}-card hand, 1 thread",
+        game.options().hand_size
+    );
+    vec![BenchRow::time(
+        &label,
+        "hands/s",
+        hands.len() as u64,
+        || {
+            for h in &hands {
+                black_box(super::loose::best(black_box(h), &rules));
+            }
+        },
+    )]
 }
 
 /// 20-card private blocks from seeded deals (Quans removed by the deal).
