@@ -5,7 +5,7 @@
 use bailab::agents::ismcts::{Ismcts, IsmctsParams};
 use bailab::agents::{Agent, RandomAgent};
 use bailab::game::{Game, GameState, Outcome, Seat, SeatView};
-use bailab::games::tusac::card::{parse_cards, Rank, CARD_TYPES};
+use bailab::games::tusac::card::{Rank, CARD_TYPES};
 use bailab::games::tusac::options::{Options, WinTest};
 use bailab::games::tusac::packs::loose::{win_score, SetRules};
 use bailab::games::tusac::packs::{MultiPack, PacksState};
@@ -14,80 +14,12 @@ use bailab::games::tusac::{Card, Meld, SetKind};
 use bailab::rng::{stream_rng, DEAL_STREAM};
 use bailab::sim::{play_game, GameId};
 
-fn cards(s: &str) -> Vec<Card> {
-    parse_cards(s, 16).unwrap()
-}
-
-/// The deck of §1.3 item 4 for these hands (`hands[first]` has the extra card last), then the
-/// stock in drawing order.
-fn deck_for(hands: &[&str], first: usize, stock: &str) -> Vec<Card> {
-    let n = hands.len();
-    let hands: Vec<Vec<Card>> = hands.iter().map(|h| cards(h)).collect();
-    let hs = hands[(first + 1) % n].len();
-    for (s, h) in hands.iter().enumerate() {
-        assert_eq!(
-            h.len(),
-            hs + usize::from(s == first),
-            "seat {s}'s hand size"
-        );
-    }
-    let mut deck: Vec<Card> = (0..n * hs).map(|k| hands[(first + k) % n][k / n]).collect();
-    deck.push(hands[first][hs]);
-    deck.extend(cards(stock));
-    deck
-}
-
-/// A constructed position: these hands, this stock (the last card is the bottom), `F = first`.
-fn position(opts: Options, hands: &[&str], first: u8, stock: &str) -> PacksState {
-    let hs = cards(hands[(usize::from(first) + 1) % hands.len()]).len() as u8;
-    let opts = Options {
-        hand_size: hs,
-        first_player: first,
-        players: hands.len() as u8,
-        ..opts
-    };
-    let game = MultiPack::new(opts).unwrap();
-    game.deal_position(&deck_for(hands, first.into(), stock), 7)
-        .unwrap()
-}
-
-fn card(s: &str) -> Card {
-    s.parse().unwrap()
-}
-
-fn meld(kind: SetKind, used: &str) -> Action {
-    Action::Meld(Meld::new(kind, &cards(used)))
-}
-
-fn legal(s: &PacksState) -> Vec<Action> {
-    let mut out = Default::default();
-    s.legal_actions(&mut out);
-    out.to_vec()
-}
-
-/// Applies `action` for `seat`, checking that it is that seat's turn and the action is legal.
-fn act(s: &mut PacksState, seat: Seat, action: Action) {
-    assert_eq!(
-        s.to_move(),
-        Some(seat),
-        "{action} by seat {seat} in {:?}",
-        s.phase()
-    );
-    assert!(
-        legal(s).contains(&action),
-        "{action} is legal: {:?}",
-        legal(s)
-    );
-    s.apply(action);
-    assert_eq!(s.total_cards(), s.deck().len(), "cards conserved");
-}
+#[path = "common/packs_position.rs"]
+mod packs_position;
+use packs_position::{act, card, cards, count, deck_for, legal, meld, position_at as position};
 
 fn events(s: &PacksState) -> Vec<Event> {
     s.last_events().to_vec()
-}
-
-fn count(s: &PacksState, seat: Seat, c: &str) -> u8 {
-    s.hand(seat)[card(c).index()]
 }
 
 const S21: fn(u8) -> Options = Options::sisepai21;

@@ -4,89 +4,22 @@
 //! and says what the Python engine does instead, so the engine is never "fixed" towards it.
 //! The first test is a bug of ours the cross-check found (§4.6 S5, current points).
 
-use bailab::game::{GameState, Seat};
-use bailab::games::tusac::card::{parse_cards, Rank, CARD_TYPES};
+use bailab::game::GameState;
+use bailab::games::tusac::card::{Rank, CARD_TYPES};
 use bailab::games::tusac::options::Options;
 use bailab::games::tusac::packs::loose::{
     best, counts_of, loose, max_points, points_of, Counts, SetRules,
 };
 use bailab::games::tusac::packs::melds::current_points;
-use bailab::games::tusac::packs::{MultiPack, PacksState};
 use bailab::games::tusac::sets::{Origin, Zone};
 use bailab::games::tusac::state::{Action, Phase, Rule};
-use bailab::games::tusac::{Card, Meld, SetKind};
+use bailab::games::tusac::{Card, SetKind};
 use bailab::rng::{shuffle, stream_rng};
 use std::collections::HashMap;
 
-fn cards(s: &str) -> Vec<Card> {
-    parse_cards(s, 16).unwrap()
-}
-
-fn card(s: &str) -> Card {
-    s.parse().unwrap()
-}
-
-/// The deck of §1.3 item 4 for these hands (`hands[first]` has the extra card last), then the
-/// stock in drawing order.
-fn deck_for(hands: &[&str], first: usize, stock: &str) -> Vec<Card> {
-    let n = hands.len();
-    let hands: Vec<Vec<Card>> = hands.iter().map(|h| cards(h)).collect();
-    let hs = hands[(first + 1) % n].len();
-    for (s, h) in hands.iter().enumerate() {
-        assert_eq!(
-            h.len(),
-            hs + usize::from(s == first),
-            "seat {s}'s hand size"
-        );
-    }
-    let mut deck: Vec<Card> = (0..n * hs).map(|k| hands[(first + k) % n][k / n]).collect();
-    deck.push(hands[first][hs]);
-    deck.extend(cards(stock));
-    deck
-}
-
-/// A constructed position: these hands, this stock (the last card is the bottom), `F = 0`.
-fn position(opts: Options, hands: &[&str], stock: &str) -> PacksState {
-    let opts = Options {
-        hand_size: cards(hands[1]).len() as u8,
-        first_player: 0,
-        players: hands.len() as u8,
-        ..opts
-    };
-    let game = MultiPack::new(opts).unwrap();
-    game.deal_position(&deck_for(hands, 0, stock), 7).unwrap()
-}
-
-fn meld(kind: SetKind, used: &str) -> Action {
-    Action::Meld(Meld::new(kind, &cards(used)))
-}
-
-fn legal(s: &PacksState) -> Vec<Action> {
-    let mut out = Default::default();
-    s.legal_actions(&mut out);
-    out.to_vec()
-}
-
-/// Applies `action` for `seat`, checking that it is that seat's turn and the action is legal.
-fn act(s: &mut PacksState, seat: Seat, action: Action) {
-    assert_eq!(
-        s.to_move(),
-        Some(seat),
-        "{action} by seat {seat} in {:?}",
-        s.phase()
-    );
-    assert!(
-        legal(s).contains(&action),
-        "{action} is legal: {:?}",
-        legal(s)
-    );
-    s.apply(action);
-    assert_eq!(s.total_cards(), s.deck().len(), "cards conserved");
-}
-
-fn count(s: &PacksState, seat: Seat, c: &str) -> u8 {
-    s.hand(seat)[card(c).index()]
-}
+#[path = "common/packs_position.rs"]
+mod packs_position;
+use packs_position::{act, card, cards, count, legal, meld, position};
 
 const S21: fn(u8) -> Options = Options::sisepai21;
 

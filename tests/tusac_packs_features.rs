@@ -8,7 +8,7 @@ use bailab::agents::greedy::feature_slot;
 use bailab::agents::rules::features::{FeatureRow, MAX_FEATURES};
 use bailab::agents::uniform_index;
 use bailab::game::{Game, GameState, Seat, MAX_SEATS};
-use bailab::games::tusac::card::{parse_cards, Rank};
+use bailab::games::tusac::card::Rank;
 use bailab::games::tusac::deals::{measure_index, MEASURES, ONE_PACK_MEASURES};
 use bailab::games::tusac::features::FEATURES;
 use bailab::games::tusac::options::Options;
@@ -17,7 +17,7 @@ use bailab::games::tusac::packs::features::{features, RANGES};
 use bailab::games::tusac::packs::loose::loose;
 use bailab::games::tusac::packs::{MultiPack, PacksState, PacksView};
 use bailab::games::tusac::state::{Action, Phase};
-use bailab::games::tusac::{Card, Meld, SetKind, TuSac};
+use bailab::games::tusac::{Meld, SetKind, TuSac};
 use bailab::games::{GameKind, RuleMap, NOT_APPLICABLE, NOT_MEASURED};
 use bailab::rng::{stream_rng, DEAL_STREAM};
 use bailab::study::deals::{count_chunk, distributions};
@@ -26,44 +26,12 @@ use bailab::study::deals::{count_chunk, distributions};
 mod counting_alloc;
 use counting_alloc::allocations;
 
+#[path = "common/packs_position.rs"]
+mod packs_position;
+use packs_position::{card, cards, legal, position};
+
 const S21: fn(u8) -> Options = Options::sisepai21;
 const D26: fn(u8) -> Options = Options::dirtyking26;
-
-fn cards(s: &str) -> Vec<Card> {
-    parse_cards(s, 16).unwrap()
-}
-
-fn card(s: &str) -> Card {
-    s.parse().unwrap()
-}
-
-/// The deck of §1.3 item 4 for these hands (`hands[0]`, the first player, has the extra card
-/// last), then the stock in drawing order (its last card is the bottom).
-fn position(opts: Options, hands: &[&str], stock: &str) -> PacksState {
-    let n = hands.len();
-    let hands: Vec<Vec<Card>> = hands.iter().map(|h| cards(h)).collect();
-    let hs = hands[1].len();
-    assert_eq!(hands[0].len(), hs + 1);
-    let mut deck: Vec<Card> = (0..n * hs).map(|k| hands[k % n][k / n]).collect();
-    deck.push(hands[0][hs]);
-    deck.extend(cards(stock));
-    let opts = Options {
-        hand_size: hs as u8,
-        first_player: 0,
-        players: n as u8,
-        ..opts
-    };
-    MultiPack::new(opts)
-        .unwrap()
-        .deal_position(&deck, 7)
-        .unwrap()
-}
-
-fn legal(s: &PacksState) -> Vec<Action> {
-    let mut out = Default::default();
-    s.legal_actions(&mut out);
-    out.to_vec()
-}
 
 /// The feature rows of the seat to move, by action.
 fn rows(s: &PacksState) -> Vec<(Action, FeatureRow)> {

@@ -6,14 +6,14 @@
 use bailab::agents::greedy::TieBreak;
 use bailab::agents::{Agent, RandomAgent};
 use bailab::game::{Game, GameState, Outcome, Seat};
-use bailab::games::tusac::card::{parse_cards, Rank};
+use bailab::games::tusac::card::Rank;
 use bailab::games::tusac::options::Options;
 use bailab::games::tusac::packs::greedy::{prospects, unseen, PacksGreedy, Prospects};
 use bailab::games::tusac::packs::loose::{win_score, SetRules};
 use bailab::games::tusac::packs::melds::meld_points;
 use bailab::games::tusac::packs::{MultiPack, PacksState};
 use bailab::games::tusac::state::{Action, Phase};
-use bailab::games::tusac::{Card, Meld, SetKind};
+use bailab::games::tusac::SetKind;
 use bailab::rng::stream_rng;
 use bailab::sim::{play_game, GameId};
 
@@ -21,63 +21,15 @@ use bailab::sim::{play_game, GameId};
 mod counting_alloc;
 use counting_alloc::allocations;
 
+#[path = "common/packs_position.rs"]
+mod packs_position;
+use packs_position::{act, card, cards, legal, meld, position};
+
 const S21: fn(u8) -> Options = Options::sisepai21;
 const D26: fn(u8) -> Options = Options::dirtyking26;
 const GREEDY: PacksGreedy = PacksGreedy {
     tiebreak: TieBreak::Canonical,
 };
-
-fn cards(s: &str) -> Vec<Card> {
-    parse_cards(s, 16).unwrap()
-}
-
-fn card(s: &str) -> Card {
-    s.parse().unwrap()
-}
-
-/// The deck of §1.3 item 4 for these hands (`hands[first]` has the extra card last), then the
-/// stock in drawing order (as `tests/tusac_packs.rs` builds it).
-fn deck_for(hands: &[&str], first: usize, stock: &str) -> Vec<Card> {
-    let n = hands.len();
-    let hands: Vec<Vec<Card>> = hands.iter().map(|h| cards(h)).collect();
-    let hs = hands[(first + 1) % n].len();
-    for (s, h) in hands.iter().enumerate() {
-        assert_eq!(
-            h.len(),
-            hs + usize::from(s == first),
-            "seat {s}'s hand size"
-        );
-    }
-    let mut deck: Vec<Card> = (0..n * hs).map(|k| hands[(first + k) % n][k / n]).collect();
-    deck.push(hands[first][hs]);
-    deck.extend(cards(stock));
-    deck
-}
-
-/// A constructed position: these hands, this stock (the last card is the bottom), `F = 0`.
-fn position(opts: Options, hands: &[&str], stock: &str) -> PacksState {
-    let hs = cards(hands[1]).len() as u8;
-    let opts = Options {
-        hand_size: hs,
-        first_player: 0,
-        players: hands.len() as u8,
-        ..opts
-    };
-    let game = MultiPack::new(opts).unwrap();
-    game.deal_position(&deck_for(hands, 0, stock), 7).unwrap()
-}
-
-fn legal(s: &PacksState) -> Vec<Action> {
-    let mut out = Default::default();
-    s.legal_actions(&mut out);
-    out.to_vec()
-}
-
-fn act(s: &mut PacksState, seat: Seat, action: Action) {
-    assert_eq!(s.to_move(), Some(seat), "{action} in {:?}", s.phase());
-    assert!(legal(s).contains(&action), "{action} in {:?}", legal(s));
-    s.apply(action);
-}
 
 /// Greedy's action for the seat to move.
 fn greedy(s: &PacksState) -> Action {
@@ -85,10 +37,6 @@ fn greedy(s: &PacksState) -> Action {
     let list = legal(s);
     let mut rng = stream_rng(1, 2, 3);
     list[GREEDY.choose(&s.view(seat), &list, &mut rng)]
-}
-
-fn meld(kind: SetKind, used: &str) -> Action {
-    Action::Meld(Meld::new(kind, &cards(used)))
 }
 
 fn discard(c: &str) -> Action {

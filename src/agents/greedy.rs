@@ -355,8 +355,8 @@ pub const fn feature_slot(
     panic!("no such feature")
 }
 
-/// String equality usable in constants.
-const fn const_eq(a: &str, b: &str) -> bool {
+/// String equality usable in constants (finding a name in a table at compile time).
+pub const fn const_eq(a: &str, b: &str) -> bool {
     let (a, b) = (a.as_bytes(), b.as_bytes());
     if a.len() != b.len() {
         return false;

@@ -7,6 +7,7 @@ use super::card::{Card, Colour, Rank};
 use super::sets::{Origin, SetKind};
 use super::state::OnePackState;
 use super::trash::trash;
+use crate::agents::greedy::const_eq;
 use crate::game::{Seat, MAX_SEATS};
 use crate::games::{MeasureInfo, NOT_APPLICABLE, NOT_MEASURED};
 
@@ -36,28 +37,12 @@ pub const MEASURES: &[MeasureInfo] = &[
 pub const fn measure_index(name: &str) -> usize {
     let mut i = 0;
     while i < MEASURES.len() {
-        if same(MEASURES[i].name, name) {
+        if const_eq(MEASURES[i].name, name) {
             return i;
         }
         i += 1;
     }
     panic!("no such measure")
-}
-
-/// String equality usable in constants.
-const fn same(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
 }
 
 /// The one-pack measures (classic, 4sac): [`MEASURES`] before `loose`.
