@@ -3,7 +3,8 @@
 //! games of every game are played after setup (agents built, nothing else), while rule-list
 //! agents play, while ISMCTS
 //! agents search, and while every game's rule-list features are computed at every decision
-//! (forced ones too) from a fresh thread's very first call.
+//! (forced ones too) from a fresh thread's very first call; the multi-pack variants (sisepai21,
+//! dirtyking26) at 4 and 8 players through the registry's `TuSac` too.
 
 use bailab::agents::catalogue::make_agent;
 use bailab::agents::rules::features::{FeatureRow, MAX_FEATURES};
@@ -104,11 +105,21 @@ fn agents_allocate<G: GameKind>(agents: Vec<Box<dyn Agent<G::State>>>, games: u6
 
 fn variant_allocates<G: GameKind>(
     variant: &str,
+    agents: Vec<Box<dyn Agent<G::State>>>,
+    games: u64,
+) -> u64 {
+    seats_allocate::<G>(variant, 4, agents, games)
+}
+
+/// [`variant_allocates`] with `players` seats, seat `s` played by agent `s % agents.len()`.
+fn seats_allocate<G: GameKind>(
+    variant: &str,
+    players: usize,
     mut agents: Vec<Box<dyn Agent<G::State>>>,
     games: u64,
 ) -> u64 {
-    let game = G::build(variant, 4, &RuleMap::new()).unwrap();
-    let seat_agent = [0, 1, 2, 3];
+    let game = G::build(variant, players, &RuleMap::new()).unwrap();
+    let seat_agent: Vec<usize> = (0..players).map(|s| s % agents.len()).collect();
     // decisions, not discards: Chắn's every-feature rule list only draws and passes, one
     // discard a game
     let mut decisions = 0u64;
@@ -117,7 +128,7 @@ fn variant_allocates<G: GameKind>(
         let id = GameId {
             master: 3,
             deal,
-            rotation: (deal % 4) as u8,
+            rotation: (deal % players as u64) as u8,
         };
         play_game(&game, id, &mut agents, &seat_agent, |(_, d)| {
             decisions += u64::from(d.is_some())
@@ -145,6 +156,28 @@ fn four_sac_games_and_ismcts_decisions_do_not_allocate() {
             0,
             "4sac {spec} allocated"
         );
+    }
+}
+
+#[test]
+fn multi_pack_games_and_ismcts_decisions_do_not_allocate() {
+    // sisepai21 and dirtyking26 through the registry's TuSac: 2 packs at 4 players, 4 at 8
+    for variant in ["sisepai21", "dirtyking26"] {
+        for players in [4, 8] {
+            for (spec, games) in [
+                ("random", 500),
+                ("greedy", 500),
+                ("ismcts:iters=200", 1),
+                ("ismcts:iters=100,rollout=greedy", 1),
+            ] {
+                let agents: Vec<_> = (0..4).map(|_| make_agent::<TuSac>(spec).unwrap()).collect();
+                assert_eq!(
+                    seats_allocate::<TuSac>(variant, players, agents, games),
+                    0,
+                    "{variant} {players} players {spec} allocated"
+                );
+            }
+        }
     }
 }
 

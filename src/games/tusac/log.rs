@@ -3,7 +3,7 @@
 
 use super::card::{format_cards, Card};
 use super::engine::TuSacState;
-use super::loose::{best, Counts};
+use super::loose::{best, max_points, Counts};
 use super::packs::PacksState;
 use super::state::{OnePackState, DECK_SIZE};
 use super::trash::trash;
@@ -81,7 +81,9 @@ impl TuSacLog {
     }
 
     /// The start of a multi-pack game's log: the packs' deck, then every seat's hand with its
-    /// loose cards and points (§3.3, §3.6) and its face-down block.
+    /// loose cards and points (§3.3, §3.6: the fewest loose cards and the most points with them),
+    /// its most points with loose cards allowed (the hand's part of §4.6 S5's current points) and
+    /// its face-down quadruples.
     fn multi_pack(title: &str, s: &PacksState) -> TuSacLog {
         let mut log = TuSacLog::default();
         let o = s.options();
@@ -103,10 +105,12 @@ impl TuSacLog {
             let (loose, points) = best(hand, s.set_rules());
             let _ = writeln!(
                 log.text,
-                "  seat {seat}: {} ({} cards, loose {loose}, points {points}) | face down {}",
+                "  seat {seat}: {} ({} cards, loose {loose}, points {points}, max points {}) | \
+                 face down {}",
                 cards_of(hand),
                 s.hand_len(seat),
-                format_cards(s.face_down(seat))
+                max_points(hand, s.set_rules()),
+                face_down_of(s, seat)
             );
         }
         let _ = writeln!(log.text, "  stock: {} cards", s.stock_len());
@@ -118,12 +122,17 @@ impl TuSacLog {
     /// The final blocks of a multi-pack game.
     fn multi_pack_final(&mut self, s: &PacksState) {
         for seat in 0..s.players() as Seat {
-            let sets: Vec<String> = s.melded(seat).iter().map(|x| x.to_string()).collect();
+            // the cards only: the classic names (Khui…) do not apply here
+            let sets: Vec<String> = s
+                .melded(seat)
+                .iter()
+                .map(|x| format!("[{}]", format_cards(x.cards().iter().copied())))
+                .collect();
             let _ = writeln!(
                 self.text,
                 "  seat {seat}: hand {} | face down {} | melded {}",
                 cards_of(s.hand(seat)),
-                format_cards(s.face_down(seat)),
+                face_down_of(s, seat),
                 sets.join(" ")
             );
         }
@@ -156,6 +165,15 @@ impl TuSacLog {
 /// The cards of a count array, in card order.
 fn cards_of(hand: &Counts) -> String {
     format_cards(Card::all().flat_map(|c| std::iter::repeat_n(c, usize::from(hand[c.index()]))))
+}
+
+/// A seat's face-down quadruples as sets, e.g. `[gH gH gH gH]`.
+fn face_down_of(s: &PacksState, seat: Seat) -> String {
+    let sets: Vec<String> = s
+        .face_down(seat)
+        .map(|c| format!("[{}]", format_cards(std::iter::repeat_n(c, 4))))
+        .collect();
+    sets.join(" ")
 }
 
 /// One line describing an outcome: winner, reason, hand value, penalty and payouts.
