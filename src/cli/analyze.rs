@@ -10,6 +10,8 @@ use std::io::{BufRead, Write};
     after_help = "Examples:\n  bailab analyze --game tusac \"rK rA rE yA yE yE gR gC gH gH\"\n  \
 bailab analyze --game tusac --json --seen \"rH rH\" \"rR rC gH yP\"\n  \
 printf 'rK rA\\nrR rC rH\\n' | bailab analyze --game tusac -\n  \
+bailab analyze --game tusac --variant sisepai21 \"gH gH gH gH yR yR yR yC yH rC\"\n  \
+bailab analyze --game tusac --variant dirtyking26 --json \"players=6 double=H wH wH wH wH rK\"\n  \
 bailab analyze --game tienlen \"3s 3c 4d 4h 5s 5c 7c 9d Jh Qs Kd Ac 2h\"\n  \
 bailab analyze --game tienlen --play \"9s 9c 9d 9h\" --against \"2s 2h\"\n\
 With `-` in place of the hand (or of --play's cards), one input per line is read from stdin\n\
@@ -23,8 +25,8 @@ pub struct Args {
     /// Print JSON instead of the readable report.
     #[arg(long)]
     pub json: bool,
-    /// Cards visible elsewhere (Tứ Sắc: dead pile, public blocks), used for the outs of the
-    /// worst card.
+    /// Cards visible elsewhere (Tứ Sắc: dead pile, public blocks), used for unseen counts: the
+    /// outs of the worst card (classic, 4sac), the unseen copies of the waits (all variants).
     #[arg(long, default_value = "")]
     pub seen: String,
     /// A play to classify (Tiến Lên): its type and size; `-` reads one play per line.
@@ -34,7 +36,9 @@ pub struct Args {
     #[arg(long, requires = "play")]
     pub against: Option<String>,
     /// The hand in the game's notation (e.g. "rK rA rE yP"), or `-` to read one hand per line
-    /// from stdin and write one JSON object per line. Optional with --play.
+    /// from stdin and write one JSON object per line. Optional with --play. Tứ Sắc sisepai21 and
+    /// dirtyking26 take `players=N` (2-8, default 4: the packs) and `double=R` (dirtyking26's
+    /// double rank) before the cards.
     #[arg(required_unless_present = "play")]
     pub hand: Option<String>,
 }

@@ -5,6 +5,7 @@ use super::analyze::{analyze, analyze_hand};
 use super::engine::{TuSac, TuSacState, TuSacView};
 use super::greedy::{TuSacGreedy, GREEDY_INFO};
 use super::log::TuSacLog;
+use super::options::Core;
 use super::state::{Action, Event, OnePack};
 use super::{trash, Hand, Options};
 use crate::agents::rules::features::{FeatureInfo, FeatureRow};
@@ -136,11 +137,17 @@ impl GameKind for TuSac {
                     .into(),
             );
         }
-        let a = analyze(hand, &opts.seen)?;
-        Ok(Analysis {
-            json: a.to_json(),
-            text: a.to_text(),
-        })
+        let (json, text) = match Options::preset(&opts.variant, 4)?.core() {
+            Core::OnePack => {
+                let a = analyze(hand, &opts.seen)?;
+                (a.to_json(), a.to_text())
+            }
+            Core::MultiPack => {
+                let a = super::packs::analyze::analyze(&opts.variant, hand, &opts.seen)?;
+                (a.to_json(), a.to_text())
+            }
+        };
+        Ok(Analysis { json, text })
     }
 
     fn read_position(

@@ -5,6 +5,7 @@
 //! It shares the vocabulary of the one-pack core (`state::{Action, Phase, Event, Rule, Active,
 //! Source}`, `rules::Meld`) and reads its options from `options::Options`.
 
+pub mod analyze;
 mod deal;
 pub mod deals;
 pub mod features;
