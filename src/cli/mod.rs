@@ -40,7 +40,7 @@ pub enum Command {
     Agents(agents::Args),
     /// Check game records: replay each from its deck and report ok or the first problem.
     Check(check::Args),
-    /// Analyse a hand: trash, an optimal partition, legal and worst discards, value, waits.
+    /// Analyse a hand: trash or loose cards, an optimal partition, discards, value, waits.
     Analyze(analyze::Args),
     /// Play one seeded game with built-in policies and print it as a readable log.
     Play(play::Args),
