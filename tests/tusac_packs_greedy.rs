@@ -8,7 +8,9 @@ use bailab::agents::{Agent, RandomAgent};
 use bailab::game::{Game, GameState, Outcome, Seat};
 use bailab::games::tusac::card::Rank;
 use bailab::games::tusac::options::Options;
-use bailab::games::tusac::packs::greedy::{prospects, unseen, PacksGreedy, Prospects};
+use bailab::games::tusac::packs::greedy::{
+    prospects, unseen, PacksGreedy, Prospects, UnseenShapes,
+};
 use bailab::games::tusac::packs::loose::{win_score, SetRules};
 use bailab::games::tusac::packs::melds::meld_points;
 use bailab::games::tusac::packs::{MultiPack, PacksState};
@@ -51,7 +53,16 @@ fn prospects_without(s: &PacksState, seat: Seat, gone: &str) -> Prospects {
         left[c.index()] -= 1;
     }
     let rules = SetRules::new(s.options(), s.double_rank());
-    prospects(&view, &left, &unseen(&view), &rules)
+    let from_left = prospects(
+        &view,
+        &left,
+        &UnseenShapes::new(&left, &unseen(&view), &rules),
+        &rules,
+    );
+    // greedy makes the shapes once from the whole hand: the same prospects
+    let from_hand = UnseenShapes::new(view.hand(), &unseen(&view), &rules);
+    assert_eq!(prospects(&view, &left, &from_hand, &rules), from_left);
+    from_left
 }
 
 /// A sisepai21 seat 1 of nine cards without sets with the hands below.

@@ -12,6 +12,7 @@
 use super::{solve_lb, solve_max, Block, Counts, SetRules, KAE_JOINED, PAWNS, RCH_SPLIT};
 use crate::games::tusac::card::{Rank, CARD_TYPES};
 use crate::games::tusac::options::{KingIdenticalSets, PointTable};
+use std::cell::Cell;
 use std::sync::OnceLock;
 
 /// Copies per type the tables cover.
@@ -133,24 +134,65 @@ fn solve(hand: &Counts, rules: &SetRules, max: bool) -> Option<(u8, u32)> {
     if hand.iter().any(|&n| n as usize > MAX) {
         return None;
     }
-    let t = tables();
-    let ranks = |r: usize| -> [u8; 4] {
-        [
-            hand[4 * r],
-            hand[4 * r + 1],
-            hand[4 * r + 2],
-            hand[4 * r + 3],
-        ]
+    let parts = Parts {
+        t: tables(),
+        hand,
+        rules,
+        dirty,
+        max,
     };
-    let solo = |r: usize, four: [u8; 4]| -> (u32, u32) {
-        let (l, p) = if max && (dirty || r == 6) {
+    let (l, p) = add(
+        add(parts.cached(Chows::Kae), parts.cached(Chows::Rch)),
+        parts.solo(6, parts.ranks(6)),
+    );
+    Some((l as u8, p))
+}
+
+/// The two blocks of three ranks joined by one-colour chows: K/A/E and R/C/H.
+#[derive(Copy, Clone, PartialEq, Eq)]
+enum Chows {
+    Kae = 0,
+    Rch = 1,
+}
+
+/// A hand being solved by the tables: the pawns, then each chow block (cached).
+struct Parts<'a> {
+    t: &'static Tables,
+    hand: &'a Counts,
+    rules: &'a SetRules,
+    dirty: bool,
+    max: bool,
+}
+
+/// One entry of the block cache: a packed [`Parts::cache_key`] and the packed `(loose, points)`.
+type Entry = (u64, u32);
+const CACHE_BITS: u32 = 11;
+const EMPTY: u64 = u64::MAX;
+
+thread_local! {
+    /// A direct-mapped cache of chow-block results: the same K/A/E and R/C/H blocks recur over
+    /// the many near-identical hands one decision looks at (greedy's prospects, claim windows).
+    static BLOCKS: [Cell<Entry>; 1 << CACHE_BITS] =
+        const { [const { Cell::new((EMPTY, 0)) }; 1 << CACHE_BITS] };
+}
+
+impl Parts<'_> {
+    /// The counts of rank `r` in its four colours.
+    fn ranks(&self, r: usize) -> [u8; 4] {
+        std::array::from_fn(|c| self.hand[4 * r + c])
+    }
+
+    /// `(loose, points)` of rank `r` held `four` times per colour, outside chows.
+    fn solo(&self, r: usize, four: [u8; 4]) -> (u32, u32) {
+        let t = self.t;
+        let (l, p) = if self.max && (self.dirty || r == 6) {
             (0, t.rank4_max[index(four)] as u32)
-        } else if max {
+        } else if self.max {
             (
                 0,
                 four.iter().map(|&n| t.ident_max[n as usize] as u32).sum(),
             )
-        } else if dirty || r == 6 {
+        } else if self.dirty || r == 6 {
             let (l, p) = t.rank4[index(four)];
             (l as u32, p as u32)
         } else {
@@ -159,36 +201,64 @@ fn solve(hand: &Counts, rules: &SetRules, max: bool) -> Option<(u8, u32)> {
                 (l + a as u32, p + b as u32)
             })
         };
-        let double = rules.double_rank.is_some_and(|d| d as usize == r);
+        let double = self.rules.double_rank.is_some_and(|d| d as usize == r);
         (l, if double { 2 * p } else { p })
-    };
-    let kings = ranks(0);
-    let kae = chows(
-        [ranks(1), ranks(2)],
-        kings,
-        2,
-        |m: [u8; 4], rest: [[u8; 4]; 2]| {
-            let k = sub(kings, m);
-            let kp = if dirty {
-                t.kings4[index(k)] as u32
-            } else {
-                k.iter().map(|&n| n as u32).sum()
-            };
-            add(add(solo(1, rest[0]), solo(2, rest[1])), (0, kp))
-        },
-    );
-    let r = ranks(3);
-    let rch = chows(
-        [ranks(4), ranks(5)],
-        r,
-        1,
-        |m: [u8; 4], rest: [[u8; 4]; 2]| {
-            add(add(solo(3, sub(r, m)), solo(4, rest[0])), solo(5, rest[1]))
-        },
-    );
-    let pawns = solo(6, ranks(6));
-    let (l, p) = add(add(kae, rch), pawns);
-    Some((l as u8, p))
+    }
+
+    /// The cache key of a block: its twelve counts (4 bits each), the block, the solve mode,
+    /// the rule set and the double rank.
+    fn cache_key(&self, block: Chows) -> u64 {
+        let first = 12 * block as usize;
+        let counts = self.hand[first..first + 12]
+            .iter()
+            .fold(0u64, |k, &n| k << 4 | u64::from(n));
+        let double = self.rules.double_rank.map_or(7, |d| d as u64);
+        counts
+            | (block as u64) << 48
+            | u64::from(self.max) << 49
+            | u64::from(self.dirty) << 50
+            | double << 51
+    }
+
+    /// [`Parts::block`] through the thread's block cache.
+    fn cached(&self, block: Chows) -> (u32, u32) {
+        let key = self.cache_key(block);
+        let slot = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - CACHE_BITS)) as usize;
+        let (k, v) = BLOCKS.with(|c| c[slot].get());
+        if k == key {
+            return (v >> 16, v & 0xFFFF);
+        }
+        let (l, p) = self.block(block);
+        BLOCKS.with(|c| c[slot].set((key, l << 16 | p)));
+        (l, p)
+    }
+
+    /// The best `(loose, points)` of a chow block over its numbers of chows per colour.
+    fn block(&self, block: Chows) -> (u32, u32) {
+        match block {
+            Chows::Kae => {
+                let kings = self.ranks(0);
+                chows([self.ranks(1), self.ranks(2)], kings, 2, |m, rest| {
+                    let k = sub(kings, m);
+                    let kp = if self.dirty {
+                        self.t.kings4[index(k)] as u32
+                    } else {
+                        k.iter().map(|&n| n as u32).sum()
+                    };
+                    add(add(self.solo(1, rest[0]), self.solo(2, rest[1])), (0, kp))
+                })
+            }
+            Chows::Rch => {
+                let r = self.ranks(3);
+                chows([self.ranks(4), self.ranks(5)], r, 1, |m, rest| {
+                    add(
+                        add(self.solo(3, sub(r, m)), self.solo(4, rest[0])),
+                        self.solo(5, rest[1]),
+                    )
+                })
+            }
+        }
+    }
 }
 
 fn add(a: (u32, u32), b: (u32, u32)) -> (u32, u32) {

@@ -223,6 +223,7 @@ impl MultiPack {
             hands: self.hands(deck),
             face_down: [0; MAX_PLAYERS],
             melded: [CopyVec::default(); MAX_PLAYERS],
+            fixed: [0; MAX_PLAYERS],
             dead: [0; CARD_TYPES],
             active: None,
             phase: Phase::MustDiscard(o.first_player),
@@ -242,6 +243,9 @@ impl MultiPack {
             double_rank(&mut s, dealt);
         }
         face_down_quads(&mut s);
+        for seat in 0..o.players {
+            s.recount_fixed(seat);
+        }
         let f = o.first_player;
         if o.natural_win_for_first {
             let fixed = s.fixed_points(f);

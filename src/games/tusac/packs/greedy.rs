@@ -103,9 +103,9 @@ impl PacksGreedy {
         if tied.clone().count() == 1 {
             return tied.next().map(|&(i, _, _)| i);
         }
-        let unseen = meldable(hand, &unseen(view), &rules);
+        let shapes = UnseenShapes::new(hand, &unseen(view), &rules);
         let outs: ArrayVec<(usize, Reverse<Prospects>), MAX_ACTIONS> = tied
-            .map(|(i, _, left)| (*i, Reverse(prospects(view, left, &unseen, &rules))))
+            .map(|(i, _, left)| (*i, Reverse(prospects(view, left, &shapes, &rules))))
             .collect();
         self.tiebreak.pick(outs.iter().copied(), rng)
     }
@@ -182,25 +182,51 @@ pub fn unseen(view: &PacksView<'_>) -> Counts {
     pool
 }
 
-/// `unseen` less the non-King cards no meld shape could use with `hand` (§2.3): they cannot
-/// meld with any part of it either, so they count for no prospects (a speed-up only).
-fn meldable(hand: &Counts, unseen: &Counts, rules: &SetRules) -> Counts {
-    let mut pool = *unseen;
-    let mut melds = Melds::new();
-    for u in Card::all().filter(|u| !u.is_king() && unseen[u.index()] > 0) {
-        meld_shapes(hand, u, rules.cross_colour, &mut melds);
-        if melds.is_empty() {
-            pool[u.index()] = 0;
-        }
-    }
-    pool
+/// The unseen cards and the meld shapes (§2.3) each unseen non-King type makes with a hand:
+/// computed once per discard decision, they serve every hand that hand keeps after a discard
+/// (a hand less a card keeps exactly the shapes whose cards it still holds).
+pub struct UnseenShapes {
+    unseen: Counts,
+    shapes: [Melds; CARD_TYPES],
 }
 
-/// The prospects of the hand `left` this seat would keep (see the module documentation).
+impl UnseenShapes {
+    /// The shapes of every non-King type in `unseen` with `hand`; a type with none is dropped
+    /// from the unseen counts (it cannot meld with any part of `hand` either).
+    pub fn new(hand: &Counts, unseen: &Counts, rules: &SetRules) -> UnseenShapes {
+        let mut out = UnseenShapes {
+            unseen: *unseen,
+            shapes: std::array::from_fn(|_| Melds::new()),
+        };
+        for u in Card::all().filter(|u| !u.is_king() && unseen[u.index()] > 0) {
+            let melds = &mut out.shapes[u.index()];
+            meld_shapes(hand, u, rules.cross_colour, melds);
+            if melds.is_empty() {
+                out.unseen[u.index()] = 0;
+            }
+        }
+        out
+    }
+
+    /// The shapes of the unseen type `u` that `left` (the hand, or less some cards) still holds.
+    fn shapes_left(&self, u: Card, left: &Counts, out: &mut Melds) {
+        out.clear();
+        let held = |m: &&Meld| {
+            m.used().iter().enumerate().all(|(i, c)| {
+                let need = m.used()[..=i].iter().filter(|&x| x == c).count();
+                usize::from(left[c.index()]) >= need
+            })
+        };
+        out.extend(self.shapes[u.index()].iter().filter(held).copied());
+    }
+}
+
+/// The prospects of the hand `left` this seat would keep (see the module documentation);
+/// `shapes` was made from `left` or from a hand holding it.
 pub fn prospects(
     view: &PacksView<'_>,
     left: &Counts,
-    unseen: &Counts,
+    shapes: &UnseenShapes,
     rules: &SetRules,
 ) -> Prospects {
     let opts = view.options();
@@ -211,13 +237,14 @@ pub fn prospects(
         .is_none_or(|min| fixed + points > u32::from(min));
     let mut p = Prospects::default();
     let mut melds = Melds::new();
+    let unseen = &shapes.unseen;
     for u in Card::all().filter(|u| unseen[u.index()] > 0) {
         let (win, improve) = if u.is_king() {
             // a drawn King leaves the hand as it is (lone King) or takes 3 copies (King Quad)
             let can_win = loose <= 3;
             (can_win && king_wins(left, u, fixed, rules, view), false)
         } else {
-            meld_shapes(left, u, rules.cross_colour, &mut melds);
+            shapes.shapes_left(u, left, &mut melds);
             if !pair_open {
                 melds.retain(|m| m.kind != SetKind::Pair);
             }

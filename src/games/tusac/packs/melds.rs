@@ -19,30 +19,22 @@ pub fn meld_points(meld: Meld, active: Card, rules: &SetRules) -> u32 {
     set_points(&melded_set(meld, active), rules)
 }
 
-fn holds(hand: &Counts, used: &[Card]) -> bool {
-    let mut need = *hand;
-    used.iter().all(|c| {
-        let n = &mut need[c.index()];
-        let ok = *n > 0;
-        *n = n.saturating_sub(1);
-        ok
-    })
-}
-
 /// Every meld shape `{active} ⊎ U` with `U` from `hand` for a non-King active card (§2.3,
 /// Sisepai rows), in canonical action order: Pair, Triple, Quad, the chow, `Pawns3`/`Colours3`,
 /// `Pawns4`/`Colours4`. The pair gate (S5) is not applied here.
 pub fn meld_shapes(hand: &Counts, active: Card, cross_colour: bool, out: &mut Melds) {
     out.clear();
     debug_assert!(!active.is_king(), "drawn Kings follow S1");
-    let mut push = |kind: SetKind, used: &[Card]| {
-        if holds(hand, used) {
-            out.push(Meld::new(kind, used));
-        }
-    };
-    push(SetKind::Pair, &[active]);
-    push(SetKind::Triple, &[active; 2]);
-    push(SetKind::Quad, &[active; 3]);
+    let held = |c: Card| hand[c.index()] > 0;
+    let copies = usize::from(hand[active.index()]);
+    let same = [active; 3];
+    for (k, kind) in [SetKind::Pair, SetKind::Triple, SetKind::Quad]
+        .into_iter()
+        .enumerate()
+        .take(copies)
+    {
+        out.push(Meld::new(kind, &same[..=k]));
+    }
     let (colour, rank) = (active.colour() as usize, active.rank());
     let of = |c: usize, r: Rank| Card::from_index(r as usize * 4 + c);
     let chows = [
@@ -62,7 +54,9 @@ pub fn meld_shapes(hand: &Counts, active: Card, cross_colour: bool, out: &mut Me
                 .filter(|&&r| r != rank)
                 .map(|&r| of(colour, r))
                 .collect();
-            push(kind, &others);
+            if others.iter().all(|&c| held(c)) {
+                out.push(Meld::new(kind, &others));
+            }
         }
     }
     let across = match rank {
@@ -76,9 +70,13 @@ pub fn meld_shapes(hand: &Counts, active: Card, cross_colour: bool, out: &mut Me
             .map(|c| of(c, rank))
             .collect();
         for (i, j) in [(0, 1), (0, 2), (1, 2)] {
-            push(three, &[others[i], others[j]]);
+            if held(others[i]) && held(others[j]) {
+                out.push(Meld::new(three, &[others[i], others[j]]));
+            }
         }
-        push(four, &others);
+        if others.iter().all(|&c| held(c)) {
+            out.push(Meld::new(four, &others));
+        }
     }
 }
 

@@ -81,6 +81,8 @@ pub struct PacksState {
     /// Face-down block: bit `t` set when four cards of type `t` lie face down.
     pub(super) face_down: [u32; MAX_PLAYERS],
     pub(super) melded: [MeldedSets; MAX_PLAYERS],
+    /// Each seat's points in face-down and melded sets ([`PacksState::recount_fixed`] keeps it).
+    pub(super) fixed: [u32; MAX_PLAYERS],
     pub(super) dead: Counts,
     pub(super) active: Option<Active>,
     pub(super) phase: Phase,
@@ -190,6 +192,12 @@ impl PacksState {
 
     /// The points of a seat's face-down and melded sets (§2.5, doubling included).
     pub fn fixed_points(&self, seat: Seat) -> u32 {
+        self.fixed[seat as usize]
+    }
+
+    /// Recounts `seat`'s fixed points from its face-down block and melded sets; called whenever
+    /// either changes (a meld, the deal, a determinization).
+    pub(super) fn recount_fixed(&mut self, seat: Seat) {
         let face_down: u32 = self
             .face_down(seat)
             .map(|c| {
@@ -202,7 +210,7 @@ impl PacksState {
             .iter()
             .map(|s| set_points(s, &self.rules))
             .sum();
-        face_down + melded
+        self.fixed[seat as usize] = face_down + melded;
     }
 
     /// The score `seat` wins with if it makes `meld` on the active card `card` (§4.7), or `None`.
@@ -403,6 +411,7 @@ impl PacksState {
             hand[c.index()] -= 1;
         }
         self.melded[x as usize].push(melded_set(meld, a.card));
+        self.recount_fixed(x);
         self.events.push(Event::Meld {
             seat: x,
             meld,

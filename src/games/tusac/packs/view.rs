@@ -205,6 +205,9 @@ impl SeatView for PacksView<'_> {
         out.deck[..len].copy_from_slice(&cards[..len]);
         out.reshuffle_seed = rng.random();
         out.window = hide_declarations(s.window, self.seat);
+        for x in (0..s.opts.players).filter(|&x| x != self.seat) {
+            out.recount_fixed(x);
+        }
         out
     }
 }
