@@ -264,10 +264,10 @@ fn determinize_keeps_the_seen_and_conserves_the_pack_after_greedy_play() {
 
 /// Over seat 0's discard decisions in four-greedy games: the true chance that some other seat can
 /// win on the card discarded (C1), and the chance its determinizations predict.
-fn win_on_discard_rates(deals: u64, samples: usize) -> (f64, f64) {
-    use bailab::games::tusac::rules::can_win;
+fn win_on_discard_rates(game: &OnePack, deals: u64, samples: usize) -> (f64, f64) {
+    use bailab::games::tusac::rules::can_win_with;
     use bailab::games::tusac::state::{Action, Phase};
-    let game = OnePack::classic(4).unwrap();
+    let opts = *game.options();
     let mut greedy =
         bailab::agents::catalogue::make_agent::<bailab::games::tusac::TuSac>("greedy").unwrap();
     let mut actions = <OnePackState as GameState>::Actions::default();
@@ -283,7 +283,8 @@ fn win_on_discard_rates(deals: u64, samples: usize) -> (f64, f64) {
                     .collect();
                 for a in actions.as_slice() {
                     let Action::Discard(c) = *a else { continue };
-                    let wins = |st: &OnePackState| (1..4).any(|y| can_win(st.private(y), c));
+                    let wins =
+                        |st: &OnePackState| (1..4).any(|y| can_win_with(&opts, st.private(y), c));
                     truth += f64::from(u8::from(wins(&s)));
                     model += worlds.iter().filter(|w| wins(w)).count() as f64 / samples as f64;
                     n += 1.0;
@@ -299,8 +300,22 @@ fn win_on_discard_rates(deals: u64, samples: usize) -> (f64, f64) {
 #[test]
 fn determinizations_predict_how_often_an_opponent_can_win_on_a_discard() {
     // Without the discard weight the sampler predicted about a tenth of the true rate.
-    let (truth, model) = win_on_discard_rates(150, 40);
+    let game = OnePack::classic(4).unwrap();
+    let (truth, model) = win_on_discard_rates(&game, 150, 40);
     println!("a win on the discard: true {truth:.4}, predicted {model:.4}");
+    assert!(truth > 0.01, "the measure sees wins: {truth}");
+    assert!(
+        model > 0.7 * truth && model < 1.5 * truth,
+        "predicted {model:.4}, true {truth:.4}"
+    );
+}
+
+#[test]
+fn determinizations_predict_how_often_an_opponent_can_win_on_a_discard_in_4sac() {
+    use bailab::games::tusac::rules::Options;
+    let game = OnePack::new(Options::four_sac(4)).unwrap();
+    let (truth, model) = win_on_discard_rates(&game, 150, 40);
+    println!("4sac, a win on the discard: true {truth:.4}, predicted {model:.4}");
     assert!(truth > 0.01, "the measure sees wins: {truth}");
     assert!(
         model > 0.7 * truth && model < 1.5 * truth,
