@@ -1,26 +1,13 @@
 //! The `bailab` binary end to end: analyze (readable, JSON, JSON Lines), play, and bad input.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::path::Path;
+use std::process::Output;
 
+mod common;
+
+/// Runs bailab in the package folder (where cargo runs tests) with `stdin` as its input.
 fn bailab(args: &[&str], stdin: Option<&str>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_bailab"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("bailab runs");
-    if let Some(text) = stdin {
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(text.as_bytes())
-            .unwrap();
-    }
-    drop(child.stdin.take());
-    child.wait_with_output().unwrap()
+    common::bailab_with_input(Path::new(env!("CARGO_MANIFEST_DIR")), args, stdin)
 }
 
 fn stdout(o: &Output) -> String {

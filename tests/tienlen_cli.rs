@@ -2,26 +2,15 @@
 //! readable, JSON, JSON Lines, every §10.1/§10.2 vector), play, replay, run (records that check,
 //! matches), check (a tampered record is rejected), agents and errors.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
+mod common;
+
+/// Runs bailab in `cwd` (default: the package folder, as cargo runs tests).
 fn bailab_in(cwd: Option<&Path>, args: &[&str], stdin: Option<&str>) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_bailab"));
-    cmd.args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    if let Some(d) = cwd {
-        cmd.current_dir(d);
-    }
-    let mut child = cmd.spawn().expect("bailab runs");
-    if let Some(text) = stdin {
-        let mut input = child.stdin.take().unwrap();
-        input.write_all(text.as_bytes()).unwrap();
-    }
-    drop(child.stdin.take());
-    child.wait_with_output().unwrap()
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    common::bailab_with_input(cwd.unwrap_or(here), args, stdin)
 }
 
 fn bailab(args: &[&str], stdin: Option<&str>) -> Output {

@@ -9,8 +9,9 @@ use bailab::games::tusac::Options;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use serde_json::Value;
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
+
+mod common;
 
 fn cards(text: &str) -> Vec<Card> {
     let mut v = parse_cards(text, 16).unwrap();
@@ -257,19 +258,7 @@ fn random_hands_are_reported_consistently() {
 }
 
 fn bailab(args: &[&str], stdin: Option<&str>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_bailab"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("bailab runs");
-    if let Some(text) = stdin {
-        let mut input = child.stdin.take().unwrap();
-        input.write_all(text.as_bytes()).unwrap();
-    }
-    drop(child.stdin.take());
-    child.wait_with_output().unwrap()
+    common::bailab_with_input(&std::env::temp_dir(), args, stdin)
 }
 
 fn out(o: &Output) -> String {

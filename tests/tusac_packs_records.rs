@@ -6,34 +6,17 @@
 use bailab::record::{check, Record};
 use bailab::sim::experiment::Experiment;
 use bailab::sim::runner::{run_experiment, RunOptions};
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
+use std::process::Output;
+
+mod common;
+use common::{stderr, stdout, Scratch};
 
 const VARIANTS: [&str; 2] = ["sisepai21", "dirtyking26"];
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "bailab-packs-records-{name}-{}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
+/// Runs bailab (file arguments are absolute paths, so any folder will do).
 fn bailab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_bailab"))
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
+    common::bailab(&std::env::temp_dir(), args)
 }
 
 /// `bailab play --json` of `variant` with `players` seats, `agent` at every seat.
@@ -69,7 +52,8 @@ fn has_event(r: &Record, prefix: &str) -> bool {
 
 #[test]
 fn played_games_check_through_the_cli_for_every_variant_and_seat_count() {
-    let dir = scratch("play");
+    let scratch = Scratch::new("play");
+    let dir = scratch.0.clone();
     for variant in VARIANTS {
         for players in [2, 4, 6, 8] {
             for (seed, agent) in [(1, "greedy"), (2, "random")] {
@@ -88,7 +72,6 @@ fn played_games_check_through_the_cli_for_every_variant_and_seat_count() {
             }
         }
     }
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 /// An experiment of `variant` at 4 players writing records.
@@ -103,7 +86,8 @@ fn experiment(variant: &str, agents: &str, deals: u64, seed: u64) -> (Experiment
 #[test]
 fn run_records_check_and_replay_reproduces_each_game() {
     for variant in VARIANTS {
-        let dir = scratch(&format!("run-{variant}"));
+        let scratch = Scratch::new(&format!("run-{variant}"));
+        let dir = scratch.0.clone();
         let agents = "[\"greedy\", \"random\", \"greedy\", \"random\"]";
         let (exp, toml) = experiment(variant, agents, 50, 11);
         let opts = RunOptions {
@@ -169,7 +153,6 @@ fn run_records_check_and_replay_reproduces_each_game() {
                 "{log}"
             );
         }
-        let _ = std::fs::remove_dir_all(dir);
     }
 }
 
@@ -209,7 +192,8 @@ fn a_tampered_action_is_reported_at_its_event() {
         bad.events[k].seat = Some(bad.events[k].seat.map_or(0, |s| (s + 1) % 4));
         assert_eq!(check(&bad).unwrap_err().event, Some(k));
         // the CLI fails and says where
-        let dir = scratch(&format!("tamper-{variant}"));
+        let scratch = Scratch::new(&format!("tamper-{variant}"));
+        let dir = scratch.0.clone();
         let mut bad = r.clone();
         let k = r
             .events
@@ -221,7 +205,6 @@ fn a_tampered_action_is_reported_at_its_event() {
         assert!(!ok);
         assert!(out.contains(&format!("event {k}")), "{out}");
         assert!(out.contains("'discard rK' is not legal"), "{out}");
-        let _ = std::fs::remove_dir_all(dir);
     }
 }
 

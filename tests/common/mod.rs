@@ -64,6 +64,21 @@ pub fn bailab(cwd: &Path, args: &[&str]) -> Output {
     command(cwd, args).output().expect("bailab runs")
 }
 
+/// Runs bailab in `cwd` with `input` (if any) on its standard input, and waits for it.
+pub fn bailab_with_input(cwd: &Path, args: &[&str], input: Option<&str>) -> Output {
+    use std::io::Write;
+    let mut child = command(cwd, args)
+        .stdin(Stdio::piped())
+        .spawn()
+        .expect("bailab starts");
+    let mut stdin = child.stdin.take().expect("piped stdin");
+    if let Some(text) = input {
+        stdin.write_all(text.as_bytes()).expect("write stdin");
+    }
+    drop(stdin);
+    child.wait_with_output().expect("bailab runs")
+}
+
 /// Starts bailab in `cwd` without waiting.
 pub fn spawn(cwd: &Path, args: &[&str]) -> Child {
     command(cwd, args).spawn().expect("bailab starts")
