@@ -475,3 +475,69 @@ fn measure_greedy() {
         );
     }
 }
+
+// ---------------------------------------------------------------- tuned weights
+
+/// The row slot of a feature by name.
+fn slot(name: &str) -> usize {
+    use bailab::games::tusac::features::FEATURES;
+    FEATURES.iter().position(|f| f.name == name).expect(name)
+}
+
+/// Tuned weights in the multi-pack variants score each action over the multi-pack features
+/// (`TuSacGreedy::scored_multi_pack`): `feed` alone picks a discard feeding the fewest combos;
+/// a rewarded decline (`decline=-20`) refuses every meld; with `trash=1` every meld beats the
+/// default decline cost and the one leaving the fewest loose cards is taken.
+#[test]
+fn tuned_weights_score_multi_pack_actions_by_their_features() {
+    use bailab::agents::catalogue::make_agent;
+    use bailab::agents::rules::features::{FeatureRow, MAX_FEATURES};
+    use bailab::games::tusac::packs::features::features;
+    use bailab::games::tusac::{TuSac, TuSacView};
+    let mut feed = make_agent::<TuSac>("greedy:outs=0,feed=1").unwrap();
+    let mut refuse = make_agent::<TuSac>("greedy:decline=-20").unwrap();
+    let mut tidy = make_agent::<TuSac>("greedy:trash=1").unwrap();
+    let (feed_at, trash_at, decline_at) =
+        (slot("feed_combos"), slot("trash_after"), slot("is_decline"));
+    let mut actions = <PacksState as GameState>::Actions::default();
+    let (mut discards, mut melds) = (0, 0);
+    for variant in [S21, D26] {
+        let game = MultiPack::new(variant(4)).unwrap();
+        for deal in 0..30u64 {
+            let mut s = game.deal(&mut stream_rng(0x5C0, deal, 0));
+            let mut rng = stream_rng(0x5C0, deal, 1);
+            while let Some(x) = s.to_move() {
+                s.legal_actions(&mut actions);
+                let l = actions.as_slice();
+                let mut rows: Vec<FeatureRow> = vec![[0; MAX_FEATURES]; l.len()];
+                features(&s.view(x), l, &mut rows);
+                let view = TuSacView::MultiPack(s.view(x));
+                let col = |f: usize| rows.iter().map(move |r| r[f]);
+                if matches!(s.phase(), Phase::MustDiscard(_)) && l.len() > 1 {
+                    let k = feed.act(&view, l, &mut rng);
+                    assert_eq!(rows[k][feed_at], col(feed_at).min().unwrap(), "{l:?}");
+                    discards += 1;
+                } else if l.iter().any(|a| matches!(a, Action::Meld(_))) {
+                    let k = refuse.act(&view, l, &mut rng);
+                    assert!(rows[k][decline_at] > 0, "declines: {:?} among {l:?}", l[k]);
+                    let k = tidy.act(&view, l, &mut rng);
+                    assert!(matches!(l[k], Action::Meld(_)), "melds: {:?}", l[k]);
+                    let fewest = l
+                        .iter()
+                        .zip(&rows)
+                        .filter(|(a, _)| matches!(a, Action::Meld(_)))
+                        .map(|(_, r)| r[trash_at])
+                        .min();
+                    assert_eq!(Some(rows[k][trash_at]), fewest, "{l:?}");
+                    melds += 1;
+                }
+                let k = GREEDY.choose(&s.view(x), l, &mut rng);
+                s.apply(l[k]);
+            }
+        }
+    }
+    assert!(
+        discards > 500 && melds > 50,
+        "{discards} discards, {melds} meld choices"
+    );
+}

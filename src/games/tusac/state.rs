@@ -178,7 +178,7 @@ impl Rule {
     const fn why(self) -> &'static str {
         match self {
             Rule::Quan => "a dealt quadruple is exposed",
-            Rule::NaturalWin => "the dealt hand has no trash",
+            Rule::NaturalWin => "the first player's dealt hand already passes the win test",
             Rule::C1 => "winning priority",
             Rule::C2 => "Khap priority, the Khui is forced",
             Rule::C3 => "pair priority, the triple is forced",
