@@ -2,7 +2,7 @@
 
 use bailab::agents::greedy::TieBreak;
 use bailab::agents::Agent;
-use bailab::game::{Game, GameState, Seat, SeatView};
+use bailab::game::{Game, GameState, Seat};
 use bailab::games::tusac::card::Card;
 use bailab::games::tusac::options::Options;
 use bailab::games::tusac::packs::greedy::PacksGreedy;
@@ -10,8 +10,11 @@ use bailab::games::tusac::packs::loose::{win_score, SetRules};
 use bailab::games::tusac::packs::melds::{identical_claims, legal_melds, meld_points};
 use bailab::games::tusac::packs::{MultiPack, PacksState};
 use bailab::games::tusac::rules::Melds;
-use bailab::games::tusac::state::{Action, Phase};
-use bailab::rng::stream_rng;
+use bailab::games::tusac::state::Phase;
+
+#[path = "common/discard_calibration.rs"]
+mod discard_calibration;
+use discard_calibration::{assert_calibrated, win_on_discard_rates};
 
 /// Whether some seat other than the discarder 0 would win on its discard `c` (S2.1: the turn
 /// player with any legal meld, the others with an identical claim).
@@ -43,51 +46,23 @@ fn someone_wins_on(s: &PacksState, c: Card) -> bool {
     })
 }
 
-/// Over seat 0's discard decisions in four-greedy games: the true chance that some other seat
-/// can win on the card discarded, and the chance its determinizations predict.
-fn win_on_discard_rates(opts: Options, deals: u64, samples: usize) -> (f64, f64) {
-    let game = MultiPack::new(opts).unwrap();
-    let mut greedy = PacksGreedy {
-        tiebreak: TieBreak::Canonical,
-    };
-    let mut actions = <PacksState as GameState>::Actions::default();
-    let (mut truth, mut model, mut n) = (0.0, 0.0, 0.0);
-    for deal in 0..deals {
-        let mut s = game.deal(&mut stream_rng(5, deal, 0));
-        let mut rng = stream_rng(5, deal, 1);
-        while let Some(x) = s.to_move() {
-            s.legal_actions(&mut actions);
-            if x == 0 && actions.len() > 1 && matches!(s.phase(), Phase::MustDiscard(_)) {
-                let worlds: Vec<PacksState> = (0..samples)
-                    .map(|_| s.view(0).determinize(&mut rng))
-                    .collect();
-                for a in actions.as_slice() {
-                    let Action::Discard(c) = *a else { continue };
-                    truth += f64::from(u8::from(someone_wins_on(&s, c)));
-                    let hits = worlds.iter().filter(|w| someone_wins_on(w, c)).count();
-                    model += hits as f64 / samples as f64;
-                    n += 1.0;
-                }
-            }
-            let k = greedy.act(&s.view(x), actions.as_slice(), &mut rng);
-            s.apply(actions[k]);
-        }
-    }
-    (truth / n, model / n)
-}
-
 #[test]
 fn determinizations_predict_how_often_an_opponent_can_win_on_a_discard() {
     for (name, opts) in [
         ("sisepai21", Options::sisepai21(4)),
         ("dirtyking26", Options::dirtyking26(4)),
     ] {
-        let (truth, model) = win_on_discard_rates(opts, 400, 40);
-        println!("{name}, a win on the discard: true {truth:.4}, predicted {model:.4}");
-        assert!(truth > 0.005, "{name}: the measure sees wins: {truth}");
-        assert!(
-            model > 0.7 * truth && model < 1.5 * truth,
-            "{name}: predicted {model:.4}, true {truth:.4}"
+        let game = MultiPack::new(opts).unwrap();
+        let mut greedy = PacksGreedy {
+            tiebreak: TieBreak::Canonical,
+        };
+        let rates = win_on_discard_rates(
+            |rng| game.deal(rng),
+            (400, 40),
+            |s: &PacksState| matches!(s.phase(), Phase::MustDiscard(_)),
+            |s, legal, rng| greedy.act(&s.view(s.to_move().unwrap()), legal, rng),
+            someone_wins_on,
         );
+        assert_calibrated(name, rates, 0.005);
     }
 }

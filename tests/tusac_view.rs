@@ -8,6 +8,10 @@ use bailab::games::tusac::state::{OnePackState, DECK_SIZE};
 use bailab::games::tusac::{OnePack, TuSacView};
 use bailab::rng::{stream_rng, GameRng};
 
+#[path = "common/discard_calibration.rs"]
+mod discard_calibration;
+use discard_calibration::assert_calibrated;
+
 /// A state after `steps` random decisions (or earlier if the game ended), with its RNG.
 fn midgame(deal: u64, steps: usize) -> OnePackState {
     let game = OnePack::classic(4).unwrap();
@@ -262,63 +266,38 @@ fn determinize_keeps_the_seen_and_conserves_the_pack_after_greedy_play() {
     }
 }
 
-/// Over seat 0's discard decisions in four-greedy games: the true chance that some other seat can
-/// win on the card discarded (C1), and the chance its determinizations predict.
+/// The calibration measure on 4 × greedy one-pack games (C1/F1 wins on the discard).
 fn win_on_discard_rates(game: &OnePack, deals: u64, samples: usize) -> (f64, f64) {
     use bailab::games::tusac::rules::can_win_with;
-    use bailab::games::tusac::state::{Action, Phase};
+    use bailab::games::tusac::state::Phase;
     let opts = *game.options();
     let mut greedy =
         bailab::agents::catalogue::make_agent::<bailab::games::tusac::TuSac>("greedy").unwrap();
-    let mut actions = <OnePackState as GameState>::Actions::default();
-    let (mut truth, mut model, mut n) = (0.0, 0.0, 0.0);
-    for deal in 0..deals {
-        let mut s = game.deal(&mut stream_rng(5, deal, 0));
-        let mut rng = stream_rng(5, deal, 1);
-        while let Some(x) = s.to_move() {
-            s.legal_actions(&mut actions);
-            if x == 0 && actions.len() > 1 && matches!(s.phase(), Phase::MustDiscard(_)) {
-                let worlds: Vec<OnePackState> = (0..samples)
-                    .map(|_| s.view(0).determinize(&mut rng))
-                    .collect();
-                for a in actions.as_slice() {
-                    let Action::Discard(c) = *a else { continue };
-                    let wins =
-                        |st: &OnePackState| (1..4).any(|y| can_win_with(&opts, st.private(y), c));
-                    truth += f64::from(u8::from(wins(&s)));
-                    model += worlds.iter().filter(|w| wins(w)).count() as f64 / samples as f64;
-                    n += 1.0;
-                }
-            }
-            let k = greedy.act(&TuSacView::OnePack(s.view(x)), actions.as_slice(), &mut rng);
-            s.apply(actions[k]);
-        }
-    }
-    (truth / n, model / n)
+    discard_calibration::win_on_discard_rates(
+        |rng| game.deal(rng),
+        (deals, samples),
+        |s: &OnePackState| matches!(s.phase(), Phase::MustDiscard(_)),
+        |s, legal, rng| {
+            greedy.act(
+                &TuSacView::OnePack(s.view(s.to_move().unwrap())),
+                legal,
+                rng,
+            )
+        },
+        |s, c| (1..4).any(|y| can_win_with(&opts, s.private(y), c)),
+    )
 }
 
 #[test]
 fn determinizations_predict_how_often_an_opponent_can_win_on_a_discard() {
     // Without the discard weight the sampler predicted about a tenth of the true rate.
     let game = OnePack::classic(4).unwrap();
-    let (truth, model) = win_on_discard_rates(&game, 150, 40);
-    println!("a win on the discard: true {truth:.4}, predicted {model:.4}");
-    assert!(truth > 0.01, "the measure sees wins: {truth}");
-    assert!(
-        model > 0.7 * truth && model < 1.5 * truth,
-        "predicted {model:.4}, true {truth:.4}"
-    );
+    assert_calibrated("classic", win_on_discard_rates(&game, 150, 40), 0.01);
 }
 
 #[test]
 fn determinizations_predict_how_often_an_opponent_can_win_on_a_discard_in_4sac() {
     use bailab::games::tusac::rules::Options;
     let game = OnePack::new(Options::four_sac(4)).unwrap();
-    let (truth, model) = win_on_discard_rates(&game, 150, 40);
-    println!("4sac, a win on the discard: true {truth:.4}, predicted {model:.4}");
-    assert!(truth > 0.01, "the measure sees wins: {truth}");
-    assert!(
-        model > 0.7 * truth && model < 1.5 * truth,
-        "predicted {model:.4}, true {truth:.4}"
-    );
+    assert_calibrated("4sac", win_on_discard_rates(&game, 150, 40), 0.01);
 }
