@@ -6,7 +6,7 @@
 //! state (no event, not in any view) until the last one, then the highest set by §2.4 is played
 //! (ties to the earlier seat in the claim order, `T` first).
 
-use super::loose::{set_points, win_score, Counts, SetRules};
+use super::loose::{loose, set_points, win_score, Counts, SetRules};
 use super::melds::{identical_claims, legal_melds, meld_points, melded_set, precedence};
 use crate::fixed::CopyVec;
 use crate::game::{GameState, Outcome, Seat, MAX_SEATS};
@@ -225,6 +225,11 @@ impl PacksState {
 
     /// The best winning meld among `melds` (highest score, then canonical order, §3.6).
     fn best_win(&self, seat: Seat, melds: &[Meld], card: Card) -> Option<Meld> {
+        // A meld takes at most 3 hand cards and each lowers the loose count by at most one
+        // (a partition of H − c plus c loose is one of H): beyond 3 loose cards none wins.
+        if melds.is_empty() || loose(&self.hands[seat as usize], &self.rules) > 3 {
+            return None;
+        }
         let mut best: Option<(u32, Meld)> = None;
         for &m in melds {
             if let Some(score) = self.win_with(seat, m, card) {
