@@ -26,6 +26,7 @@ fn loose_weight(test: WinTest) -> f64 {
         _ => 1.0,
     }
 }
+
 /// Metropolis steps per seat towards that weight.
 const WEIGH_STEPS: usize = 40;
 /// Resampling tries before a sample that breaks the "fewer than four dealt copies" inference
@@ -181,7 +182,8 @@ impl SeatView for PacksView<'_> {
     /// hands (their sizes kept) and the hidden part of the stock from the unseen cards; pending
     /// declarations of other seats are dropped (they were made simultaneously, unseen), and the
     /// reshuffle seed is redrawn. Tries to keep the inference that a hand held fewer than four
-    /// copies of any non-King type outside its face-down block.
+    /// copies of any non-King type outside its face-down block. Each sampled hand is then
+    /// weighted towards tidy hands by a Metropolis chain ([`loose_weight`]).
     fn determinize(&self, rng: &mut GameRng) -> PacksState {
         let s = self.state;
         let mut out = *s;
