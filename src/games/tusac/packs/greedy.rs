@@ -35,7 +35,7 @@
 //! breaks ties with `tiebreak=random`); it allocates nothing.
 
 use super::loose::{best, win_score, Counts, SetRules};
-use super::melds::{meld_points, meld_shapes};
+use super::melds::{holds, meld_points, meld_shapes};
 use super::state::{PacksState, MAX_ACTIONS};
 use super::view::PacksView;
 use crate::agents::greedy::TieBreak;
@@ -211,13 +211,8 @@ impl UnseenShapes {
     /// The shapes of the unseen type `u` that `left` (the hand, or less some cards) still holds.
     fn shapes_left(&self, u: Card, left: &Counts, out: &mut Melds) {
         out.clear();
-        let held = |m: &&Meld| {
-            m.used().iter().enumerate().all(|(i, c)| {
-                let need = m.used()[..=i].iter().filter(|&x| x == c).count();
-                usize::from(left[c.index()]) >= need
-            })
-        };
-        out.extend(self.shapes[u.index()].iter().filter(held).copied());
+        let shapes = self.shapes[u.index()].iter();
+        out.extend(shapes.filter(|m| holds(left, m)).copied());
     }
 }
 

@@ -2,10 +2,11 @@
 //! points gate of §4.6 S5.
 
 use super::loose::{max_points, set_points, Counts, SetRules};
-use crate::games::tusac::card::{Card, Rank};
+use crate::games::tusac::card::{Card, Rank, CARD_TYPES};
 use crate::games::tusac::rules::{Meld, Melds};
 use crate::games::tusac::sets::{Origin, SetInstance, SetKind, Zone};
 use arrayvec::ArrayVec;
+use std::sync::OnceLock;
 
 /// The public set a meld makes with the active card `active`.
 pub fn melded_set(meld: Meld, active: Card) -> SetInstance {
@@ -23,15 +24,48 @@ pub fn meld_points(meld: Meld, active: Card, rules: &SetRules) -> u32 {
 /// Sisepai rows), in canonical action order: Pair, Triple, Quad, the chow, `Pawns3`/`Colours3`,
 /// `Pawns4`/`Colours4`. The pair gate (S5) is not applied here.
 pub fn meld_shapes(hand: &Counts, active: Card, cross_colour: bool, out: &mut Melds) {
-    out.clear();
     debug_assert!(!active.is_king(), "drawn Kings follow S1");
-    let held = |c: Card| hand[c.index()] > 0;
-    let copies = usize::from(hand[active.index()]);
+    out.clear();
+    let table = &shape_table()[usize::from(cross_colour)][active.index()];
+    out.extend(table.iter().copied().filter(|m| holds(hand, m)));
+}
+
+/// Whether `hand` holds the cards a meld uses: `k` copies of the active card for an identical
+/// set, one of each (distinct) card otherwise.
+pub fn holds(hand: &Counts, m: &Meld) -> bool {
+    let used = m.used();
+    match m.kind {
+        SetKind::Pair | SetKind::Triple | SetKind::Quad => {
+            usize::from(hand[used[0].index()]) >= used.len()
+        }
+        _ => used.iter().all(|c| hand[c.index()] > 0),
+    }
+}
+
+/// The candidate shapes of every card type, without and with cross-colour sets (Kings: none).
+fn shape_table() -> &'static [[Melds; CARD_TYPES]; 2] {
+    static TABLE: OnceLock<[[Melds; CARD_TYPES]; 2]> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        std::array::from_fn(|cross| {
+            std::array::from_fn(|t| {
+                let c = Card::from_index(t);
+                if c.is_king() {
+                    Melds::new()
+                } else {
+                    candidate_shapes(c, cross == 1)
+                }
+            })
+        })
+    })
+}
+
+/// Every shape of §2.3 (Sisepai rows) a non-King active card could make, in canonical order.
+fn candidate_shapes(active: Card, cross_colour: bool) -> Melds {
+    let mut out = Melds::new();
     let same = [active; 3];
     for (k, kind) in [SetKind::Pair, SetKind::Triple, SetKind::Quad]
         .into_iter()
         .enumerate()
-        .take(copies)
     {
         out.push(Meld::new(kind, &same[..=k]));
     }
@@ -54,9 +88,7 @@ pub fn meld_shapes(hand: &Counts, active: Card, cross_colour: bool, out: &mut Me
                 .filter(|&&r| r != rank)
                 .map(|&r| of(colour, r))
                 .collect();
-            if others.iter().all(|&c| held(c)) {
-                out.push(Meld::new(kind, &others));
-            }
+            out.push(Meld::new(kind, &others));
         }
     }
     let across = match rank {
@@ -70,14 +102,11 @@ pub fn meld_shapes(hand: &Counts, active: Card, cross_colour: bool, out: &mut Me
             .map(|c| of(c, rank))
             .collect();
         for (i, j) in [(0, 1), (0, 2), (1, 2)] {
-            if held(others[i]) && held(others[j]) {
-                out.push(Meld::new(three, &[others[i], others[j]]));
-            }
+            out.push(Meld::new(three, &[others[i], others[j]]));
         }
-        if others.iter().all(|&c| held(c)) {
-            out.push(Meld::new(four, &others));
-        }
+        out.push(Meld::new(four, &others));
     }
+    out
 }
 
 /// The current points of a seat for the pair gate (§4.6 S5): its face-down and melded sets
