@@ -7,7 +7,8 @@
 //! 3-/4-colour sets, valued as `Pawns3/4` = `Colours3/4`), their best-value twins `ident_max`
 //! and `rank4_max`, and `kings4` (the best value of a dirtyking26 King count vector; Kings are
 //! never better left loose, so it serves both). A K/A/E or R/C/H block is then the best over the
-//! numbers of chows per colour of the tables' values for what the chows leave.
+//! numbers of chows per colour of the tables' values for what the chows leave, and each block's
+//! result is kept in a small per-thread cache.
 
 use super::{solve_lb, solve_max, Block, Counts, SetRules, KAE_JOINED, PAWNS, RCH_SPLIT};
 use crate::games::tusac::card::{Rank, CARD_TYPES};
@@ -166,7 +167,9 @@ struct Parts<'a> {
 
 /// One entry of the block cache: a packed [`Parts::cache_key`] and the packed `(loose, points)`.
 type Entry = (u64, u32);
+/// The cache holds 2^11 entries (32 KiB per thread).
 const CACHE_BITS: u32 = 11;
+/// The key of an empty entry (real keys use 54 bits).
 const EMPTY: u64 = u64::MAX;
 
 thread_local! {
