@@ -133,6 +133,24 @@ impl BenchRow {
             unit,
         }
     }
+
+    /// Times `rounds` passes of `f` over `items` (each argument and result passed through
+    /// `black_box`), as a row of items per second.
+    pub fn over<T, R>(
+        label: &str,
+        unit: &'static str,
+        items: &[T],
+        rounds: u64,
+        mut f: impl FnMut(&T) -> R,
+    ) -> BenchRow {
+        BenchRow::time(label, unit, rounds * items.len() as u64, || {
+            for _ in 0..rounds {
+                for item in items {
+                    std::hint::black_box(f(std::hint::black_box(item)));
+                }
+            }
+        })
+    }
 }
 
 /// What the machinery needs of a game beyond the contracts of [`crate::game`].

@@ -21,7 +21,6 @@ use crate::games::{
 };
 use crate::record::RecordEvent;
 use crate::rng::{stream_rng, DEAL_STREAM};
-use std::hint::black_box;
 
 /// Reads a deck: the 100 cards (4 of each identity) in §2.4's dealing order. Errors name the
 /// card at fault.
@@ -183,27 +182,21 @@ impl GameKind for Chan {
 
     fn bench_rows(_variant: &str, count: u64) -> Vec<BenchRow> {
         let hands = sample_hands(count);
-        let n = hands.len() as u64;
-        let decomposition = BenchRow::time(
+        let decomposition = BenchRow::over(
             "decompose of a 19-card hand, 1 thread",
             "hands/s",
-            10 * n,
-            || {
-                let mut sum = 0u64;
-                for _ in 0..10 {
-                    for h in &hands {
-                        sum += u64::from(decompose(black_box(h)).lone_count());
-                    }
-                }
-                black_box(sum);
-            },
+            &hands,
+            10,
+            |h| decompose(h).lone_count(),
         );
         let o = Options::default_for(4);
-        let analysis = BenchRow::time("hand analysis (analyze), 1 thread", "hands/s", n, || {
-            for h in &hands {
-                black_box(analyze_hand(*black_box(h), h, &o));
-            }
-        });
+        let analysis = BenchRow::over(
+            "hand analysis (analyze), 1 thread",
+            "hands/s",
+            &hands,
+            1,
+            |h| analyze_hand(*h, h, &o),
+        );
         vec![decomposition, analysis]
     }
 }

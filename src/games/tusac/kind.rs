@@ -18,7 +18,6 @@ use crate::games::{
 };
 use crate::record::RecordEvent;
 use crate::rng::{stream_rng, DEAL_STREAM};
-use std::hint::black_box;
 
 impl GameKind for TuSac {
     const INFO: GameInfo = GameInfo {
@@ -169,26 +168,20 @@ impl GameKind for TuSac {
 /// The one-pack figures: trash of a 20-card block and the hand analyser.
 fn one_pack_bench_rows(count: u64) -> Vec<BenchRow> {
     let hands = sample_hands(count);
-    let n = hands.len() as u64;
-    let trash_rate = BenchRow::time(
+    let trash_rate = BenchRow::over(
         "trash of a 20-card block, 1 thread",
         "blocks/s",
-        10 * n,
-        || {
-            let mut sum = 0u64;
-            for _ in 0..10 {
-                for &h in &hands {
-                    sum += u64::from(trash(black_box(h)));
-                }
-            }
-            black_box(sum);
-        },
+        &hands,
+        10,
+        |&h| trash(h),
     );
-    let analysis = BenchRow::time("hand analysis (analyze), 1 thread", "hands/s", n, || {
-        for &h in &hands {
-            black_box(analyze_hand(black_box(h)));
-        }
-    });
+    let analysis = BenchRow::over(
+        "hand analysis (analyze), 1 thread",
+        "hands/s",
+        &hands,
+        1,
+        |&h| analyze_hand(h),
+    );
     vec![trash_rate, analysis]
 }
 
@@ -209,16 +202,9 @@ fn multi_pack_bench_rows(game: &super::packs::MultiPack, count: u64) -> Vec<Benc
         "loose cards and points of a dealt {}-card hand, 1 thread",
         game.options().hand_size
     );
-    vec![BenchRow::time(
-        &label,
-        "hands/s",
-        hands.len() as u64,
-        || {
-            for h in &hands {
-                black_box(super::loose::best(black_box(h), &rules));
-            }
-        },
-    )]
+    vec![BenchRow::over(&label, "hands/s", &hands, 1, |h| {
+        super::loose::best(h, &rules)
+    })]
 }
 
 /// 20-card private blocks from seeded deals (Quans removed by the deal).
