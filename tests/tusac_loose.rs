@@ -396,3 +396,27 @@ fn max_points_table_path_equals_the_recursion() {
     }
     assert!(above_eight > 100, "the fallback ran {above_eight} times");
 }
+
+/// The bound that lets a claim window and greedy skip hopeless win searches: taking one card out
+/// of a hand lowers its loose count by at most one (a partition of `H − c` plus `c` loose is one
+/// of `H`), so a meld of at most three hand cards cannot complete a hand with more than 3 loose.
+#[test]
+fn removing_a_card_lowers_loose_by_at_most_one() {
+    let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(31);
+    let mut deck: Vec<Card> = (0..2).flat_map(|_| Card::all()).collect();
+    let mut checked = 0;
+    for _ in 0..300 {
+        for (rules, size) in variants(&mut rng) {
+            deck.shuffle(&mut rng);
+            let hand = counts_of(&deck[..size]);
+            let l = loose(&hand, &rules);
+            for c in Card::all().filter(|c| hand[c.index()] > 0) {
+                let mut less = hand;
+                less[c.index()] -= 1;
+                assert!(loose(&less, &rules) + 1 >= l, "{c} out of {hand:?}");
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 10_000, "{checked}");
+}
