@@ -310,3 +310,43 @@ fn deviate_leaves_the_rollout_policy_only_for_a_clear_gain() {
         ToyAction::Gamble
     );
 }
+
+/// The paired-root search of `params` on `state` from seat 0, with a random rollout policy.
+fn paired_search(state: &ToyState, params: IsmctsParams) -> ToyAction {
+    let mut agent: Ismcts<ToyState> = Ismcts::new(params, Box::new(RandomAgent));
+    let mut actions = <ToyState as GameState>::Actions::default();
+    state.legal_actions(&mut actions);
+    actions[agent.search(&state.view(0), &actions, &mut stream_rng(7, 0, 1))]
+}
+
+#[test]
+fn depth_one_leaves_the_later_guess_to_the_rollout_policy() {
+    // With the bit in view, the gamble pays only if the later guess is right. A tree of any
+    // depth plans that guess and gambles; at depth 1 the random rollout policy guesses, which
+    // loses on average, so the search stops.
+    let seen = Toy {
+        cheat: false,
+        seen: true,
+    }
+    .deal(&mut stream_rng(8, 0, 0));
+    for root in [Root::Sweep, Root::Halving] {
+        let params = |depth| IsmctsParams {
+            iterations: 1000,
+            root,
+            deviate: Some(2.5),
+            depth,
+            ..IsmctsParams::default()
+        };
+        // the rollout baseline is random here: compare with Stop's payout of 0 either way
+        assert_eq!(
+            paired_search(&seen, params(None)),
+            ToyAction::Gamble,
+            "{root:?}"
+        );
+        assert_eq!(
+            paired_search(&seen, params(Some(1))),
+            ToyAction::Stop,
+            "{root:?}"
+        );
+    }
+}

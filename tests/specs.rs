@@ -84,6 +84,14 @@ fn specs_build_or_name_the_problem() {
     let off = ismcts_params(&AgentSpec::parse("ismcts:deviate=off").unwrap()).unwrap();
     assert_eq!((off.root, off.deviate), (Root::Sweep, None));
     assert!(agent_err("ismcts:root=best").contains("root 'best'"));
+    let halving = ismcts_params(&AgentSpec::parse("ismcts:root=halving,depth=1").unwrap()).unwrap();
+    assert_eq!(
+        (halving.root, halving.deviate, halving.depth),
+        (Root::Halving, Some(2.5), Some(1))
+    );
+    assert_eq!(strong.depth, None);
+    assert!(agent_err("ismcts:depth=0").contains("outside"));
+    assert!(agent_err("ismcts:depth=deep").contains("not a number"));
     assert!(agent_err("ismcts:root=sweep,deviate=lots").contains("not a number"));
     assert!(agent_err("ismcts:opponents=none").contains("opponents 'none'"));
 }

@@ -68,17 +68,22 @@ pub const CATALOGUE: &[AgentInfo] = &[
             ParamInfo {
                 name: "root",
                 default: "sweep",
-                about: "root action per iteration: sweep (each determinization through every root action: common random numbers) or ucb (UCB1 as at every node, the paper)",
+                about: "root action per iteration: sweep (each determinization through every root action: common random numbers), halving (sweeps in rounds that each drop the worse half of the root actions; for decisions with many legal actions) or ucb (UCB1 as at every node, the paper)",
             },
             ParamInfo {
                 name: "deviate",
-                default: "2.5 with root=sweep, else off",
-                about: "keep the rollout policy's move unless another beats it by a paired t-statistic above this (SPARTA; needs root=sweep); off for the final move of `final`",
+                default: "2.5 with root=sweep or halving, else off",
+                about: "keep the rollout policy's move unless another beats it by a paired t-statistic above this (SPARTA; needs root=sweep or halving); off for the final move of `final` (the highest mean with a paired root)",
             },
             ParamInfo {
                 name: "opponents",
                 default: "tree",
                 about: "how other seats act in the tree: tree (UCB1 on their own rewards) or rollout (the rollout policy)",
+            },
+            ParamInfo {
+                name: "depth",
+                default: "off",
+                about: "the most levels of decisions the tree holds below the root (1 to 1000; off = no limit); past them every seat plays the rollout policy. depth=1 with a paired root is SPARTA's one-step lookahead",
             },
         ],
     },
@@ -142,16 +147,23 @@ pub fn ismcts_params(spec: &AgentSpec) -> Result<IsmctsParams, String> {
         spec,
         "root",
         "sweep",
-        &[("sweep", Root::Sweep), ("ucb", Root::Ucb)],
+        &[
+            ("sweep", Root::Sweep),
+            ("halving", Root::Halving),
+            ("ucb", Root::Ucb),
+        ],
     )?;
-    // on by default with the sweep it needs, off by default without
+    // on by default with the paired root it needs, off by default without
     let deviate = match spec.get("deviate") {
         Some("off") => None,
-        None if root != Root::Sweep => None,
+        None if root == Root::Ucb => None,
         _ => Some(number(spec, "deviate", 2.5, (0.0, 100.0))?),
     };
-    if deviate.is_some() && root != Root::Sweep {
-        return Err("agent 'ismcts': deviate needs root=sweep (paired comparisons)".to_string());
+    if deviate.is_some() && root == Root::Ucb {
+        return Err(
+            "agent 'ismcts': deviate needs root=sweep or root=halving (paired comparisons)"
+                .to_string(),
+        );
     }
     Ok(IsmctsParams {
         iterations: number(spec, "iters", 1000, (1, 10_000_000))?,
@@ -167,6 +179,10 @@ pub fn ismcts_params(spec: &AgentSpec) -> Result<IsmctsParams, String> {
         )?,
         root,
         deviate,
+        depth: match spec.get("depth") {
+            None | Some("off") => None,
+            Some(_) => Some(number(spec, "depth", 1, (1, 1000))?),
+        },
     })
 }
 

@@ -10,12 +10,17 @@
 //! Options beyond the paper (each off unless asked for, see [`IsmctsParams`]):
 //! - `root = sweep`: each determinization is played once through every root action, so the root
 //!   actions are compared on common random numbers (below the root the search is unchanged);
-//! - `deviate = z` (needs the sweep): the final move is the rollout policy's own choice unless
+//! - `root = halving`: sweeps too, in rounds that each drop the worse half of the root actions,
+//!   so that the budget goes to the actions still in contention when many are legal;
+//! - `deviate = z` (needs a sweep or halving): the final move is the rollout policy's own choice unless
 //!   another root action beats it in paired payout with a t-statistic above `z`. This is the
 //!   safe policy improvement of SPARTA (Lerer, Hu, Foerster and Brown, "Improving Policies via
 //!   Search in Cooperative Partially Observable Games", AAAI 2020): with a few hundred
 //!   determinizations per action most differences are noise, and a deviation on noise costs;
-//! - `opponents = rollout`: the other seats act by the rollout policy inside the tree too.
+//! - `opponents = rollout`: the other seats act by the rollout policy inside the tree too;
+//! - `depth = d`: the tree holds at most `d` levels of decisions below the root; past them every
+//!   seat acts by the rollout policy. With `depth = 1` and a paired root the search is SPARTA's
+//!   one-step lookahead: each root action followed by the rollout policy alone.
 //!
 //! Game-independent: it needs only the contracts of `crate::game` — `determinize`, legal actions
 //! whose identity (`Eq`) is the same in every determinization, and `payout_scale` to map payouts
@@ -70,9 +75,13 @@ pub struct IsmctsParams {
     pub opponents: Opponents,
     /// How root actions are chosen per iteration.
     pub root: Root,
-    /// With [`Root::Sweep`]: keep the rollout policy's root action unless another beats it with
-    /// a paired t-statistic above this; `None` for the plain final move.
+    /// With a paired root ([`Root::Sweep`], [`Root::Halving`]): keep the rollout policy's root
+    /// action unless another beats it with a paired t-statistic above this; `None` for the plain
+    /// final move.
     pub deviate: Option<f64>,
+    /// The most levels of decisions the tree holds (the root's children are level 1); `None`
+    /// for no limit.
+    pub depth: Option<u32>,
 }
 
 /// How each iteration picks its root action.
@@ -82,6 +91,11 @@ pub enum Root {
     Ucb,
     /// In turn: one determinization per sweep through all root actions (common random numbers).
     Sweep,
+    /// Sweeps as [`Root::Sweep`], in ⌈log2 k⌉ rounds of equal budget; each round drops the half of
+    /// the k root actions with the lowest mean gain (sequential halving: Karnin, Koren and Somekh,
+    /// "Almost Optimal Exploration in Multi-Armed Bandits", ICML 2013), so the budget goes to the
+    /// actions still in contention.
+    Halving,
 }
 
 /// How the seats other than the searching one choose inside the tree.
@@ -106,6 +120,7 @@ impl Default for IsmctsParams {
             opponents: Opponents::Tree,
             root: Root::Ucb,
             deviate: None,
+            depth: None,
         }
     }
 }
@@ -121,15 +136,28 @@ pub struct Ismcts<S: GameState> {
     pub last_iterations: u64,
 }
 
-/// Root actions compared with the rollout policy's choice over the determinizations of a sweep:
-/// per action, the sum and sum of squares of its payout minus the choice's payout.
+/// Root actions compared with the rollout policy's choice over common determinizations: each
+/// determinization is played through every action still in contention (a sweep), and per action
+/// the sums of its payout minus the choice's payout are kept. With halving, the half of the
+/// contenders with the lowest mean gain is dropped at the end of each round (the choice is kept).
 #[derive(Default)]
 struct PairedRoot {
     baseline: usize,
     payouts: Vec<f64>,
     diff: Vec<f64>,
     diff_sq: Vec<f64>,
-    worlds: u32,
+    /// Sweeps each action took part in.
+    worlds: Vec<u32>,
+    /// The actions still in contention, in the order a sweep plays them.
+    active: Vec<usize>,
+    /// The position in `active` of the next action of the current sweep.
+    next: usize,
+    /// Sweeps per round under halving; `u32::MAX` for a plain sweep (one round).
+    round_worlds: u32,
+    /// Sweeps finished in the current round.
+    round_done: u32,
+    /// Iterations per round under halving.
+    round_budget: u32,
 }
 
 impl PairedRoot {
@@ -140,45 +168,124 @@ impl PairedRoot {
             payouts: room(),
             diff: room(),
             diff_sq: room(),
+            worlds: Vec::with_capacity(actions),
+            active: Vec::with_capacity(actions),
             ..PairedRoot::default()
         }
     }
 
-    fn reset(&mut self, actions: usize, baseline: usize) {
+    /// Starts a search over `actions` root actions, compared with `baseline`; with `halving`,
+    /// `iterations` are split evenly over ⌈log2 actions⌉ rounds.
+    fn reset(&mut self, actions: usize, baseline: usize, halving: bool, iterations: u32) {
         for v in [&mut self.payouts, &mut self.diff, &mut self.diff_sq] {
             v.clear();
             v.resize(actions, 0.0);
         }
+        self.worlds.clear();
+        self.worlds.resize(actions, 0);
+        self.active.clear();
+        self.active.extend(0..actions);
         self.baseline = baseline;
-        self.worlds = 0;
+        self.next = 0;
+        self.round_done = 0;
+        let rounds = actions.next_power_of_two().trailing_zeros().max(1);
+        self.round_budget = if halving {
+            iterations / rounds
+        } else {
+            u32::MAX
+        };
+        self.round_worlds = self.worlds_per_round();
     }
 
-    /// The searching seat's payout when root action `i` was played in the current
-    /// determinization; the last action of a sweep folds the sweep into the sums.
-    fn record(&mut self, i: usize, payout: f64) {
-        self.payouts[i] = payout;
-        if i + 1 == self.payouts.len() {
-            let base = self.payouts[self.baseline];
-            for (k, &p) in self.payouts.iter().enumerate() {
-                self.diff[k] += p - base;
-                self.diff_sq[k] += (p - base) * (p - base);
+    fn worlds_per_round(&self) -> u32 {
+        match self.round_budget {
+            u32::MAX => u32::MAX,
+            budget => (budget / self.active.len() as u32).max(1),
+        }
+    }
+
+    /// The root action the next iteration plays.
+    fn action(&self) -> usize {
+        self.active[self.next]
+    }
+
+    /// Whether the next iteration starts a sweep (and so needs a fresh determinization).
+    fn starts_sweep(&self) -> bool {
+        self.next == 0
+    }
+
+    /// The searching seat's payout from the action [`Self::action`] named; the last action of a
+    /// sweep folds the sweep into the sums, and the last sweep of a round halves the contenders.
+    fn record(&mut self, payout: f64) {
+        self.payouts[self.active[self.next]] = payout;
+        self.next += 1;
+        if self.next < self.active.len() {
+            return;
+        }
+        self.next = 0;
+        let base = self.payouts[self.baseline];
+        for &k in &self.active {
+            let d = self.payouts[k] - base;
+            self.diff[k] += d;
+            self.diff_sq[k] += d * d;
+            self.worlds[k] += 1;
+        }
+        self.round_done += 1;
+        if self.round_done >= self.round_worlds && self.active.len() > 2 {
+            self.halve();
+        }
+    }
+
+    /// Keeps the better half of the contenders by mean gain (ties: legal order), and the baseline.
+    fn halve(&mut self) {
+        let diff = &self.diff;
+        self.active
+            .sort_unstable_by(|&a, &b| diff[b].total_cmp(&diff[a]).then(a.cmp(&b)));
+        let keep = self.active.len().div_ceil(2);
+        if let Some(at) = self.active.iter().position(|&k| k == self.baseline) {
+            if at >= keep {
+                self.active.swap(keep - 1, at);
             }
-            self.worlds += 1;
         }
+        self.active.truncate(keep);
+        self.active.sort_unstable();
+        self.round_done = 0;
+        self.round_worlds = self.worlds_per_round();
     }
 
-    /// The baseline, or the action with the highest mean gain over it among those whose paired
-    /// t-statistic exceeds `z`.
-    fn choose(&self, z: f64) -> usize {
-        let n = f64::from(self.worlds);
+    /// The mean gain of action `k` over the baseline and its standard error, over the sweeps it
+    /// took part in; `None` before two.
+    fn gain(&self, k: usize) -> Option<(f64, f64)> {
+        let n = f64::from(self.worlds[k]);
         if n < 2.0 {
-            return self.baseline;
+            return None;
         }
+        let mean = self.diff[k] / n;
+        let var = ((self.diff_sq[k] - n * mean * mean) / (n - 1.0)).max(0.0);
+        Some((mean, (var / n).sqrt()))
+    }
+
+    /// The baseline, or the contender with the highest mean gain over it among those whose
+    /// paired t-statistic exceeds `z`.
+    fn choose(&self, z: f64) -> usize {
         let mut best = (0.0, self.baseline);
-        for (k, (&sum, &sq)) in self.diff.iter().zip(&self.diff_sq).enumerate() {
-            let mean = sum / n;
-            let var = ((sq - n * mean * mean) / (n - 1.0)).max(0.0);
-            if mean > best.0 && mean > z * (var / n).sqrt() {
+        for &k in &self.active {
+            let Some((mean, se)) = self.gain(k) else {
+                continue;
+            };
+            if mean > best.0 && mean > z * se {
+                best = (mean, k);
+            }
+        }
+        best.1
+    }
+
+    /// The contender with the highest mean gain (ties: legal order).
+    fn best_mean(&self) -> usize {
+        let mut best = (f64::NEG_INFINITY, self.baseline);
+        for &k in &self.active {
+            let mean = self.diff[k] / f64::from(self.worlds[k].max(1));
+            if mean > best.0 {
                 best = (mean, k);
             }
         }
@@ -256,11 +363,17 @@ impl<S: GameState> Ismcts<S> {
         root_action: Option<S::Action>,
     ) -> u32 {
         let mut node = 0u32;
+        let mut level = 0u32;
         if let Some(a) = root_action {
             node = self.sweep_root(s, actions, a);
+            level = 1;
         }
         let me = self.nodes[0].mover;
+        let deepest = self.params.depth.unwrap_or(u32::MAX);
         while let Some(seat) = s.to_move() {
+            if level >= deepest {
+                return node;
+            }
             s.legal_actions(actions);
             let legal = actions.as_slice();
             if seat != me && self.params.opponents == Opponents::Rollout {
@@ -306,6 +419,7 @@ impl<S: GameState> Ismcts<S> {
                     .expect("a child has an action"),
             );
             node = child;
+            level += 1;
         }
         node
     }
@@ -370,46 +484,49 @@ impl<S: GameState> Ismcts<S> {
         let mut srng = GameRng::new(seed | 1);
         self.nodes.clear();
         self.push(None, NONE, view.seat());
-        let sweep = self.params.root == Root::Sweep;
-        if sweep {
+        let paired = self.params.root != Root::Ucb;
+        if paired {
             let baseline = match self.params.deviate {
                 Some(_) => self.rollout.act(view, legal, &mut srng),
                 None => 0,
             };
-            self.paired.reset(legal.len(), baseline);
+            let halving = self.params.root == Root::Halving;
+            self.paired
+                .reset(legal.len(), baseline, halving, self.params.iterations);
         }
         let mut actions = S::Actions::default();
         let started = Instant::now();
         let mut it = 0u64;
         let mut world: Option<S> = None;
         while !self.budget_spent(it, started) {
-            let i = (it % legal.len() as u64) as usize;
-            let mut s = match (&world, sweep && i > 0) {
+            let mut s = match (&world, paired && !self.paired.starts_sweep()) {
                 (Some(w), true) => w.clone(),
                 _ => {
                     let w = view.determinize(&mut srng);
-                    if sweep {
+                    if paired {
                         world = Some(w.clone());
                     }
                     w
                 }
             };
-            let leaf = self.descend(&mut s, &mut actions, &mut srng, sweep.then(|| legal[i]));
+            let root_action = paired.then(|| legal[self.paired.action()]);
+            let leaf = self.descend(&mut s, &mut actions, &mut srng, root_action);
             self.rollout(&mut s, &mut actions, &mut srng);
             self.backup(leaf, &s);
-            if sweep {
+            if paired {
                 let payout =
                     s.outcome().expect("rollouts end the game").payouts()[view.seat() as usize];
-                self.paired.record(i, payout as f64);
+                self.paired.record(payout as f64);
             }
             it += 1;
         }
         self.last_iterations = it;
-        match (sweep, self.params.deviate) {
-            (true, Some(z)) => self.paired.choose(z),
+        match (self.params.root, self.params.deviate) {
+            (Root::Ucb, _) => self.best_root_action(legal, self.params.final_move),
+            (_, Some(z)) => self.paired.choose(z),
             // a sweep visits the root actions equally: their means decide
-            (true, None) => self.best_root_action(legal, FinalMove::Mean),
-            (false, _) => self.best_root_action(legal, self.params.final_move),
+            (Root::Sweep, None) => self.best_root_action(legal, FinalMove::Mean),
+            (Root::Halving, None) => self.paired.best_mean(),
         }
     }
 
@@ -443,13 +560,19 @@ impl<S: GameState> Ismcts<S> {
         best.1
     }
 
-    /// After a search with `root=sweep` and `deviate`: each root action's mean payout gain over
-    /// the rollout policy's action (0 for that action), in `legal` order, measured on the same
-    /// determinizations. `None` for other settings or before a search.
+    /// After a search with a paired root (`sweep` or `halving`) and `deviate`: each root action's
+    /// mean payout gain over the rollout policy's action (0 for that action), in `legal` order,
+    /// measured on the determinizations it was played in. `None` for other settings or before a search.
     pub fn root_gains(&self) -> Option<impl Iterator<Item = f64> + '_> {
-        let sweep = self.params.root == Root::Sweep && self.params.deviate.is_some();
-        let n = f64::from(self.paired.worlds);
-        (sweep && n > 0.0).then(|| self.paired.diff.iter().map(move |d| d / n))
+        let paired = self.params.root != Root::Ucb && self.params.deviate.is_some();
+        let p = &self.paired;
+        let searched = p.worlds.iter().any(|&n| n > 0);
+        (paired && searched).then(|| {
+            p.diff
+                .iter()
+                .zip(&p.worlds)
+                .map(|(d, &n)| d / f64::from(n.max(1)))
+        })
     }
 
     /// Visits of each root action after the last search, in `legal` order (for tests and logs).
@@ -479,10 +602,10 @@ mod tests {
 
     fn paired(baseline: usize, worlds: &[[f64; 3]]) -> PairedRoot {
         let mut p = PairedRoot::with_room(3);
-        p.reset(3, baseline);
+        p.reset(3, baseline, false, 0);
         for w in worlds {
-            for (i, &payout) in w.iter().enumerate() {
-                p.record(i, payout);
+            for &payout in w {
+                p.record(payout);
             }
         }
         p
@@ -509,12 +632,58 @@ mod tests {
     #[test]
     fn an_unfinished_sweep_is_not_counted() {
         let mut p = PairedRoot::with_room(3);
-        p.reset(3, 0);
-        p.record(0, 0.0);
-        p.record(1, 5.0);
-        assert_eq!(p.worlds, 0);
-        p.record(2, 1.0);
-        assert_eq!(p.worlds, 1);
+        p.reset(3, 0, false, 0);
+        p.record(0.0);
+        p.record(5.0);
+        assert_eq!(p.worlds, [0, 0, 0]);
+        p.record(1.0);
+        assert_eq!(p.worlds, [1, 1, 1]);
         assert_eq!(p.diff, vec![0.0, 5.0, 1.0]);
+    }
+
+    /// Plays `sweeps` sweeps in which action k pays `payout(k)`, as the search loop does.
+    fn run(p: &mut PairedRoot, sweeps: usize, payout: impl Fn(usize) -> f64) {
+        for _ in 0..sweeps {
+            loop {
+                p.record(payout(p.action()));
+                if p.starts_sweep() {
+                    break;
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn halving_keeps_the_best_half_and_the_baseline_each_round() {
+        // 6 actions: ⌈log2 6⌉ = 3 rounds of 60 iterations, 10 sweeps in the first round
+        let mut p = PairedRoot::with_room(6);
+        p.reset(6, 0, true, 180);
+        let pays = [0.0, 1.0, 5.0, 4.0, -1.0, 3.0];
+        run(&mut p, 10, |k| pays[k]);
+        // the best three are 2, 3, 5; the baseline 0 takes the third place
+        assert_eq!(p.active, [0, 2, 3]);
+        assert_eq!(p.worlds, [10; 6]);
+        // 60 / 3 = 20 sweeps of the three, then the best two (the baseline kept)
+        run(&mut p, 20, |k| pays[k]);
+        assert_eq!(p.active, [0, 2]);
+        assert_eq!(p.worlds, [30, 10, 30, 30, 10, 10]);
+        // two contenders are never halved further
+        run(&mut p, 100, |k| pays[k]);
+        assert_eq!(p.active, [0, 2]);
+        // action 2's gain (+5 in every world) is certain; the dropped 3 is out of the choice
+        assert_eq!(p.choose(2.5), 2);
+        assert_eq!(p.best_mean(), 2);
+    }
+
+    #[test]
+    fn halving_of_two_actions_is_a_plain_sweep() {
+        let mut halved = PairedRoot::with_room(2);
+        halved.reset(2, 1, true, 40);
+        let mut swept = PairedRoot::with_room(2);
+        swept.reset(2, 1, false, 0);
+        let pays = |k: usize| if k == 0 { 2.0 } else { 1.0 };
+        run(&mut halved, 20, pays);
+        run(&mut swept, 20, pays);
+        assert_eq!((halved.active, halved.diff), (swept.active, swept.diff));
     }
 }

@@ -168,7 +168,7 @@ pub fn collect<G: GameKind>(
 
 /// The teacher: a sweeping ISMCTS, whose root estimates are kept, or any other agent.
 enum Teacher<S: GameState> {
-    Search(Ismcts<S>),
+    Search(Box<Ismcts<S>>),
     Other(Box<dyn Agent<S>>),
 }
 
@@ -177,7 +177,7 @@ impl<S: GameState> Teacher<S> {
         let parsed = AgentSpec::parse(spec)?;
         if parsed.name == "ismcts" {
             lookup::<G>(&parsed)?;
-            return Ok(Teacher::Search(make_ismcts::<G>(&parsed)?));
+            return Ok(Teacher::Search(Box::new(make_ismcts::<G>(&parsed)?)));
         }
         Ok(Teacher::Other(make_agent::<G>(spec)?))
     }
