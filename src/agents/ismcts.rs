@@ -12,15 +12,18 @@
 //!   actions are compared on common random numbers (below the root the search is unchanged);
 //! - `root = halving`: sweeps too, in rounds that each drop the worse half of the root actions,
 //!   so that the budget goes to the actions still in contention when many are legal;
-//! - `deviate = z` (needs a sweep or halving): the final move is the rollout policy's own choice unless
-//!   another root action beats it in paired payout with a t-statistic above `z`. This is the
+//! - `deviate = z` (needs a sweep or halving): the final move is the rollout policy's own choice
+//!   unless another root action beats it in paired payout with a t-statistic above `z`. This is the
 //!   safe policy improvement of SPARTA (Lerer, Hu, Foerster and Brown, "Improving Policies via
 //!   Search in Cooperative Partially Observable Games", AAAI 2020): with a few hundred
 //!   determinizations per action most differences are noise, and a deviation on noise costs;
 //! - `opponents = rollout`: the other seats act by the rollout policy inside the tree too;
 //! - `depth = d`: the tree holds at most `d` levels of decisions below the root; past them every
 //!   seat acts by the rollout policy. With `depth = 1` and a paired root the search is SPARTA's
-//!   one-step lookahead: each root action followed by the rollout policy alone.
+//!   one-step lookahead: each root action followed by the rollout policy alone. A node below the
+//!   root stands for an action sequence, so one node covers every card the seat may draw on the
+//!   way there (a draw is chance, not an action): the tree's later moves cannot depend on what
+//!   the seat will hold, while the rollout policy's do.
 //!
 //! Game-independent: it needs only the contracts of `crate::game` — `determinize`, legal actions
 //! whose identity (`Eq`) is the same in every determinization, and `payout_scale` to map payouts
@@ -562,7 +565,8 @@ impl<S: GameState> Ismcts<S> {
 
     /// After a search with a paired root (`sweep` or `halving`) and `deviate`: each root action's
     /// mean payout gain over the rollout policy's action (0 for that action), in `legal` order,
-    /// measured on the determinizations it was played in. `None` for other settings or before a search.
+    /// measured on the determinizations it was played in. `None` for other settings or before a
+    /// search.
     pub fn root_gains(&self) -> Option<impl Iterator<Item = f64> + '_> {
         let paired = self.params.root != Root::Ucb && self.params.deviate.is_some();
         let p = &self.paired;
