@@ -47,6 +47,7 @@ use crate::games::tusac::sets::SetKind;
 use crate::games::tusac::state::{Action, Phase};
 use crate::rng::GameRng;
 use arrayvec::ArrayVec;
+use std::cell::Cell;
 use std::cmp::Reverse;
 
 /// The greedy agent of the multi-pack variants (see the module documentation).
@@ -188,6 +189,12 @@ pub fn unseen(view: &PacksView<'_>) -> Counts {
 pub struct UnseenShapes {
     unseen: Counts,
     shapes: [Melds; CARD_TYPES],
+    /// The hand the shapes were made with, and its loose count.
+    hand: Counts,
+    hand_loose: u8,
+    /// Per type, whether a shape lowers the hand's loose count, without and with Pairs: bit 0/1
+    /// known, bit 2/3 the answer (filled on first use).
+    improves: [Cell<u8>; CARD_TYPES],
 }
 
 impl UnseenShapes {
@@ -197,6 +204,9 @@ impl UnseenShapes {
         let mut out = UnseenShapes {
             unseen: *unseen,
             shapes: std::array::from_fn(|_| Melds::new()),
+            hand: *hand,
+            hand_loose: best(hand, rules).0,
+            improves: std::array::from_fn(|_| Cell::new(0)),
         };
         for u in Card::all().filter(|u| !u.is_king() && unseen[u.index()] > 0) {
             let melds = &mut out.shapes[u.index()];
@@ -214,6 +224,40 @@ impl UnseenShapes {
         let shapes = self.shapes[u.index()].iter();
         out.extend(shapes.filter(|m| holds(left, m)).copied());
     }
+
+    /// The parts of the hand (K/A/E, R/C/H, pawns: bits 0, 1, 2) in which `left` differs from
+    /// the hand the shapes were made with.
+    fn changed_parts(&self, left: &Counts) -> u8 {
+        let mut changed = 0;
+        for (t, (a, b)) in left.iter().zip(&self.hand).enumerate() {
+            if a != b {
+                changed |= 1 << part_of(t);
+            }
+        }
+        changed
+    }
+
+    /// Whether a shape of `u` (Pairs only with `pairs`) lowers the loose count of the hand the
+    /// shapes were made with. No set crosses parts, so for a hand `left` that differs from it
+    /// only outside `u`'s part, the same shapes lower `left`'s loose count: the loose count of
+    /// each part adds up, and only `u`'s part changes.
+    fn improves_hand(&self, u: Card, pairs: bool, rules: &SetRules) -> bool {
+        let (known, yes) = if pairs { (2, 8) } else { (1, 4) };
+        let memo = &self.improves[u.index()];
+        if memo.get() & known == 0 {
+            let improves = self.shapes[u.index()]
+                .iter()
+                .filter(|m| pairs || m.kind != SetKind::Pair)
+                .any(|m| best(&without(&self.hand, m.used()), rules).0 < self.hand_loose);
+            memo.set(memo.get() | known | if improves { yes } else { 0 });
+        }
+        memo.get() & yes != 0
+    }
+}
+
+/// The part of card type `t`: 0 for K/A/E, 1 for R/C/H, 2 for pawns (no set crosses them).
+fn part_of(t: usize) -> usize {
+    t / 12
 }
 
 /// The prospects of the hand `left` this seat would keep (see the module documentation);
@@ -233,11 +277,15 @@ pub fn prospects(
     let mut p = Prospects::default();
     let mut melds = Melds::new();
     let unseen = &shapes.unseen;
+    // see `outs_of`: with more than 3 loose cards only the improve outs count
+    let can_win = loose <= 3;
+    let changed = shapes.changed_parts(left);
     for u in Card::all().filter(|u| unseen[u.index()] > 0) {
         let (win, improve) = if u.is_king() {
             // a drawn King leaves the hand as it is (lone King) or takes 3 copies (King Quad)
-            let can_win = loose <= 3;
             (can_win && king_wins(left, u, fixed, rules, view), false)
+        } else if !can_win && changed & 1 << part_of(u.index()) == 0 {
+            (false, shapes.improves_hand(u, pair_open, rules))
         } else {
             shapes.shapes_left(u, left, &mut melds);
             if !pair_open {
