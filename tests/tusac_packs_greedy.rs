@@ -266,31 +266,37 @@ fn a_winning_meld_is_never_left_to_greedy() {
     // the engine makes every winning meld itself (S1.1, S2.1): over greedy ×4 games no offered
     // meld passes the win test, so greedy's "a win first" never decides
     let mut offered = 0;
+    greedy_positions(5, 30, |s, seat| {
+        let (Some(a), rules) = (s.active(), SetRules::new(s.options(), s.double_rank())) else {
+            return;
+        };
+        for action in legal(s) {
+            if let Action::Meld(m) = action {
+                let mut left = *s.hand(seat);
+                m.used().iter().for_each(|c| left[c.index()] -= 1);
+                let fixed = s.fixed_points(seat) + meld_points(m, a.card, &rules);
+                let win = win_score(&left, fixed, &rules, s.options().win_test);
+                assert_eq!(win, None, "{action} wins but was offered");
+                offered += 1;
+            }
+        }
+    });
+    assert!(offered > 100, "{offered} melds offered");
+}
+
+/// Calls `f` with every position of greedy ×4 games (4 players) of sisepai21 and dirtyking26 on
+/// deals `0..deals` of seed `seed`, and the seat to move.
+fn greedy_positions(seed: u64, deals: u64, mut f: impl FnMut(&PacksState, Seat)) {
     for variant in [S21, D26] {
         let game = MultiPack::new(variant(4)).unwrap();
-        for deal in 0..30 {
-            let mut s = game.deal(&mut stream_rng(5, deal, 0));
+        for deal in 0..deals {
+            let mut s = game.deal(&mut stream_rng(seed, deal, 0));
             while let Some(seat) = s.to_move() {
-                let (Some(a), rules) = (s.active(), SetRules::new(s.options(), s.double_rank()))
-                else {
-                    s.apply(greedy(&s));
-                    continue;
-                };
-                for action in legal(&s) {
-                    if let Action::Meld(m) = action {
-                        let mut left = *s.hand(seat);
-                        m.used().iter().for_each(|c| left[c.index()] -= 1);
-                        let fixed = s.fixed_points(seat) + meld_points(m, a.card, &rules);
-                        let win = win_score(&left, fixed, &rules, s.options().win_test);
-                        assert_eq!(win, None, "{action} wins but was offered");
-                        offered += 1;
-                    }
-                }
+                f(&s, seat);
                 s.apply(greedy(&s));
             }
         }
     }
-    assert!(offered > 100, "{offered} melds offered");
 }
 
 // ---------------------------------------------------------------- play
@@ -549,31 +555,25 @@ fn prospects_from_the_whole_hand_equal_those_from_the_hand_left() {
     // pawns). Over greedy ×4 games, every legal discard's prospects must equal those computed
     // afresh from the hand it leaves.
     let mut compared = 0;
-    for variant in [S21, D26] {
-        let game = MultiPack::new(variant(4)).unwrap();
-        for deal in 0..12 {
-            let mut s = game.deal(&mut stream_rng(6, deal, 0));
-            while let Some(seat) = s.to_move() {
-                if matches!(s.phase(), Phase::MustDiscard(_)) {
-                    let view = s.view(seat);
-                    let rules = SetRules::new(s.options(), s.double_rank());
-                    let from_hand = UnseenShapes::new(view.hand(), &unseen(&view), &rules);
-                    for action in legal(&s) {
-                        let Action::Discard(c) = action else { continue };
-                        let mut left = *view.hand();
-                        left[c.index()] -= 1;
-                        let fresh = UnseenShapes::new(&left, &unseen(&view), &rules);
-                        assert_eq!(
-                            prospects(&view, &left, &from_hand, &rules),
-                            prospects(&view, &left, &fresh, &rules),
-                            "discarding {c}"
-                        );
-                        compared += 1;
-                    }
-                }
-                s.apply(greedy(&s));
-            }
+    greedy_positions(6, 12, |s, seat| {
+        if !matches!(s.phase(), Phase::MustDiscard(_)) {
+            return;
         }
-    }
+        let view = s.view(seat);
+        let rules = SetRules::new(s.options(), s.double_rank());
+        let from_hand = UnseenShapes::new(view.hand(), &unseen(&view), &rules);
+        for action in legal(s) {
+            let Action::Discard(c) = action else { continue };
+            let mut left = *view.hand();
+            left[c.index()] -= 1;
+            let fresh = UnseenShapes::new(&left, &unseen(&view), &rules);
+            assert_eq!(
+                prospects(&view, &left, &from_hand, &rules),
+                prospects(&view, &left, &fresh, &rules),
+                "discarding {c}"
+            );
+            compared += 1;
+        }
+    });
     assert!(compared > 1000, "{compared} discards compared");
 }
