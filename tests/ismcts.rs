@@ -136,6 +136,12 @@ impl Game for Toy {
     }
 }
 
+/// The toy game dealt from `seed`: the hidden bit leaked to determinizations with `cheat`, in
+/// the view with `seen`.
+fn dealt(cheat: bool, seen: bool, seed: u64) -> ToyState {
+    Toy { cheat, seen }.deal(&mut stream_rng(seed, 0, 0))
+}
+
 fn search(state: &ToyState, iters: u32, seed: u64) -> (ToyAction, Vec<u32>) {
     let params = IsmctsParams {
         iterations: iters,
@@ -151,11 +157,7 @@ fn search(state: &ToyState, iters: u32, seed: u64) -> (ToyAction, Vec<u32>) {
 #[test]
 fn ismcts_does_not_gamble_on_what_it_cannot_see() {
     for seed in 0..20 {
-        let s = Toy {
-            cheat: false,
-            seen: false,
-        }
-        .deal(&mut stream_rng(seed, 0, 0));
+        let s = dealt(false, false, seed);
         let (a, visits) = search(&s, 2000, seed);
         assert_eq!(a, ToyAction::Stop, "seed {seed}: visits {visits:?}");
     }
@@ -166,11 +168,7 @@ fn a_cheating_determinization_gambles() {
     // The same search fed determinizations that leak the hidden bit finds the guess node always
     // right and prefers the gamble: strategy fusion, which ISMCTS's shared tree avoids.
     for seed in 0..20 {
-        let s = Toy {
-            cheat: true,
-            seen: false,
-        }
-        .deal(&mut stream_rng(seed, 0, 0));
+        let s = dealt(true, false, seed);
         let (a, _) = search(&s, 2000, seed);
         assert_eq!(a, ToyAction::Gamble, "seed {seed}");
     }
@@ -179,11 +177,7 @@ fn a_cheating_determinization_gambles() {
 #[test]
 fn with_the_bit_in_view_it_gambles_and_guesses_right() {
     for seed in 0..20 {
-        let mut s = Toy {
-            cheat: false,
-            seen: true,
-        }
-        .deal(&mut stream_rng(seed, 0, 0));
+        let mut s = dealt(false, true, seed);
         let (a, _) = search(&s, 2000, seed);
         assert_eq!(a, ToyAction::Gamble, "seed {seed}");
         s.apply(a);
@@ -194,11 +188,7 @@ fn with_the_bit_in_view_it_gambles_and_guesses_right() {
 
 #[test]
 fn the_same_seed_gives_the_same_search_and_one_action_is_not_searched() {
-    let s = Toy {
-        cheat: false,
-        seen: false,
-    }
-    .deal(&mut stream_rng(1, 0, 0));
+    let s = dealt(false, false, 1);
     assert_eq!(search(&s, 300, 9), search(&s, 300, 9));
     let params = IsmctsParams {
         iterations: 100,
@@ -221,11 +211,7 @@ fn the_same_seed_gives_the_same_search_and_one_action_is_not_searched() {
 
 #[test]
 fn visits_add_up_to_the_iterations() {
-    let s = Toy {
-        cheat: false,
-        seen: false,
-    }
-    .deal(&mut stream_rng(2, 0, 0));
+    let s = dealt(false, false, 2);
     let (_, visits) = search(&s, 1000, 3);
     assert_eq!(visits.iter().sum::<u32>(), 1000);
     assert!(visits[0] > visits[1], "Stop is visited more: {visits:?}");
@@ -263,28 +249,16 @@ fn sweep(state: &ToyState, deviate: Option<f64>, policy: Box<dyn Agent<ToyState>
 
 #[test]
 fn a_sweep_compares_root_actions_on_the_same_determinizations() {
-    let hidden = Toy {
-        cheat: false,
-        seen: false,
-    }
-    .deal(&mut stream_rng(5, 0, 0));
+    let hidden = dealt(false, false, 5);
     assert_eq!(sweep(&hidden, None, Box::new(RandomAgent)), ToyAction::Stop);
-    let seen = Toy {
-        cheat: false,
-        seen: true,
-    }
-    .deal(&mut stream_rng(5, 0, 0));
+    let seen = dealt(false, true, 5);
     assert_eq!(sweep(&seen, None, Box::new(RandomAgent)), ToyAction::Gamble);
 }
 
 #[test]
 fn deviate_leaves_the_rollout_policy_only_for_a_clear_gain() {
     // the policy's Stop is right when the bit is hidden: kept
-    let hidden = Toy {
-        cheat: false,
-        seen: false,
-    }
-    .deal(&mut stream_rng(6, 0, 0));
+    let hidden = dealt(false, false, 6);
     assert_eq!(
         sweep(&hidden, Some(2.5), Box::new(FirstAgent)),
         ToyAction::Stop
@@ -295,11 +269,7 @@ fn deviate_leaves_the_rollout_policy_only_for_a_clear_gain() {
         ToyAction::Stop
     );
     // with the bit in view the gamble wins 10: it leaves Stop for it
-    let seen = Toy {
-        cheat: false,
-        seen: true,
-    }
-    .deal(&mut stream_rng(6, 0, 0));
+    let seen = dealt(false, true, 6);
     assert_eq!(
         sweep(&seen, Some(2.5), Box::new(FirstAgent)),
         ToyAction::Gamble
@@ -324,11 +294,7 @@ fn depth_one_leaves_the_later_guess_to_the_rollout_policy() {
     // With the bit in view, the gamble pays only if the later guess is right. A tree of any
     // depth plans that guess and gambles; at depth 1 the random rollout policy guesses, which
     // loses on average, so the search stops.
-    let seen = Toy {
-        cheat: false,
-        seen: true,
-    }
-    .deal(&mut stream_rng(8, 0, 0));
+    let seen = dealt(false, true, 8);
     for root in [Root::Sweep, Root::Halving] {
         let params = |depth| IsmctsParams {
             iterations: 1000,
