@@ -149,23 +149,38 @@ fn variants(rng: &mut impl Rng) -> [(SetRules, usize); 3] {
     ]
 }
 
+type TestRng = rand_pcg::Pcg64Mcg;
+
+/// Shuffles a deck of `packs` packs `rounds` times per rule set of [`variants`] and calls `f`
+/// with the rng, the shuffled deck, the rules and their hand size.
+fn for_each_deal(
+    rng: &mut TestRng,
+    packs: u8,
+    rounds: usize,
+    mut f: impl FnMut(&mut TestRng, &[Card], &SetRules, usize),
+) {
+    let mut deck: Vec<Card> = (0..packs).flat_map(|_| Card::all()).collect();
+    for _ in 0..rounds {
+        for (rules, size) in variants(rng) {
+            deck.shuffle(rng);
+            f(rng, &deck, &rules, size);
+        }
+    }
+}
+
 #[test]
 fn solver_equals_brute_force_on_random_deals() {
-    let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(14);
+    let mut rng = TestRng::seed_from_u64(14);
     for packs in [2u8, 3, 4] {
-        let mut deck: Vec<Card> = (0..packs).flat_map(|_| Card::all()).collect();
-        for _ in 0..150 {
-            for (rules, size) in variants(&mut rng) {
-                deck.shuffle(&mut rng);
-                // Whole hands, and their 13-card halves (complete far more often).
-                check(&counts_of(&deck[..size]), &rules, &format!("{packs} packs"));
-                check(
-                    &counts_of(&deck[..13]),
-                    &rules,
-                    &format!("{packs} packs, 13"),
-                );
-            }
-        }
+        for_each_deal(&mut rng, packs, 150, |_, deck, rules, size| {
+            // Whole hands, and their 13-card halves (complete far more often).
+            check(&counts_of(&deck[..size]), rules, &format!("{packs} packs"));
+            check(
+                &counts_of(&deck[..13]),
+                rules,
+                &format!("{packs} packs, 13"),
+            );
+        });
     }
 }
 
@@ -198,31 +213,27 @@ fn solver_equals_brute_force_with_many_copies() {
 fn win_score_is_the_largest_total_meeting_the_test() {
     // §3.6, §4.7: over random complete-ish hands, win_score equals the largest brute-force
     // zero-loose total plus the fixed points that passes the variant's test.
-    let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(7);
-    let mut deck: Vec<Card> = (0..2).flat_map(|_| Card::all()).collect();
+    let mut rng = TestRng::seed_from_u64(7);
     let mut wins = 0;
-    for _ in 0..400 {
-        for (rules, size) in variants(&mut rng) {
-            deck.shuffle(&mut rng);
-            let hand = complete_part(&deck[..size], &rules);
-            let (_, _, mask) = brute(&hand, &rules);
-            let test = match rules.table {
-                bailab::games::tusac::options::PointTable::Sisepai21 => WinTest::CompleteOver9,
-                _ => WinTest::CompleteOver20Even,
-            };
-            let fixed = rng.random_range(0..25);
-            let want = (0..128u32)
-                .rev()
-                .filter(|&v| mask >> v & 1 == 1)
-                .map(|v| v + fixed)
-                .find(|&t| match test {
-                    WinTest::CompleteOver9 => t > 9,
-                    _ => t > 20 && t % 2 == 0,
-                });
-            wins += want.is_some() as u32;
-            assert_eq!(win_score(&hand, fixed, &rules, test), want);
-        }
-    }
+    for_each_deal(&mut rng, 2, 400, |rng, deck, rules, size| {
+        let hand = complete_part(&deck[..size], rules);
+        let (_, _, mask) = brute(&hand, rules);
+        let test = match rules.table {
+            bailab::games::tusac::options::PointTable::Sisepai21 => WinTest::CompleteOver9,
+            _ => WinTest::CompleteOver20Even,
+        };
+        let fixed = rng.random_range(0..25);
+        let want = (0..128u32)
+            .rev()
+            .filter(|&v| mask >> v & 1 == 1)
+            .map(|v| v + fixed)
+            .find(|&t| match test {
+                WinTest::CompleteOver9 => t > 9,
+                _ => t > 20 && t % 2 == 0,
+            });
+        wins += want.is_some() as u32;
+        assert_eq!(win_score(&hand, fixed, rules, test), want);
+    });
     assert!(wins > 20, "the test saw too few wins ({wins})");
 }
 
@@ -332,17 +343,13 @@ fn table_path_equals_the_recursion() {
     // `best` takes a table path for the two presets' rules when no type has more than 8
     // copies; it must equal the memoised recursion on many dealt hands of 2 to 4 packs.
     use bailab::games::tusac::loose::best_by_recursion;
-    let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(99);
+    let mut rng = TestRng::seed_from_u64(99);
     for packs in [2u8, 3, 4] {
-        let mut deck: Vec<Card> = (0..packs).flat_map(|_| Card::all()).collect();
-        for _ in 0..3000 {
-            for (rules, size) in variants(&mut rng) {
-                deck.shuffle(&mut rng);
-                let n = rng.random_range(1..=size);
-                let hand = counts_of(&deck[..n]);
-                assert_eq!(best(&hand, &rules), best_by_recursion(&hand, &rules));
-            }
-        }
+        for_each_deal(&mut rng, packs, 3000, |rng, deck, rules, size| {
+            let n = rng.random_range(1..=size);
+            let hand = counts_of(&deck[..n]);
+            assert_eq!(best(&hand, rules), best_by_recursion(&hand, rules));
+        });
     }
 }
 
@@ -353,7 +360,7 @@ fn max_points_table_path_equals_the_recursion() {
     // recursion above that: both must equal `max_points_by_recursion` on dealt hands of 2 to 4
     // packs and on hands of few types with up to 16 copies of a type.
     use bailab::games::tusac::loose::{max_points, max_points_by_recursion};
-    let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(2114);
+    let mut rng = TestRng::seed_from_u64(2114);
     let mut above_eight = 0;
     let mut check = |hand: &Counts, rules: &SetRules| {
         above_eight += usize::from(hand.iter().any(|&n| n > 8));
@@ -364,14 +371,10 @@ fn max_points_table_path_equals_the_recursion() {
         );
     };
     for packs in [2u8, 3, 4] {
-        let mut deck: Vec<Card> = (0..packs).flat_map(|_| Card::all()).collect();
-        for _ in 0..3000 {
-            for (rules, size) in variants(&mut rng) {
-                deck.shuffle(&mut rng);
-                let n = rng.random_range(1..=size);
-                check(&counts_of(&deck[..n]), &rules);
-            }
-        }
+        for_each_deal(&mut rng, packs, 3000, |rng, deck, rules, size| {
+            let n = rng.random_range(1..=size);
+            check(&counts_of(&deck[..n]), rules);
+        });
     }
     let blocks: [&[usize]; 6] = [
         &[0, 1, 4, 5, 8, 9],
@@ -402,21 +405,17 @@ fn max_points_table_path_equals_the_recursion() {
 /// of `H`), so a meld of at most three hand cards cannot complete a hand with more than 3 loose.
 #[test]
 fn removing_a_card_lowers_loose_by_at_most_one() {
-    let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(31);
-    let mut deck: Vec<Card> = (0..2).flat_map(|_| Card::all()).collect();
+    let mut rng = TestRng::seed_from_u64(31);
     let mut checked = 0;
-    for _ in 0..300 {
-        for (rules, size) in variants(&mut rng) {
-            deck.shuffle(&mut rng);
-            let hand = counts_of(&deck[..size]);
-            let l = loose(&hand, &rules);
-            for c in Card::all().filter(|c| hand[c.index()] > 0) {
-                let mut less = hand;
-                less[c.index()] -= 1;
-                assert!(loose(&less, &rules) + 1 >= l, "{c} out of {hand:?}");
-                checked += 1;
-            }
+    for_each_deal(&mut rng, 2, 300, |_, deck, rules, size| {
+        let hand = counts_of(&deck[..size]);
+        let l = loose(&hand, rules);
+        for c in Card::all().filter(|c| hand[c.index()] > 0) {
+            let mut less = hand;
+            less[c.index()] -= 1;
+            assert!(loose(&less, rules) + 1 >= l, "{c} out of {hand:?}");
+            checked += 1;
         }
-    }
+    });
     assert!(checked > 10_000, "{checked}");
 }
