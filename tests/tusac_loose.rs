@@ -13,8 +13,8 @@
 
 use bailab::games::tusac::card::{Card, Rank, CARD_TYPES, RANKS};
 use bailab::games::tusac::loose::{
-    best, complete_values, counts_of, loose, partition, points_of, set_points, win_score, Counts,
-    SetRules,
+    best, complete_values, counts_of, loose, part_best, part_of, partition, points_of, set_points,
+    win_score, Counts, SetRules, PARTS,
 };
 use bailab::games::tusac::options::{Options, WinTest};
 use bailab::games::tusac::sets::{Origin, SetKind, Zone};
@@ -398,6 +398,45 @@ fn max_points_table_path_equals_the_recursion() {
         }
     }
     assert!(above_eight > 100, "the fallback ran {above_eight} times");
+}
+
+/// No set crosses the K/A/E, R/C/H and pawn parts: the best partition of a hand is the sum of
+/// its parts' (`part_best`, which greedy re-solves alone when one part changes), and a part's
+/// answer ignores the cards of the others. Dealt hands of 2 to 4 packs, and hands of few types
+/// with more than 8 copies (the recursion's path).
+#[test]
+fn the_parts_of_a_hand_add_up_to_its_best_partition() {
+    let mut rng = TestRng::seed_from_u64(303);
+    let check = |hand: &Counts, rules: &SetRules| {
+        let parts: Vec<(u8, u32)> = (0..PARTS).map(|p| part_best(hand, rules, p)).collect();
+        let sum = parts.iter().fold((0, 0), |(l, q), &(a, b)| (l + a, q + b));
+        assert_eq!(sum, best(hand, rules), "{hand:?} under {rules:?}");
+        for (p, &part) in parts.iter().enumerate() {
+            let mut alone = [0u8; CARD_TYPES];
+            (0..CARD_TYPES)
+                .filter(|&t| part_of(t) == p)
+                .for_each(|t| alone[t] = hand[t]);
+            assert_eq!(part_best(&alone, rules, p), part, "part {p} of {hand:?}");
+        }
+    };
+    for packs in [2u8, 3, 4] {
+        for_each_deal(&mut rng, packs, 500, |rng, deck, rules, size| {
+            let n = rng.random_range(1..=size);
+            check(&counts_of(&deck[..n]), rules);
+        });
+    }
+    for types in [&[0usize, 1, 4, 5, 8][..], &[12, 16, 20, 13], &[24, 25, 26]] {
+        let mut deck: Vec<Card> = types
+            .iter()
+            .flat_map(|&t| std::iter::repeat_n(Card::from_index(t), 16))
+            .collect();
+        for _ in 0..100 {
+            for (rules, size) in variants(&mut rng) {
+                deck.shuffle(&mut rng);
+                check(&counts_of(&deck[..size]), &rules);
+            }
+        }
+    }
 }
 
 /// The bound that lets a claim window and greedy skip hopeless win searches: taking one card out

@@ -128,6 +128,29 @@ pub(super) fn max_points(hand: &Counts, rules: &SetRules) -> Option<u32> {
     solve(hand, rules, true).map(|(_, p)| p)
 }
 
+/// [`best`] of one part of the hand (0: K/A/E, 1: R/C/H, 2: pawns) by the tables, or `None`
+/// when they do not apply to it.
+pub(super) fn part_best(hand: &Counts, rules: &SetRules, part: usize) -> Option<(u8, u32)> {
+    let dirty = shape(rules)?;
+    let types = &hand[12 * part..(12 * part + 12).min(CARD_TYPES)];
+    if types.iter().any(|&n| n as usize > MAX) {
+        return None;
+    }
+    let parts = Parts {
+        t: tables(),
+        hand,
+        rules,
+        dirty,
+        max: false,
+    };
+    let (l, p) = match part {
+        0 => parts.cached(Chows::Kae),
+        1 => parts.cached(Chows::Rch),
+        _ => parts.solo(6, parts.ranks(6)),
+    };
+    Some((l as u8, p))
+}
+
 /// [`best`], or with `max` the best value alone: every part then reports 0 loose cards, so
 /// the chow enumeration compares points only.
 fn solve(hand: &Counts, rules: &SetRules, max: bool) -> Option<(u8, u32)> {
@@ -212,9 +235,10 @@ impl Parts<'_> {
     /// the rule set and the double rank.
     fn cache_key(&self, block: Chows) -> u64 {
         let first = 12 * block as usize;
-        let counts = self.hand[first..first + 12]
-            .iter()
-            .fold(0u64, |k, &n| k << 4 | u64::from(n));
+        let bytes = &self.hand[first..first + 12];
+        let low = u64::from_le_bytes(bytes[..8].try_into().expect("8 bytes"));
+        let high = u32::from_le_bytes(bytes[8..].try_into().expect("4 bytes"));
+        let counts = u64::from(nibbles(low)) | u64::from(nibbles(u64::from(high))) << 32;
         let double = self.rules.double_rank.map_or(7, |d| d as u64);
         counts
             | (block as u64) << 48
@@ -262,6 +286,13 @@ impl Parts<'_> {
             }
         }
     }
+}
+
+/// The eight bytes of `x`, each below 16, packed into 32 bits (byte `i` to bits `4i..4i + 4`).
+fn nibbles(x: u64) -> u32 {
+    let x = (x | x >> 4) & 0x00FF_00FF_00FF_00FF;
+    let x = (x | x >> 8) & 0x0000_FFFF_0000_FFFF;
+    (x | x >> 16) as u32
 }
 
 fn add(a: (u32, u32), b: (u32, u32)) -> (u32, u32) {

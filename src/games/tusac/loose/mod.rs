@@ -547,6 +547,30 @@ pub fn max_points(hand: &Counts, rules: &SetRules) -> u32 {
     }
 }
 
+/// The parts of a hand no set crosses: K/A/E (types 0–11), R/C/H (12–23) and pawns (24–27).
+pub const PARTS: usize = 3;
+
+/// The part of card type `t` (see [`PARTS`]).
+pub const fn part_of(t: usize) -> usize {
+    t / 12
+}
+
+/// [`best`] of one part of the hand (its cards outside `part` ignored). No set crosses parts,
+/// so the best partition of a hand is the best of each part: `best` is the sum over the parts,
+/// and a hand changed in one part needs only that part solved again.
+pub fn part_best(hand: &Counts, rules: &SetRules, part: usize) -> (u8, u32) {
+    match fast::part_best(hand, rules, part) {
+        Some(r) => r,
+        None => blocks(rules)
+            .iter()
+            .filter(|b| part_of(b.types()[0] as usize) == part)
+            .fold((0, 0), |(l, p), b| {
+                let (bl, bp) = solve_lb(hand, b, rules);
+                (l + bl, p + u32::from(bp))
+            }),
+    }
+}
+
 /// [`max_points`] by the memoised recursion alone (every rule set, any count).
 pub fn max_points_by_recursion(hand: &Counts, rules: &SetRules) -> u32 {
     blocks(rules)
@@ -595,27 +619,39 @@ pub const fn passes(test: WinTest, total: u32) -> bool {
 /// paid (§3.6: the largest total meeting the test) or None. `TrashZero` is read here as
 /// "complete, any total" (the loose-card form of the one-pack test, without the Khap lock).
 pub fn win_score(hand: &Counts, fixed_points: u32, rules: &SetRules, test: WinTest) -> Option<u32> {
-    match test {
-        WinTest::TrashZero | WinTest::CompleteOver9 => {
-            let (l, p) = best(hand, rules);
-            let total = fixed_points + p;
-            (l == 0 && passes(test, total)).then_some(total)
-        }
-        WinTest::CompleteOver20Even => {
-            if loose(hand, rules) != 0 {
-                return None;
-            }
-            let mut mask = complete_values(hand, rules);
-            while mask != 0 {
-                let v = 127 - mask.leading_zeros();
-                if passes(test, v + fixed_points) {
-                    return Some(v + fixed_points);
-                }
-                mask &= !(1u128 << v);
-            }
-            None
-        }
+    let (loose, points) = best(hand, rules);
+    if loose != 0 {
+        return None;
     }
+    complete_win_score(hand, points, fixed_points, rules, test)
+}
+
+/// [`win_score`] of a hand known to be complete (no loose card) whose best partition is worth
+/// `points`: that is the largest total of its zero-loose partitions, so the others are looked
+/// at only when it fails the test (dirtyking26's "over 20 and even").
+pub fn complete_win_score(
+    hand: &Counts,
+    points: u32,
+    fixed_points: u32,
+    rules: &SetRules,
+    test: WinTest,
+) -> Option<u32> {
+    let top = fixed_points + points;
+    if passes(test, top) {
+        return Some(top);
+    }
+    if test != WinTest::CompleteOver20Even {
+        return None;
+    }
+    let mut mask = complete_values(hand, rules);
+    while mask != 0 {
+        let v = 127 - mask.leading_zeros();
+        if passes(test, v + fixed_points) {
+            return Some(v + fixed_points);
+        }
+        mask &= !(1u128 << v);
+    }
+    None
 }
 
 /// One partition achieving `best` (or, with `target`, a zero-loose one worth exactly `target`
