@@ -1,6 +1,7 @@
 //! The multi-pack core (sisepai21, dirtyking26): the worked examples S1 and D1 of §6.3–6.4, each
 //! rule of §4.6 S1–S7 as a hand-built scenario, the post-deal steps of §1.4, the reshuffle of
-//! §4.7, and property tests over random and ISMCTS play for 2–8 players.
+//! §4.7, and property tests over random and ISMCTS play for 2–8 players (the hand facts the state keeps
+//! included, after every step and in determinizations).
 
 use bailab::agents::ismcts::{Ismcts, IsmctsParams};
 use bailab::agents::{Agent, RandomAgent};
@@ -8,6 +9,7 @@ use bailab::game::{Game, GameState, Outcome, Seat, SeatView};
 use bailab::games::tusac::card::{Rank, CARD_TYPES};
 use bailab::games::tusac::options::{Options, WinTest};
 use bailab::games::tusac::packs::loose::{win_score, SetRules};
+use bailab::games::tusac::packs::state::HandFacts;
 use bailab::games::tusac::packs::{MultiPack, PacksState};
 use bailab::games::tusac::state::{Action, Event, Phase, Rule, Source};
 use bailab::games::tusac::{Card, Meld, SetKind};
@@ -646,6 +648,13 @@ fn checked_random_game(game: &MultiPack, index: u64) -> (Vec<Action>, Outcome) {
         s.apply(a);
         seq.push(a);
         assert_eq!(s.total_cards(), total, "cards conserved, game {index}");
+        assert_facts_fresh(&s, &format!("game {index} after {a}"));
+        if index.is_multiple_of(8) {
+            if let Some(x) = s.to_move() {
+                let d = s.view(x).determinize(&mut rng);
+                assert_facts_fresh(&d, &format!("a determinization of game {index}"));
+            }
+        }
         for e in s.last_events() {
             if let Event::NoDiscard { seat } = e {
                 no_discard[*seat as usize] += 1;
@@ -667,6 +676,14 @@ fn checked_random_game(game: &MultiPack, index: u64) -> (Vec<Action>, Outcome) {
         assert!(o.payouts()[w as usize] > 0);
     }
     (seq, o)
+}
+
+/// Every seat's hand facts, kept by the state, equal a fresh solve of its hand.
+fn assert_facts_fresh(s: &PacksState, when: &str) {
+    for x in 0..s.players() as Seat {
+        let fresh = HandFacts::of(s.hand(x), s.set_rules());
+        assert_eq!(s.facts(x), fresh, "seat {x}'s facts, {when}");
+    }
 }
 
 fn random_games(variant: fn(u8) -> Options, games: u64) -> (u64, u64) {

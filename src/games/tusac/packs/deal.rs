@@ -2,7 +2,7 @@
 //! check, the double rank, face-down quadruples and `F`'s natural win.
 
 use super::loose::{win_score, Counts, SetRules};
-use super::state::{PacksState, Window, MAX_DECK, MAX_PLAYERS};
+use super::state::{HandFacts, PacksState, Window, MAX_DECK, MAX_PLAYERS};
 use crate::fixed::CopyVec;
 use crate::game::{Game, Seat};
 use crate::games::tusac::card::{Card, CARD_TYPES};
@@ -224,6 +224,7 @@ impl MultiPack {
             face_down: [0; MAX_PLAYERS],
             melded: [CopyVec::default(); MAX_PLAYERS],
             fixed: [0; MAX_PLAYERS],
+            facts: [HandFacts::default(); MAX_PLAYERS],
             dead: [0; CARD_TYPES],
             active: None,
             phase: Phase::MustDiscard(o.first_player),
@@ -244,7 +245,7 @@ impl MultiPack {
         }
         face_down_quads(&mut s);
         for seat in 0..o.players {
-            s.recount_fixed(seat);
+            s.recount(seat);
         }
         let f = o.first_player;
         if o.natural_win_for_first {

@@ -3,7 +3,7 @@
 
 use super::loose::{max_points, set_points, Counts, SetRules};
 use crate::games::tusac::card::{Card, Rank, CARD_TYPES};
-use crate::games::tusac::rules::{Meld, Melds};
+use crate::games::tusac::rules::{Meld, Melds, MAX_MELD_SHAPES};
 use crate::games::tusac::sets::{Origin, SetInstance, SetKind, Zone};
 use arrayvec::ArrayVec;
 use std::sync::OnceLock;
@@ -27,8 +27,39 @@ pub fn meld_shapes(hand: &Counts, active: Card, cross_colour: bool, out: &mut Me
     debug_assert!(!active.is_king(), "drawn Kings follow S1");
     out.clear();
     let table = &shape_table()[usize::from(cross_colour)][active.index()];
-    out.extend(table.iter().copied().filter(|m| holds(hand, m)));
+    for shape in table.iter().filter(|s| s.held(hand)) {
+        out.push(shape.meld);
+    }
 }
+
+/// A meld shape with the hand cards it needs: at least `n` copies of type `t` for each `(t, n)`
+/// (`n` = 0 pads).
+#[derive(Copy, Clone, Debug)]
+struct Shape {
+    meld: Meld,
+    needs: [(u8, u8); 3],
+}
+
+impl Shape {
+    fn new(meld: Meld) -> Shape {
+        let mut needs = [(0, 0); 3];
+        for (slot, c) in needs.iter_mut().zip(meld.used()) {
+            *slot = (c.index() as u8, 1);
+        }
+        if matches!(meld.kind, SetKind::Pair | SetKind::Triple | SetKind::Quad) {
+            needs = [(needs[0].0, meld.used().len() as u8), (0, 0), (0, 0)];
+        }
+        Shape { meld, needs }
+    }
+
+    /// Whether `hand` holds the cards (the same test as [`holds`]).
+    fn held(&self, hand: &Counts) -> bool {
+        self.needs.iter().all(|&(t, n)| hand[usize::from(t)] >= n)
+    }
+}
+
+/// The candidate shapes of one active card.
+type Shapes = ArrayVec<Shape, MAX_MELD_SHAPES>;
 
 /// Whether `hand` holds the cards a meld uses: `k` copies of the active card for an identical
 /// set, one of each (distinct) card otherwise.
@@ -43,16 +74,17 @@ pub fn holds(hand: &Counts, m: &Meld) -> bool {
 }
 
 /// The candidate shapes of every card type, without and with cross-colour sets (Kings: none).
-fn shape_table() -> &'static [[Melds; CARD_TYPES]; 2] {
-    static TABLE: OnceLock<[[Melds; CARD_TYPES]; 2]> = OnceLock::new();
+fn shape_table() -> &'static [[Shapes; CARD_TYPES]; 2] {
+    static TABLE: OnceLock<[[Shapes; CARD_TYPES]; 2]> = OnceLock::new();
     TABLE.get_or_init(|| {
         std::array::from_fn(|cross| {
             std::array::from_fn(|t| {
                 let c = Card::from_index(t);
                 if c.is_king() {
-                    Melds::new()
+                    Shapes::new()
                 } else {
-                    candidate_shapes(c, cross == 1)
+                    let melds = candidate_shapes(c, cross == 1);
+                    melds.iter().map(|&m| Shape::new(m)).collect()
                 }
             })
         })
@@ -126,10 +158,24 @@ pub fn legal_melds(
     pair_min: Option<u8>,
     out: &mut Melds,
 ) {
-    meld_shapes(hand, active, rules.cross_colour, out);
+    let current = || current_points(hand, fixed, rules);
+    gated_melds(hand, active, rules.cross_colour, pair_min, current, out);
+}
+
+/// [`legal_melds`] with the seat's current points from `current`, asked only when a `Pair`
+/// is among the shapes and a gate is set (the state keeps them, see `HandFacts`).
+pub fn gated_melds(
+    hand: &Counts,
+    active: Card,
+    cross_colour: bool,
+    pair_min: Option<u8>,
+    current: impl FnOnce() -> u32,
+    out: &mut Melds,
+) {
+    meld_shapes(hand, active, cross_colour, out);
     if out.first().is_some_and(|m| m.kind == SetKind::Pair) {
         if let Some(min) = pair_min {
-            if current_points(hand, fixed, rules) <= u32::from(min) {
+            if current() <= u32::from(min) {
                 out.remove(0);
             }
         }

@@ -6,8 +6,8 @@
 //! state (no event, not in any view) until the last one, then the highest set by §2.4 is played
 //! (ties to the earlier seat in the claim order, `T` first).
 
-use super::loose::{loose, set_points, win_score, Counts, SetRules};
-use super::melds::{identical_claims, legal_melds, meld_points, melded_set, precedence};
+use super::loose::{best, max_points, set_points, win_score, Counts, SetRules};
+use super::melds::{gated_melds, identical_claims, meld_points, melded_set, precedence};
 use crate::fixed::CopyVec;
 use crate::game::{GameState, Outcome, Seat, MAX_SEATS};
 use crate::games::tusac::card::{Card, Rank, CARD_TYPES};
@@ -38,6 +38,31 @@ pub const RESHUFFLE_STREAM: u64 = 0;
 
 /// A seat's melded sets.
 pub type MeldedSets = CopyVec<SetInstance, MAX_MELDED>;
+
+/// What the loose-card solver says of one seat's hand, kept beside the hand: every change of
+/// the hand refreshes it ([`PacksState::recount`]), so the claim windows, the pair gate and the
+/// agents read it instead of solving the same hand again.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct HandFacts {
+    /// Loose cards of the best partition (§3.4, [`best`]).
+    pub loose: u8,
+    /// Points of that partition (dealt values, doubling applied).
+    pub points: u32,
+    /// The most points of any partition, loose cards allowed (§4.6 S5, [`max_points`]).
+    pub max_points: u32,
+}
+
+impl HandFacts {
+    /// The facts of `hand` under `rules`.
+    pub fn of(hand: &Counts, rules: &SetRules) -> HandFacts {
+        let (loose, points) = best(hand, rules);
+        HandFacts {
+            loose,
+            points,
+            max_points: max_points(hand, rules),
+        }
+    }
+}
 
 /// What the open claim window is collecting.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
@@ -81,8 +106,10 @@ pub struct PacksState {
     /// Face-down block: bit `t` set when four cards of type `t` lie face down.
     pub(super) face_down: [u32; MAX_PLAYERS],
     pub(super) melded: [MeldedSets; MAX_PLAYERS],
-    /// Each seat's points in face-down and melded sets ([`PacksState::recount_fixed`] keeps it).
+    /// Each seat's points in face-down and melded sets ([`PacksState::recount`] keeps it).
     pub(super) fixed: [u32; MAX_PLAYERS],
+    /// Each seat's hand facts ([`PacksState::recount`] keeps them).
+    pub(super) facts: [HandFacts; MAX_PLAYERS],
     pub(super) dead: Counts,
     pub(super) active: Option<Active>,
     pub(super) phase: Phase,
@@ -195,9 +222,21 @@ impl PacksState {
         self.fixed[seat as usize]
     }
 
-    /// Recounts `seat`'s fixed points from its face-down block and melded sets; called whenever
-    /// either changes (a meld, the deal, a determinization).
-    pub(super) fn recount_fixed(&mut self, seat: Seat) {
+    /// What the solver says of a seat's hand (hidden, as the hand is).
+    pub fn facts(&self, seat: Seat) -> HandFacts {
+        self.facts[seat as usize]
+    }
+
+    /// Refreshes `seat`'s hand facts; called whenever its hand alone changes (a discard).
+    fn refresh_facts(&mut self, seat: Seat) {
+        self.facts[seat as usize] = HandFacts::of(&self.hands[seat as usize], &self.rules);
+    }
+
+    /// Recounts `seat`'s fixed points from its face-down block and melded sets, and refreshes
+    /// its hand facts; called whenever its block or sets change (a meld, the deal, a
+    /// determinization).
+    pub(super) fn recount(&mut self, seat: Seat) {
+        self.refresh_facts(seat);
         let face_down: u32 = self
             .face_down(seat)
             .map(|c| {
@@ -225,13 +264,12 @@ impl PacksState {
 
     /// The best winning meld among `melds` (highest score, then canonical order, §3.6).
     fn best_win(&self, seat: Seat, melds: &[Meld], card: Card) -> Option<Meld> {
-        // A meld takes at most 3 hand cards and each lowers the loose count by at most one
-        // (a partition of H − c plus c loose is one of H): beyond 3 loose cards none wins.
-        if melds.is_empty() || loose(&self.hands[seat as usize], &self.rules) > 3 {
-            return None;
-        }
+        // A win leaves no loose card, and taking k cards out of a hand lowers its loose count by
+        // at most k (a partition of H − c plus c loose is one of H): a meld using fewer hand
+        // cards than the hand has loose ones cannot win.
         let mut best: Option<(u32, Meld)> = None;
-        for &m in melds {
+        let loose = usize::from(self.facts(seat).loose);
+        for &m in melds.iter().filter(|m| loose <= m.used().len()) {
             if let Some(score) = self.win_with(seat, m, card) {
                 if best.is_none_or(|(b, _)| score > b) {
                     best = Some((score, m));
@@ -253,16 +291,9 @@ impl PacksState {
 
     /// The turn player's legal melds on the active card (S2, S5).
     fn turn_melds(&self, t: Seat, card: Card, out: &mut Melds) {
-        let hand = &self.hands[t as usize];
-        let fixed = self.fixed_points(t);
-        legal_melds(
-            hand,
-            card,
-            fixed,
-            &self.rules,
-            self.opts.pair_meld_min_points,
-            out,
-        );
+        let current = || self.fixed_points(t) + self.facts(t).max_points;
+        let (cross, gate) = (self.rules.cross_colour, self.opts.pair_meld_min_points);
+        gated_melds(&self.hands[t as usize], card, cross, gate, current, out);
     }
 
     /// Opens the claim window of the active card (§4.3 `ClaimWindow`, S1, S2).
@@ -275,6 +306,9 @@ impl PacksState {
         let mut melds = Melds::new();
         // S2.1: wins first, forced, in claim order (identical sets only off turn).
         for (i, &x) in order.iter().enumerate() {
+            if self.facts(x).loose > 3 {
+                continue; // see `best_win`: no meld takes more than 3 hand cards
+            }
             if i == 0 {
                 self.turn_melds(x, a.card, &mut melds);
             } else {
@@ -416,7 +450,7 @@ impl PacksState {
             hand[c.index()] -= 1;
         }
         self.melded[x as usize].push(melded_set(meld, a.card));
-        self.recount_fixed(x);
+        self.recount(x);
         self.events.push(Event::Meld {
             seat: x,
             meld,
@@ -613,6 +647,7 @@ impl GameState for PacksState {
         match (self.phase, action) {
             (Phase::MustDiscard(x), Action::Discard(card)) => {
                 self.hands[x as usize][card.index()] -= 1;
+                self.refresh_facts(x);
                 self.turns += 1;
                 self.active = Some(Active {
                     card,

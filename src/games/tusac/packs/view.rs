@@ -2,7 +2,7 @@
 //! other seats' hands and face-down blocks and the stock resampled from the unseen cards.
 
 use super::loose::{best, Counts};
-use super::state::{PacksState, Window, WindowKind, MAX_DECK, MAX_PLAYERS};
+use super::state::{HandFacts, PacksState, Window, WindowKind, MAX_DECK, MAX_PLAYERS};
 use crate::game::{Seat, SeatView};
 use crate::games::tusac::card::{Card, Rank, CARD_TYPES};
 use crate::games::tusac::options::WinTest;
@@ -84,6 +84,10 @@ impl<'a> PacksView<'a> {
     /// The double rank (public).
     pub fn double_rank(&self) -> Option<Rank> {
         self.state.double_rank()
+    }
+    /// What the solver says of the seat's own hand (kept by the state).
+    pub fn facts(&self) -> HandFacts {
+        self.state.facts(self.seat)
     }
     /// The seat's own fixed points (face-down and melded sets).
     pub fn fixed_points(&self) -> u32 {
@@ -230,7 +234,7 @@ impl SeatView for PacksView<'_> {
         out.reshuffle_seed = rng.random();
         out.window = hide_declarations(s.window, self.seat);
         for x in (0..s.opts.players).filter(|&x| x != self.seat) {
-            out.recount_fixed(x);
+            out.recount(x);
         }
         out
     }
