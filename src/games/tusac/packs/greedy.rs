@@ -34,7 +34,9 @@
 //! The rule is a pure function of the seat's view, the legal list and the rng (the rng only
 //! breaks ties with `tiebreak=random`); it allocates nothing.
 
-use super::loose::{best, win_score, Counts, SetRules};
+use super::loose::{
+    best, complete_win_score, part_best, part_of, win_score, Counts, SetRules, PARTS,
+};
 use super::melds::{holds, meld_points, meld_shapes};
 use super::state::{PacksState, MAX_ACTIONS};
 use super::view::PacksView;
@@ -88,13 +90,15 @@ impl PacksGreedy {
     fn discard(&self, view: &PacksView<'_>, legal: &[Action], rng: &mut GameRng) -> Option<usize> {
         let rules = set_rules(view);
         let hand = view.hand();
+        let parts = PartKeys::of(hand, &rules);
         let keys: ArrayVec<(usize, HandKey, Counts), MAX_ACTIONS> = legal
             .iter()
             .enumerate()
             .filter_map(|(i, a)| match a {
                 Action::Discard(c) => {
                     let left = without(hand, &[*c]);
-                    Some((i, hand_key(&left, 0, &rules), left))
+                    let (loose, points) = parts.with(&left, part_of(c.index()), &rules).total();
+                    Some((i, (loose, Reverse(points)), left))
                 }
                 _ => None,
             })
@@ -122,15 +126,21 @@ impl PacksGreedy {
         let hand = view.hand();
         let fixed = view.fixed_points();
         let active = view.active()?.card;
+        let test = view.options().win_test;
         let keys = legal.iter().enumerate().map(|(i, a)| {
             let key: ClaimKey = match a {
                 Action::Meld(m) => {
                     let left = without(hand, m.used());
                     let fixed = fixed + meld_points(*m, active, &rules);
-                    let win = win_score(&left, fixed, &rules, view.options().win_test).is_some();
-                    (!win, hand_key(&left, fixed, &rules), false)
+                    let (loose, points) = best(&left, &rules);
+                    let win = loose == 0
+                        && complete_win_score(&left, points, fixed, &rules, test).is_some();
+                    (!win, (loose, Reverse(fixed + points)), false)
                 }
-                _ => (true, hand_key(hand, fixed, &rules), true),
+                _ => {
+                    let facts = view.facts();
+                    (true, (facts.loose, Reverse(fixed + facts.points)), true)
+                }
             };
             (i, key)
         });
@@ -147,6 +157,36 @@ fn set_rules(view: &PacksView<'_>) -> SetRules {
 pub fn hand_key(hand: &Counts, fixed: u32, rules: &SetRules) -> HandKey {
     let (loose, points) = best(hand, rules);
     (loose, Reverse(fixed + points))
+}
+
+/// A hand's best partition part by part ([`part_best`]): its `(loose, points)` are the sums.
+#[derive(Copy, Clone, Debug)]
+struct PartKeys([(u8, u32); PARTS]);
+
+impl PartKeys {
+    /// The parts of `hand`.
+    fn of(hand: &Counts, rules: &SetRules) -> PartKeys {
+        PartKeys(std::array::from_fn(|p| part_best(hand, rules, p)))
+    }
+
+    /// The parts of `changed`, a hand that differs from this one only in part `p`.
+    fn with(&self, changed: &Counts, p: usize, rules: &SetRules) -> PartKeys {
+        let mut out = *self;
+        out.0[p] = part_best(changed, rules, p);
+        out
+    }
+
+    /// `(loose, points)` of the whole hand.
+    fn total(&self) -> (u8, u32) {
+        self.0
+            .iter()
+            .fold((0, 0), |(l, p), &(pl, pp)| (l + pl, p + pp))
+    }
+
+    /// Loose cards outside part `p`.
+    fn loose_outside(&self, p: usize) -> u8 {
+        self.total().0 - self.0[p].0
+    }
 }
 
 /// `hand` less one copy of each card of `cards`.
@@ -189,9 +229,9 @@ pub fn unseen(view: &PacksView<'_>) -> Counts {
 pub struct UnseenShapes {
     unseen: Counts,
     shapes: [Melds; CARD_TYPES],
-    /// The hand the shapes were made with, and its loose count.
+    /// The hand the shapes were made with, and its parts.
     hand: Counts,
-    hand_loose: u8,
+    hand_parts: PartKeys,
     /// Per type, whether a shape lowers the hand's loose count, without and with Pairs: bit 0/1
     /// known, bit 2/3 the answer (filled on first use).
     improves: [Cell<u8>; CARD_TYPES],
@@ -205,7 +245,7 @@ impl UnseenShapes {
             unseen: *unseen,
             shapes: std::array::from_fn(|_| Melds::new()),
             hand: *hand,
-            hand_loose: best(hand, rules).0,
+            hand_parts: PartKeys::of(hand, rules),
             improves: std::array::from_fn(|_| Cell::new(0)),
         };
         for u in Card::all().filter(|u| !u.is_king() && unseen[u.index()] > 0) {
@@ -245,19 +285,17 @@ impl UnseenShapes {
         let (known, yes) = if pairs { (2, 8) } else { (1, 4) };
         let memo = &self.improves[u.index()];
         if memo.get() & known == 0 {
+            let p = part_of(u.index());
             let improves = self.shapes[u.index()]
                 .iter()
                 .filter(|m| pairs || m.kind != SetKind::Pair)
-                .any(|m| best(&without(&self.hand, m.used()), rules).0 < self.hand_loose);
+                .any(|m| {
+                    part_best(&without(&self.hand, m.used()), rules, p).0 < self.hand_parts.0[p].0
+                });
             memo.set(memo.get() | known | if improves { yes } else { 0 });
         }
         memo.get() & yes != 0
     }
-}
-
-/// The part of card type `t`: 0 for K/A/E, 1 for R/C/H, 2 for pawns (no set crosses them).
-fn part_of(t: usize) -> usize {
-    t / 12
 }
 
 /// The prospects of the hand `left` this seat would keep (see the module documentation);
@@ -270,28 +308,31 @@ pub fn prospects(
 ) -> Prospects {
     let opts = view.options();
     let fixed = view.fixed_points();
-    let (loose, points) = best(left, rules);
+    let parts = PartKeys::of(left, rules);
+    let (loose, points) = parts.total();
     let pair_open = opts
         .pair_meld_min_points
         .is_none_or(|min| fixed + points > u32::from(min));
     let mut p = Prospects::default();
     let mut melds = Melds::new();
     let unseen = &shapes.unseen;
-    // see `outs_of`: with more than 3 loose cards only the improve outs count
-    let can_win = loose <= 3;
     let changed = shapes.changed_parts(left);
     for u in Card::all().filter(|u| unseen[u.index()] > 0) {
+        let part = part_of(u.index());
+        // see `outs_of`: a meld of `u` can win only when the hand holds at most 3 loose cards,
+        // all in `u`'s part; else only the improve outs count
+        let can_win = loose <= 3 && parts.loose_outside(part) == 0;
         let (win, improve) = if u.is_king() {
             // a drawn King leaves the hand as it is (lone King) or takes 3 copies (King Quad)
             (can_win && king_wins(left, u, fixed, rules, view), false)
-        } else if !can_win && changed & 1 << part_of(u.index()) == 0 {
+        } else if !can_win && changed & 1 << part == 0 {
             (false, shapes.improves_hand(u, pair_open, rules))
         } else {
             shapes.shapes_left(u, left, &mut melds);
             if !pair_open {
                 melds.retain(|m| m.kind != SetKind::Pair);
             }
-            outs_of(left, loose, u, &melds, fixed, rules, view)
+            outs_of(left, &parts, u, &melds, fixed, rules, view)
         };
         let copies = u16::from(unseen[u.index()]);
         p.win_outs += copies * u16::from(win);
@@ -300,28 +341,35 @@ pub fn prospects(
     p
 }
 
-/// Whether one of `melds` of the card `u` wins with the hand `left` (`loose` loose cards,
-/// `fixed` points made), and whether one lowers its loose count.
+/// Whether one of `melds` of the card `u` wins with the hand `left` (its `parts`, `fixed`
+/// points made), and whether one lowers its loose count.
 fn outs_of(
     left: &Counts,
-    loose: u8,
+    parts: &PartKeys,
     u: Card,
     melds: &[Meld],
     fixed: u32,
     rules: &SetRules,
     view: &PacksView<'_>,
 ) -> (bool, bool) {
-    // A meld takes at most 3 hand cards and removing k cards lowers the loose count by at most
-    // k: with more than 3 loose cards no meld can win, and the first improving meld settles it.
-    let can_win = loose <= 3;
+    // A meld takes at most 3 hand cards of `u`'s part and removing k cards lowers the loose
+    // count by at most k: with more than 3 loose cards, or any outside that part, no meld can
+    // win, and the first improving meld settles it.
+    let p = part_of(u.index());
+    let outside = parts.loose_outside(p);
+    let (loose, points) = parts.total();
+    let can_win = loose <= 3 && outside == 0;
     let (mut win, mut improve) = (false, false);
     for m in melds {
         let after = without(left, m.used());
-        let l = best(&after, rules).0;
+        let (part_loose, part_points) = part_best(&after, rules, p);
+        let l = outside + part_loose;
         improve |= l < loose;
         if l == 0 && !win {
             let fixed = fixed + meld_points(*m, u, rules);
-            win = win_score(&after, fixed, rules, view.options().win_test).is_some();
+            let points = points - parts.0[p].1 + part_points;
+            let test = view.options().win_test;
+            win = complete_win_score(&after, points, fixed, rules, test).is_some();
         }
         if improve && (win || !can_win) {
             break;
