@@ -1,6 +1,7 @@
 //! `bailab bench`: speed figures measured on this machine (never asserted in tests), per game:
 //! its own figures (e.g. hand evaluations), random×4 and greedy×4 games/s on 1 thread and on all
-//! cores, and ISMCTS iterations/s.
+//! cores (with the mean turns per game and turns/s: games of different lengths compare by the
+//! work per turn), and ISMCTS iterations/s.
 
 use crate::agents::catalogue::{ismcts_params, make_agent};
 use crate::agents::ismcts::Ismcts;
@@ -189,7 +190,17 @@ impl GameVisitor for Bench<'_> {
         for &(agent, threads) in &matchups {
             let exp = matchup(info.name, variant, agent, args.deals);
             let speed = throughput(&exp, threads, args.deals)?;
-            row(&matchup_label(agent, threads), speed, "games/s", "");
+            let turns = speed.turns_per_game;
+            let extra = format!(
+                "{turns:>9.1} turns/game, {:.0} turns/s",
+                speed.games_per_s * turns
+            );
+            row(
+                &matchup_label(agent, threads),
+                speed.games_per_s,
+                "games/s",
+                &extra,
+            );
         }
         let game = G::build(variant, 4, &RuleMap::new()).map_err(anyhow::Error::msg)?;
         let states = decision_states(&game, args.searches);

@@ -452,12 +452,22 @@ fn game_row(exp: &Experiment, deal: u64, g: usize, o: &Outcome) -> Vec<String> {
     row
 }
 
-/// Games per second of an experiment's matchup on `threads` threads over `deals` deals (no files).
-pub fn throughput(exp: &Experiment, threads: usize, deals: u64) -> anyhow::Result<f64> {
+/// The speed of an experiment's matchup (see [`throughput`]).
+#[derive(Copy, Clone, Debug)]
+pub struct Throughput {
+    /// Games played per second.
+    pub games_per_s: f64,
+    /// Mean turns per game ([`Outcome::turns`]): games/s compares games of different lengths,
+    /// games/s × turns/game compares the work per turn.
+    pub turns_per_game: f64,
+}
+
+/// The speed of an experiment's matchup on `threads` threads over `deals` deals (no files).
+pub fn throughput(exp: &Experiment, threads: usize, deals: u64) -> anyhow::Result<Throughput> {
     struct Speed<'a>(&'a Experiment, usize, u64);
     impl GameVisitor for Speed<'_> {
-        type Output = anyhow::Result<f64>;
-        fn visit<G: GameKind>(self) -> anyhow::Result<f64> {
+        type Output = anyhow::Result<Throughput>;
+        fn visit<G: GameKind>(self) -> anyhow::Result<Throughput> {
             let Speed(exp, threads, deals) = self;
             let game =
                 G::build(exp.variant(), exp.players(), &exp.rules).map_err(anyhow::Error::msg)?;
@@ -466,7 +476,7 @@ pub fn throughput(exp: &Experiment, threads: usize, deals: u64) -> anyhow::Resul
                 .num_threads(threads)
                 .build()?;
             let began = Instant::now();
-            let games: usize = pool.install(|| {
+            let (games, turns): (usize, u64) = pool.install(|| {
                 (0..deals)
                     .into_par_iter()
                     .map_init(
@@ -474,12 +484,16 @@ pub fn throughput(exp: &Experiment, threads: usize, deals: u64) -> anyhow::Resul
                         |(agents, result), deal| {
                             result.outcomes.clear();
                             play_deal_with(&game, plan.as_ref(), exp, deal, agents, false, result);
-                            result.outcomes.len()
+                            let turns = result.outcomes.iter().map(|o| u64::from(o.turns)).sum();
+                            (result.outcomes.len(), turns)
                         },
                     )
-                    .sum()
+                    .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
             });
-            Ok(games as f64 / began.elapsed().as_secs_f64())
+            Ok(Throughput {
+                games_per_s: games as f64 / began.elapsed().as_secs_f64(),
+                turns_per_game: turns as f64 / games.max(1) as f64,
+            })
         }
     }
     with_game(&exp.game, Speed(exp, threads, deals)).map_err(anyhow::Error::msg)?
