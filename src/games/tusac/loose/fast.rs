@@ -131,44 +131,16 @@ pub(super) fn max_points(hand: &Counts, rules: &SetRules) -> Option<u32> {
 /// [`best`] of one part of the hand (0: K/A/E, 1: R/C/H, 2: pawns) by the tables, or `None`
 /// when they do not apply to it.
 pub(super) fn part_best(hand: &Counts, rules: &SetRules, part: usize) -> Option<(u8, u32)> {
-    let dirty = shape(rules)?;
     let types = &hand[12 * part..(12 * part + 12).min(CARD_TYPES)];
-    if types.iter().any(|&n| n as usize > MAX) {
-        return None;
-    }
-    let parts = Parts {
-        t: tables(),
-        hand,
-        rules,
-        dirty,
-        max: false,
-    };
-    let (l, p) = match part {
-        0 => parts.cached(Chows::Kae),
-        1 => parts.cached(Chows::Rch),
-        _ => parts.solo(6, parts.ranks(6)),
-    };
+    let (l, p) = Parts::new(hand, types, rules, false)?.part(part);
     Some((l as u8, p))
 }
 
 /// [`best`], or with `max` the best value alone: every part then reports 0 loose cards, so
 /// the chow enumeration compares points only.
 fn solve(hand: &Counts, rules: &SetRules, max: bool) -> Option<(u8, u32)> {
-    let dirty = shape(rules)?;
-    if hand.iter().any(|&n| n as usize > MAX) {
-        return None;
-    }
-    let parts = Parts {
-        t: tables(),
-        hand,
-        rules,
-        dirty,
-        max,
-    };
-    let (l, p) = add(
-        add(parts.cached(Chows::Kae), parts.cached(Chows::Rch)),
-        parts.solo(6, parts.ranks(6)),
-    );
+    let parts = Parts::new(hand, hand, rules, max)?;
+    let (l, p) = (0..3).map(|i| parts.part(i)).fold((0, 0), add);
     Some((l as u8, p))
 }
 
@@ -202,7 +174,32 @@ thread_local! {
         const { [const { Cell::new((EMPTY, 0)) }; 1 << CACHE_BITS] };
 }
 
-impl Parts<'_> {
+impl<'a> Parts<'a> {
+    /// The tables' view of `hand` under `rules`, or `None` when they do not apply: other rules,
+    /// or more than 8 copies of a type among `solved` (the counts that will be read).
+    fn new(hand: &'a Counts, solved: &[u8], rules: &'a SetRules, max: bool) -> Option<Parts<'a>> {
+        let dirty = shape(rules)?;
+        if solved.iter().any(|&n| n as usize > MAX) {
+            return None;
+        }
+        Some(Parts {
+            t: tables(),
+            hand,
+            rules,
+            dirty,
+            max,
+        })
+    }
+
+    /// `(loose, points)` of part `i` (0: K/A/E, 1: R/C/H, 2: pawns).
+    fn part(&self, i: usize) -> (u32, u32) {
+        match i {
+            0 => self.cached(Chows::Kae),
+            1 => self.cached(Chows::Rch),
+            _ => self.solo(6, self.ranks(6)),
+        }
+    }
+
     /// The counts of rank `r` in its four colours.
     fn ranks(&self, r: usize) -> [u8; 4] {
         std::array::from_fn(|c| self.hand[4 * r + c])
