@@ -98,7 +98,7 @@ impl PacksGreedy {
                 Action::Discard(c) => {
                     let left = without(hand, &[*c]);
                     let (loose, points) = parts.with(&left, part_of(c.index()), &rules).total();
-                    Some((i, (loose, Reverse(points)), left))
+                    Some((i, hand_key(loose, points), left))
                 }
                 _ => None,
             })
@@ -135,11 +135,11 @@ impl PacksGreedy {
                     let (loose, points) = best(&left, &rules);
                     let win = loose == 0
                         && complete_win_score(&left, points, fixed, &rules, test).is_some();
-                    (!win, (loose, Reverse(fixed + points)), false)
+                    (!win, hand_key(loose, fixed + points), false)
                 }
                 _ => {
                     let facts = view.facts();
-                    (true, (facts.loose, Reverse(fixed + facts.points)), true)
+                    (true, hand_key(facts.loose, fixed + facts.points), true)
                 }
             };
             (i, key)
@@ -153,10 +153,9 @@ fn set_rules(view: &PacksView<'_>) -> SetRules {
     SetRules::new(view.options(), view.double_rank())
 }
 
-/// The solver's key of `hand` with `fixed` points already made.
-pub fn hand_key(hand: &Counts, fixed: u32, rules: &SetRules) -> HandKey {
-    let (loose, points) = best(hand, rules);
-    (loose, Reverse(fixed + points))
+/// The key of a hand with `loose` loose cards worth `points` in all (fixed points included).
+fn hand_key(loose: u8, points: u32) -> HandKey {
+    (loose, Reverse(points))
 }
 
 /// A hand's best partition part by part ([`part_best`]): its `(loose, points)` are the sums.
