@@ -2,15 +2,22 @@
 //! Sisepai rule sets when no type has more than 8 copies (every 2-pack hand; nearly every 3- and
 //! 4-pack one).
 //!
-//! Small tables, built once by the memoised recursions themselves: `ident` (n identical
-//! non-King cards), `rank4` (one non-King rank in four colours: identical sets plus the
-//! 3-/4-colour sets, valued as `Pawns3/4` = `Colours3/4`), their best-value twins `ident_max`
-//! and `rank4_max`, and `kings4` (the best value of a dirtyking26 King count vector; Kings are
-//! never better left loose, so it serves both). A K/A/E or R/C/H block is then the best over the
-//! numbers of chows per colour of the tables' values for what the chows leave, and each block's
-//! result is kept in a small per-thread cache.
+//! Small tables, built once by the memoised recursions themselves: `rank4` (one non-King rank
+//! in four colours: identical sets plus the 3-/4-colour sets, valued as `Pawns3/4` =
+//! `Colours3/4`) and its best-value twin `rank4_max`, `kings4` (the best value of a dirtyking26
+//! King count vector; Kings are never better left loose, so it serves both), and `colour` and
+//! `colour_max` (one colour of a sisepai21 K/A/E or R/C/H block, by its three counts).
+//!
+//! - The **pawns** are one `rank4` entry in both rule sets.
+//! - **sisepai21** has no set joining colours, so a K/A/E or R/C/H block is the sum of its four
+//!   colours' `colour` entries.
+//! - **dirtyking26**'s Colours3/4 sets and King groups join the colours: a block is the best over
+//!   the numbers of chows per colour of the tables' values for what the chows leave, and each
+//!   block's result is kept in a small per-thread cache.
 
-use super::{solve_lb, solve_max, Block, Counts, SetRules, KAE_JOINED, PAWNS, RCH_SPLIT};
+use super::{
+    solve_lb, solve_max, Block, Counts, SetRules, KAE_JOINED, KAE_SPLIT, PAWNS, RCH_SPLIT,
+};
 use crate::games::tusac::card::{Rank, CARD_TYPES};
 use crate::games::tusac::options::{KingIdenticalSets, PointTable};
 use std::cell::Cell;
@@ -19,13 +26,15 @@ use std::sync::OnceLock;
 /// Copies per type the tables cover.
 const MAX: usize = 8;
 const SIDE: usize = MAX + 1;
+const SIZE3: usize = SIDE * SIDE * SIDE;
 const SIZE4: usize = SIDE * SIDE * SIDE * SIDE;
 
 struct Tables {
-    ident: [(u8, u8); SIDE],
+    /// sisepai21: one colour of a chow block (K/A/E, then R/C/H), by its three counts.
+    colour: [[(u8, u8); SIZE3]; 2],
+    colour_max: [[u8; SIZE3]; 2],
     rank4: [(u8, u8); SIZE4],
     kings4: [u8; SIZE4],
-    ident_max: [u8; SIDE],
     rank4_max: [u8; SIZE4],
 }
 
@@ -50,9 +59,9 @@ fn tables() -> &'static Tables {
     T.get_or_init(build)
 }
 
-/// The four counts of index `i` (base `SIDE`).
-fn unindex(mut i: usize) -> [u8; 4] {
-    let mut c = [0u8; 4];
+/// The `N` counts of index `i` (base `SIDE`).
+fn unindex<const N: usize>(mut i: usize) -> [u8; N] {
+    let mut c = [0u8; N];
     for slot in c.iter_mut().rev() {
         *slot = (i % SIDE) as u8;
         i /= SIDE;
@@ -60,28 +69,27 @@ fn unindex(mut i: usize) -> [u8; 4] {
     c
 }
 
-fn index(c: [u8; 4]) -> usize {
+fn index<const N: usize>(c: [u8; N]) -> usize {
     c.iter().fold(0, |acc, &n| acc * SIDE + n as usize)
 }
 
 fn build() -> Tables {
     let mut t = Tables {
-        ident: [(0, 0); SIDE],
+        colour: [[(0, 0); SIZE3]; 2],
+        colour_max: [[0; SIZE3]; 2],
         rank4: [(0, 0); SIZE4],
         kings4: [0; SIZE4],
-        ident_max: [0; SIDE],
         rank4_max: [0; SIZE4],
     };
-    let rook = RCH_SPLIT[0];
-    for (n, slot) in t.ident.iter_mut().enumerate() {
-        let mut c = [0u8; CARD_TYPES];
-        c[rook.types[0] as usize] = n as u8;
-        let (l, p) = solve_lb(&c, &rook, &SISEPAI);
-        *slot = (l, p as u8);
-        t.ident_max[n] = solve_max(&c, &rook, &SISEPAI) as u8;
+    for (b, block) in [KAE_SPLIT[0], RCH_SPLIT[0]].iter().enumerate() {
+        for i in 0..SIZE3 {
+            let three = spread(unindex::<3>(i), block);
+            t.colour[b][i] = narrow(solve_lb(&three, block, &SISEPAI));
+            t.colour_max[b][i] = solve_max(&three, block, &SISEPAI) as u8;
+        }
     }
     for i in 0..SIZE4 {
-        let four = unindex(i);
+        let four = unindex::<4>(i);
         t.rank4[i] = narrow(solve_lb(&spread(four, &PAWNS), &PAWNS, &SISEPAI));
         t.rank4_max[i] = solve_max(&spread(four, &PAWNS), &PAWNS, &SISEPAI) as u8;
         t.kings4[i] = narrow(solve_lb(&spread(four, &KAE_JOINED), &KAE_JOINED, &DIRTY)).1;
@@ -93,10 +101,10 @@ fn narrow((l, p): (u8, u16)) -> (u8, u8) {
     (l, p as u8)
 }
 
-/// A hand holding `four` copies of the block's first four types.
-fn spread(four: [u8; 4], block: &Block) -> Counts {
+/// A hand holding `counts` copies of the block's first types.
+fn spread<const N: usize>(counts: [u8; N], block: &Block) -> Counts {
     let mut c = [0u8; CARD_TYPES];
-    for (k, &n) in four.iter().enumerate() {
+    for (k, &n) in counts.iter().enumerate() {
         c[block.types[k] as usize] = n;
     }
     c
@@ -156,6 +164,7 @@ struct Parts<'a> {
     t: &'static Tables,
     hand: &'a Counts,
     rules: &'a SetRules,
+    /// dirtyking26's rules (else sisepai21's).
     dirty: bool,
     max: bool,
 }
@@ -194,10 +203,26 @@ impl<'a> Parts<'a> {
     /// `(loose, points)` of part `i` (0: K/A/E, 1: R/C/H, 2: pawns).
     fn part(&self, i: usize) -> (u32, u32) {
         match i {
+            0 | 1 if !self.dirty => self.by_colour(i),
             0 => self.cached(Chows::Kae),
             1 => self.cached(Chows::Rch),
             _ => self.solo(6, self.ranks(6)),
         }
+    }
+
+    /// sisepai21's chow block `b` (0: K/A/E, 1: R/C/H) as the sum of its colours.
+    fn by_colour(&self, b: usize) -> (u32, u32) {
+        let first = 12 * b;
+        (0..4).fold((0, 0), |acc, c| {
+            let three = [0, 4, 8].map(|r| self.hand[first + r + c]);
+            let i = index(three);
+            let (l, p) = if self.max {
+                (0, self.t.colour_max[b][i])
+            } else {
+                self.t.colour[b][i]
+            };
+            add(acc, (l.into(), p.into()))
+        })
     }
 
     /// The counts of rank `r` in its four colours.
@@ -205,31 +230,22 @@ impl<'a> Parts<'a> {
         std::array::from_fn(|c| self.hand[4 * r + c])
     }
 
-    /// `(loose, points)` of rank `r` held `four` times per colour, outside chows.
+    /// `(loose, points)` of rank `r` held `four` times per colour, outside chows: the pawns, or
+    /// any rank of dirtyking26.
     fn solo(&self, r: usize, four: [u8; 4]) -> (u32, u32) {
-        let t = self.t;
-        let (l, p) = if self.max && (self.dirty || r == 6) {
-            (0, t.rank4_max[index(four)] as u32)
-        } else if self.max {
-            (
-                0,
-                four.iter().map(|&n| t.ident_max[n as usize] as u32).sum(),
-            )
-        } else if self.dirty || r == 6 {
-            let (l, p) = t.rank4[index(four)];
-            (l as u32, p as u32)
+        let i = index(four);
+        let (l, p) = if self.max {
+            (0, self.t.rank4_max[i])
         } else {
-            four.iter().fold((0, 0), |(l, p), &n| {
-                let (a, b) = t.ident[n as usize];
-                (l + a as u32, p + b as u32)
-            })
+            self.t.rank4[i]
         };
+        let (l, p) = (u32::from(l), u32::from(p));
         let double = self.rules.double_rank.is_some_and(|d| d as usize == r);
         (l, if double { 2 * p } else { p })
     }
 
-    /// The cache key of a block: its twelve counts (4 bits each), the block, the solve mode,
-    /// the rule set and the double rank.
+    /// The cache key of a dirtyking26 block: its twelve counts (4 bits each), the block, the
+    /// solve mode and the double rank.
     fn cache_key(&self, block: Chows) -> u64 {
         let first = 12 * block as usize;
         let bytes = &self.hand[first..first + 12];
@@ -237,11 +253,7 @@ impl<'a> Parts<'a> {
         let high = u32::from_le_bytes(bytes[8..].try_into().expect("4 bytes"));
         let counts = u64::from(nibbles(low)) | u64::from(nibbles(u64::from(high))) << 32;
         let double = self.rules.double_rank.map_or(7, |d| d as u64);
-        counts
-            | (block as u64) << 48
-            | u64::from(self.max) << 49
-            | u64::from(self.dirty) << 50
-            | double << 51
+        counts | (block as u64) << 48 | u64::from(self.max) << 49 | double << 51
     }
 
     /// [`Parts::block`] through the thread's block cache.
@@ -257,18 +269,15 @@ impl<'a> Parts<'a> {
         (l, p)
     }
 
-    /// The best `(loose, points)` of a chow block over its numbers of chows per colour.
+    /// The best `(loose, points)` of a dirtyking26 chow block over its numbers of chows per
+    /// colour.
     fn block(&self, block: Chows) -> (u32, u32) {
         match block {
             Chows::Kae => {
                 let kings = self.ranks(0);
                 chows([self.ranks(1), self.ranks(2)], kings, 2, |m, rest| {
                     let k = sub(kings, m);
-                    let kp = if self.dirty {
-                        self.t.kings4[index(k)] as u32
-                    } else {
-                        k.iter().map(|&n| n as u32).sum()
-                    };
+                    let kp = u32::from(self.t.kings4[index(k)]);
                     add(add(self.solo(1, rest[0]), self.solo(2, rest[1])), (0, kp))
                 })
             }
@@ -301,9 +310,7 @@ fn sub(a: [u8; 4], b: [u8; 4]) -> [u8; 4] {
 }
 
 /// The best `(loose, points)` over the numbers of one-colour chows `m` (per colour, up to what
-/// `first` and both `others` hold): `value(m, others − m)` plus `chow_points` per chow. Without
-/// cross-colour sets the colours are independent, but enumerating them jointly gives the same
-/// best because the value then adds over colours.
+/// `first` and both `others` hold): `value(m, others − m)` plus `chow_points` per chow.
 fn chows(
     others: [[u8; 4]; 2],
     first: [u8; 4],
