@@ -13,8 +13,8 @@
 
 use bailab::games::tusac::card::{Card, Rank, CARD_TYPES, RANKS};
 use bailab::games::tusac::loose::{
-    best, complete_values, counts_of, loose, part_best, part_of, partition, points_of, set_points,
-    win_score, Counts, SetRules, PARTS,
+    best, block_best, block_ids, block_of, complete_values, counts_of, loose, partition, points_of,
+    set_points, win_score, Counts, SetRules,
 };
 use bailab::games::tusac::options::{Options, WinTest};
 use bailab::games::tusac::sets::{Origin, SetKind, Zone};
@@ -400,23 +400,26 @@ fn max_points_table_path_equals_the_recursion() {
     assert!(above_eight > 100, "the fallback ran {above_eight} times");
 }
 
-/// No set crosses the K/A/E, R/C/H and pawn parts: the best partition of a hand is the sum of
-/// its parts' (`part_best`, which greedy re-solves alone when one part changes), and a part's
-/// answer ignores the cards of the others. Dealt hands of 2 to 4 packs, and hands of few types
-/// with more than 8 copies (the recursion's path).
+/// No set crosses the blocks of a hand (K/A/E and R/C/H, per colour unless cross-colour sets
+/// or King groups join the colours, and the pawns): the best partition of a hand is the sum of
+/// its blocks' (`block_best`, which greedy re-solves alone when one block changes), and a
+/// block's answer ignores the cards of the others. Dealt hands of 2 to 4 packs, and hands of
+/// few types with more than 8 copies (the recursion's path).
 #[test]
-fn the_parts_of_a_hand_add_up_to_its_best_partition() {
+fn the_blocks_of_a_hand_add_up_to_its_best_partition() {
     let mut rng = TestRng::seed_from_u64(303);
     let check = |hand: &Counts, rules: &SetRules| {
-        let parts: Vec<(u8, u32)> = (0..PARTS).map(|p| part_best(hand, rules, p)).collect();
-        let sum = parts.iter().fold((0, 0), |(l, q), &(a, b)| (l + a, q + b));
+        let ids = block_ids(rules);
+        assert!((0..CARD_TYPES).all(|t| ids.contains(&block_of(rules, t))));
+        let blocks: Vec<(u8, u32)> = ids.iter().map(|&b| block_best(hand, rules, b)).collect();
+        let sum = blocks.iter().fold((0, 0), |(l, q), &(a, b)| (l + a, q + b));
         assert_eq!(sum, best(hand, rules), "{hand:?} under {rules:?}");
-        for (p, &part) in parts.iter().enumerate() {
+        for (&b, &block) in ids.iter().zip(&blocks) {
             let mut alone = [0u8; CARD_TYPES];
             (0..CARD_TYPES)
-                .filter(|&t| part_of(t) == p)
+                .filter(|&t| block_of(rules, t) == b)
                 .for_each(|t| alone[t] = hand[t]);
-            assert_eq!(part_best(&alone, rules, p), part, "part {p} of {hand:?}");
+            assert_eq!(block_best(&alone, rules, b), block, "block {b} of {hand:?}");
         }
     };
     for packs in [2u8, 3, 4] {

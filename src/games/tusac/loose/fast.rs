@@ -136,20 +136,40 @@ pub(super) fn max_points(hand: &Counts, rules: &SetRules) -> Option<u32> {
     solve(hand, rules, true).map(|(_, p)| p)
 }
 
-/// [`best`] of one part of the hand (0: K/A/E, 1: R/C/H, 2: pawns) by the tables, or `None`
-/// when they do not apply to it.
-pub(super) fn part_best(hand: &Counts, rules: &SetRules, part: usize) -> Option<(u8, u32)> {
-    let types = &hand[12 * part..(12 * part + 12).min(CARD_TYPES)];
-    let (l, p) = Parts::new(hand, types, rules, false)?.part(part);
+/// [`best`] of the block with id `id` (see [`super::BLOCK_IDS`]) by the tables, or `None` when
+/// they do not apply to it.
+pub(super) fn block_best(hand: &Counts, rules: &SetRules, id: usize) -> Option<(u8, u32)> {
+    // The check reads the block's whole part (K/A/E, R/C/H or pawns, contiguous types): a
+    // hand with more than 8 copies of a type elsewhere in the part takes the recursion, which
+    // gives the same answer.
+    let first = 12 * (id / 5);
+    if over_max(&hand[first..(first + 12).min(CARD_TYPES)]) {
+        return None;
+    }
+    let (l, p) = Parts::new(hand, rules, false)?.block(id)?;
     Some((l as u8, p))
 }
 
 /// [`best`], or with `max` the best value alone: every part then reports 0 loose cards, so
 /// the chow enumeration compares points only.
 fn solve(hand: &Counts, rules: &SetRules, max: bool) -> Option<(u8, u32)> {
-    let parts = Parts::new(hand, hand, rules, max)?;
+    if over_max(hand) {
+        return None;
+    }
+    let parts = Parts::new(hand, rules, max)?;
     let (l, p) = (0..3).map(|i| parts.part(i)).fold((0, 0), add);
     Some((l as u8, p))
+}
+
+/// Whether some count of `counts` (a whole number of 4-type ranks, each count at most 16) is
+/// above [`MAX`], four counts at a time: adding 0x77 to a byte sets its top bit exactly when
+/// the byte is 9 or more, and never carries into the next byte.
+fn over_max(counts: &[u8]) -> bool {
+    const _: () = assert!(MAX == 8);
+    counts.chunks_exact(4).any(|w| {
+        let w = u32::from_le_bytes([w[0], w[1], w[2], w[3]]);
+        w.wrapping_add(0x7777_7777) & 0x8080_8080 != 0
+    })
 }
 
 /// The two blocks of three ranks joined by one-colour chows: K/A/E and R/C/H.
@@ -184,18 +204,14 @@ thread_local! {
 }
 
 impl<'a> Parts<'a> {
-    /// The tables' view of `hand` under `rules`, or `None` when they do not apply: other rules,
-    /// or more than 8 copies of a type among `solved` (the counts that will be read).
-    fn new(hand: &'a Counts, solved: &[u8], rules: &'a SetRules, max: bool) -> Option<Parts<'a>> {
-        let dirty = shape(rules)?;
-        if solved.iter().any(|&n| n as usize > MAX) {
-            return None;
-        }
+    /// The tables' view of `hand` under `rules`, or `None` for other rules. (The caller checks
+    /// that the counts it will read are at most 8.)
+    fn new(hand: &'a Counts, rules: &'a SetRules, max: bool) -> Option<Parts<'a>> {
         Some(Parts {
             t: tables(),
             hand,
             rules,
-            dirty,
+            dirty: shape(rules)?,
             max,
         })
     }
@@ -206,23 +222,44 @@ impl<'a> Parts<'a> {
             0 | 1 if !self.dirty => self.by_colour(i),
             0 => self.cached(Chows::Kae),
             1 => self.cached(Chows::Rch),
-            _ => self.solo(6, self.ranks(6)),
+            _ => self.pawns(),
         }
+    }
+
+    /// `(loose, points)` of the block with id `id`, or `None` when these rules do not split the
+    /// hand into that block.
+    fn block(&self, id: usize) -> Option<(u32, u32)> {
+        Some(match (id, self.dirty) {
+            (0..=3, false) => self.colour(0, id),
+            (5..=8, false) => self.colour(1, id - 5),
+            (4, true) => self.cached(Chows::Kae),
+            (9, true) => self.cached(Chows::Rch),
+            (10, _) => self.pawns(),
+            _ => return None,
+        })
+    }
+
+    /// The pawns: one rank in four colours.
+    fn pawns(&self) -> (u32, u32) {
+        self.solo(6, self.ranks(6))
     }
 
     /// sisepai21's chow block `b` (0: K/A/E, 1: R/C/H) as the sum of its colours.
     fn by_colour(&self, b: usize) -> (u32, u32) {
-        let first = 12 * b;
-        (0..4).fold((0, 0), |acc, c| {
-            let three = [0, 4, 8].map(|r| self.hand[first + r + c]);
-            let i = index(three);
-            let (l, p) = if self.max {
-                (0, self.t.colour_max[b][i])
-            } else {
-                self.t.colour[b][i]
-            };
-            add(acc, (l.into(), p.into()))
-        })
+        (0..4).map(|c| self.colour(b, c)).fold((0, 0), add)
+    }
+
+    /// One colour `c` of sisepai21's chow block `b` (0: K/A/E, 1: R/C/H).
+    fn colour(&self, b: usize, c: usize) -> (u32, u32) {
+        let first = 12 * b + c;
+        let count = |r: usize| usize::from(self.hand[first + r]);
+        let i = (count(0) * SIDE + count(4)) * SIDE + count(8);
+        let (l, p) = if self.max {
+            (0, self.t.colour_max[b][i])
+        } else {
+            self.t.colour[b][i]
+        };
+        (l.into(), p.into())
     }
 
     /// The counts of rank `r` in its four colours.
@@ -256,7 +293,7 @@ impl<'a> Parts<'a> {
         counts | (block as u64) << 48 | u64::from(self.max) << 49 | double << 51
     }
 
-    /// [`Parts::block`] through the thread's block cache.
+    /// [`Parts::chow_block`] through the thread's block cache.
     fn cached(&self, block: Chows) -> (u32, u32) {
         let key = self.cache_key(block);
         let slot = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - CACHE_BITS)) as usize;
@@ -264,14 +301,14 @@ impl<'a> Parts<'a> {
         if k == key {
             return (v >> 16, v & 0xFFFF);
         }
-        let (l, p) = self.block(block);
+        let (l, p) = self.chow_block(block);
         BLOCKS.with(|c| c[slot].set((key, l << 16 | p)));
         (l, p)
     }
 
     /// The best `(loose, points)` of a dirtyking26 chow block over its numbers of chows per
     /// colour.
-    fn block(&self, block: Chows) -> (u32, u32) {
+    fn chow_block(&self, block: Chows) -> (u32, u32) {
         match block {
             Chows::Kae => {
                 let kings = self.ranks(0);

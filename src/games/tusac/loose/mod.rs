@@ -320,15 +320,22 @@ const RCH_SPLIT: [Block; 4] = [
 const RCH_JOINED: Block = Block::new(9, &[12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23]);
 const PAWNS: Block = Block::new(10, &[24, 25, 26, 27]);
 
+/// Whether K/A/E and R/C/H are each one block, or one block per colour: cross-colour sets join
+/// the colours of both, King groups those of K/A/E.
+fn joined(rules: &SetRules) -> (bool, bool) {
+    (rules.cross_colour || rules.king_groups, rules.cross_colour)
+}
+
 /// The blocks of a hand under these rules.
 fn blocks(rules: &SetRules) -> ArrayVec<Block, 9> {
     let mut out = ArrayVec::new();
-    if rules.cross_colour || rules.king_groups {
+    let (kae_joined, rch_joined) = joined(rules);
+    if kae_joined {
         out.push(KAE_JOINED);
     } else {
         out.extend(KAE_SPLIT);
     }
-    if rules.cross_colour {
+    if rch_joined {
         out.push(RCH_JOINED);
     } else {
         out.extend(RCH_SPLIT);
@@ -547,27 +554,72 @@ pub fn max_points(hand: &Counts, rules: &SetRules) -> u32 {
     }
 }
 
-/// The parts of a hand no set crosses: K/A/E (types 0–11), R/C/H (12–23) and pawns (24–27).
-pub const PARTS: usize = 3;
+/// The number of block ids. A block is a group of card types no set crosses, so the best
+/// partition of a hand is the sum of its blocks' ([`block_best`]): 0–3 the K/A/E of one
+/// colour, 4 all K/A/E, 5–8 the R/C/H of one colour, 9 all R/C/H, 10 the pawns. A hand is
+/// split into the blocks of one colour unless cross-colour sets (and for K/A/E King groups)
+/// join the colours: sisepai21 has 9 blocks, dirtyking26 3.
+pub const BLOCK_IDS: usize = 11;
 
-/// The part of card type `t` (see [`PARTS`]).
-pub const fn part_of(t: usize) -> usize {
-    t / 12
+/// Every block, by id.
+static BLOCKS_BY_ID: [Block; BLOCK_IDS] = [
+    KAE_SPLIT[0],
+    KAE_SPLIT[1],
+    KAE_SPLIT[2],
+    KAE_SPLIT[3],
+    KAE_JOINED,
+    RCH_SPLIT[0],
+    RCH_SPLIT[1],
+    RCH_SPLIT[2],
+    RCH_SPLIT[3],
+    RCH_JOINED,
+    PAWNS,
+];
+
+/// The id of the block holding card type `t` under `rules` (see [`BLOCK_IDS`]).
+pub fn block_of(rules: &SetRules, t: usize) -> usize {
+    let (kae_joined, rch_joined) = joined(rules);
+    let layout = usize::from(kae_joined) | usize::from(rch_joined) << 1;
+    usize::from(BLOCK_OF[layout][t])
 }
 
-/// [`best`] of one part of the hand (its cards outside `part` ignored). No set crosses parts,
-/// so the best partition of a hand is the best of each part: `best` is the sum over the parts,
-/// and a hand changed in one part needs only that part solved again.
-pub fn part_best(hand: &Counts, rules: &SetRules, part: usize) -> (u8, u32) {
-    match fast::part_best(hand, rules, part) {
+/// [`block_of`] by layout (bit 0: K/A/E joined, bit 1: R/C/H joined) and card type.
+static BLOCK_OF: [[u8; CARD_TYPES]; 4] = {
+    let mut table = [[0u8; CARD_TYPES]; 4];
+    let mut layout = 0;
+    while layout < 4 {
+        let mut t = 0;
+        while t < CARD_TYPES {
+            let colour = (t % 4) as u8;
+            table[layout][t] = match t / 12 {
+                0 if layout & 1 != 0 => 4,
+                0 => colour,
+                1 if layout & 2 != 0 => 9,
+                1 => 5 + colour,
+                _ => 10,
+            };
+            t += 1;
+        }
+        layout += 1;
+    }
+    table
+};
+
+/// The ids of the blocks a hand is split into under `rules`.
+pub fn block_ids(rules: &SetRules) -> ArrayVec<usize, 9> {
+    blocks(rules).iter().map(|b| usize::from(b.id)).collect()
+}
+
+/// [`best`] of one block of the hand, by id (its cards outside the block ignored): `best` is
+/// the sum over [`block_ids`], and a hand changed in one block needs only that block solved
+/// again.
+pub fn block_best(hand: &Counts, rules: &SetRules, id: usize) -> (u8, u32) {
+    match fast::block_best(hand, rules, id) {
         Some(r) => r,
-        None => blocks(rules)
-            .iter()
-            .filter(|b| part_of(b.types()[0] as usize) == part)
-            .fold((0, 0), |(l, p), b| {
-                let (bl, bp) = solve_lb(hand, b, rules);
-                (l + bl, p + u32::from(bp))
-            }),
+        None => {
+            let (l, p) = solve_lb(hand, &BLOCKS_BY_ID[id], rules);
+            (l, u32::from(p))
+        }
     }
 }
 

@@ -35,7 +35,8 @@
 //! breaks ties with `tiebreak=random`); it allocates nothing.
 
 use super::loose::{
-    best, complete_win_score, part_best, part_of, win_score, Counts, SetRules, PARTS,
+    best, block_best, block_ids, block_of, complete_win_score, win_score, Counts, SetRules,
+    BLOCK_IDS,
 };
 use super::melds::{holds, meld_points, meld_shapes};
 use super::state::{PacksState, MAX_ACTIONS};
@@ -90,14 +91,15 @@ impl PacksGreedy {
     fn discard(&self, view: &PacksView<'_>, legal: &[Action], rng: &mut GameRng) -> Option<usize> {
         let rules = set_rules(view);
         let hand = view.hand();
-        let parts = PartKeys::of(hand, &rules);
+        let blocks = BlockKeys::of(hand, &rules);
         let keys: ArrayVec<(usize, HandKey, Counts), MAX_ACTIONS> = legal
             .iter()
             .enumerate()
             .filter_map(|(i, a)| match a {
                 Action::Discard(c) => {
                     let left = without(hand, &[*c]);
-                    let (loose, points) = parts.with(&left, part_of(c.index()), &rules).total();
+                    let block = block_of(&rules, c.index());
+                    let (loose, points) = blocks.with(&left, block, &rules).total();
                     Some((i, hand_key(loose, points), left))
                 }
                 _ => None,
@@ -158,20 +160,25 @@ fn hand_key(loose: u8, points: u32) -> HandKey {
     (loose, Reverse(points))
 }
 
-/// A hand's best partition part by part ([`part_best`]): its `(loose, points)` are the sums.
+/// A hand's best partition block by block ([`block_best`], by block id; blocks the rules do
+/// not use stay `(0, 0)`): its `(loose, points)` are the sums.
 #[derive(Copy, Clone, Debug)]
-struct PartKeys([(u8, u32); PARTS]);
+struct BlockKeys([(u8, u32); BLOCK_IDS]);
 
-impl PartKeys {
-    /// The parts of `hand`.
-    fn of(hand: &Counts, rules: &SetRules) -> PartKeys {
-        PartKeys(std::array::from_fn(|p| part_best(hand, rules, p)))
+impl BlockKeys {
+    /// The blocks of `hand`.
+    fn of(hand: &Counts, rules: &SetRules) -> BlockKeys {
+        let mut keys = [(0, 0); BLOCK_IDS];
+        for b in block_ids(rules) {
+            keys[b] = block_best(hand, rules, b);
+        }
+        BlockKeys(keys)
     }
 
-    /// The parts of `changed`, a hand that differs from this one only in part `p`.
-    fn with(&self, changed: &Counts, p: usize, rules: &SetRules) -> PartKeys {
+    /// The blocks of `changed`, a hand that differs from this one only in block `b`.
+    fn with(&self, changed: &Counts, b: usize, rules: &SetRules) -> BlockKeys {
         let mut out = *self;
-        out.0[p] = part_best(changed, rules, p);
+        out.0[b] = block_best(changed, rules, b);
         out
     }
 
@@ -179,12 +186,12 @@ impl PartKeys {
     fn total(&self) -> (u8, u32) {
         self.0
             .iter()
-            .fold((0, 0), |(l, p), &(pl, pp)| (l + pl, p + pp))
+            .fold((0, 0), |(l, p), &(bl, bp)| (l + bl, p + bp))
     }
 
-    /// Loose cards outside part `p`.
-    fn loose_outside(&self, p: usize) -> u8 {
-        self.total().0 - self.0[p].0
+    /// Loose cards outside block `b`.
+    fn loose_outside(&self, b: usize) -> u8 {
+        self.total().0 - self.0[b].0
     }
 }
 
@@ -228,9 +235,9 @@ pub fn unseen(view: &PacksView<'_>) -> Counts {
 pub struct UnseenShapes {
     unseen: Counts,
     shapes: [Melds; CARD_TYPES],
-    /// The hand the shapes were made with, and its parts.
+    /// The hand the shapes were made with, and its blocks.
     hand: Counts,
-    hand_parts: PartKeys,
+    hand_blocks: BlockKeys,
     /// Per type, whether a shape lowers the hand's loose count, without and with Pairs: bit 0/1
     /// known, bit 2/3 the answer (filled on first use).
     improves: [Cell<u8>; CARD_TYPES],
@@ -244,7 +251,7 @@ impl UnseenShapes {
             unseen: *unseen,
             shapes: std::array::from_fn(|_| Melds::new()),
             hand: *hand,
-            hand_parts: PartKeys::of(hand, rules),
+            hand_blocks: BlockKeys::of(hand, rules),
             improves: std::array::from_fn(|_| Cell::new(0)),
         };
         for u in Card::all().filter(|u| !u.is_king() && unseen[u.index()] > 0) {
@@ -264,32 +271,42 @@ impl UnseenShapes {
         out.extend(shapes.filter(|m| holds(left, m)).copied());
     }
 
-    /// The parts of the hand (K/A/E, R/C/H, pawns: bits 0, 1, 2) in which `left` differs from
-    /// the hand the shapes were made with.
-    fn changed_parts(&self, left: &Counts) -> u8 {
+    /// The blocks of the hand (bit `b` for block id `b`) in which `left` differs from the hand
+    /// the shapes were made with.
+    fn changed_blocks(&self, left: &Counts, rules: &SetRules) -> u16 {
         let mut changed = 0;
         for (t, (a, b)) in left.iter().zip(&self.hand).enumerate() {
             if a != b {
-                changed |= 1 << part_of(t);
+                changed |= 1 << block_of(rules, t);
             }
         }
         changed
     }
 
+    /// The blocks of `left`, a hand that differs from the shapes' hand in the `changed` blocks
+    /// alone.
+    fn blocks_of(&self, left: &Counts, changed: u16, rules: &SetRules) -> BlockKeys {
+        let mut out = self.hand_blocks;
+        for b in (0..BLOCK_IDS).filter(|b| changed & 1 << b != 0) {
+            out.0[b] = block_best(left, rules, b);
+        }
+        out
+    }
+
     /// Whether a shape of `u` (Pairs only with `pairs`) lowers the loose count of the hand the
-    /// shapes were made with. No set crosses parts, so for a hand `left` that differs from it
-    /// only outside `u`'s part, the same shapes lower `left`'s loose count: the loose count of
-    /// each part adds up, and only `u`'s part changes.
+    /// shapes were made with. No set crosses blocks, so for a hand `left` that differs from it
+    /// only outside `u`'s block, the same shapes lower `left`'s loose count: the loose count of
+    /// each block adds up, and only `u`'s block changes.
     fn improves_hand(&self, u: Card, pairs: bool, rules: &SetRules) -> bool {
         let (known, yes) = if pairs { (2, 8) } else { (1, 4) };
         let memo = &self.improves[u.index()];
         if memo.get() & known == 0 {
-            let p = part_of(u.index());
+            let b = block_of(rules, u.index());
             let improves = self.shapes[u.index()]
                 .iter()
                 .filter(|m| pairs || m.kind != SetKind::Pair)
                 .any(|m| {
-                    part_best(&without(&self.hand, m.used()), rules, p).0 < self.hand_parts.0[p].0
+                    block_best(&without(&self.hand, m.used()), rules, b).0 < self.hand_blocks.0[b].0
                 });
             memo.set(memo.get() | known | if improves { yes } else { 0 });
         }
@@ -307,31 +324,31 @@ pub fn prospects(
 ) -> Prospects {
     let opts = view.options();
     let fixed = view.fixed_points();
-    let parts = PartKeys::of(left, rules);
-    let (loose, points) = parts.total();
+    let changed = shapes.changed_blocks(left, rules);
+    let blocks = shapes.blocks_of(left, changed, rules);
+    let (loose, points) = blocks.total();
     let pair_open = opts
         .pair_meld_min_points
         .is_none_or(|min| fixed + points > u32::from(min));
     let mut p = Prospects::default();
     let mut melds = Melds::new();
     let unseen = &shapes.unseen;
-    let changed = shapes.changed_parts(left);
     for u in Card::all().filter(|u| unseen[u.index()] > 0) {
-        let part = part_of(u.index());
+        let block = block_of(rules, u.index());
         // see `outs_of`: a meld of `u` can win only when the hand holds at most 3 loose cards,
-        // all in `u`'s part; else only the improve outs count
-        let can_win = loose <= 3 && parts.loose_outside(part) == 0;
+        // all in `u`'s block; else only the improve outs count
+        let can_win = loose <= 3 && blocks.loose_outside(block) == 0;
         let (win, improve) = if u.is_king() {
             // a drawn King leaves the hand as it is (lone King) or takes 3 copies (King Quad)
             (can_win && king_wins(left, u, fixed, rules, view), false)
-        } else if !can_win && changed & 1 << part == 0 {
+        } else if !can_win && changed & 1 << block == 0 {
             (false, shapes.improves_hand(u, pair_open, rules))
         } else {
             shapes.shapes_left(u, left, &mut melds);
             if !pair_open {
                 melds.retain(|m| m.kind != SetKind::Pair);
             }
-            outs_of(left, &parts, u, &melds, fixed, rules, view)
+            outs_of(left, &blocks, u, &melds, fixed, rules, view)
         };
         let copies = u16::from(unseen[u.index()]);
         p.win_outs += copies * u16::from(win);
@@ -340,33 +357,33 @@ pub fn prospects(
     p
 }
 
-/// Whether one of `melds` of the card `u` wins with the hand `left` (its `parts`, `fixed`
+/// Whether one of `melds` of the card `u` wins with the hand `left` (its `blocks`, `fixed`
 /// points made), and whether one lowers its loose count.
 fn outs_of(
     left: &Counts,
-    parts: &PartKeys,
+    blocks: &BlockKeys,
     u: Card,
     melds: &[Meld],
     fixed: u32,
     rules: &SetRules,
     view: &PacksView<'_>,
 ) -> (bool, bool) {
-    // A meld takes at most 3 hand cards of `u`'s part and removing k cards lowers the loose
-    // count by at most k: with more than 3 loose cards, or any outside that part, no meld can
+    // A meld takes at most 3 hand cards of `u`'s block and removing k cards lowers the loose
+    // count by at most k: with more than 3 loose cards, or any outside that block, no meld can
     // win, and the first improving meld settles it.
-    let p = part_of(u.index());
-    let outside = parts.loose_outside(p);
-    let (loose, points) = parts.total();
+    let b = block_of(rules, u.index());
+    let outside = blocks.loose_outside(b);
+    let (loose, points) = blocks.total();
     let can_win = loose <= 3 && outside == 0;
     let (mut win, mut improve) = (false, false);
     for m in melds {
         let after = without(left, m.used());
-        let (part_loose, part_points) = part_best(&after, rules, p);
-        let l = outside + part_loose;
+        let (block_loose, block_points) = block_best(&after, rules, b);
+        let l = outside + block_loose;
         improve |= l < loose;
         if l == 0 && !win {
             let fixed = fixed + meld_points(*m, u, rules);
-            let points = points - parts.0[p].1 + part_points;
+            let points = points - blocks.0[b].1 + block_points;
             let test = view.options().win_test;
             win = complete_win_score(&after, points, fixed, rules, test).is_some();
         }
