@@ -111,15 +111,48 @@ pub fn counts_of(cards: &[Card]) -> Counts {
 // ---------------------------------------------------------------------------------------------
 // Set templates: every set, by its lowest card type.
 
-/// One set shape: its kind and its card types (with repeats), lowest first.
+/// One set shape: its kind and its card types (with repeats), lowest first, with what the
+/// recursion asks of it made once: the copies it needs per type and what its points depend on.
 #[derive(Copy, Clone, Debug)]
 struct Template {
     kind: SetKind,
     types: [u8; 4],
     len: u8,
+    /// `(type, copies)` for each distinct type, then `(0, 0)` padding.
+    needs: [(u8, u8); 4],
+    /// The rank every card has, if one (the set is then doubled with that double rank, §2.5).
+    rank: Option<Rank>,
+    /// A Quad of Kings (valued apart, §2.5).
+    king_quad: bool,
 }
 
 impl Template {
+    fn new(kind: SetKind, types: &[u8]) -> Template {
+        let mut arr = [0u8; 4];
+        arr[..types.len()].copy_from_slice(types);
+        let mut needs = [(0u8, 0u8); 4];
+        let mut distinct = 0;
+        for &t in types {
+            match needs[..distinct].iter_mut().find(|(u, _)| *u == t) {
+                Some((_, n)) => *n += 1,
+                None => {
+                    needs[distinct] = (t, 1);
+                    distinct += 1;
+                }
+            }
+        }
+        let rank_of = |t: u8| Card::from_index(usize::from(t)).rank();
+        let first = rank_of(types[0]);
+        Template {
+            kind,
+            types: arr,
+            len: types.len() as u8,
+            needs,
+            rank: types.iter().all(|&t| rank_of(t) == first).then_some(first),
+            king_quad: kind == SetKind::Quad && first == Rank::King,
+        }
+    }
+
     fn types(&self) -> &[u8] {
         &self.types[..self.len as usize]
     }
@@ -133,14 +166,7 @@ impl Template {
 
     /// Whether `counts` holds this set.
     fn fits(&self, counts: &Counts) -> bool {
-        let mut need = [0u8; 4];
-        for (i, &t) in self.types().iter().enumerate() {
-            need[i] = self.types().iter().filter(|&&u| u == t).count() as u8;
-        }
-        self.types()
-            .iter()
-            .zip(need)
-            .all(|(&t, n)| counts[t as usize] >= n)
+        self.needs.iter().all(|&(t, n)| counts[usize::from(t)] >= n)
     }
 
     fn remove(&self, counts: &mut Counts) {
@@ -149,15 +175,20 @@ impl Template {
         }
     }
 
-    /// The set's dealt points in the hand under `rules`.
+    /// The set's dealt points in the hand under `rules` (as [`points_of`] gives them).
     fn points(&self, rules: &SetRules) -> u32 {
-        points_of(
+        let base = value(
+            rules.table,
             self.kind,
-            &self.cards(),
             Zone::Private,
             Origin::Dealt,
-            rules,
-        )
+            self.king_quad,
+        );
+        if self.rank.is_some() && rules.double_rank == self.rank {
+            2 * base
+        } else {
+            base
+        }
     }
 }
 
@@ -176,15 +207,7 @@ fn build_templates() -> TemplateTable {
         let card = Card::from_index(t);
         let (rank, colour) = (card.rank() as u8, card.colour() as u8);
         let ty = |r: u8, c: u8| r * 4 + c;
-        let mut push = |kind, types: &[u8]| {
-            let mut arr = [0u8; 4];
-            arr[..types.len()].copy_from_slice(types);
-            list.push(Template {
-                kind,
-                types: arr,
-                len: types.len() as u8,
-            });
-        };
+        let mut push = |kind, types: &[u8]| list.push(Template::new(kind, types));
         let t8 = t as u8;
         if card.is_king() {
             push(SetKind::King, &[t8]);
@@ -1067,5 +1090,30 @@ mod tests {
             Origin::Melded,
         );
         assert_eq!(set_points(&quad, &d), 12);
+    }
+
+    /// A template's points, made from its kind, its rank and whether it is a King Quad, are
+    /// those of its cards by `points_of` under every point table and double rank.
+    #[test]
+    fn template_points_equal_points_of_their_cards() {
+        let tables = [
+            PointTable::Classic,
+            PointTable::FourSac,
+            PointTable::Sisepai21,
+            PointTable::DirtyKing26,
+        ];
+        let doubles = std::iter::once(None).chain(Card::all().map(|c| Some(c.rank())));
+        for (table, double_rank) in doubles.flat_map(|d| tables.map(|t| (t, d))) {
+            let rules = SetRules {
+                table,
+                double_rank,
+                ..dirty(None)
+            };
+            for tp in templates().iter().flatten() {
+                let of_cards =
+                    points_of(tp.kind, &tp.cards(), Zone::Private, Origin::Dealt, &rules);
+                assert_eq!(tp.points(&rules), of_cards, "{tp:?} under {rules:?}");
+            }
+        }
     }
 }
