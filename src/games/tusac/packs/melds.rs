@@ -1,7 +1,7 @@
 //! The melds of §2.3 for sisepai21 and dirtyking26, the set precedence of §2.4 and the pair
 //! points gate of §4.6 S5.
 
-use super::loose::{max_points, set_points, Counts, SetRules};
+use super::loose::{max_points, points_of, Counts, SetRules};
 use crate::games::tusac::card::{Card, Rank, CARD_TYPES};
 use crate::games::tusac::rules::{Meld, Melds, MAX_MELD_SHAPES};
 use crate::games::tusac::sets::{Origin, SetInstance, SetKind, Zone};
@@ -15,9 +15,14 @@ pub fn melded_set(meld: Meld, active: Card) -> SetInstance {
     SetInstance::new(meld.kind, &cards, Zone::Public, Origin::Melded)
 }
 
-/// The points of the public set a meld makes (§2.5, melded values, doubled).
+/// The points of the public set a meld makes (§2.5, melded values, doubled): those of
+/// [`melded_set`], without putting its cards in order (the points do not depend on it).
 pub fn meld_points(meld: Meld, active: Card, rules: &SetRules) -> u32 {
-    set_points(&melded_set(meld, active), rules)
+    let used = meld.used();
+    let mut cards = [active; 4];
+    cards[..used.len()].copy_from_slice(used);
+    let cards = &cards[..=used.len()];
+    points_of(meld.kind, cards, Zone::Public, Origin::Melded, rules)
 }
 
 /// Every meld shape `{active} ⊎ U` with `U` from `hand` for a non-King active card (§2.3,
@@ -210,5 +215,36 @@ pub const fn precedence(kind: SetKind, kings: bool) -> u8 {
         SetKind::King => 2,
         SetKind::Pair => 1,
         SetKind::Kings4Colours | SetKind::Kings4Mixed => 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::tusac::loose::set_points;
+    use crate::games::tusac::options::Options;
+
+    /// `meld_points` gives the points of the set `melded_set` makes, for every meld shape of
+    /// every non-King card and the King Quad, under both rule sets and every double rank.
+    #[test]
+    fn meld_points_are_those_of_the_melded_set() {
+        let opts = [Options::sisepai21(4), Options::dirtyking26(4)];
+        let doubles = std::iter::once(None).chain(Card::all().map(|c| Some(c.rank())));
+        for (o, double) in doubles.flat_map(|d| opts.iter().map(move |o| (o, d))) {
+            let rules = SetRules::new(o, double);
+            for active in Card::all() {
+                let melds = if active.is_king() {
+                    let mut m = Melds::new();
+                    m.push(Meld::new(SetKind::Quad, &[active; 3]));
+                    m
+                } else {
+                    candidate_shapes(active, rules.cross_colour)
+                };
+                for m in melds {
+                    let set = set_points(&melded_set(m, active), &rules);
+                    assert_eq!(meld_points(m, active, &rules), set, "{m:?} on {active:?}");
+                }
+            }
+        }
     }
 }
