@@ -426,6 +426,13 @@ fn the_blocks_of_a_hand_add_up_to_its_best_partition() {
         for_each_deal(&mut rng, packs, 500, |rng, deck, rules, size| {
             let n = rng.random_range(1..=size);
             check(&counts_of(&deck[..n]), rules);
+            // King groups without cross-colour sets (an option set one by one): K/A/E joined,
+            // R/C/H per colour.
+            let mixed = SetRules {
+                cross_colour: false,
+                ..*rules
+            };
+            check(&counts_of(&deck[..n]), &mixed);
         });
     }
     for types in [&[0usize, 1, 4, 5, 8][..], &[12, 16, 20, 13], &[24, 25, 26]] {

@@ -343,28 +343,19 @@ const RCH_SPLIT: [Block; 4] = [
 const RCH_JOINED: Block = Block::new(9, &[12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23]);
 const PAWNS: Block = Block::new(10, &[24, 25, 26, 27]);
 
-/// Whether K/A/E and R/C/H are each one block, or one block per colour: cross-colour sets join
-/// the colours of both, King groups those of K/A/E.
-fn joined(rules: &SetRules) -> (bool, bool) {
-    (rules.cross_colour || rules.king_groups, rules.cross_colour)
+/// How the rules split K/A/E and R/C/H into blocks: bit 0 when K/A/E is one block, bit 1 when
+/// R/C/H is (else one block per colour). Cross-colour sets join the colours of both, King
+/// groups those of K/A/E.
+fn layout(rules: &SetRules) -> usize {
+    usize::from(rules.cross_colour || rules.king_groups) | usize::from(rules.cross_colour) << 1
 }
 
-/// The blocks of a hand under these rules.
+/// The blocks of a hand under these rules (the slow paths: recursion and partitions).
 fn blocks(rules: &SetRules) -> ArrayVec<Block, 9> {
-    let mut out = ArrayVec::new();
-    let (kae_joined, rch_joined) = joined(rules);
-    if kae_joined {
-        out.push(KAE_JOINED);
-    } else {
-        out.extend(KAE_SPLIT);
-    }
-    if rch_joined {
-        out.push(RCH_JOINED);
-    } else {
-        out.extend(RCH_SPLIT);
-    }
-    out.push(PAWNS);
-    out
+    block_ids(rules)
+        .iter()
+        .map(|&id| BLOCKS_BY_ID[id])
+        .collect()
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -599,14 +590,25 @@ static BLOCKS_BY_ID: [Block; BLOCK_IDS] = [
     PAWNS,
 ];
 
-/// The id of the block holding card type `t` under `rules` (see [`BLOCK_IDS`]).
-pub fn block_of(rules: &SetRules, t: usize) -> usize {
-    let (kae_joined, rch_joined) = joined(rules);
-    let layout = usize::from(kae_joined) | usize::from(rch_joined) << 1;
-    usize::from(BLOCK_OF[layout][t])
+/// The ids of the blocks a hand is split into, by [`layout`].
+static IDS_BY_LAYOUT: [&[usize]; 4] = [
+    &[0, 1, 2, 3, 5, 6, 7, 8, 10],
+    &[4, 5, 6, 7, 8, 10],
+    &[0, 1, 2, 3, 9, 10],
+    &[4, 9, 10],
+];
+
+/// The ids of the blocks a hand is split into under `rules`.
+pub fn block_ids(rules: &SetRules) -> &'static [usize] {
+    IDS_BY_LAYOUT[layout(rules)]
 }
 
-/// [`block_of`] by layout (bit 0: K/A/E joined, bit 1: R/C/H joined) and card type.
+/// The id of the block holding card type `t` under `rules` (see [`BLOCK_IDS`]).
+pub fn block_of(rules: &SetRules, t: usize) -> usize {
+    usize::from(BLOCK_OF[layout(rules)][t])
+}
+
+/// [`block_of`] by [`layout`] and card type.
 static BLOCK_OF: [[u8; CARD_TYPES]; 4] = {
     let mut table = [[0u8; CARD_TYPES]; 4];
     let mut layout = 0;
@@ -627,11 +629,6 @@ static BLOCK_OF: [[u8; CARD_TYPES]; 4] = {
     }
     table
 };
-
-/// The ids of the blocks a hand is split into under `rules`.
-pub fn block_ids(rules: &SetRules) -> ArrayVec<usize, 9> {
-    blocks(rules).iter().map(|b| usize::from(b.id)).collect()
-}
 
 /// [`best`] of one block of the hand, by id (its cards outside the block ignored): `best` is
 /// the sum over [`block_ids`], and a hand changed in one block needs only that block solved

@@ -169,7 +169,7 @@ impl BlockKeys {
     /// The blocks of `hand`.
     fn of(hand: &Counts, rules: &SetRules) -> BlockKeys {
         let mut keys = [(0, 0); BLOCK_IDS];
-        for b in block_ids(rules) {
+        for &b in block_ids(rules) {
             keys[b] = block_best(hand, rules, b);
         }
         BlockKeys(keys)
