@@ -6,14 +6,16 @@
 use bailab::agents::greedy::TieBreak;
 use bailab::agents::{Agent, RandomAgent};
 use bailab::game::{Game, GameState, Outcome, Seat};
-use bailab::games::tusac::card::Rank;
-use bailab::games::tusac::options::Options;
+use bailab::games::tusac::card::{Card, Rank};
+use bailab::games::tusac::options::{KingIdenticalSets, Options};
 use bailab::games::tusac::packs::greedy::{
     prospects, unseen, PacksGreedy, Prospects, UnseenShapes,
 };
-use bailab::games::tusac::packs::loose::{win_score, SetRules};
-use bailab::games::tusac::packs::melds::meld_points;
+use bailab::games::tusac::packs::loose::{best, win_score, Counts, SetRules};
+use bailab::games::tusac::packs::melds::{meld_points, meld_shapes};
+use bailab::games::tusac::packs::PacksView;
 use bailab::games::tusac::packs::{MultiPack, PacksState};
+use bailab::games::tusac::rules::{Meld, Melds};
 use bailab::games::tusac::state::{Action, Phase};
 use bailab::games::tusac::SetKind;
 use bailab::rng::stream_rng;
@@ -548,12 +550,50 @@ fn tuned_weights_score_multi_pack_actions_by_their_features() {
     );
 }
 
+/// The prospects of the hand `left` by their definition (`packs::greedy`'s module
+/// documentation), with none of greedy's shortcuts: every unseen type, every meld of it open to
+/// the turn player, the whole hand solved again.
+fn prospects_by_definition(view: &PacksView<'_>, left: &Counts, rules: &SetRules) -> Prospects {
+    let (fixed, test) = (view.fixed_points(), view.options().win_test);
+    let (loose, points) = best(left, rules);
+    // greedy reads the pair gate with the points of the best partition
+    let gate = view.options().pair_meld_min_points;
+    let pair_open = gate.is_none_or(|min| fixed + points > u32::from(min));
+    let after = |m: &Meld| {
+        let mut after = *left;
+        m.used().iter().for_each(|c| after[c.index()] -= 1);
+        after
+    };
+    let mut p = Prospects::default();
+    for (t, &copies) in unseen(view).iter().enumerate().filter(|(_, &n)| n > 0) {
+        let u = Card::from_index(t);
+        let mut melds = Melds::new();
+        if u.is_king() {
+            melds.push(Meld::new(SetKind::King, &[]));
+            if rules.king_identical == KingIdenticalSets::QuadOnly && left[t] >= 3 {
+                melds.push(Meld::new(SetKind::Quad, &[u; 3]));
+            }
+        } else {
+            meld_shapes(left, u, rules.cross_colour, &mut melds);
+            melds.retain(|m| pair_open || m.kind != SetKind::Pair);
+        }
+        let wins = melds.iter().any(|m| {
+            let made = fixed + meld_points(*m, u, rules);
+            win_score(&after(m), made, rules, test).is_some()
+        });
+        let improves = !u.is_king() && melds.iter().any(|m| best(&after(m), rules).0 < loose);
+        p.win_outs += u16::from(copies) * u16::from(wins);
+        p.improve_outs += u16::from(copies) * u16::from(improves);
+    }
+    p
+}
+
 #[test]
 fn prospects_from_the_whole_hand_equal_those_from_the_hand_left() {
-    // Greedy makes the unseen shapes once per discard decision, from the whole hand, and reuses
-    // the hand's improve outs for every type outside the discarded card's part (K/A/E, R/C/H,
-    // pawns). Over greedy ×4 games, every legal discard's prospects must equal those computed
-    // afresh from the hand it leaves.
+    // Greedy makes the unseen shapes once per discard decision, from the whole hand, reuses the
+    // hand's improve outs for every block the discard leaves as it was, and skips the win test
+    // where no meld can win. Over greedy ×4 games, every legal discard's prospects must equal
+    // those computed afresh from the hand it leaves, and those of the definition.
     let mut compared = 0;
     greedy_positions(6, 12, |s, seat| {
         if !matches!(s.phase(), Phase::MustDiscard(_)) {
@@ -567,11 +607,14 @@ fn prospects_from_the_whole_hand_equal_those_from_the_hand_left() {
             let mut left = *view.hand();
             left[c.index()] -= 1;
             let fresh = UnseenShapes::new(&left, &unseen(&view), &rules);
+            let greedy = prospects(&view, &left, &from_hand, &rules);
             assert_eq!(
-                prospects(&view, &left, &from_hand, &rules),
+                greedy,
                 prospects(&view, &left, &fresh, &rules),
                 "discarding {c}"
             );
+            let defined = prospects_by_definition(&view, &left, &rules);
+            assert_eq!(greedy, defined, "discarding {c}");
             compared += 1;
         }
     });

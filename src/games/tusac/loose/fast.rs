@@ -136,18 +136,49 @@ pub(super) fn max_points(hand: &Counts, rules: &SetRules) -> Option<u32> {
     solve(hand, rules, true).map(|(_, p)| p)
 }
 
-/// [`best`] of the block with id `id` (see [`super::BLOCK_IDS`]) by the tables, or `None` when
-/// they do not apply to it.
-pub(super) fn block_best(hand: &Counts, rules: &SetRules, id: usize) -> Option<(u8, u32)> {
-    // The check reads the block's whole part (K/A/E, R/C/H or pawns, contiguous types): a
-    // hand with more than 8 copies of a type elsewhere in the part takes the recursion, which
-    // gives the same answer.
-    let first = 12 * (id / 5);
-    if over_max(&hand[first..(first + 12).min(CARD_TYPES)]) {
-        return None;
+/// The tables resolved for one rule set: the many hands one decision looks at are then solved
+/// block by block without checking the rules again.
+#[derive(Copy, Clone)]
+pub(super) struct Tabled {
+    t: &'static Tables,
+    /// dirtyking26's rules (else sisepai21's).
+    dirty: bool,
+    double_rank: Option<Rank>,
+}
+
+impl Tabled {
+    /// The tables for `rules`, or `None` when they do not cover them.
+    pub(super) fn new(rules: &SetRules) -> Option<Tabled> {
+        Some(Tabled {
+            dirty: shape(rules)?,
+            t: tables(),
+            double_rank: rules.double_rank,
+        })
     }
-    let (l, p) = Parts::new(hand, rules, false)?.block(id)?;
-    Some((l as u8, p))
+
+    /// [`best`] of the block with id `id` (see [`super::BLOCK_IDS`]), or `None` when the
+    /// tables do not apply to it.
+    pub(super) fn block_best(&self, hand: &Counts, id: usize) -> Option<(u8, u32)> {
+        // The check reads the block's whole part (K/A/E, R/C/H or pawns, contiguous types): a
+        // hand with more than 8 copies of a type elsewhere in the part takes the recursion,
+        // which gives the same answer.
+        let first = 12 * (id / 5);
+        if over_max(&hand[first..(first + 12).min(CARD_TYPES)]) {
+            return None;
+        }
+        let (l, p) = self.parts(hand, false).block(id)?;
+        Some((l as u8, p))
+    }
+
+    fn parts<'a>(&self, hand: &'a Counts, max: bool) -> Parts<'a> {
+        Parts {
+            t: self.t,
+            hand,
+            double_rank: self.double_rank,
+            dirty: self.dirty,
+            max,
+        }
+    }
 }
 
 /// [`best`], or with `max` the best value alone: every part then reports 0 loose cards, so
@@ -156,7 +187,7 @@ fn solve(hand: &Counts, rules: &SetRules, max: bool) -> Option<(u8, u32)> {
     if over_max(hand) {
         return None;
     }
-    let parts = Parts::new(hand, rules, max)?;
+    let parts = Tabled::new(rules)?.parts(hand, max);
     let (l, p) = (0..3).map(|i| parts.part(i)).fold((0, 0), add);
     Some((l as u8, p))
 }
@@ -183,7 +214,7 @@ enum Chows {
 struct Parts<'a> {
     t: &'static Tables,
     hand: &'a Counts,
-    rules: &'a SetRules,
+    double_rank: Option<Rank>,
     /// dirtyking26's rules (else sisepai21's).
     dirty: bool,
     max: bool,
@@ -203,19 +234,7 @@ thread_local! {
         const { [const { Cell::new((EMPTY, 0)) }; 1 << CACHE_BITS] };
 }
 
-impl<'a> Parts<'a> {
-    /// The tables' view of `hand` under `rules`, or `None` for other rules. (The caller checks
-    /// that the counts it will read are at most 8.)
-    fn new(hand: &'a Counts, rules: &'a SetRules, max: bool) -> Option<Parts<'a>> {
-        Some(Parts {
-            t: tables(),
-            hand,
-            rules,
-            dirty: shape(rules)?,
-            max,
-        })
-    }
-
+impl Parts<'_> {
     /// `(loose, points)` of part `i` (0: K/A/E, 1: R/C/H, 2: pawns).
     fn part(&self, i: usize) -> (u32, u32) {
         match i {
@@ -277,7 +296,7 @@ impl<'a> Parts<'a> {
             self.t.rank4[i]
         };
         let (l, p) = (u32::from(l), u32::from(p));
-        let double = self.rules.double_rank.is_some_and(|d| d as usize == r);
+        let double = self.double_rank.is_some_and(|d| d as usize == r);
         (l, if double { 2 * p } else { p })
     }
 
@@ -289,7 +308,7 @@ impl<'a> Parts<'a> {
         let low = u64::from_le_bytes(bytes[..8].try_into().expect("8 bytes"));
         let high = u32::from_le_bytes(bytes[8..].try_into().expect("4 bytes"));
         let counts = u64::from(nibbles(low)) | u64::from(nibbles(u64::from(high))) << 32;
-        let double = self.rules.double_rank.map_or(7, |d| d as u64);
+        let double = self.double_rank.map_or(7, |d| d as u64);
         counts | (block as u64) << 48 | u64::from(self.max) << 49 | double << 51
     }
 

@@ -634,12 +634,55 @@ static BLOCK_OF: [[u8; CARD_TYPES]; 4] = {
 /// the sum over [`block_ids`], and a hand changed in one block needs only that block solved
 /// again.
 pub fn block_best(hand: &Counts, rules: &SetRules, id: usize) -> (u8, u32) {
-    match fast::block_best(hand, rules, id) {
-        Some(r) => r,
-        None => {
-            let (l, p) = solve_lb(hand, &BLOCKS_BY_ID[id], rules);
-            (l, u32::from(p))
+    BlockSolver::new(rules).block_best(hand, id)
+}
+
+/// [`block_of`], [`block_ids`] and [`block_best`] for one rule set, with the rules read once:
+/// for the thousands of near-identical hands one greedy decision solves block by block.
+#[derive(Copy, Clone)]
+pub struct BlockSolver {
+    rules: SetRules,
+    layout: usize,
+    tabled: Option<fast::Tabled>,
+}
+
+impl BlockSolver {
+    /// The block solver of `rules`.
+    pub fn new(rules: &SetRules) -> BlockSolver {
+        BlockSolver {
+            rules: *rules,
+            layout: layout(rules),
+            tabled: fast::Tabled::new(rules),
         }
+    }
+
+    /// The rules it solves under.
+    pub fn rules(&self) -> &SetRules {
+        &self.rules
+    }
+
+    /// [`block_ids`] of its rules.
+    pub fn block_ids(&self) -> &'static [usize] {
+        IDS_BY_LAYOUT[self.layout]
+    }
+
+    /// [`block_of`] of its rules.
+    pub fn block_of(&self, t: usize) -> usize {
+        usize::from(BLOCK_OF[self.layout][t])
+    }
+
+    /// The card types of the block with id `id`.
+    pub fn block_types(&self, id: usize) -> &'static [u8] {
+        BLOCKS_BY_ID[id].types()
+    }
+
+    /// [`block_best`] of its rules.
+    pub fn block_best(&self, hand: &Counts, id: usize) -> (u8, u32) {
+        if let Some(r) = self.tabled.and_then(|f| f.block_best(hand, id)) {
+            return r;
+        }
+        let (l, p) = solve_lb(hand, &BLOCKS_BY_ID[id], &self.rules);
+        (l, u32::from(p))
     }
 }
 

@@ -10,9 +10,10 @@
 //!   cards this seat has not seen (every copy in play minus its own hand and face-down block, every
 //!   melded set, the dead pile and the active card), each unseen copy counted once:
 //!   1. *win outs*: unseen copies `u` that would win at once: some meld of `u` open to the turn
-//!      player (§2.3, the S5 pair gate applied) leaves a hand passing the win test of §4.7 with
-//!      the meld's points added, or, for a King, the lone King (or dirtyking26's King Quad,
-//!      S1) does. In dirtyking26 this is what keeps a complete total *over 20 and even*
+//!      player (§2.3, the S5 pair gate applied; greedy reads the gate with the points of `H`'s
+//!      best partition, at most the current points S5 names, so it may close a gate the engine
+//!      would open) leaves a hand passing the win test of §4.7 with the meld's points added,
+//!      or, for a King, the lone King (or dirtyking26's King Quad, S1) does. In dirtyking26 this is what keeps a complete total *over 20 and even*
 //!      reachable: a hand whose every completion is odd has no win outs;
 //!   2. *improve outs*: unseen copies `u` some such meld of which leaves fewer loose cards than
 //!      `H` has.
@@ -34,10 +35,7 @@
 //! The rule is a pure function of the seat's view, the legal list and the rng (the rng only
 //! breaks ties with `tiebreak=random`); it allocates nothing.
 
-use super::loose::{
-    best, block_best, block_ids, block_of, complete_win_score, win_score, Counts, SetRules,
-    BLOCK_IDS,
-};
+use super::loose::{best, complete_win_score, win_score, BlockSolver, Counts, SetRules, BLOCK_IDS};
 use super::melds::{holds, meld_points, meld_shapes};
 use super::state::{PacksState, MAX_ACTIONS};
 use super::view::PacksView;
@@ -91,15 +89,16 @@ impl PacksGreedy {
     fn discard(&self, view: &PacksView<'_>, legal: &[Action], rng: &mut GameRng) -> Option<usize> {
         let rules = set_rules(view);
         let hand = view.hand();
-        let blocks = BlockKeys::of(hand, &rules);
+        let solver = BlockSolver::new(&rules);
+        let blocks = BlockKeys::of(hand, &solver);
         let keys: ArrayVec<(usize, HandKey, Counts), MAX_ACTIONS> = legal
             .iter()
             .enumerate()
             .filter_map(|(i, a)| match a {
                 Action::Discard(c) => {
                     let left = without(hand, &[*c]);
-                    let block = block_of(&rules, c.index());
-                    let (loose, points) = blocks.with(&left, block, &rules).total();
+                    let block = solver.block_of(c.index());
+                    let (loose, points) = blocks.with(&left, block, &solver).total();
                     Some((i, hand_key(loose, points), left))
                 }
                 _ => None,
@@ -110,7 +109,7 @@ impl PacksGreedy {
         if tied.clone().count() == 1 {
             return tied.next().map(|&(i, _, _)| i);
         }
-        let shapes = UnseenShapes::new(hand, &unseen(view), &rules);
+        let shapes = UnseenShapes::with_blocks(hand, blocks, &unseen(view), solver);
         let outs: ArrayVec<(usize, Reverse<Prospects>), MAX_ACTIONS> = tied
             .map(|(i, _, left)| (*i, Reverse(prospects(view, left, &shapes, &rules))))
             .collect();
@@ -167,18 +166,18 @@ struct BlockKeys([(u8, u32); BLOCK_IDS]);
 
 impl BlockKeys {
     /// The blocks of `hand`.
-    fn of(hand: &Counts, rules: &SetRules) -> BlockKeys {
+    fn of(hand: &Counts, solver: &BlockSolver) -> BlockKeys {
         let mut keys = [(0, 0); BLOCK_IDS];
-        for &b in block_ids(rules) {
-            keys[b] = block_best(hand, rules, b);
+        for &b in solver.block_ids() {
+            keys[b] = solver.block_best(hand, b);
         }
         BlockKeys(keys)
     }
 
     /// The blocks of `changed`, a hand that differs from this one only in block `b`.
-    fn with(&self, changed: &Counts, b: usize, rules: &SetRules) -> BlockKeys {
+    fn with(&self, changed: &Counts, b: usize, solver: &BlockSolver) -> BlockKeys {
         let mut out = *self;
-        out.0[b] = block_best(changed, rules, b);
+        out.0[b] = solver.block_best(changed, b);
         out
     }
 
@@ -233,6 +232,7 @@ pub fn unseen(view: &PacksView<'_>) -> Counts {
 /// computed once per discard decision, they serve every hand that hand keeps after a discard
 /// (a hand less a card keeps exactly the shapes whose cards it still holds).
 pub struct UnseenShapes {
+    solver: BlockSolver,
     unseen: Counts,
     shapes: [Melds; CARD_TYPES],
     /// The hand the shapes were made with, and its blocks.
@@ -241,22 +241,39 @@ pub struct UnseenShapes {
     /// Per type, whether a shape lowers the hand's loose count, without and with Pairs: bit 0/1
     /// known, bit 2/3 the answer (filled on first use).
     improves: [Cell<u8>; CARD_TYPES],
+    /// Per block and without/with Pairs, the unseen non-King copies of the block's types that
+    /// improve the hand ([`UnseenShapes::improves_hand`]), filled on first use.
+    block_improves: [[Cell<Option<u16>>; 2]; BLOCK_IDS],
 }
 
 impl UnseenShapes {
     /// The shapes of every non-King type in `unseen` with `hand`; a type with none is dropped
     /// from the unseen counts (it cannot meld with any part of `hand` either).
     pub fn new(hand: &Counts, unseen: &Counts, rules: &SetRules) -> UnseenShapes {
+        let solver = BlockSolver::new(rules);
+        UnseenShapes::with_blocks(hand, BlockKeys::of(hand, &solver), unseen, solver)
+    }
+
+    /// [`UnseenShapes::new`] with the hand's blocks already solved.
+    fn with_blocks(
+        hand: &Counts,
+        hand_blocks: BlockKeys,
+        unseen: &Counts,
+        solver: BlockSolver,
+    ) -> UnseenShapes {
         let mut out = UnseenShapes {
+            solver,
             unseen: *unseen,
             shapes: std::array::from_fn(|_| Melds::new()),
             hand: *hand,
-            hand_blocks: BlockKeys::of(hand, rules),
+            hand_blocks,
             improves: std::array::from_fn(|_| Cell::new(0)),
+            block_improves: std::array::from_fn(|_| [Cell::new(None), Cell::new(None)]),
         };
+        let cross = solver.rules().cross_colour;
         for u in Card::all().filter(|u| !u.is_king() && unseen[u.index()] > 0) {
             let melds = &mut out.shapes[u.index()];
-            meld_shapes(hand, u, rules.cross_colour, melds);
+            meld_shapes(hand, u, cross, melds);
             if melds.is_empty() {
                 out.unseen[u.index()] = 0;
             }
@@ -273,11 +290,11 @@ impl UnseenShapes {
 
     /// The blocks of the hand (bit `b` for block id `b`) in which `left` differs from the hand
     /// the shapes were made with.
-    fn changed_blocks(&self, left: &Counts, rules: &SetRules) -> u16 {
+    fn changed_blocks(&self, left: &Counts) -> u16 {
         let mut changed = 0;
         for (t, (a, b)) in left.iter().zip(&self.hand).enumerate() {
             if a != b {
-                changed |= 1 << block_of(rules, t);
+                changed |= 1 << self.solver.block_of(t);
             }
         }
         changed
@@ -285,10 +302,10 @@ impl UnseenShapes {
 
     /// The blocks of `left`, a hand that differs from the shapes' hand in the `changed` blocks
     /// alone.
-    fn blocks_of(&self, left: &Counts, changed: u16, rules: &SetRules) -> BlockKeys {
+    fn blocks_of(&self, left: &Counts, changed: u16) -> BlockKeys {
         let mut out = self.hand_blocks;
         for b in (0..BLOCK_IDS).filter(|b| changed & 1 << b != 0) {
-            out.0[b] = block_best(left, rules, b);
+            out.0[b] = self.solver.block_best(left, b);
         }
         out
     }
@@ -297,20 +314,42 @@ impl UnseenShapes {
     /// shapes were made with. No set crosses blocks, so for a hand `left` that differs from it
     /// only outside `u`'s block, the same shapes lower `left`'s loose count: the loose count of
     /// each block adds up, and only `u`'s block changes.
-    fn improves_hand(&self, u: Card, pairs: bool, rules: &SetRules) -> bool {
+    fn improves_hand(&self, u: Card, pairs: bool) -> bool {
         let (known, yes) = if pairs { (2, 8) } else { (1, 4) };
         let memo = &self.improves[u.index()];
         if memo.get() & known == 0 {
-            let b = block_of(rules, u.index());
+            let b = self.solver.block_of(u.index());
             let improves = self.shapes[u.index()]
                 .iter()
                 .filter(|m| pairs || m.kind != SetKind::Pair)
                 .any(|m| {
-                    block_best(&without(&self.hand, m.used()), rules, b).0 < self.hand_blocks.0[b].0
+                    let after = without(&self.hand, m.used());
+                    self.solver.block_best(&after, b).0 < self.hand_blocks.0[b].0
                 });
             memo.set(memo.get() | known | if improves { yes } else { 0 });
         }
         memo.get() & yes != 0
+    }
+
+    /// The unseen non-King copies of block `b`'s types for which [`UnseenShapes::improves_hand`]
+    /// holds: the improve outs of that block for any hand differing from the shapes' hand only
+    /// outside it.
+    fn block_improve_outs(&self, b: usize, pairs: bool) -> u16 {
+        let memo = &self.block_improves[b][usize::from(pairs)];
+        if let Some(n) = memo.get() {
+            return n;
+        }
+        let n = self
+            .solver
+            .block_types(b)
+            .iter()
+            .map(|&t| Card::from_index(usize::from(t)))
+            .filter(|u| !u.is_king() && self.unseen[u.index()] > 0)
+            .filter(|&u| self.improves_hand(u, pairs))
+            .map(|u| u16::from(self.unseen[u.index()]))
+            .sum();
+        memo.set(Some(n));
+        n
     }
 }
 
@@ -324,8 +363,9 @@ pub fn prospects(
 ) -> Prospects {
     let opts = view.options();
     let fixed = view.fixed_points();
-    let changed = shapes.changed_blocks(left, rules);
-    let blocks = shapes.blocks_of(left, changed, rules);
+    let solver = &shapes.solver;
+    let changed = shapes.changed_blocks(left);
+    let blocks = shapes.blocks_of(left, changed);
     let (loose, points) = blocks.total();
     let pair_open = opts
         .pair_meld_min_points
@@ -333,26 +373,32 @@ pub fn prospects(
     let mut p = Prospects::default();
     let mut melds = Melds::new();
     let unseen = &shapes.unseen;
-    for u in Card::all().filter(|u| unseen[u.index()] > 0) {
-        let block = block_of(rules, u.index());
+    for &block in solver.block_ids() {
         // see `outs_of`: a meld of `u` can win only when the hand holds at most 3 loose cards,
-        // all in `u`'s block; else only the improve outs count
-        let can_win = loose <= 3 && blocks.loose_outside(block) == 0;
-        let (win, improve) = if u.is_king() {
-            // a drawn King leaves the hand as it is (lone King) or takes 3 copies (King Quad)
-            (can_win && king_wins(left, u, fixed, rules, view), false)
-        } else if !can_win && changed & 1 << block == 0 {
-            (false, shapes.improves_hand(u, pair_open, rules))
-        } else {
-            shapes.shapes_left(u, left, &mut melds);
-            if !pair_open {
-                melds.retain(|m| m.kind != SetKind::Pair);
-            }
-            outs_of(left, &blocks, u, &melds, fixed, rules, view)
-        };
-        let copies = u16::from(unseen[u.index()]);
-        p.win_outs += copies * u16::from(win);
-        p.improve_outs += copies * u16::from(improve);
+        // all in `u`'s block; else only the improve outs count, and in a block the discard
+        // left as it was they are the shapes' hand's
+        let can_win = loose <= 3 && loose == blocks.0[block].0;
+        if !can_win && changed & 1 << block == 0 {
+            p.improve_outs += shapes.block_improve_outs(block, pair_open);
+            continue;
+        }
+        let types = solver.block_types(block).iter();
+        let cards = types.map(|&t| Card::from_index(usize::from(t)));
+        for u in cards.filter(|u| unseen[u.index()] > 0) {
+            let (win, improve) = if u.is_king() {
+                // a drawn King leaves the hand as it is (lone King) or takes 3 copies (King Quad)
+                (can_win && king_wins(left, u, fixed, rules, view), false)
+            } else {
+                shapes.shapes_left(u, left, &mut melds);
+                if !pair_open {
+                    melds.retain(|m| m.kind != SetKind::Pair);
+                }
+                outs_of(left, &blocks, u, &melds, fixed, solver, view)
+            };
+            let copies = u16::from(unseen[u.index()]);
+            p.win_outs += copies * u16::from(win);
+            p.improve_outs += copies * u16::from(improve);
+        }
     }
     p
 }
@@ -365,20 +411,21 @@ fn outs_of(
     u: Card,
     melds: &[Meld],
     fixed: u32,
-    rules: &SetRules,
+    solver: &BlockSolver,
     view: &PacksView<'_>,
 ) -> (bool, bool) {
     // A meld takes at most 3 hand cards of `u`'s block and removing k cards lowers the loose
     // count by at most k: with more than 3 loose cards, or any outside that block, no meld can
     // win, and the first improving meld settles it.
-    let b = block_of(rules, u.index());
+    let rules = solver.rules();
+    let b = solver.block_of(u.index());
     let outside = blocks.loose_outside(b);
     let (loose, points) = blocks.total();
     let can_win = loose <= 3 && outside == 0;
     let (mut win, mut improve) = (false, false);
     for m in melds {
         let after = without(left, m.used());
-        let (block_loose, block_points) = block_best(&after, rules, b);
+        let (block_loose, block_points) = solver.block_best(&after, b);
         let l = outside + block_loose;
         improve |= l < loose;
         if l == 0 && !win {
