@@ -8,9 +8,12 @@ use bailab::agents::{Agent, RandomAgent};
 use bailab::game::{Game, GameState, Outcome, Seat, SeatView};
 use bailab::games::tusac::card::{Rank, CARD_TYPES};
 use bailab::games::tusac::options::{Options, WinTest};
-use bailab::games::tusac::packs::loose::{win_score, SetRules};
+use bailab::games::tusac::packs::loose::{set_points, win_score, SetRules};
+use bailab::games::tusac::packs::melds::legal_melds;
 use bailab::games::tusac::packs::state::HandFacts;
 use bailab::games::tusac::packs::{MultiPack, PacksState};
+use bailab::games::tusac::rules::Melds;
+use bailab::games::tusac::sets::{Origin, SetInstance, Zone};
 use bailab::games::tusac::state::{Action, Event, Phase, Rule, Source};
 use bailab::games::tusac::{Card, Meld, SetKind};
 use bailab::rng::{stream_rng, DEAL_STREAM};
@@ -641,6 +644,7 @@ fn checked_random_game(game: &MultiPack, index: u64) -> (Vec<Action>, Outcome) {
         s.legal_actions(&mut actions);
         let list: &[Action] = actions.as_slice();
         assert!(!list.is_empty());
+        assert_turn_melds_fresh(&s, list);
         let a = list[bailab::agents::uniform_index(list.len(), &mut rng)];
         if let Action::Discard(c) = a {
             assert!(!c.is_king(), "Kings are never discarded (S6)");
@@ -678,11 +682,52 @@ fn checked_random_game(game: &MultiPack, index: u64) -> (Vec<Action>, Outcome) {
     (seq, o)
 }
 
-/// Every seat's hand facts, kept by the state, equal a fresh solve of its hand.
+/// A turn option offers the turn player's legal melds (S2, S5 pair gate) solved afresh, then
+/// the decline (the window made them once, when it opened).
+fn assert_turn_melds_fresh(s: &PacksState, list: &[Action]) {
+    let Phase::TurnOption(t) = s.phase() else {
+        return;
+    };
+    let active = s.active().expect("an active card").card;
+    let mut melds = Melds::new();
+    let gate = s.options().pair_meld_min_points;
+    legal_melds(
+        s.hand(t),
+        active,
+        s.fixed_points(t),
+        s.set_rules(),
+        gate,
+        &mut melds,
+    );
+    let offered: Vec<Meld> = list
+        .iter()
+        .filter_map(|a| match a {
+            Action::Meld(m) => Some(*m),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(offered, melds.to_vec(), "seat {t}'s melds on {active}");
+    assert!(matches!(
+        list.last(),
+        Some(Action::Draw | Action::PassDrawn)
+    ));
+}
+
+/// Every seat's hand facts and fixed points, kept by the state, equal a fresh solve of its hand
+/// and a fresh sum over its face-down and melded sets.
 fn assert_facts_fresh(s: &PacksState, when: &str) {
+    let rules = s.set_rules();
     for x in 0..s.players() as Seat {
-        let fresh = HandFacts::of(s.hand(x), s.set_rules());
+        let fresh = HandFacts::of(s.hand(x), rules);
         assert_eq!(s.facts(x), fresh, "seat {x}'s facts, {when}");
+        let quad = |c| SetInstance::new(SetKind::Quad, &[c; 4], Zone::FaceDown, Origin::Dealt);
+        let face_down: u32 = s.face_down(x).map(|c| set_points(&quad(c), rules)).sum();
+        let melded: u32 = s.melded(x).iter().map(|m| set_points(m, rules)).sum();
+        assert_eq!(
+            s.fixed_points(x),
+            face_down + melded,
+            "seat {x}'s points, {when}"
+        );
     }
 }
 

@@ -29,11 +29,31 @@ pub fn meld_points(meld: Meld, active: Card, rules: &SetRules) -> u32 {
 /// Sisepai rows), in canonical action order: Pair, Triple, Quad, the chow, `Pawns3`/`Colours3`,
 /// `Pawns4`/`Colours4`. The pair gate (S5) is not applied here.
 pub fn meld_shapes(hand: &Counts, active: Card, cross_colour: bool, out: &mut Melds) {
+    shapes_in(
+        shape_set(hand, active, cross_colour),
+        active,
+        cross_colour,
+        out,
+    );
+}
+
+/// [`meld_shapes`] as a bit set: bit `i` when `hand` holds the cards of the `i`-th candidate
+/// shape of `active` in canonical order (a Pair is always bit 0). [`shapes_in`] lists them.
+pub fn shape_set(hand: &Counts, active: Card, cross_colour: bool) -> u8 {
     debug_assert!(!active.is_king(), "drawn Kings follow S1");
+    let table = &shape_table()[usize::from(cross_colour)][active.index()];
+    let held = table.iter().enumerate().filter(|(_, s)| s.held(hand));
+    held.fold(0, |set, (i, _)| set | 1 << i)
+}
+
+/// The melds of the shape set `set` of `active` (see [`shape_set`]), in canonical order.
+pub fn shapes_in(set: u8, active: Card, cross_colour: bool, out: &mut Melds) {
     out.clear();
     let table = &shape_table()[usize::from(cross_colour)][active.index()];
-    for shape in table.iter().filter(|s| s.held(hand)) {
-        out.push(shape.meld);
+    let mut rest = set;
+    while rest != 0 {
+        out.push(table[rest.trailing_zeros() as usize].meld);
+        rest &= rest - 1;
     }
 }
 
@@ -163,27 +183,27 @@ pub fn legal_melds(
     pair_min: Option<u8>,
     out: &mut Melds,
 ) {
-    let current = || current_points(hand, fixed, rules);
-    gated_melds(hand, active, rules.cross_colour, pair_min, current, out);
+    let cross = rules.cross_colour;
+    let hand_points = || max_points(hand, rules);
+    let set = gated_shape_set(hand, active, cross, pair_min, fixed, hand_points);
+    shapes_in(set, active, cross, out);
 }
 
-/// [`legal_melds`] with the seat's current points from `current`, asked only when a `Pair`
-/// is among the shapes and a gate is set (the state keeps them, see `HandFacts`).
-pub fn gated_melds(
+/// [`legal_melds`] as a shape set (see [`shape_set`]), with the best-value points of the hand
+/// from `hand_points`, asked only when a `Pair` is among the shapes, a gate is set and the
+/// `fixed` points alone do not open it.
+pub fn gated_shape_set(
     hand: &Counts,
     active: Card,
     cross_colour: bool,
     pair_min: Option<u8>,
-    current: impl FnOnce() -> u32,
-    out: &mut Melds,
-) {
-    meld_shapes(hand, active, cross_colour, out);
-    if out.first().is_some_and(|m| m.kind == SetKind::Pair) {
-        if let Some(min) = pair_min {
-            if current() <= u32::from(min) {
-                out.remove(0);
-            }
-        }
+    fixed: u32,
+    hand_points: impl FnOnce() -> u32,
+) -> u8 {
+    let set = shape_set(hand, active, cross_colour);
+    match pair_min.map(u32::from) {
+        Some(min) if set & 1 == 1 && fixed <= min && fixed + hand_points() <= min => set & !1,
+        _ => set,
     }
 }
 

@@ -7,7 +7,9 @@
 //! (ties to the earlier seat in the claim order, `T` first).
 
 use super::loose::{best, max_points, set_points, win_score, Counts, SetRules};
-use super::melds::{gated_melds, identical_claims, meld_points, melded_set, precedence};
+use super::melds::{
+    gated_shape_set, identical_claims, meld_points, melded_set, precedence, shapes_in,
+};
 use crate::fixed::CopyVec;
 use crate::game::{GameState, Outcome, Seat, MAX_SEATS};
 use crate::games::tusac::card::{Card, Rank, CARD_TYPES};
@@ -40,27 +42,22 @@ pub const RESHUFFLE_STREAM: u64 = 0;
 pub type MeldedSets = CopyVec<SetInstance, MAX_MELDED>;
 
 /// What the loose-card solver says of one seat's hand, kept beside the hand: every change of
-/// the hand refreshes it ([`PacksState::recount`]), so the claim windows, the pair gate and the
-/// agents read it instead of solving the same hand again.
+/// the hand refreshes it ([`PacksState::recount`]), so the claim windows and the agents read it
+/// instead of solving the same hand again. (The pair gate's best-value points, [`max_points`],
+/// are solved only when a gate asks for them.)
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct HandFacts {
     /// Loose cards of the best partition (§3.4, [`best`]).
     pub loose: u8,
     /// Points of that partition (dealt values, doubling applied).
     pub points: u32,
-    /// The most points of any partition, loose cards allowed (§4.6 S5, [`max_points`]).
-    pub max_points: u32,
 }
 
 impl HandFacts {
     /// The facts of `hand` under `rules`.
     pub fn of(hand: &Counts, rules: &SetRules) -> HandFacts {
         let (loose, points) = best(hand, rules);
-        HandFacts {
-            loose,
-            points,
-            max_points: max_points(hand, rules),
-        }
+        HandFacts { loose, points }
     }
 }
 
@@ -86,6 +83,10 @@ pub(super) struct Window {
     pub(super) at: u8,
     /// The declarations so far, by position.
     pub(super) declared: [Option<Meld>; MAX_PLAYERS],
+    /// A declaration window's legal melds for the turn player (`seats[0]`) as a shape set
+    /// ([`shape_set`](super::melds::shape_set)), made once when the window opens: the engine's
+    /// S2.1 win check and `T`'s legal actions both read it.
+    pub(super) turn_shapes: u8,
 }
 
 /// A sisepai21 / dirtyking26 game in progress. A plain `Copy` value.
@@ -290,10 +291,11 @@ impl PacksState {
     }
 
     /// The turn player's legal melds on the active card (S2, S5).
-    fn turn_melds(&self, t: Seat, card: Card, out: &mut Melds) {
-        let current = || self.fixed_points(t) + self.facts(t).max_points;
+    fn turn_shapes(&self, t: Seat, card: Card) -> u8 {
+        let hand = &self.hands[t as usize];
+        let hand_points = || max_points(hand, &self.rules);
         let (cross, gate) = (self.rules.cross_colour, self.opts.pair_meld_min_points);
-        gated_melds(&self.hands[t as usize], card, cross, gate, current, out);
+        gated_shape_set(hand, card, cross, gate, self.fixed_points(t), hand_points)
     }
 
     /// Opens the claim window of the active card (§4.3 `ClaimWindow`, S1, S2).
@@ -303,6 +305,7 @@ impl PacksState {
             return self.drawn_king(a);
         }
         let order = self.claim_order(a);
+        let turn_shapes = self.turn_shapes(order[0], a.card);
         let mut melds = Melds::new();
         // S2.1: wins first, forced, in claim order (identical sets only off turn).
         for (i, &x) in order.iter().enumerate() {
@@ -310,7 +313,7 @@ impl PacksState {
                 continue; // see `best_win`: no meld takes more than 3 hand cards
             }
             if i == 0 {
-                self.turn_melds(x, a.card, &mut melds);
+                shapes_in(turn_shapes, a.card, self.rules.cross_colour, &mut melds);
             } else {
                 identical_claims(&self.hands[x as usize], a.card, &mut melds);
             }
@@ -321,6 +324,7 @@ impl PacksState {
         // S2.2: simultaneous optional declarations, T first.
         let mut w = Window {
             kind: WindowKind::Declare,
+            turn_shapes,
             ..Window::default()
         };
         for (i, &x) in order.iter().enumerate() {
@@ -369,7 +373,7 @@ impl PacksState {
 
     /// Asks the next seat of the open window, or resolves it.
     fn ask(&mut self) {
-        let w = self.window;
+        let w = &self.window;
         if w.at < w.len {
             let x = w.seats[w.at as usize];
             self.phase = if w.kind == WindowKind::Declare && w.at == 0 {
@@ -379,7 +383,7 @@ impl PacksState {
             };
             return;
         }
-        self.window = Window::default();
+        let w = std::mem::take(&mut self.window);
         match w.kind {
             WindowKind::Declare => self.resolve_declarations(w),
             _ => {
@@ -450,7 +454,8 @@ impl PacksState {
             hand[c.index()] -= 1;
         }
         self.melded[x as usize].push(melded_set(meld, a.card));
-        self.recount(x);
+        self.fixed[x as usize] += meld_points(meld, a.card, &self.rules);
+        self.refresh_facts(x);
         self.events.push(Event::Meld {
             seat: x,
             meld,
@@ -611,9 +616,10 @@ impl GameState for PacksState {
                 let cards = Card::all().filter(|c| !c.is_king() && hand[c.index()] > 0);
                 out.extend(cards.map(Action::Discard));
             }
-            Phase::TurnOption(t) => {
+            Phase::TurnOption(_) => {
                 let a = self.active.expect("a turn option has an active card");
-                self.turn_melds(t, a.card, &mut melds);
+                let cross = self.rules.cross_colour;
+                shapes_in(self.window.turn_shapes, a.card, cross, &mut melds);
                 out.extend(melds.iter().map(|&m| Action::Meld(m)));
                 out.push(if a.source == Source::OwnDraw {
                     Action::PassDrawn
