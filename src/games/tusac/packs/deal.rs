@@ -119,7 +119,12 @@ impl MultiPack {
     /// The cards of all packs in canonical order (`deck_len` of the array are used).
     pub fn fresh_deck(&self) -> [Card; MAX_DECK] {
         let copies = usize::from(self.opts.copies());
-        std::array::from_fn(|i| Card::from_index((i / copies) % CARD_TYPES))
+        let mut deck = [Card::default(); MAX_DECK];
+        let types = Card::all()
+            .flat_map(|c| std::iter::repeat_n(c, copies))
+            .cycle();
+        deck.iter_mut().zip(types).for_each(|(slot, c)| *slot = c);
+        deck
     }
 
     /// The hands dealt from `deck` by the convention of §1.3 item 4, before §1.4.

@@ -244,6 +244,29 @@ mod tests {
     use crate::games::tusac::loose::set_points;
     use crate::games::tusac::options::Options;
 
+    /// `meld_shapes` lists exactly the candidate
+    /// shapes whose cards the hand `holds`, in order, for every non-King card, with and
+    /// without cross-colour sets, on hands of 0 to 4 copies per type.
+    #[test]
+    fn meld_shapes_are_the_candidates_the_hand_holds() {
+        let mut rng = crate::rng::stream_rng(3, 0, 0);
+        let mut checked = 0;
+        for _ in 0..2000 {
+            let hand: Counts = std::array::from_fn(|_| rand::Rng::random_range(&mut rng, 0..=4));
+            for active in Card::all().filter(|c| !c.is_king()) {
+                for cross in [false, true] {
+                    let mut out = Melds::new();
+                    meld_shapes(&hand, active, cross, &mut out);
+                    let mut want = candidate_shapes(active, cross);
+                    want.retain(|m| holds(&hand, m));
+                    assert_eq!(out, want, "{active:?} in {hand:?}");
+                    checked += usize::from(!want.is_empty());
+                }
+            }
+        }
+        assert!(checked > 10_000, "{checked} non-empty cases");
+    }
+
     /// `meld_points` gives the points of the set `melded_set` makes, for every meld shape of
     /// every non-King card and the King Quad, under both rule sets and every double rank.
     #[test]

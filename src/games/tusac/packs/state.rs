@@ -6,7 +6,7 @@
 //! state (no event, not in any view) until the last one, then the highest set by §2.4 is played
 //! (ties to the earlier seat in the claim order, `T` first).
 
-use super::loose::{best, max_points, set_points, win_score, Counts, SetRules};
+use super::loose::{best, complete_win_score, max_points, set_points, win_score, Counts, SetRules};
 use super::melds::{
     gated_shape_set, identical_claims, meld_points, melded_set, precedence, shapes_in,
 };
@@ -306,9 +306,20 @@ impl PacksState {
         }
         let order = self.claim_order(a);
         let turn_shapes = self.turn_shapes(order[0], a.card);
+        let mut w = Window {
+            kind: WindowKind::Declare,
+            turn_shapes,
+            ..Window::default()
+        };
         let mut melds = Melds::new();
-        // S2.1: wins first, forced, in claim order (identical sets only off turn).
+        // S2.1 (wins first, forced, in claim order) while the S2.2 window is made: the turn
+        // player, then every seat with two copies of the card (identical sets only off turn).
         for (i, &x) in order.iter().enumerate() {
+            if i > 0 && self.hands[x as usize][a.card.index()] < 2 {
+                continue;
+            }
+            w.seats[w.len as usize] = x;
+            w.len += 1;
             if self.facts(x).loose > 3 {
                 continue; // see `best_win`: no meld takes more than 3 hand cards
             }
@@ -322,17 +333,6 @@ impl PacksState {
             }
         }
         // S2.2: simultaneous optional declarations, T first.
-        let mut w = Window {
-            kind: WindowKind::Declare,
-            turn_shapes,
-            ..Window::default()
-        };
-        for (i, &x) in order.iter().enumerate() {
-            if i == 0 || self.hands[x as usize][a.card.index()] >= 2 {
-                w.seats[w.len as usize] = x;
-                w.len += 1;
-            }
-        }
         self.window = w;
         self.ask();
     }
@@ -383,10 +383,10 @@ impl PacksState {
             };
             return;
         }
-        let w = std::mem::take(&mut self.window);
         match w.kind {
-            WindowKind::Declare => self.resolve_declarations(w),
+            WindowKind::Declare => self.resolve_declarations(),
             _ => {
+                self.window = Window::default();
                 let a = self.active.expect("a drawn King");
                 self.take_active(a.owner, Meld::new(SetKind::King, &[]), Some(Rule::S1));
             }
@@ -410,8 +410,9 @@ impl PacksState {
 
     /// S2.2 resolution: the highest declared set by §2.4, ties to the earlier seat; else S3
     /// (a discard: `T` draws) or S4 (an own draw: `T` discards it).
-    fn resolve_declarations(&mut self, w: Window) {
+    fn resolve_declarations(&mut self) {
         let a = self.active.expect("a declared window has an active card");
+        let w = &self.window;
         let mut best: Option<(u8, Seat, Meld)> = None;
         for i in 0..w.len as usize {
             if let Some(m) = w.declared[i] {
@@ -422,6 +423,7 @@ impl PacksState {
             }
         }
         let t = w.seats[0];
+        self.window = Window::default();
         match (best, a.source) {
             (Some((_, x, m)), _) => self.take_active(x, m, None),
             (None, Source::OwnDraw) => {
@@ -462,14 +464,14 @@ impl PacksState {
             active: a.card,
             rule,
         });
-        // AfterMeld(X): the win test of §4.7.
-        let fixed = self.fixed_points(x);
-        match win_score(
-            &self.hands[x as usize],
-            fixed,
-            &self.rules,
-            self.opts.win_test,
-        ) {
+        // AfterMeld(X): the win test of §4.7, on the hand's facts just refreshed.
+        let (fixed, facts) = (self.fixed_points(x), self.facts(x));
+        let hand = &self.hands[x as usize];
+        let test = self.opts.win_test;
+        let score = (facts.loose == 0)
+            .then(|| complete_win_score(hand, facts.points, fixed, &self.rules, test))
+            .flatten();
+        match score {
             Some(score) => self.finish_win(x, score, rule.unwrap_or(Rule::S2)),
             None => self.must_discard(x),
         }
@@ -613,8 +615,8 @@ impl GameState for PacksState {
         match self.phase {
             Phase::MustDiscard(x) => {
                 let hand = &self.hands[x as usize];
-                let cards = Card::all().filter(|c| !c.is_king() && hand[c.index()] > 0);
-                out.extend(cards.map(Action::Discard));
+                let types = (4..CARD_TYPES).filter(|&t| hand[t] > 0);
+                out.extend(types.map(|t| Action::Discard(Card::from_index(t))));
             }
             Phase::TurnOption(_) => {
                 let a = self.active.expect("a turn option has an active card");
