@@ -91,27 +91,37 @@ impl PacksGreedy {
         let hand = view.hand();
         let solver = BlockSolver::new(&rules);
         let blocks = BlockKeys::of(hand, &solver);
-        let keys: ArrayVec<(usize, HandKey, Counts), MAX_ACTIONS> = legal
+        let total = blocks.total();
+        // each discard changes one block: its key is the hand's with that block solved again
+        let keys: ArrayVec<(usize, HandKey, Card, (u8, u32)), MAX_ACTIONS> = legal
             .iter()
             .enumerate()
             .filter_map(|(i, a)| match a {
                 Action::Discard(c) => {
-                    let left = without(hand, &[*c]);
-                    let block = solver.block_of(c.index());
-                    let (loose, points) = blocks.with(&left, block, &solver).total();
-                    Some((i, hand_key(loose, points), left))
+                    let b = solver.block_of(c.index());
+                    let (bl, bp) = solver.block_best(&without(hand, &[*c]), b);
+                    let (loose, points) =
+                        (total.0 - blocks.0[b].0 + bl, total.1 - blocks.0[b].1 + bp);
+                    Some((i, hand_key(loose, points), *c, (bl, bp)))
                 }
                 _ => None,
             })
             .collect();
-        let top = keys.iter().map(|&(_, k, _)| k).min()?;
-        let mut tied = keys.iter().filter(|&&(_, k, _)| k == top);
+        let top = keys.iter().map(|&(_, k, _, _)| k).min()?;
+        let mut tied = keys.iter().filter(|&&(_, k, _, _)| k == top);
         if tied.clone().count() == 1 {
-            return tied.next().map(|&(i, _, _)| i);
+            return tied.next().map(|&(i, _, _, _)| i);
         }
         let shapes = UnseenShapes::with_blocks(hand, blocks, &unseen(view), solver);
         let outs: ArrayVec<(usize, Reverse<Prospects>), MAX_ACTIONS> = tied
-            .map(|(i, _, left)| (*i, Reverse(prospects(view, left, &shapes, &rules))))
+            .map(|&(i, _, c, block)| {
+                let left = without(hand, &[c]);
+                let b = solver.block_of(c.index());
+                let mut blocks = blocks;
+                blocks.0[b] = block;
+                let p = prospects_of(view, &left, &blocks, 1 << b, &shapes);
+                (i, Reverse(p))
+            })
             .collect();
         self.tiebreak.pick(outs.iter().copied(), rng)
     }
@@ -172,13 +182,6 @@ impl BlockKeys {
             keys[b] = solver.block_best(hand, b);
         }
         BlockKeys(keys)
-    }
-
-    /// The blocks of `changed`, a hand that differs from this one only in block `b`.
-    fn with(&self, changed: &Counts, b: usize, solver: &BlockSolver) -> BlockKeys {
-        let mut out = *self;
-        out.0[b] = solver.block_best(changed, b);
-        out
     }
 
     /// `(loose, points)` of the whole hand.
@@ -355,17 +358,25 @@ impl UnseenShapes {
 
 /// The prospects of the hand `left` this seat would keep (see the module documentation);
 /// `shapes` was made from `left` or from a hand holding it.
-pub fn prospects(
+pub fn prospects(view: &PacksView<'_>, left: &Counts, shapes: &UnseenShapes) -> Prospects {
+    let changed = shapes.changed_blocks(left);
+    let blocks = shapes.blocks_of(left, changed);
+    prospects_of(view, left, &blocks, changed, shapes)
+}
+
+/// [`prospects`] of `left` with its `blocks` solved, given the blocks in which it differs from
+/// the shapes' hand (bit `b` for block id `b`).
+fn prospects_of(
     view: &PacksView<'_>,
     left: &Counts,
+    blocks: &BlockKeys,
+    changed: u16,
     shapes: &UnseenShapes,
-    rules: &SetRules,
 ) -> Prospects {
     let opts = view.options();
     let fixed = view.fixed_points();
     let solver = &shapes.solver;
-    let changed = shapes.changed_blocks(left);
-    let blocks = shapes.blocks_of(left, changed);
+    let rules = solver.rules();
     let (loose, points) = blocks.total();
     let pair_open = opts
         .pair_meld_min_points
@@ -393,7 +404,7 @@ pub fn prospects(
                 if !pair_open {
                     melds.retain(|m| m.kind != SetKind::Pair);
                 }
-                outs_of(left, &blocks, u, &melds, fixed, solver, view)
+                outs_of(left, blocks, u, &melds, fixed, solver, view)
             };
             let copies = u16::from(unseen[u.index()]);
             p.win_outs += copies * u16::from(win);

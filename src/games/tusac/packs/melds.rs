@@ -41,9 +41,63 @@ pub fn meld_shapes(hand: &Counts, active: Card, cross_colour: bool, out: &mut Me
 /// shape of `active` in canonical order (a Pair is always bit 0). [`shapes_in`] lists them.
 pub fn shape_set(hand: &Counts, active: Card, cross_colour: bool) -> u8 {
     debug_assert!(!active.is_king(), "drawn Kings follow S1");
-    let table = &shape_table()[usize::from(cross_colour)][active.index()];
-    let held = table.iter().enumerate().filter(|(_, s)| s.held(hand));
-    held.fold(0, |set, (i, _)| set | 1 << i)
+    let keys = &shape_keys()[usize::from(cross_colour)][active.index()];
+    let n = hand[active.index()];
+    let identical = u8::from(n >= 1) | u8::from(n >= 2) << 1 | u8::from(n >= 3) << 2;
+    let held = keys.partners.map(|t| hand[usize::from(t)] > 0);
+    let present = (0..PARTNERS).fold(0, |p, j| p | u8::from(held[j]) << j);
+    let others = (0..PARTNERS).fold(0, |set, i| {
+        set | u8::from(keys.needs[i] & !present == 0) << (i + 3)
+    });
+    identical | others
+}
+
+/// The most other types a shape draws from: two chow partners and three other colours.
+const PARTNERS: usize = 5;
+
+/// What decides the shapes of one card: its own count for the identical sets (shapes 0–2), and
+/// for each later shape `3 + i` the `partners` it needs one copy of (bit `j` of `needs[i]` for
+/// `partners[j]`; a shape that does not exist needs an impossible bit).
+struct ShapeKeys {
+    partners: [u8; PARTNERS],
+    needs: [u8; PARTNERS],
+}
+
+/// The shape keys of every card type, without and with cross-colour sets (Kings: unused).
+fn shape_keys() -> &'static [[ShapeKeys; CARD_TYPES]; 2] {
+    static TABLE: OnceLock<[[ShapeKeys; CARD_TYPES]; 2]> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let shapes = shape_table();
+        std::array::from_fn(|cross| {
+            std::array::from_fn(|t| ShapeKeys::new(Card::from_index(t), &shapes[cross][t]))
+        })
+    })
+}
+
+impl ShapeKeys {
+    fn new(active: Card, shapes: &Shapes) -> ShapeKeys {
+        // unused partner slots read the card itself; no shape needs them
+        let mut keys = ShapeKeys {
+            partners: [active.index() as u8; PARTNERS],
+            needs: [1 << PARTNERS; PARTNERS],
+        };
+        let mut len = 0;
+        for (i, shape) in shapes.iter().enumerate().skip(3) {
+            keys.needs[i - 3] = 0;
+            for &(t, _) in shape.needs.iter().filter(|(_, n)| *n > 0) {
+                let j = match keys.partners[..len].iter().position(|&p| p == t) {
+                    Some(j) => j,
+                    None => {
+                        keys.partners[len] = t;
+                        len += 1;
+                        len - 1
+                    }
+                };
+                keys.needs[i - 3] |= 1 << j;
+            }
+        }
+        keys
+    }
 }
 
 /// The melds of the shape set `set` of `active` (see [`shape_set`]), in canonical order.
@@ -75,11 +129,6 @@ impl Shape {
             needs = [(needs[0].0, meld.used().len() as u8), (0, 0), (0, 0)];
         }
         Shape { meld, needs }
-    }
-
-    /// Whether `hand` holds the cards (the same test as [`holds`]).
-    fn held(&self, hand: &Counts) -> bool {
-        self.needs.iter().all(|&(t, n)| hand[usize::from(t)] >= n)
     }
 }
 
