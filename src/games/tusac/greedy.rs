@@ -106,7 +106,9 @@ pub struct TuSacGreedy {
     /// The tie-break rule.
     pub tiebreak: TieBreak,
     /// The weights ([`WEIGHTS`]).
-    pub weights: Weights,
+    weights: Weights,
+    /// Whether `weights` are the defaults (greedy then plays its original rule).
+    default_weights: bool,
     /// Score by the weights even when they are the defaults (the rule's other path, for tests).
     pub always_score: bool,
     rows: [FeatureRow; LIST_CAPACITY],
@@ -117,10 +119,16 @@ impl TuSacGreedy {
     pub fn new(tiebreak: TieBreak, weights: Weights) -> TuSacGreedy {
         TuSacGreedy {
             tiebreak,
+            default_weights: weights.is_default(WEIGHTS),
             weights,
             always_score: false,
             rows: [[0; MAX_FEATURES]; LIST_CAPACITY],
         }
+    }
+
+    /// Whether greedy scores its actions by the weights (else it plays its original rule).
+    fn scores(&self) -> bool {
+        self.always_score || !self.default_weights
     }
 
     /// Greedy from its spec (`greedy:tiebreak=random,outs=1.5`, `greedy:PATH`).
@@ -261,7 +269,7 @@ fn upgrade_gain(table: super::options::PointTable) -> u32 {
 
 impl Agent<OnePackState> for TuSacGreedy {
     fn act(&mut self, view: &OnePackView<'_>, legal: &[Action], rng: &mut GameRng) -> usize {
-        let choice = if self.always_score || !self.weights.is_default(WEIGHTS) {
+        let choice = if self.scores() {
             self.scored(view, legal, rng)
         } else {
             self.plain(view, legal, rng)
@@ -275,7 +283,7 @@ impl Agent<TuSacState> for TuSacGreedy {
     fn act(&mut self, view: &TuSacView<'_>, legal: &[Action], rng: &mut GameRng) -> usize {
         match view {
             TuSacView::OnePack(v) => Agent::<OnePackState>::act(self, v, legal, rng),
-            TuSacView::MultiPack(v) if self.always_score || !self.weights.is_default(WEIGHTS) => {
+            TuSacView::MultiPack(v) if self.scores() => {
                 self.scored_multi_pack(v, legal, rng)
             }
             TuSacView::MultiPack(v) => PacksGreedy {

@@ -233,25 +233,25 @@ pub fn legal_melds(
     out: &mut Melds,
 ) {
     let cross = rules.cross_colour;
-    let hand_points = || max_points(hand, rules);
-    let set = gated_shape_set(hand, active, cross, pair_min, fixed, hand_points);
+    let current = || current_points(hand, fixed, rules);
+    let set = gated_shape_set(hand, active, cross, pair_min, fixed, current);
     shapes_in(set, active, cross, out);
 }
 
-/// [`legal_melds`] as a shape set (see [`shape_set`]), with the best-value points of the hand
-/// from `hand_points`, asked only when a `Pair` is among the shapes, a gate is set and the
-/// `fixed` points alone do not open it.
+/// [`legal_melds`] as a shape set (see [`shape_set`]), with the seat's current points from
+/// `current`, asked only when a `Pair` is among the shapes, a gate is set and `at_least`, a
+/// lower bound of the current points, does not open it.
 pub fn gated_shape_set(
     hand: &Counts,
     active: Card,
     cross_colour: bool,
     pair_min: Option<u8>,
-    fixed: u32,
-    hand_points: impl FnOnce() -> u32,
+    at_least: u32,
+    current: impl FnOnce() -> u32,
 ) -> u8 {
     let set = shape_set(hand, active, cross_colour);
     match pair_min.map(u32::from) {
-        Some(min) if set & 1 == 1 && fixed <= min && fixed + hand_points() <= min => set & !1,
+        Some(min) if set & 1 == 1 && at_least <= min && current() <= min => set & !1,
         _ => set,
     }
 }

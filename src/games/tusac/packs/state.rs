@@ -293,9 +293,12 @@ impl PacksState {
     /// The turn player's legal melds on the active card (S2, S5).
     fn turn_shapes(&self, t: Seat, card: Card) -> u8 {
         let hand = &self.hands[t as usize];
-        let hand_points = || max_points(hand, &self.rules);
+        let fixed = self.fixed_points(t);
+        // the best partition's points are at most the best-value ones S5 reads
+        let at_least = fixed + self.facts(t).points;
+        let current = || fixed + max_points(hand, &self.rules);
         let (cross, gate) = (self.rules.cross_colour, self.opts.pair_meld_min_points);
-        gated_shape_set(hand, card, cross, gate, self.fixed_points(t), hand_points)
+        gated_shape_set(hand, card, cross, gate, at_least, current)
     }
 
     /// Opens the claim window of the active card (§4.3 `ClaimWindow`, S1, S2).
