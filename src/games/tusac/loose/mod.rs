@@ -755,7 +755,8 @@ pub fn complete_win_score(
     if passes(test, top) {
         return Some(top);
     }
-    if test != WinTest::CompleteOver20Even {
+    // every other total is below `top`: look for one only if some lower total could pass
+    if test != WinTest::CompleteOver20Even || !(fixed_points..top).any(|v| passes(test, v)) {
         return None;
     }
     let mut mask = complete_values(hand, rules);
