@@ -44,11 +44,14 @@ pub fn shape_set(hand: &Counts, active: Card, cross_colour: bool) -> u8 {
     let keys = &shape_keys()[usize::from(cross_colour)][active.index()];
     let n = hand[active.index()];
     let identical = u8::from(n >= 1) | u8::from(n >= 2) << 1 | u8::from(n >= 3) << 2;
-    let held = keys.partners.map(|t| hand[usize::from(t)] > 0);
-    let present = (0..PARTNERS).fold(0, |p, j| p | u8::from(held[j]) << j);
-    let others = (0..PARTNERS).fold(0, |set, i| {
-        set | u8::from(keys.needs[i] & !present == 0) << (i + 3)
-    });
+    let mut present = 0u8;
+    for (j, &t) in keys.partners.iter().enumerate() {
+        present |= u8::from(hand[usize::from(t)] > 0) << j;
+    }
+    let mut others = 0u8;
+    for (i, &need) in keys.needs.iter().enumerate() {
+        others |= u8::from(need & !present == 0) << (i + 3);
+    }
     identical | others
 }
 
