@@ -12,6 +12,7 @@ use crate::games::tusac::options::{
 use crate::games::tusac::state::{Event, Phase, Rule};
 use crate::rng::{shuffle, GameRng};
 use rand::Rng;
+use std::sync::OnceLock;
 
 /// A sisepai21 or dirtyking26 game: its validated rule options.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -118,13 +119,15 @@ impl MultiPack {
 
     /// The cards of all packs in canonical order (`deck_len` of the array are used).
     pub fn fresh_deck(&self) -> [Card; MAX_DECK] {
-        let copies = usize::from(self.opts.copies());
-        let mut deck = [Card::default(); MAX_DECK];
-        let types = Card::all()
-            .flat_map(|c| std::iter::repeat_n(c, copies))
-            .cycle();
-        deck.iter_mut().zip(types).for_each(|(slot, c)| *slot = c);
-        deck
+        // made once per number of packs (1 to 4)
+        static DECKS: OnceLock<[[Card; MAX_DECK]; 4]> = OnceLock::new();
+        let decks = DECKS.get_or_init(|| {
+            std::array::from_fn(|k| {
+                let copies = 4 * (k + 1);
+                std::array::from_fn(|i| Card::from_index((i / copies) % CARD_TYPES))
+            })
+        });
+        decks[usize::from(self.opts.decks) - 1]
     }
 
     /// The hands dealt from `deck` by the convention of §1.3 item 4, before §1.4.
