@@ -283,9 +283,7 @@ impl Agent<TuSacState> for TuSacGreedy {
     fn act(&mut self, view: &TuSacView<'_>, legal: &[Action], rng: &mut GameRng) -> usize {
         match view {
             TuSacView::OnePack(v) => Agent::<OnePackState>::act(self, v, legal, rng),
-            TuSacView::MultiPack(v) if self.scores() => {
-                self.scored_multi_pack(v, legal, rng)
-            }
+            TuSacView::MultiPack(v) if self.scores() => self.scored_multi_pack(v, legal, rng),
             TuSacView::MultiPack(v) => PacksGreedy {
                 tiebreak: self.tiebreak,
             }
