@@ -661,6 +661,11 @@ impl BlockSolver {
         &self.rules
     }
 
+    /// A small number identifying its rules (10 bits), for callers' caches.
+    pub fn rules_tag(&self) -> u32 {
+        self.rules.tag()
+    }
+
     /// [`block_ids`] of its rules.
     pub fn block_ids(&self) -> &'static [usize] {
         IDS_BY_LAYOUT[self.layout]

@@ -36,7 +36,7 @@
 //! breaks ties with `tiebreak=random`); it allocates nothing.
 
 use super::loose::{best, complete_win_score, win_score, BlockSolver, Counts, SetRules, BLOCK_IDS};
-use super::melds::{holds, meld_points, meld_shapes};
+use super::melds::{meld_points, meld_shapes};
 use super::state::{PacksState, MAX_ACTIONS};
 use super::view::PacksView;
 use crate::agents::greedy::TieBreak;
@@ -231,27 +231,22 @@ pub fn unseen(view: &PacksView<'_>) -> Counts {
     pool
 }
 
-/// The unseen cards and the meld shapes (§2.3) each unseen non-King type makes with a hand:
-/// computed once per discard decision, they serve every hand that hand keeps after a discard
-/// (a hand less a card keeps exactly the shapes whose cards it still holds).
+/// What one discard decision knows of the cards this seat has not seen, for every hand the
+/// decision's hand keeps after a discard: the unseen counts, the hand and its blocks, and per
+/// block the unseen copies that would improve the hand (filled on first use).
 pub struct UnseenShapes {
     solver: BlockSolver,
     unseen: Counts,
-    shapes: [Melds; CARD_TYPES],
-    /// The hand the shapes were made with, and its blocks.
+    /// The hand of the decision, and its blocks.
     hand: Counts,
     hand_blocks: BlockKeys,
-    /// Per type, whether a shape lowers the hand's loose count, without and with Pairs: bit 0/1
-    /// known, bit 2/3 the answer (filled on first use).
-    improves: [Cell<u8>; CARD_TYPES],
     /// Per block and without/with Pairs, the unseen non-King copies of the block's types that
     /// improve the hand ([`UnseenShapes::improves_hand`]), filled on first use.
     block_improves: [[Cell<Option<u16>>; 2]; BLOCK_IDS],
 }
 
 impl UnseenShapes {
-    /// The shapes of every non-King type in `unseen` with `hand`; a type with none is dropped
-    /// from the unseen counts (it cannot meld with any part of `hand` either).
+    /// The unseen counts `unseen` for the decision's `hand`.
     pub fn new(hand: &Counts, unseen: &Counts, rules: &SetRules) -> UnseenShapes {
         let solver = BlockSolver::new(rules);
         UnseenShapes::with_blocks(hand, BlockKeys::of(hand, &solver), unseen, solver)
@@ -264,35 +259,22 @@ impl UnseenShapes {
         unseen: &Counts,
         solver: BlockSolver,
     ) -> UnseenShapes {
-        let mut out = UnseenShapes {
+        UnseenShapes {
             solver,
             unseen: *unseen,
-            shapes: std::array::from_fn(|_| Melds::new()),
             hand: *hand,
             hand_blocks,
-            improves: std::array::from_fn(|_| Cell::new(0)),
             block_improves: std::array::from_fn(|_| [Cell::new(None), Cell::new(None)]),
-        };
-        let cross = solver.rules().cross_colour;
-        for u in Card::all().filter(|u| !u.is_king() && unseen[u.index()] > 0) {
-            let melds = &mut out.shapes[u.index()];
-            meld_shapes(hand, u, cross, melds);
-            if melds.is_empty() {
-                out.unseen[u.index()] = 0;
-            }
         }
-        out
     }
 
-    /// The shapes of the unseen type `u` that `left` (the hand, or less some cards) still holds.
+    /// The shapes of the unseen type `u` that `left` (the hand, or less some cards) holds.
     fn shapes_left(&self, u: Card, left: &Counts, out: &mut Melds) {
-        out.clear();
-        let shapes = self.shapes[u.index()].iter();
-        out.extend(shapes.filter(|m| holds(left, m)).copied());
+        meld_shapes(left, u, self.solver.rules().cross_colour, out);
     }
 
-    /// The blocks of the hand (bit `b` for block id `b`) in which `left` differs from the hand
-    /// the shapes were made with.
+    /// The blocks of the hand (bit `b` for block id `b`) in which `left` differs from the
+    /// decision's hand.
     fn changed_blocks(&self, left: &Counts) -> u16 {
         let mut changed = 0;
         for (t, (a, b)) in left.iter().zip(&self.hand).enumerate() {
@@ -303,8 +285,8 @@ impl UnseenShapes {
         changed
     }
 
-    /// The blocks of `left`, a hand that differs from the shapes' hand in the `changed` blocks
-    /// alone.
+    /// The blocks of `left`, a hand that differs from the decision's hand in the `changed`
+    /// blocks alone.
     fn blocks_of(&self, left: &Counts, changed: u16) -> BlockKeys {
         let mut out = self.hand_blocks;
         for b in (0..BLOCK_IDS).filter(|b| changed & 1 << b != 0) {
@@ -313,47 +295,90 @@ impl UnseenShapes {
         out
     }
 
-    /// Whether a shape of `u` (Pairs only with `pairs`) lowers the loose count of the hand the
-    /// shapes were made with. No set crosses blocks, so for a hand `left` that differs from it
-    /// only outside `u`'s block, the same shapes lower `left`'s loose count: the loose count of
-    /// each block adds up, and only `u`'s block changes.
-    fn improves_hand(&self, u: Card, pairs: bool) -> bool {
-        let (known, yes) = if pairs { (2, 8) } else { (1, 4) };
-        let memo = &self.improves[u.index()];
-        if memo.get() & known == 0 {
+    /// Whether a shape of `u` (Pairs only with `pairs`) lowers the loose count of the
+    /// decision's hand. No set crosses blocks, so for a hand `left` that differs from it only
+    /// outside `u`'s block, the same shapes lower `left`'s loose count: the loose count of each
+    /// block adds up, and only `u`'s block changes. The answer depends on that block alone,
+    /// so it is kept in the thread's improve cache under `key` ([`improve_key`]).
+    fn improves_hand(&self, u: Card, pairs: bool, key: Option<u64>) -> bool {
+        let by_shapes = || {
             let b = self.solver.block_of(u.index());
-            let improves = self.shapes[u.index()]
+            let mut melds = Melds::new();
+            self.shapes_left(u, &self.hand, &mut melds);
+            melds
                 .iter()
                 .filter(|m| pairs || m.kind != SetKind::Pair)
                 .any(|m| {
                     let after = without(&self.hand, m.used());
                     self.solver.block_best(&after, b).0 < self.hand_blocks.0[b].0
-                });
-            memo.set(memo.get() | known | if improves { yes } else { 0 });
+                })
+        };
+        match key {
+            Some(key) => cached_improve(key, self.solver.rules_tag(), by_shapes),
+            None => by_shapes(),
         }
-        memo.get() & yes != 0
     }
 
     /// The unseen non-King copies of block `b`'s types for which [`UnseenShapes::improves_hand`]
-    /// holds: the improve outs of that block for any hand differing from the shapes' hand only
-    /// outside it.
+    /// holds: the improve outs of that block for any hand differing from the decision's hand
+    /// only outside it.
     fn block_improve_outs(&self, b: usize, pairs: bool) -> u16 {
         let memo = &self.block_improves[b][usize::from(pairs)];
         if let Some(n) = memo.get() {
             return n;
         }
-        let n = self
-            .solver
-            .block_types(b)
+        let types = self.solver.block_types(b);
+        let block = improve_key(&self.hand, types, b, pairs);
+        let n = types
             .iter()
-            .map(|&t| Card::from_index(usize::from(t)))
-            .filter(|u| !u.is_king() && self.unseen[u.index()] > 0)
-            .filter(|&u| self.improves_hand(u, pairs))
-            .map(|u| u16::from(self.unseen[u.index()]))
+            .enumerate()
+            .map(|(place, &t)| (place as u64, Card::from_index(usize::from(t))))
+            .filter(|(_, u)| !u.is_king() && self.unseen[u.index()] > 0)
+            .filter(|&(place, u)| self.improves_hand(u, pairs, block.map(|k| k | place << 48)))
+            .map(|(_, u)| u16::from(self.unseen[u.index()]))
             .sum();
         memo.set(Some(n));
         n
     }
+}
+
+/// The improve cache holds 2^12 entries (48 KiB per thread).
+const IMPROVE_BITS: u32 = 12;
+
+thread_local! {
+    /// A direct-mapped cache of [`UnseenShapes::improves_hand`]: a packed [`improve_key`], then
+    /// the rules' tag shifted left by 2, bit 1 for a filled entry and bit 0 the answer. A hand
+    /// changes a card or two per turn, so most of its blocks, and their answers, recur from one
+    /// decision to the next.
+    static IMPROVES: [Cell<(u64, u32)>; 1 << IMPROVE_BITS] =
+        const { [const { Cell::new((0, 0)) }; 1 << IMPROVE_BITS] };
+}
+
+/// The improve cache's key of block `b` of `hand` (its card `types`), with Pairs counting or
+/// not: the block's counts (4 bits each, so `None` when one is above 15), the block and
+/// `pairs`. A card's key adds its place among `types`, shifted left by 48.
+fn improve_key(hand: &Counts, types: &[u8], b: usize, pairs: bool) -> Option<u64> {
+    let mut counts = 0u64;
+    for (i, &t) in types.iter().enumerate() {
+        let n = hand[usize::from(t)];
+        if n > 15 {
+            return None;
+        }
+        counts |= u64::from(n) << (4 * i);
+    }
+    Some(counts | (b as u64) << 52 | u64::from(pairs) << 56)
+}
+
+/// The answer of `key` under rules tagged `tag`, from the cache or from `answer`.
+fn cached_improve(key: u64, tag: u32, answer: impl FnOnce() -> bool) -> bool {
+    let slot = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - IMPROVE_BITS)) as usize;
+    let (k, v) = IMPROVES.with(|c| c[slot].get());
+    if k == key && v >> 2 == tag && v & 2 != 0 {
+        return v & 1 != 0;
+    }
+    let yes = answer();
+    IMPROVES.with(|c| c[slot].set((key, tag << 2 | 2 | u32::from(yes))));
+    yes
 }
 
 /// The prospects of the hand `left` this seat would keep (see the module documentation);

@@ -234,8 +234,8 @@ impl PacksState {
     }
 
     /// Recounts `seat`'s fixed points from its face-down block and melded sets, and refreshes
-    /// its hand facts; called whenever its block or sets change (a meld, the deal, a
-    /// determinization).
+    /// its hand facts; called when its block or sets are made anew (the deal, a
+    /// determinization). A meld adds its own points ([`meld_points`]).
     pub(super) fn recount(&mut self, seat: Seat) {
         self.refresh_facts(seat);
         let face_down: u32 = self
@@ -290,7 +290,7 @@ impl PacksState {
         (0..len).map(|i| (t + i) % n).collect()
     }
 
-    /// The turn player's legal melds on the active card (S2, S5).
+    /// The turn player's legal melds on the active card (S2, S5), as a shape set.
     fn turn_shapes(&self, t: Seat, card: Card) -> u8 {
         let hand = &self.hands[t as usize];
         let fixed = self.fixed_points(t);
