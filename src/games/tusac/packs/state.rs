@@ -281,13 +281,13 @@ impl PacksState {
     }
 
     /// The claim order of §4.3 for the active card: the turn player first.
-    fn claim_order(&self, a: Active) -> ArrayVec<Seat, MAX_PLAYERS> {
+    fn claim_order(&self, a: Active) -> impl Iterator<Item = Seat> + Clone {
         let n = self.opts.players;
         let (t, len) = match a.source {
             Source::Discard => (self.next_seat(a.owner), n - 1),
             _ => (a.owner, n),
         };
-        (0..len).map(|i| (t + i) % n).collect()
+        (t..t + len).map(move |x| if x < n { x } else { x - n })
     }
 
     /// The turn player's legal melds on the active card (S2, S5), as a shape set.
@@ -308,7 +308,11 @@ impl PacksState {
             return self.drawn_king(a);
         }
         let order = self.claim_order(a);
-        let turn_shapes = self.turn_shapes(order[0], a.card);
+        let t = order
+            .clone()
+            .next()
+            .expect("a claim order starts with the turn player");
+        let turn_shapes = self.turn_shapes(t, a.card);
         let mut w = Window {
             kind: WindowKind::Declare,
             turn_shapes,
@@ -317,7 +321,7 @@ impl PacksState {
         let mut melds = Melds::new();
         // S2.1 (wins first, forced, in claim order) while the S2.2 window is made: the turn
         // player, then every seat with two copies of the card (identical sets only off turn).
-        for (i, &x) in order.iter().enumerate() {
+        for (i, x) in order.enumerate() {
             if i > 0 && self.hands[x as usize][a.card.index()] < 2 {
                 continue;
             }
@@ -348,7 +352,7 @@ impl PacksState {
         let quad = Meld::new(SetKind::Quad, &[a.card; 3]);
         let quads = self.opts.king_identical_sets
             == crate::games::tusac::options::KingIdenticalSets::QuadOnly;
-        for &x in &order {
+        for x in order.clone() {
             let mut options: ArrayVec<Meld, 2> = ArrayVec::new();
             options.push(lone);
             if quads && self.hands[x as usize][a.card.index()] >= 3 {
@@ -363,7 +367,7 @@ impl PacksState {
             ..Window::default()
         };
         if quads {
-            for &x in &order {
+            for x in order {
                 if self.hands[x as usize][a.card.index()] >= 3 {
                     w.seats[w.len as usize] = x;
                     w.len += 1;
