@@ -8,9 +8,7 @@ use bailab::agents::{Agent, RandomAgent};
 use bailab::game::{Game, GameState, Outcome, Seat};
 use bailab::games::tusac::card::{Card, Rank};
 use bailab::games::tusac::options::{KingIdenticalSets, Options};
-use bailab::games::tusac::packs::greedy::{
-    prospects, unseen, PacksGreedy, Prospects, UnseenShapes,
-};
+use bailab::games::tusac::packs::greedy::{prospects, unseen, PacksGreedy, Prospects, UnseenCards};
 use bailab::games::tusac::packs::loose::{best, win_score, Counts, SetRules};
 use bailab::games::tusac::packs::melds::{meld_points, meld_shapes};
 use bailab::games::tusac::packs::PacksView;
@@ -58,10 +56,10 @@ fn prospects_without(s: &PacksState, seat: Seat, gone: &str) -> Prospects {
     let from_left = prospects(
         &view,
         &left,
-        &UnseenShapes::new(&left, &unseen(&view), &rules),
+        &UnseenCards::new(&left, &unseen(&view), &rules),
     );
-    // greedy makes the shapes once from the whole hand: the same prospects
-    let from_hand = UnseenShapes::new(view.hand(), &unseen(&view), &rules);
+    // greedy prepares the unseen cards once, for the whole hand: the same prospects
+    let from_hand = UnseenCards::new(view.hand(), &unseen(&view), &rules);
     assert_eq!(prospects(&view, &left, &from_hand), from_left);
     from_left
 }
@@ -589,9 +587,9 @@ fn prospects_by_definition(view: &PacksView<'_>, left: &Counts, rules: &SetRules
 
 #[test]
 fn prospects_from_the_whole_hand_equal_those_from_the_hand_left() {
-    // Greedy makes the unseen shapes once per discard decision, from the whole hand, reuses the
-    // hand's improve outs for every block the discard leaves as it was, and skips the win test
-    // where no meld can win. Over greedy ×4 games, every legal discard's prospects must equal
+    // Greedy prepares the unseen cards once per discard decision, for the whole hand, reuses
+    // the hand's improve outs (kept in a per-thread cache) for every block the discard leaves
+    // as it was, and skips the win test where no meld can win. Over greedy ×4 games, every legal discard's prospects must equal
     // those computed afresh from the hand it leaves, and those of the definition.
     let mut compared = 0;
     greedy_positions(6, 12, |s, seat| {
@@ -600,12 +598,12 @@ fn prospects_from_the_whole_hand_equal_those_from_the_hand_left() {
         }
         let view = s.view(seat);
         let rules = SetRules::new(s.options(), s.double_rank());
-        let from_hand = UnseenShapes::new(view.hand(), &unseen(&view), &rules);
+        let from_hand = UnseenCards::new(view.hand(), &unseen(&view), &rules);
         for action in legal(s) {
             let Action::Discard(c) = action else { continue };
             let mut left = *view.hand();
             left[c.index()] -= 1;
-            let fresh = UnseenShapes::new(&left, &unseen(&view), &rules);
+            let fresh = UnseenCards::new(&left, &unseen(&view), &rules);
             let greedy = prospects(&view, &left, &from_hand);
             assert_eq!(greedy, prospects(&view, &left, &fresh), "discarding {c}");
             let defined = prospects_by_definition(&view, &left, &rules);

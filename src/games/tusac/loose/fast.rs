@@ -289,7 +289,11 @@ impl Parts<'_> {
     /// `(loose, points)` of rank `r` held `four` times per colour, outside chows: the pawns, or
     /// any rank of dirtyking26.
     fn solo(&self, r: usize, four: [u8; 4]) -> (u32, u32) {
-        let i = index(four);
+        self.solo_at(r, index(four))
+    }
+
+    /// [`Parts::solo`] of the counts with table index `i`.
+    fn solo_at(&self, r: usize, i: usize) -> (u32, u32) {
         let (l, p) = if self.max {
             (0, self.t.rank4_max[i])
         } else {
@@ -328,24 +332,29 @@ impl Parts<'_> {
     /// The best `(loose, points)` of a dirtyking26 chow block over its numbers of chows per
     /// colour.
     fn chow_block(&self, block: Chows) -> (u32, u32) {
+        let first = 12 * block as usize;
+        let ranks = [
+            self.ranks(first / 4),
+            self.ranks(first / 4 + 1),
+            self.ranks(first / 4 + 2),
+        ];
+        let top = std::array::from_fn(|c| ranks[0][c].min(ranks[1][c]).min(ranks[2][c]));
+        let [i0, i1, i2] = ranks.map(index);
         match block {
-            Chows::Kae => {
-                let kings = self.ranks(0);
-                chows([self.ranks(1), self.ranks(2)], kings, 2, |m, rest| {
-                    let k = sub(kings, m);
-                    let kp = u32::from(self.t.kings4[index(k)]);
-                    add(add(self.solo(1, rest[0]), self.solo(2, rest[1])), (0, kp))
-                })
-            }
-            Chows::Rch => {
-                let r = self.ranks(3);
-                chows([self.ranks(4), self.ranks(5)], r, 1, |m, rest| {
-                    add(
-                        add(self.solo(3, sub(r, m)), self.solo(4, rest[0])),
-                        self.solo(5, rest[1]),
-                    )
-                })
-            }
+            Chows::Kae => chows(top, 2, |im| {
+                let kings = u32::from(self.t.kings4[i0 - im]);
+                add(
+                    add(self.solo_at(1, i1 - im), self.solo_at(2, i2 - im)),
+                    (0, kings),
+                )
+            }),
+            Chows::Rch => chows(top, 1, |im| {
+                let rook = self.solo_at(3, i0 - im);
+                add(
+                    add(rook, self.solo_at(4, i1 - im)),
+                    self.solo_at(5, i2 - im),
+                )
+            }),
         }
     }
 }
@@ -361,31 +370,24 @@ fn add(a: (u32, u32), b: (u32, u32)) -> (u32, u32) {
     (a.0 + b.0, a.1 + b.1)
 }
 
-fn sub(a: [u8; 4], b: [u8; 4]) -> [u8; 4] {
-    [a[0] - b[0], a[1] - b[1], a[2] - b[2], a[3] - b[3]]
-}
-
-/// The best `(loose, points)` over the numbers of one-colour chows `m` (per colour, up to what
-/// `first` and both `others` hold): `value(m, others − m)` plus `chow_points` per chow.
-fn chows(
-    others: [[u8; 4]; 2],
-    first: [u8; 4],
-    chow_points: u32,
-    value: impl Fn([u8; 4], [[u8; 4]; 2]) -> (u32, u32),
-) -> (u32, u32) {
-    let top: [u8; 4] = std::array::from_fn(|c| first[c].min(others[0][c]).min(others[1][c]));
+/// The best `(loose, points)` over the numbers of one-colour chows `m` (per colour, up to
+/// `top`): `value(index(m))` plus `chow_points` per chow. Taking `m` chows from the counts of
+/// a rank lowers their table index by `index(m)` (no digit goes below zero).
+fn chows(top: [u8; 4], chow_points: u32, value: impl Fn(usize) -> (u32, u32)) -> (u32, u32) {
+    const WEIGHT: [usize; 4] = [SIDE * SIDE * SIDE, SIDE * SIDE, SIDE, 1];
     let mut bestv = (u32::MAX, 0u32);
-    let mut m = [0u8; 4];
+    let (mut m, mut im, mut made) = ([0u8; 4], 0usize, 0u32);
     loop {
-        let rest = [sub(others[0], m), sub(others[1], m)];
-        let (l, p) = value(m, rest);
-        let p = p + chow_points * m.iter().map(|&n| n as u32).sum::<u32>();
+        let (l, p) = value(im);
+        let p = p + chow_points * made;
         if l < bestv.0 || (l == bestv.0 && p > bestv.1) {
             bestv = (l, p);
         }
         // Next m (odometer over 0..=top).
         let mut c = 0;
         while c < 4 && m[c] == top[c] {
+            im -= usize::from(m[c]) * WEIGHT[c];
+            made -= u32::from(m[c]);
             m[c] = 0;
             c += 1;
         }
@@ -393,5 +395,7 @@ fn chows(
             return bestv;
         }
         m[c] += 1;
+        im += WEIGHT[c];
+        made += 1;
     }
 }

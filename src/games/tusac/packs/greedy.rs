@@ -112,14 +112,14 @@ impl PacksGreedy {
         if tied.clone().count() == 1 {
             return tied.next().map(|&(i, _, _, _)| i);
         }
-        let shapes = UnseenShapes::with_blocks(hand, blocks, &unseen(view), solver);
+        let cards = UnseenCards::with_blocks(hand, blocks, &unseen(view), solver);
         let outs: ArrayVec<(usize, Reverse<Prospects>), MAX_ACTIONS> = tied
             .map(|&(i, _, c, block)| {
                 let left = without(hand, &[c]);
                 let b = solver.block_of(c.index());
                 let mut blocks = blocks;
                 blocks.0[b] = block;
-                let p = prospects_of(view, &left, &blocks, 1 << b, &shapes);
+                let p = prospects_of(view, &left, &blocks, 1 << b, &cards);
                 (i, Reverse(p))
             })
             .collect();
@@ -234,32 +234,32 @@ pub fn unseen(view: &PacksView<'_>) -> Counts {
 /// What one discard decision knows of the cards this seat has not seen, for every hand the
 /// decision's hand keeps after a discard: the unseen counts, the hand and its blocks, and per
 /// block the unseen copies that would improve the hand (filled on first use).
-pub struct UnseenShapes {
+pub struct UnseenCards {
     solver: BlockSolver,
     unseen: Counts,
     /// The hand of the decision, and its blocks.
     hand: Counts,
     hand_blocks: BlockKeys,
     /// Per block and without/with Pairs, the unseen non-King copies of the block's types that
-    /// improve the hand ([`UnseenShapes::improves_hand`]), filled on first use.
+    /// improve the hand ([`UnseenCards::improves_hand`]), filled on first use.
     block_improves: [[Cell<Option<u16>>; 2]; BLOCK_IDS],
 }
 
-impl UnseenShapes {
+impl UnseenCards {
     /// The unseen counts `unseen` for the decision's `hand`.
-    pub fn new(hand: &Counts, unseen: &Counts, rules: &SetRules) -> UnseenShapes {
+    pub fn new(hand: &Counts, unseen: &Counts, rules: &SetRules) -> UnseenCards {
         let solver = BlockSolver::new(rules);
-        UnseenShapes::with_blocks(hand, BlockKeys::of(hand, &solver), unseen, solver)
+        UnseenCards::with_blocks(hand, BlockKeys::of(hand, &solver), unseen, solver)
     }
 
-    /// [`UnseenShapes::new`] with the hand's blocks already solved.
+    /// [`UnseenCards::new`] with the hand's blocks already solved.
     fn with_blocks(
         hand: &Counts,
         hand_blocks: BlockKeys,
         unseen: &Counts,
         solver: BlockSolver,
-    ) -> UnseenShapes {
-        UnseenShapes {
+    ) -> UnseenCards {
+        UnseenCards {
             solver,
             unseen: *unseen,
             hand: *hand,
@@ -298,28 +298,14 @@ impl UnseenShapes {
     /// Whether a shape of `u` (Pairs only with `pairs`) lowers the loose count of the
     /// decision's hand. No set crosses blocks, so for a hand `left` that differs from it only
     /// outside `u`'s block, the same shapes lower `left`'s loose count: the loose count of each
-    /// block adds up, and only `u`'s block changes. The answer depends on that block alone,
-    /// so it is kept in the thread's improve cache under `key` ([`improve_key`]).
+    /// block adds up, and only `u`'s block changes.
     fn improves_hand(&self, u: Card, pairs: bool, key: Option<u64>) -> bool {
-        let by_shapes = || {
-            let b = self.solver.block_of(u.index());
-            let mut melds = Melds::new();
-            self.shapes_left(u, &self.hand, &mut melds);
-            melds
-                .iter()
-                .filter(|m| pairs || m.kind != SetKind::Pair)
-                .any(|m| {
-                    let after = without(&self.hand, m.used());
-                    self.solver.block_best(&after, b).0 < self.hand_blocks.0[b].0
-                })
-        };
-        match key {
-            Some(key) => cached_improve(key, self.solver.rules_tag(), by_shapes),
-            None => by_shapes(),
-        }
+        let b = self.solver.block_of(u.index());
+        let block_loose = self.hand_blocks.0[b].0;
+        improves(&self.solver, &self.hand, block_loose, u, pairs, key)
     }
 
-    /// The unseen non-King copies of block `b`'s types for which [`UnseenShapes::improves_hand`]
+    /// The unseen non-King copies of block `b`'s types for which [`UnseenCards::improves_hand`]
     /// holds: the improve outs of that block for any hand differing from the decision's hand
     /// only outside it.
     fn block_improve_outs(&self, b: usize, pairs: bool) -> u16 {
@@ -342,11 +328,37 @@ impl UnseenShapes {
     }
 }
 
+/// Whether a shape of `u` (Pairs only with `pairs`) lowers the loose count of `hand`, whose
+/// block of `u` holds `block_loose` loose cards. The answer depends on that block alone, so it
+/// is kept in the thread's improve cache under `key` ([`improve_key`]).
+fn improves(
+    solver: &BlockSolver,
+    hand: &Counts,
+    block_loose: u8,
+    u: Card,
+    pairs: bool,
+    key: Option<u64>,
+) -> bool {
+    let by_shapes = || {
+        let b = solver.block_of(u.index());
+        let mut melds = Melds::new();
+        meld_shapes(hand, u, solver.rules().cross_colour, &mut melds);
+        melds
+            .iter()
+            .filter(|m| pairs || m.kind != SetKind::Pair)
+            .any(|m| solver.block_best(&without(hand, m.used()), b).0 < block_loose)
+    };
+    match key {
+        Some(key) => cached_improve(key, solver.rules_tag(), by_shapes),
+        None => by_shapes(),
+    }
+}
+
 /// The improve cache holds 2^12 entries (48 KiB per thread).
 const IMPROVE_BITS: u32 = 12;
 
 thread_local! {
-    /// A direct-mapped cache of [`UnseenShapes::improves_hand`]: a packed [`improve_key`], then
+    /// A direct-mapped cache of [`UnseenCards::improves_hand`]: a packed [`improve_key`], then
     /// the rules' tag shifted left by 2, bit 1 for a filled entry and bit 0 the answer. A hand
     /// changes a card or two per turn, so most of its blocks, and their answers, recur from one
     /// decision to the next.
@@ -382,25 +394,25 @@ fn cached_improve(key: u64, tag: u32, answer: impl FnOnce() -> bool) -> bool {
 }
 
 /// The prospects of the hand `left` this seat would keep (see the module documentation);
-/// `shapes` was made from `left` or from a hand holding it.
-pub fn prospects(view: &PacksView<'_>, left: &Counts, shapes: &UnseenShapes) -> Prospects {
-    let changed = shapes.changed_blocks(left);
-    let blocks = shapes.blocks_of(left, changed);
-    prospects_of(view, left, &blocks, changed, shapes)
+/// `cards` was made for `left` or for a hand holding it.
+pub fn prospects(view: &PacksView<'_>, left: &Counts, cards: &UnseenCards) -> Prospects {
+    let changed = cards.changed_blocks(left);
+    let blocks = cards.blocks_of(left, changed);
+    prospects_of(view, left, &blocks, changed, cards)
 }
 
 /// [`prospects`] of `left` with its `blocks` solved, given the blocks in which it differs from
-/// the shapes' hand (bit `b` for block id `b`).
+/// the decision's hand (bit `b` for block id `b`).
 fn prospects_of(
     view: &PacksView<'_>,
     left: &Counts,
     blocks: &BlockKeys,
     changed: u16,
-    shapes: &UnseenShapes,
+    cards: &UnseenCards,
 ) -> Prospects {
     let opts = view.options();
     let fixed = view.fixed_points();
-    let solver = &shapes.solver;
+    let solver = &cards.solver;
     let rules = solver.rules();
     let (loose, points) = blocks.total();
     let pair_open = opts
@@ -408,24 +420,35 @@ fn prospects_of(
         .is_none_or(|min| fixed + points > u32::from(min));
     let mut p = Prospects::default();
     let mut melds = Melds::new();
-    let unseen = &shapes.unseen;
+    let unseen = &cards.unseen;
     for &block in solver.block_ids() {
         // see `outs_of`: a meld of `u` can win only when the hand holds at most 3 loose cards,
         // all in `u`'s block; else only the improve outs count, and in a block the discard
-        // left as it was they are the shapes' hand's
+        // left as it was they are the decision's hand's
         let can_win = loose <= 3 && loose == blocks.0[block].0;
         if !can_win && changed & 1 << block == 0 {
-            p.improve_outs += shapes.block_improve_outs(block, pair_open);
+            p.improve_outs += cards.block_improve_outs(block, pair_open);
             continue;
         }
-        let types = solver.block_types(block).iter();
-        let cards = types.map(|&t| Card::from_index(usize::from(t)));
-        for u in cards.filter(|u| unseen[u.index()] > 0) {
+        let types = solver.block_types(block);
+        let key = improve_key(left, types, block, pair_open);
+        for (place, &t) in types.iter().enumerate() {
+            let u = Card::from_index(usize::from(t));
+            if unseen[u.index()] == 0 {
+                continue;
+            }
             let (win, improve) = if u.is_king() {
                 // a drawn King leaves the hand as it is (lone King) or takes 3 copies (King Quad)
                 (can_win && king_wins(left, u, fixed, rules, view), false)
+            } else if !can_win {
+                let key = key.map(|k| k | (place as u64) << 48);
+                let block_loose = blocks.0[block].0;
+                (
+                    false,
+                    improves(solver, left, block_loose, u, pair_open, key),
+                )
             } else {
-                shapes.shapes_left(u, left, &mut melds);
+                cards.shapes_left(u, left, &mut melds);
                 if !pair_open {
                     melds.retain(|m| m.kind != SetKind::Pair);
                 }
