@@ -354,7 +354,7 @@ fn improves(
     }
 }
 
-/// The improve cache holds 2^12 entries (48 KiB per thread).
+/// The improve cache holds 2^12 entries (64 KiB per thread).
 const IMPROVE_BITS: u32 = 12;
 
 thread_local! {
