@@ -64,7 +64,7 @@ pub struct Args {
     /// Worker threads (default: all cores). The result does not depend on it.
     #[arg(long)]
     pub threads: Option<usize>,
-    /// Output folder (default: results/equity-<view file stem>).
+    /// Output folder (default: results/equity-STEM, STEM the view file's name without extension).
     #[arg(long)]
     pub output: Option<PathBuf>,
     /// No progress bar and no table.

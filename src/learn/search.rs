@@ -116,7 +116,7 @@ fn predict(rule: &Rule, rows: &[FeatureRow], cands: &[u16], rank: usize) -> usiz
 
 /// The single tests worth trying, from the values each feature takes in the samples: a flag
 /// gives `f` and `not f`; a feature with a few values gives `f == v` and `f != v`; others
-/// give `f <= v` and `f > v` at up to [`MAX_CUTS`] quantiles.
+/// give `f <= v` and `f > v` at up to `MAX_CUTS` quantiles.
 pub fn tests(samples: &Samples, features: usize) -> Vec<Test> {
     let mut out = Vec::new();
     for f in 0..features {

@@ -13,14 +13,14 @@
 //!   real ones and are seldom ready to win.
 //!
 //! The chain starts from a random fill and runs a fixed number of steps, so the weight is
-//! tempered for that: see [`DISCARD_TEMPER`].
+//! tempered for that: see `DISCARD_TEMPER`.
 //!
 //! Where the Khap counts are not announced and any non-King card may be discarded (4sac), the
 //! Khaps are neither dealt by count nor kept fixed, a block may hold up to 3 copies, and the
 //! discards imply nothing about trash: the hard constraints are then the forced win (F1) and the
 //! offers of F2 (a seat asked held a claim, a seat passed over did not;
 //! [`ClaimHistory::forced_claims_missed`]), and the likelihood weights a block by its trash
-//! alone, `exp(−trash)` ([`TRASH_WEIGHT`]): without it sampled 4sac opponents could win on a
+//! alone, `exp(−trash)` (`TRASH_WEIGHT`): without it sampled 4sac opponents could win on a
 //! discard a twenty-fifth as often as real ones.
 
 use super::card::{Card, CARD_TYPES};

@@ -4,7 +4,7 @@
 const MAX_LABEL: usize = 40;
 
 /// An agent spec as a short label: a parameter that is a file path (`rules:agents/x.toml`)
-/// shows only its file stem (`rules:x`); anything longer than [`MAX_LABEL`] is cut with `…`.
+/// shows only its file stem (`rules:x`); anything longer than `MAX_LABEL` is cut with `…`.
 pub fn short_spec(spec: &str) -> String {
     let short = match spec.split_once(':') {
         Some((name, params)) => {

@@ -42,7 +42,7 @@ pub const RESHUFFLE_STREAM: u64 = 0;
 pub type MeldedSets = CopyVec<SetInstance, MAX_MELDED>;
 
 /// What the loose-card solver says of one seat's hand, kept beside the hand: every change of
-/// the hand refreshes it ([`PacksState::recount`]), so the claim windows and the agents read it
+/// the hand refreshes it (`PacksState::recount`), so the claim windows and the agents read it
 /// instead of solving the same hand again. (The pair gate's best-value points, [`max_points`],
 /// are solved only when a gate asks for them.)
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]

@@ -187,7 +187,7 @@ impl SeatView for PacksView<'_> {
     /// declarations of other seats are dropped (they were made simultaneously, unseen), and the
     /// reshuffle seed is redrawn. Tries to keep the inference that a hand held fewer than four
     /// copies of any non-King type outside its face-down block. Each sampled hand is then
-    /// weighted towards tidy hands by a Metropolis chain ([`loose_weight`]).
+    /// weighted towards tidy hands by a Metropolis chain (`loose_weight`).
     fn determinize(&self, rng: &mut GameRng) -> PacksState {
         let s = self.state;
         let mut out = *s;
