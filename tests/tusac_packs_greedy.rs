@@ -589,8 +589,9 @@ fn prospects_by_definition(view: &PacksView<'_>, left: &Counts, rules: &SetRules
 fn prospects_from_the_whole_hand_equal_those_from_the_hand_left() {
     // Greedy prepares the unseen cards once per discard decision, for the whole hand, reuses
     // the hand's improve outs (kept in a per-thread cache) for every block the discard leaves
-    // as it was, and skips the win test where no meld can win. Over greedy ×4 games, every legal discard's prospects must equal
-    // those computed afresh from the hand it leaves, and those of the definition.
+    // as it was, and skips the win test where no meld can win. Over greedy ×4 games, every
+    // legal discard's prospects must equal those computed afresh from the hand it leaves, and
+    // those of the definition.
     let mut compared = 0;
     greedy_positions(6, 12, |s, seat| {
         if !matches!(s.phase(), Phase::MustDiscard(_)) {

@@ -13,8 +13,9 @@
 //!      player (§2.3, the S5 pair gate applied; greedy reads the gate with the points of `H`'s
 //!      best partition, at most the current points S5 names, so it may close a gate the engine
 //!      would open) leaves a hand passing the win test of §4.7 with the meld's points added,
-//!      or, for a King, the lone King (or dirtyking26's King Quad, S1) does. In dirtyking26 this is what keeps a complete total *over 20 and even*
-//!      reachable: a hand whose every completion is odd has no win outs;
+//!      or, for a King, the lone King (or dirtyking26's King Quad, S1) does. In dirtyking26
+//!      this is what keeps a complete total *over 20 and even* reachable: a hand whose every
+//!      completion is odd has no win outs;
 //!   2. *improve outs*: unseen copies `u` some such meld of which leaves fewer loose cards than
 //!      `H` has.
 //!
@@ -189,11 +190,6 @@ impl BlockKeys {
         self.0
             .iter()
             .fold((0, 0), |(l, p), &(bl, bp)| (l + bl, p + bp))
-    }
-
-    /// Loose cards outside block `b`.
-    fn loose_outside(&self, b: usize) -> u8 {
-        self.total().0 - self.0[b].0
     }
 }
 
@@ -463,7 +459,8 @@ fn prospects_of(
 }
 
 /// Whether one of `melds` of the card `u` wins with the hand `left` (its `blocks`, `fixed`
-/// points made), and whether one lowers its loose count.
+/// points made), and whether one lowers its loose count. Asked only of a hand that could win
+/// on `u` (see `prospects_of`): every loose card of `left` lies in `u`'s block.
 fn outs_of(
     left: &Counts,
     blocks: &BlockKeys,
@@ -473,27 +470,26 @@ fn outs_of(
     solver: &BlockSolver,
     view: &PacksView<'_>,
 ) -> (bool, bool) {
-    // A meld takes at most 3 hand cards of `u`'s block and removing k cards lowers the loose
-    // count by at most k: with more than 3 loose cards, or any outside that block, no meld can
-    // win, and the first improving meld settles it.
     let rules = solver.rules();
     let b = solver.block_of(u.index());
-    let outside = blocks.loose_outside(b);
+    debug_assert_eq!(
+        blocks.total().0,
+        blocks.0[b].0,
+        "a hand that could win on {u}"
+    );
     let (loose, points) = blocks.total();
-    let can_win = loose <= 3 && outside == 0;
     let (mut win, mut improve) = (false, false);
     for m in melds {
         let after = without(left, m.used());
         let (block_loose, block_points) = solver.block_best(&after, b);
-        let l = outside + block_loose;
-        improve |= l < loose;
-        if l == 0 && !win {
+        improve |= block_loose < loose;
+        if block_loose == 0 && !win {
             let fixed = fixed + meld_points(*m, u, rules);
             let points = points - blocks.0[b].1 + block_points;
             let test = view.options().win_test;
             win = complete_win_score(&after, points, fixed, rules, test).is_some();
         }
-        if improve && (win || !can_win) {
+        if improve && win {
             break;
         }
     }
