@@ -138,18 +138,6 @@ impl Shape {
 /// The candidate shapes of one active card.
 type Shapes = ArrayVec<Shape, MAX_MELD_SHAPES>;
 
-/// Whether `hand` holds the cards a meld uses: `k` copies of the active card for an identical
-/// set, one of each (distinct) card otherwise.
-pub fn holds(hand: &Counts, m: &Meld) -> bool {
-    let used = m.used();
-    match m.kind {
-        SetKind::Pair | SetKind::Triple | SetKind::Quad => {
-            usize::from(hand[used[0].index()]) >= used.len()
-        }
-        _ => used.iter().all(|c| hand[c.index()] > 0),
-    }
-}
-
 /// The candidate shapes of every card type, without and with cross-colour sets (Kings: none).
 fn shape_table() -> &'static [[Shapes; CARD_TYPES]; 2] {
     static TABLE: OnceLock<[[Shapes; CARD_TYPES]; 2]> = OnceLock::new();
@@ -296,9 +284,21 @@ mod tests {
     use crate::games::tusac::loose::set_points;
     use crate::games::tusac::options::Options;
 
-    /// `meld_shapes` lists exactly the candidate
-    /// shapes whose cards the hand `holds`, in order, for every non-King card, with and
-    /// without cross-colour sets, on hands of 0 to 4 copies per type.
+    /// Whether `hand` holds the cards a meld uses, by the meld's definition: `k` copies of the
+    /// active card for an identical set, one of each (distinct) card otherwise.
+    fn holds(hand: &Counts, m: &Meld) -> bool {
+        let used = m.used();
+        match m.kind {
+            SetKind::Pair | SetKind::Triple | SetKind::Quad => {
+                usize::from(hand[used[0].index()]) >= used.len()
+            }
+            _ => used.iter().all(|c| hand[c.index()] > 0),
+        }
+    }
+
+    /// `meld_shapes` lists exactly the candidate shapes whose cards the hand `holds`, in order,
+    /// for every non-King card, with and without cross-colour sets, on hands of 0 to 4 copies
+    /// per type.
     #[test]
     fn meld_shapes_are_the_candidates_the_hand_holds() {
         let mut rng = crate::rng::stream_rng(3, 0, 0);
