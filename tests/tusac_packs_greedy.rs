@@ -587,9 +587,10 @@ fn prospects_by_definition(view: &PacksView<'_>, left: &Counts, rules: &SetRules
 
 #[test]
 fn prospects_from_the_whole_hand_equal_those_from_the_hand_left() {
-    // Greedy prepares the unseen cards once per discard decision, for the whole hand, reuses
-    // the hand's improve outs (kept in a per-thread cache) for every block the discard leaves
-    // as it was, and skips the win test where no meld can win. Over greedy ×4 games, every
+    // Greedy prepares the unseen cards once per discard decision, for the whole hand, reads
+    // each block's outs from per-thread caches keyed by the block's counts, settles a card's
+    // improve bit with one solve of the block holding it, and skips the win test where no
+    // meld can win. Over greedy ×4 games, every
     // legal discard's prospects must equal those computed afresh from the hand it leaves, and
     // those of the definition.
     let mut compared = 0;

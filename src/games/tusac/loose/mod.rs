@@ -689,6 +689,12 @@ impl BlockSolver {
         let (l, p) = solve_lb(hand, &BLOCKS_BY_ID[id], &self.rules);
         (l, u32::from(p))
     }
+
+    /// The points of every partition of the block with id `id` of `hand` that leaves no card
+    /// loose, as a bit set (bit `v` for `v` points; 0 when there is none).
+    pub fn block_mask(&self, hand: &Counts, id: usize) -> u128 {
+        solve_mask(hand, &BLOCKS_BY_ID[id], &self.rules)
+    }
 }
 
 /// [`max_points`] by the memoised recursion alone (every rule set, any count).

@@ -36,20 +36,22 @@
 //! The rule is a pure function of the seat's view, the legal list and the rng (the rng only
 //! breaks ties with `tiebreak=random`); it allocates nothing.
 
-use super::loose::{best, complete_win_score, win_score, BlockSolver, Counts, SetRules, BLOCK_IDS};
-use super::melds::{meld_points, meld_shapes};
+use super::loose::{
+    best, complete_win_score, sum_masks, win_score, BlockSolver, Counts, SetRules, BLOCK_IDS,
+};
+use super::melds::meld_points;
+use super::outs::block_outs;
 use super::state::{PacksState, MAX_ACTIONS};
 use super::view::PacksView;
 use crate::agents::greedy::TieBreak;
 use crate::agents::Agent;
 use crate::games::tusac::card::{Card, CARD_TYPES};
-use crate::games::tusac::options::KingIdenticalSets;
-use crate::games::tusac::rules::{Meld, Melds};
+use crate::games::tusac::options::{KingIdenticalSets, WinTest};
+use crate::games::tusac::rules::Meld;
 use crate::games::tusac::sets::SetKind;
 use crate::games::tusac::state::{Action, Phase};
 use crate::rng::GameRng;
 use arrayvec::ArrayVec;
-use std::cell::Cell;
 use std::cmp::Reverse;
 
 /// The greedy agent of the multi-pack variants (see the module documentation).
@@ -120,7 +122,7 @@ impl PacksGreedy {
                 let b = solver.block_of(c.index());
                 let mut blocks = blocks;
                 blocks.0[b] = block;
-                let p = prospects_of(view, &left, &blocks, 1 << b, &cards);
+                let p = prospects_of(view, &left, &blocks, &cards);
                 (i, Reverse(p))
             })
             .collect();
@@ -228,17 +230,13 @@ pub fn unseen(view: &PacksView<'_>) -> Counts {
 }
 
 /// What one discard decision knows of the cards this seat has not seen, for every hand the
-/// decision's hand keeps after a discard: the unseen counts, the hand and its blocks, and per
-/// block the unseen copies that would improve the hand (filled on first use).
+/// decision's hand keeps after a discard: the unseen counts, and the hand and its blocks.
 pub struct UnseenCards {
     solver: BlockSolver,
     unseen: Counts,
     /// The hand of the decision, and its blocks.
     hand: Counts,
     hand_blocks: BlockKeys,
-    /// Per block and without/with Pairs, the unseen non-King copies of the block's types that
-    /// improve the hand ([`UnseenCards::improves_hand`]), filled on first use.
-    block_improves: [[Cell<Option<u16>>; 2]; BLOCK_IDS],
 }
 
 impl UnseenCards {
@@ -260,260 +258,114 @@ impl UnseenCards {
             unseen: *unseen,
             hand: *hand,
             hand_blocks,
-            block_improves: std::array::from_fn(|_| [Cell::new(None), Cell::new(None)]),
         }
     }
 
-    /// The shapes of the unseen type `u` that `left` (the hand, or less some cards) holds.
-    fn shapes_left(&self, u: Card, left: &Counts, out: &mut Melds) {
-        meld_shapes(left, u, self.solver.rules().cross_colour, out);
-    }
-
-    /// The blocks of the hand (bit `b` for block id `b`) in which `left` differs from the
-    /// decision's hand.
-    fn changed_blocks(&self, left: &Counts) -> u16 {
-        let mut changed = 0;
+    /// The blocks of `left`, solving again only those in which it differs from the decision's
+    /// hand.
+    fn blocks_of(&self, left: &Counts) -> BlockKeys {
+        let mut changed = 0u16;
         for (t, (a, b)) in left.iter().zip(&self.hand).enumerate() {
             if a != b {
                 changed |= 1 << self.solver.block_of(t);
             }
         }
-        changed
-    }
-
-    /// The blocks of `left`, a hand that differs from the decision's hand in the `changed`
-    /// blocks alone.
-    fn blocks_of(&self, left: &Counts, changed: u16) -> BlockKeys {
         let mut out = self.hand_blocks;
         for b in (0..BLOCK_IDS).filter(|b| changed & 1 << b != 0) {
             out.0[b] = self.solver.block_best(left, b);
         }
         out
     }
-
-    /// Whether a shape of `u` (Pairs only with `pairs`) lowers the loose count of the
-    /// decision's hand. No set crosses blocks, so for a hand `left` that differs from it only
-    /// outside `u`'s block, the same shapes lower `left`'s loose count: the loose count of each
-    /// block adds up, and only `u`'s block changes.
-    fn improves_hand(&self, u: Card, pairs: bool, key: Option<u64>) -> bool {
-        let b = self.solver.block_of(u.index());
-        let block_loose = self.hand_blocks.0[b].0;
-        improves(&self.solver, &self.hand, block_loose, u, pairs, key)
-    }
-
-    /// The unseen non-King copies of block `b`'s types for which [`UnseenCards::improves_hand`]
-    /// holds: the improve outs of that block for any hand differing from the decision's hand
-    /// only outside it.
-    fn block_improve_outs(&self, b: usize, pairs: bool) -> u16 {
-        let memo = &self.block_improves[b][usize::from(pairs)];
-        if let Some(n) = memo.get() {
-            return n;
-        }
-        let types = self.solver.block_types(b);
-        let block = improve_key(&self.hand, types, b, pairs);
-        let n = types
-            .iter()
-            .enumerate()
-            .map(|(place, &t)| (place as u64, Card::from_index(usize::from(t))))
-            .filter(|(_, u)| !u.is_king() && self.unseen[u.index()] > 0)
-            .filter(|&(place, u)| self.improves_hand(u, pairs, block.map(|k| k | place << 48)))
-            .map(|(_, u)| u16::from(self.unseen[u.index()]))
-            .sum();
-        memo.set(Some(n));
-        n
-    }
-}
-
-/// Whether a shape of `u` (Pairs only with `pairs`) lowers the loose count of `hand`, whose
-/// block of `u` holds `block_loose` loose cards. The answer depends on that block alone, so it
-/// is kept in the thread's improve cache under `key` ([`improve_key`]).
-fn improves(
-    solver: &BlockSolver,
-    hand: &Counts,
-    block_loose: u8,
-    u: Card,
-    pairs: bool,
-    key: Option<u64>,
-) -> bool {
-    let by_shapes = || {
-        let b = solver.block_of(u.index());
-        let mut melds = Melds::new();
-        meld_shapes(hand, u, solver.rules().cross_colour, &mut melds);
-        melds
-            .iter()
-            .filter(|m| pairs || m.kind != SetKind::Pair)
-            .any(|m| solver.block_best(&without(hand, m.used()), b).0 < block_loose)
-    };
-    match key {
-        Some(key) => cached_improve(key, solver.rules_tag(), by_shapes),
-        None => by_shapes(),
-    }
-}
-
-/// The improve cache holds 2^12 entries (64 KiB per thread).
-const IMPROVE_BITS: u32 = 12;
-
-thread_local! {
-    /// A direct-mapped cache of [`UnseenCards::improves_hand`]: a packed [`improve_key`], then
-    /// the rules' tag shifted left by 2, bit 1 for a filled entry and bit 0 the answer. A hand
-    /// changes a card or two per turn, so most of its blocks, and their answers, recur from one
-    /// decision to the next.
-    static IMPROVES: [Cell<(u64, u32)>; 1 << IMPROVE_BITS] =
-        const { [const { Cell::new((0, 0)) }; 1 << IMPROVE_BITS] };
-}
-
-/// The improve cache's key of block `b` of `hand` (its card `types`), with Pairs counting or
-/// not: the block's counts (4 bits each, so `None` when one is above 15), the block and
-/// `pairs`. A card's key adds its place among `types`, shifted left by 48.
-fn improve_key(hand: &Counts, types: &[u8], b: usize, pairs: bool) -> Option<u64> {
-    let mut counts = 0u64;
-    for (i, &t) in types.iter().enumerate() {
-        let n = hand[usize::from(t)];
-        if n > 15 {
-            return None;
-        }
-        counts |= u64::from(n) << (4 * i);
-    }
-    Some(counts | (b as u64) << 52 | u64::from(pairs) << 56)
-}
-
-/// The answer of `key` under rules tagged `tag`, from the cache or from `answer`.
-fn cached_improve(key: u64, tag: u32, answer: impl FnOnce() -> bool) -> bool {
-    let slot = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - IMPROVE_BITS)) as usize;
-    let (k, v) = IMPROVES.with(|c| c[slot].get());
-    if k == key && v >> 2 == tag && v & 2 != 0 {
-        return v & 1 != 0;
-    }
-    let yes = answer();
-    IMPROVES.with(|c| c[slot].set((key, tag << 2 | 2 | u32::from(yes))));
-    yes
 }
 
 /// The prospects of the hand `left` this seat would keep (see the module documentation);
 /// `cards` was made for `left` or for a hand holding it.
 pub fn prospects(view: &PacksView<'_>, left: &Counts, cards: &UnseenCards) -> Prospects {
-    let changed = cards.changed_blocks(left);
-    let blocks = cards.blocks_of(left, changed);
-    prospects_of(view, left, &blocks, changed, cards)
+    prospects_of(view, left, &cards.blocks_of(left), cards)
 }
 
-/// [`prospects`] of `left` with its `blocks` solved, given the blocks in which it differs from
-/// the decision's hand (bit `b` for block id `b`).
+/// [`prospects`] of `left` with its `blocks` solved. Each block adds the outs of its own
+/// types ([`block_outs`]): a meld of `u` can win only when every loose card of the hand, three
+/// at most, lies in `u`'s block, so the win outs are looked for in that block alone.
 fn prospects_of(
     view: &PacksView<'_>,
     left: &Counts,
     blocks: &BlockKeys,
-    changed: u16,
     cards: &UnseenCards,
 ) -> Prospects {
     let opts = view.options();
     let fixed = view.fixed_points();
     let solver = &cards.solver;
-    let rules = solver.rules();
     let (loose, points) = blocks.total();
     let pair_open = opts
         .pair_meld_min_points
         .is_none_or(|min| fixed + points > u32::from(min));
     let mut p = Prospects::default();
-    let mut melds = Melds::new();
-    let unseen = &cards.unseen;
     for &block in solver.block_ids() {
-        // see `outs_of`: a meld of `u` can win only when the hand holds at most 3 loose cards,
-        // all in `u`'s block; else only the improve outs count, and in a block the discard
-        // left as it was they are the decision's hand's
-        let can_win = loose <= 3 && loose == blocks.0[block].0;
-        if !can_win && changed & 1 << block == 0 {
-            p.improve_outs += cards.block_improve_outs(block, pair_open);
-            continue;
-        }
-        let types = solver.block_types(block);
-        let key = improve_key(left, types, block, pair_open);
-        for (place, &t) in types.iter().enumerate() {
-            let u = Card::from_index(usize::from(t));
-            if unseen[u.index()] == 0 {
+        let (block_loose, block_points) = blocks.0[block];
+        let can_win = loose <= 3 && loose == block_loose;
+        let outs = block_outs(solver, left, block, block_loose, pair_open, can_win);
+        let others_mask = || others_mask(solver, left, block);
+        for (place, &t) in solver.block_types(block).iter().enumerate() {
+            let copies = u16::from(cards.unseen[usize::from(t)]);
+            if copies == 0 {
                 continue;
             }
-            let (win, improve) = if u.is_king() {
-                // a drawn King leaves the hand as it is (lone King) or takes 3 copies (King Quad)
-                (can_win && king_wins(left, u, fixed, rules, view), false)
-            } else if !can_win {
-                let key = key.map(|k| k | (place as u64) << 48);
-                let block_loose = blocks.0[block].0;
-                (
-                    false,
-                    improves(solver, left, block_loose, u, pair_open, key),
-                )
-            } else {
-                cards.shapes_left(u, left, &mut melds);
-                if !pair_open {
-                    melds.retain(|m| m.kind != SetKind::Pair);
-                }
-                outs_of(left, blocks, u, &melds, fixed, solver, view)
-            };
-            let copies = u16::from(unseen[u.index()]);
+            let u = Card::from_index(usize::from(t));
+            let win = can_win
+                && if u.is_king() {
+                    // a drawn King leaves the hand as it is (lone King) or takes 3 copies
+                    king_wins(
+                        left,
+                        (loose, points),
+                        u,
+                        fixed,
+                        solver.rules(),
+                        opts.win_test,
+                    )
+                } else {
+                    let others_top = points - block_points;
+                    outs.wins(place, others_top, others_mask, fixed, opts.win_test)
+                };
             p.win_outs += copies * u16::from(win);
-            p.improve_outs += copies * u16::from(improve);
+            p.improve_outs += copies * u16::from(outs.improve >> place & 1 != 0);
         }
     }
     p
 }
 
-/// Whether one of `melds` of the card `u` wins with the hand `left` (its `blocks`, `fixed`
-/// points made), and whether one lowers its loose count. Asked only of a hand that could win
-/// on `u` (see `prospects_of`): every loose card of `left` lies in `u`'s block.
-fn outs_of(
-    left: &Counts,
-    blocks: &BlockKeys,
-    u: Card,
-    melds: &[Meld],
-    fixed: u32,
-    solver: &BlockSolver,
-    view: &PacksView<'_>,
-) -> (bool, bool) {
-    let rules = solver.rules();
-    let b = solver.block_of(u.index());
-    debug_assert_eq!(
-        blocks.total().0,
-        blocks.0[b].0,
-        "a hand that could win on {u}"
-    );
-    let (loose, points) = blocks.total();
-    let (mut win, mut improve) = (false, false);
-    for m in melds {
-        let after = without(left, m.used());
-        let (block_loose, block_points) = solver.block_best(&after, b);
-        improve |= block_loose < loose;
-        if block_loose == 0 && !win {
-            let fixed = fixed + meld_points(*m, u, rules);
-            let points = points - blocks.0[b].1 + block_points;
-            let test = view.options().win_test;
-            win = complete_win_score(&after, points, fixed, rules, test).is_some();
-        }
-        if improve && win {
-            break;
-        }
-    }
-    (win, improve)
+/// The points of `hand`'s blocks other than `block`, every one complete, as a bit set.
+fn others_mask(solver: &BlockSolver, hand: &Counts, block: usize) -> u128 {
+    solver
+        .block_ids()
+        .iter()
+        .filter(|&&b| b != block)
+        .fold(1, |acc, &b| sum_masks(acc, solver.block_mask(hand, b)))
 }
 
-/// Whether drawing the King `king` would win with `hand` (S1: a lone melded King, or in
-/// dirtyking26 the King Quad from three copies in hand).
+/// Whether drawing the King `king` would win with `hand`, whose best partition leaves `loose`
+/// cards loose and is worth `points` (S1: a lone melded King, or in dirtyking26 the King Quad
+/// from three copies in hand).
 fn king_wins(
     hand: &Counts,
+    (loose, points): (u8, u32),
     king: Card,
     fixed: u32,
     rules: &SetRules,
-    view: &PacksView<'_>,
+    test: WinTest,
 ) -> bool {
-    let test = view.options().win_test;
+    // the lone King leaves the hand as it is
     let lone = Meld::new(SetKind::King, &[]);
+    let fixed_lone = fixed + meld_points(lone, king, rules);
+    if loose == 0 && complete_win_score(hand, points, fixed_lone, rules, test).is_some() {
+        return true;
+    }
     let quad = Meld::new(SetKind::Quad, &[king; 3]);
     let quads = rules.king_identical == KingIdenticalSets::QuadOnly && hand[king.index()] >= 3;
-    let wins = |m: Meld| {
-        let after = without(hand, m.used());
-        win_score(&after, fixed + meld_points(m, king, rules), rules, test).is_some()
-    };
-    wins(lone) || (quads && wins(quad))
+    quads && {
+        let after = without(hand, quad.used());
+        win_score(&after, fixed + meld_points(quad, king, rules), rules, test).is_some()
+    }
 }
 
 impl Agent<PacksState> for PacksGreedy {

@@ -11,6 +11,7 @@ pub mod deals;
 pub mod features;
 pub mod greedy;
 pub mod melds;
+mod outs;
 pub mod state;
 pub mod view;
 

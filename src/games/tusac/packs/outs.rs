@@ -1,0 +1,218 @@
+//! What one block of a hand offers each card of its types, for greedy's prospects: whether a
+//! meld of the card lowers the block's loose count, and which points the block is left able to
+//! score when a meld leaves it complete. No set crosses blocks, so both depend on the block's
+//! counts alone (with the rules and whether Pairs count), and each answer is kept in a
+//! per-thread cache: a hand changes a card or two per turn, so most of its blocks recur from
+//! one decision to the next.
+
+use super::loose::{passes, sum_masks, BlockSolver, Counts};
+use super::melds::{meld_points, meld_shapes};
+use crate::games::tusac::card::Card;
+use crate::games::tusac::options::WinTest;
+use crate::games::tusac::rules::Melds;
+use crate::games::tusac::sets::SetKind;
+use std::cell::Cell;
+use std::thread::LocalKey;
+
+/// The most types a block has (a K/A/E or R/C/H block of every colour).
+const MAX_TYPES: usize = 12;
+
+/// What a block offers the cards of its types (by place among
+/// [`BlockSolver::block_types`]); Kings, which follow S1, have nothing here.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct BlockOuts {
+    /// Bit `place`: some meld of that card lowers the block's loose count.
+    pub improve: u16,
+    /// Per place: the points of the block's complete partitions after every meld of that card
+    /// that leaves the block complete, each raised by the meld's own points (bit `v` for `v`
+    /// points); 0 when no meld does. Filled only when asked for (see [`block_outs`]).
+    pub wins: [u128; MAX_TYPES],
+}
+
+impl BlockOuts {
+    /// Whether the card at `place` wins with the meld leaving the block complete, for a hand
+    /// whose other blocks are complete: their best points `others_top`, and all their points
+    /// as a bit set from `others_mask` (asked only when the best total fails), `fixed` points
+    /// made, under `test`.
+    pub fn wins(
+        &self,
+        place: usize,
+        others_top: u32,
+        others_mask: impl FnOnce() -> u128,
+        fixed: u32,
+        test: WinTest,
+    ) -> bool {
+        let own = self.wins[place];
+        if own == 0 {
+            return false;
+        }
+        let top = fixed + others_top + (127 - own.leading_zeros());
+        if passes(test, top) {
+            return true;
+        }
+        // every other total is below `top`: look at them only if a lower one could pass
+        if !(fixed..top).any(|v| passes(test, v)) {
+            return false;
+        }
+        let mut totals = sum_masks(own, others_mask());
+        while totals != 0 {
+            let v = 127 - totals.leading_zeros();
+            if passes(test, fixed + v) {
+                return true;
+            }
+            totals &= !(1u128 << v);
+        }
+        false
+    }
+}
+
+/// What block `b` of `hand` (holding `block_loose` loose cards) offers the cards of its types,
+/// Pairs counting only with `pairs`; the wins only with `wins`, else they stay 0. Kept in the
+/// thread's caches.
+pub fn block_outs(
+    solver: &BlockSolver,
+    hand: &Counts,
+    b: usize,
+    block_loose: u8,
+    pairs: bool,
+    wins: bool,
+) -> BlockOuts {
+    if block_loose == 0 && !wins {
+        // no meld lowers a loose count of 0
+        return BlockOuts::default();
+    }
+    let solve = || solve_outs(solver, hand, b, block_loose, pairs, wins);
+    let Some(key) = block_key(hand, solver.block_types(b), b, pairs) else {
+        return solve();
+    };
+    let tag = solver.rules_tag();
+    if wins {
+        cached(&WINS, key, tag, solve)
+    } else {
+        let improve = cached(&IMPROVES, key, tag, || solve().improve);
+        BlockOuts {
+            improve,
+            ..BlockOuts::default()
+        }
+    }
+}
+
+/// [`block_outs`] solved afresh. A meld of `u` with cards `U` leaves at least as many loose
+/// cards as the block holding `u` as well: a partition of what the meld leaves, with the meld's
+/// set, is a partition of that block. And every set holding a non-King card is a meld shape of
+/// it, so with Pairs counting the best meld leaves exactly that many. One solve per type then
+/// settles the improve bit, and the melds are looked at one by one only when the block with
+/// `u` is complete (for the wins) or when Pairs do not count.
+fn solve_outs(
+    solver: &BlockSolver,
+    hand: &Counts,
+    b: usize,
+    block_loose: u8,
+    pairs: bool,
+    wins: bool,
+) -> BlockOuts {
+    let rules = solver.rules();
+    let mut out = BlockOuts::default();
+    let mut melds = Melds::new();
+    for (place, &t) in solver.block_types(b).iter().enumerate() {
+        let u = Card::from_index(usize::from(t));
+        if u.is_king() {
+            continue;
+        }
+        let mut with = *hand;
+        with[u.index()] += 1;
+        let (least, _) = solver.block_best(&with, b);
+        let may_improve = least < block_loose;
+        let may_win = wins && least == 0;
+        if may_improve && pairs {
+            out.improve |= 1 << place;
+        }
+        // without Pairs, the best meld may leave more than `least`
+        let improve_unsettled = may_improve && !pairs;
+        if !may_win && !improve_unsettled {
+            continue;
+        }
+        meld_shapes(hand, u, rules.cross_colour, &mut melds);
+        for m in melds.iter().filter(|m| pairs || m.kind != SetKind::Pair) {
+            let mut after = *hand;
+            m.used().iter().for_each(|c| after[c.index()] -= 1);
+            let (loose, _) = solver.block_best(&after, b);
+            if loose < block_loose {
+                out.improve |= 1 << place;
+            }
+            if may_win && loose == 0 {
+                let shift = meld_points(*m, u, rules);
+                let mask = solver.block_mask(&after, b);
+                debug_assert!(mask.leading_zeros() >= shift, "points above 127");
+                out.wins[place] |= mask << shift;
+            }
+        }
+    }
+    out
+}
+
+/// The cache key of block `b` of `hand` (its card `types`), with Pairs counting or not: the
+/// block's counts (4 bits each, so `None` when one is above 15), the block and `pairs`.
+fn block_key(hand: &Counts, types: &[u8], b: usize, pairs: bool) -> Option<u64> {
+    let mut counts = 0u64;
+    for (i, &t) in types.iter().enumerate() {
+        let n = hand[usize::from(t)];
+        if n > 15 {
+            return None;
+        }
+        counts |= u64::from(n) << (4 * i);
+    }
+    Some(counts | (b as u64) << 48 | u64::from(pairs) << 52)
+}
+
+/// One entry of a cache: a packed [`block_key`], the rules' tag with [`FILLED`], the answer.
+#[derive(Copy, Clone)]
+struct Entry<T> {
+    key: u64,
+    tag: u32,
+    value: T,
+}
+
+/// The outs of an empty cache entry.
+const NO_OUTS: BlockOuts = BlockOuts {
+    improve: 0,
+    wins: [0; MAX_TYPES],
+};
+
+/// The tag bit of a filled entry (rules' tags use 10 bits).
+const FILLED: u32 = 1 << 31;
+
+/// A per-thread direct-mapped cache of `N` (a power of two) entries.
+type Cache<T, const N: usize> = LocalKey<[Cell<Entry<T>>; N]>;
+
+thread_local! {
+    /// The improve bits of blocks (2^11 entries, 32 KiB per thread).
+    static IMPROVES: [Cell<Entry<u16>>; 1 << 11] =
+        const { [const { Cell::new(Entry { key: 0, tag: 0, value: 0 }) }; 1 << 11] };
+    /// The whole outs of blocks that could win (2^10 entries, 208 KiB per thread).
+    static WINS: [Cell<Entry<BlockOuts>>; 1 << 10] =
+        const { [const { Cell::new(Entry { key: 0, tag: 0, value: NO_OUTS }) }; 1 << 10] };
+}
+
+/// The answer of `key` under rules tagged `tag`, from `cache` or from `answer`.
+fn cached<T: Copy, const N: usize>(
+    cache: &'static Cache<T, N>,
+    key: u64,
+    tag: u32,
+    answer: impl FnOnce() -> T,
+) -> T {
+    let slot = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - N.trailing_zeros())) as usize;
+    let e = cache.with(|c| c[slot].get());
+    if e.key == key && e.tag == tag | FILLED {
+        return e.value;
+    }
+    let value = answer();
+    cache.with(|c| {
+        c[slot].set(Entry {
+            key,
+            tag: tag | FILLED,
+            value,
+        })
+    });
+    value
+}
