@@ -40,7 +40,7 @@ use super::loose::{
     best, complete_win_score, sum_masks, win_score, BlockSolver, Counts, SetRules, BLOCK_IDS,
 };
 use super::melds::meld_points;
-use super::outs::block_outs;
+use super::outs::{block_outs, Ask};
 use super::state::{PacksState, MAX_ACTIONS};
 use super::view::PacksView;
 use crate::agents::greedy::TieBreak;
@@ -304,7 +304,13 @@ fn prospects_of(
     for &block in solver.block_ids() {
         let (block_loose, block_points) = blocks.0[block];
         let can_win = loose <= 3 && loose == block_loose;
-        let outs = block_outs(solver, left, block, block_loose, pair_open, can_win);
+        let ask = Ask {
+            block,
+            loose: block_loose,
+            pairs: pair_open,
+            wins: can_win,
+        };
+        let outs = block_outs(solver, left, ask);
         let others_mask = || others_mask(solver, left, block);
         for (place, &t) in solver.block_types(block).iter().enumerate() {
             let copies = u16::from(cards.unseen[usize::from(t)]);

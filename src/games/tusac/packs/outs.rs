@@ -66,27 +66,32 @@ impl BlockOuts {
     }
 }
 
-/// What block `b` of `hand` (holding `block_loose` loose cards) offers the cards of its types,
-/// Pairs counting only with `pairs`; the wins only with `wins`, else they stay 0. Kept in the
-/// thread's caches.
-pub fn block_outs(
-    solver: &BlockSolver,
-    hand: &Counts,
-    b: usize,
-    block_loose: u8,
-    pairs: bool,
-    wins: bool,
-) -> BlockOuts {
-    if block_loose == 0 && !wins {
+/// A question to [`block_outs`].
+#[derive(Copy, Clone, Debug)]
+pub struct Ask {
+    /// The block's id.
+    pub block: usize,
+    /// The loose cards of the block's best partition.
+    pub loose: u8,
+    /// Whether Pairs count (the S5 pair gate is open).
+    pub pairs: bool,
+    /// Whether the wins are wanted (else they stay 0).
+    pub wins: bool,
+}
+
+/// What the block of `hand` named by `ask` offers the cards of its types, kept in the thread's
+/// caches.
+pub fn block_outs(solver: &BlockSolver, hand: &Counts, ask: Ask) -> BlockOuts {
+    if ask.loose == 0 && !ask.wins {
         // no meld lowers a loose count of 0
         return BlockOuts::default();
     }
-    let solve = || solve_outs(solver, hand, b, block_loose, pairs, wins);
-    let Some(key) = block_key(hand, solver.block_types(b), b, pairs) else {
+    let solve = || solve_outs(solver, hand, ask);
+    let Some(key) = block_key(hand, solver.block_types(ask.block), ask.block, ask.pairs) else {
         return solve();
     };
     let tag = solver.rules_tag();
-    if wins {
+    if ask.wins {
         cached(&WINS, key, tag, solve)
     } else {
         let improve = cached(&IMPROVES, key, tag, || solve().improve);
@@ -103,14 +108,13 @@ pub fn block_outs(
 /// it, so with Pairs counting the best meld leaves exactly that many. One solve per type then
 /// settles the improve bit, and the melds are looked at one by one only when the block with
 /// `u` is complete (for the wins) or when Pairs do not count.
-fn solve_outs(
-    solver: &BlockSolver,
-    hand: &Counts,
-    b: usize,
-    block_loose: u8,
-    pairs: bool,
-    wins: bool,
-) -> BlockOuts {
+fn solve_outs(solver: &BlockSolver, hand: &Counts, ask: Ask) -> BlockOuts {
+    let Ask {
+        block: b,
+        loose: block_loose,
+        pairs,
+        wins,
+    } = ask;
     let rules = solver.rules();
     let mut out = BlockOuts::default();
     let mut melds = Melds::new();
