@@ -31,6 +31,7 @@ const S21: fn(u8) -> Options = Options::sisepai21;
 const D26: fn(u8) -> Options = Options::dirtyking26;
 const GREEDY: PacksGreedy = PacksGreedy {
     tiebreak: TieBreak::Canonical,
+    prospects: true,
 };
 
 /// Greedy's action for the seat to move.
@@ -614,4 +615,55 @@ fn prospects_from_the_whole_hand_equal_those_from_the_hand_left() {
         }
     });
     assert!(compared > 1000, "{compared} discards compared");
+}
+
+#[test]
+fn prospects_off_sends_the_best_discards_to_the_tie_break() {
+    // `greedy:prospects=off`: among the discards leaving the best key (fewest loose cards, then
+    // most points), the first in canonical order, where the rule compares their prospects.
+    let off = PacksGreedy {
+        prospects: false,
+        ..GREEDY
+    };
+    let (mut decisions, mut differ) = (0, 0);
+    greedy_positions(8, 6, |s, seat| {
+        if !matches!(s.phase(), Phase::MustDiscard(_)) {
+            return;
+        }
+        let view = s.view(seat);
+        let rules = SetRules::new(s.options(), s.double_rank());
+        let key = |c: Card| {
+            let mut left = *view.hand();
+            left[c.index()] -= 1;
+            let (loose, points) = best(&left, &rules);
+            (loose, std::cmp::Reverse(points))
+        };
+        let list = legal(s);
+        let discards = list.iter().filter_map(|a| match a {
+            Action::Discard(c) => Some(*c),
+            _ => None,
+        });
+        let Some(top) = discards.clone().map(key).min() else {
+            return;
+        };
+        let first = discards.clone().find(|&c| key(c) == top).unwrap();
+        let mut rng = stream_rng(1, 2, 3);
+        let chosen = list[off.choose(&view, &list, &mut rng)];
+        assert_eq!(chosen, Action::Discard(first));
+        decisions += 1;
+        differ += usize::from(chosen != greedy(s));
+    });
+    assert!(decisions > 100, "{decisions} discards");
+    assert!(differ > 0, "prospects=off never changed a discard");
+}
+
+#[test]
+fn the_prospects_parameter_reads_on_or_off() {
+    use bailab::agents::spec::AgentSpec;
+    use bailab::games::tusac::greedy::TuSacGreedy;
+    let read = |text: &str| TuSacGreedy::from_spec(&AgentSpec::parse(text).unwrap());
+    assert!(read("greedy").unwrap().prospects);
+    assert!(!read("greedy:prospects=off").unwrap().prospects);
+    let err = read("greedy:prospects=maybe").unwrap_err();
+    assert!(err.contains("prospects 'maybe' is not on or off"), "{err}");
 }

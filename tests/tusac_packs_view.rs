@@ -55,6 +55,7 @@ fn determinizations_predict_how_often_an_opponent_can_win_on_a_discard() {
         let game = MultiPack::new(opts).unwrap();
         let mut greedy = PacksGreedy {
             tiebreak: TieBreak::Canonical,
+            prospects: true,
         };
         let rates = win_on_discard_rates(
             |rng| game.deal(rng),

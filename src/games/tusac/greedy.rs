@@ -40,7 +40,7 @@ use super::state::{Action, OnePackState, Phase, LIST_CAPACITY};
 use super::trash::trash_and_value;
 use super::worst::worst_set;
 use super::OnePackView;
-use crate::agents::catalogue::AgentInfo;
+use crate::agents::catalogue::{choice, AgentInfo, ParamInfo};
 use crate::agents::greedy::{feature_slot, milli, TieBreak, Weights, TIEBREAK_PARAM};
 use crate::agents::rules::features::{FeatureRow, MAX_FEATURES};
 use crate::agents::spec::AgentSpec;
@@ -49,7 +49,7 @@ use crate::rng::GameRng;
 use std::cmp::Reverse;
 
 crate::greedy_weights! {
-    params: [TIEBREAK_PARAM];
+    params: [TIEBREAK_PARAM, PROSPECTS_PARAM];
     Outs "outs" = 1.0 in 0.0..=3.0 step 0.01,
         "discard: cost per out above the least among the legal discards (outs_over_min); alone \
          it keeps §5's worst card";
@@ -73,6 +73,16 @@ crate::greedy_weights! {
     Decline "decline" = 100.0 in -20.0..=100.0 step 0.01,
         "decline: its cost when a meld is legal (100: greedy's rule, always meld)";
 }
+
+/// The `prospects` parameter: whether the multi-pack rule tells equally good discards apart
+/// by their prospects.
+pub const PROSPECTS_PARAM: ParamInfo = ParamInfo {
+    name: "prospects",
+    default: "on",
+    about: "sisepai21/dirtyking26: among discards leaving equally few loose cards and points, \
+            prefer the most outs (on, the rule) or go straight to the tie-break (off); the \
+            one-pack rule has no prospects",
+};
 
 /// The catalogue entry of Tứ Sắc's `greedy`.
 pub const GREEDY_INFO: AgentInfo = AgentInfo {
@@ -111,6 +121,8 @@ pub struct TuSacGreedy {
     default_weights: bool,
     /// Score by the weights even when they are the defaults (the rule's other path, for tests).
     pub always_score: bool,
+    /// The multi-pack rule's prospects tie-break ([`PROSPECTS_PARAM`]).
+    pub prospects: bool,
     rows: [FeatureRow; LIST_CAPACITY],
 }
 
@@ -122,6 +134,7 @@ impl TuSacGreedy {
             default_weights: weights.is_default(WEIGHTS),
             weights,
             always_score: false,
+            prospects: true,
             rows: [[0; MAX_FEATURES]; LIST_CAPACITY],
         }
     }
@@ -133,10 +146,14 @@ impl TuSacGreedy {
 
     /// Greedy from its spec (`greedy:tiebreak=random,outs=1.5`, `greedy:PATH`).
     pub fn from_spec(spec: &AgentSpec) -> Result<TuSacGreedy, String> {
-        Ok(TuSacGreedy::new(
-            TieBreak::from_spec(spec)?,
-            Weights::from_spec(spec, WEIGHTS, "tusac")?,
-        ))
+        let prospects = choice(spec, "prospects", "on", &[("on", true), ("off", false)])?;
+        Ok(TuSacGreedy {
+            prospects,
+            ..TuSacGreedy::new(
+                TieBreak::from_spec(spec)?,
+                Weights::from_spec(spec, WEIGHTS, "tusac")?,
+            )
+        })
     }
 
     /// Greedy's rule: a worst discard; the meld leaving least trash, then most value.
@@ -286,6 +303,7 @@ impl Agent<TuSacState> for TuSacGreedy {
             TuSacView::MultiPack(v) if self.scores() => self.scored_multi_pack(v, legal, rng),
             TuSacView::MultiPack(v) => PacksGreedy {
                 tiebreak: self.tiebreak,
+                prospects: self.prospects,
             }
             .choose(v, legal, rng),
         }

@@ -59,6 +59,9 @@ use std::cmp::Reverse;
 pub struct PacksGreedy {
     /// The tie-break rule among equally good actions.
     pub tiebreak: TieBreak,
+    /// Whether discards with the best key are told apart by their prospects (the rule); else
+    /// they go straight to the tie-break.
+    pub prospects: bool,
 }
 
 /// The solver's key of a hand, smallest best: fewest loose cards, then most points (the hand's
@@ -112,6 +115,9 @@ impl PacksGreedy {
             .collect();
         let top = keys.iter().map(|&(_, k, _, _)| k).min()?;
         let mut tied = keys.iter().filter(|&&(_, k, _, _)| k == top);
+        if !self.prospects {
+            return self.tiebreak.pick(tied.map(|&(i, k, _, _)| (i, k)), rng);
+        }
         if tied.clone().count() == 1 {
             return tied.next().map(|&(i, _, _, _)| i);
         }
