@@ -770,7 +770,12 @@ pub fn complete_win_score(
     if test != WinTest::CompleteOver20Even || !(fixed_points..top).any(|v| passes(test, v)) {
         return None;
     }
-    let mut mask = complete_values(hand, rules);
+    best_passing(complete_values(hand, rules), fixed_points, test)
+}
+
+/// The largest total `fixed_points + v`, over the bits `v` of `mask`, that passes the points
+/// part of the win test, if any.
+pub fn best_passing(mut mask: u128, fixed_points: u32, test: WinTest) -> Option<u32> {
     while mask != 0 {
         let v = 127 - mask.leading_zeros();
         if passes(test, v + fixed_points) {

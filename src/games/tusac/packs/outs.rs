@@ -5,7 +5,7 @@
 //! per-thread cache: a hand changes a card or two per turn, so most of its blocks recur from
 //! one decision to the next.
 
-use super::loose::{passes, sum_masks, BlockSolver, Counts};
+use super::loose::{best_passing, passes, sum_masks, BlockSolver, Counts};
 use super::melds::{meld_points, meld_shapes};
 use crate::games::tusac::card::Card;
 use crate::games::tusac::options::WinTest;
@@ -54,15 +54,7 @@ impl BlockOuts {
         if !(fixed..top).any(|v| passes(test, v)) {
             return false;
         }
-        let mut totals = sum_masks(own, others_mask());
-        while totals != 0 {
-            let v = 127 - totals.leading_zeros();
-            if passes(test, fixed + v) {
-                return true;
-            }
-            totals &= !(1u128 << v);
-        }
-        false
+        best_passing(sum_masks(own, others_mask()), fixed, test).is_some()
     }
 }
 
