@@ -21,6 +21,9 @@
 //!
 //!   More win outs first, then more improve outs. This is §5's "fewest outs" turned around: among
 //!   the cards the hand can spare equally well, drop the one that keeps the most ways forward.
+//!   With `greedy:prospects=off` ([`PacksGreedy::prospects`] false) this step is skipped and the
+//!   discards with the best key go straight to the tie-break: in dirtyking26 that plays as well
+//!   (docs/tusac-variants.md) at more than twice the speed.
 //! - **Melds, claims and declarations** (`TurnOption` and `Claim`: S2 turn melds and identical
 //!   Triple/Quad claims, the S1 King Quad of dirtyking26): each meld is scored by the hand it
 //!   leaves: a win first (the engine already makes every winning meld itself, S1.1 and S2.1, so
