@@ -762,20 +762,28 @@ pub fn complete_win_score(
     rules: &SetRules,
     test: WinTest,
 ) -> Option<u32> {
+    complete_total(points, fixed_points, test, || complete_values(hand, rules))
+}
+
+/// The score paid for a complete hand with `fixed_points` made, whose zero-loose partitions
+/// are worth at most `points` and exactly the bits of `values()` (§3.6: the largest total
+/// meeting the test), or None. `values` is asked only when the best total fails and a lower
+/// one could pass (dirtyking26's "over 20 and even").
+pub fn complete_total(
+    points: u32,
+    fixed_points: u32,
+    test: WinTest,
+    values: impl FnOnce() -> u128,
+) -> Option<u32> {
     let top = fixed_points + points;
     if passes(test, top) {
         return Some(top);
     }
     // every other total is below `top`: look for one only if some lower total could pass
-    if test != WinTest::CompleteOver20Even || !(fixed_points..top).any(|v| passes(test, v)) {
+    if !(fixed_points..top).any(|v| passes(test, v)) {
         return None;
     }
-    best_passing(complete_values(hand, rules), fixed_points, test)
-}
-
-/// The largest total `fixed_points + v`, over the bits `v` of `mask`, that passes the points
-/// part of the win test, if any.
-pub fn best_passing(mut mask: u128, fixed_points: u32, test: WinTest) -> Option<u32> {
+    let mut mask = values();
     while mask != 0 {
         let v = 127 - mask.leading_zeros();
         if passes(test, v + fixed_points) {

@@ -5,7 +5,7 @@
 //! per-thread cache: a hand changes a card or two per turn, so most of its blocks recur from
 //! one decision to the next.
 
-use super::loose::{best_passing, passes, sum_masks, BlockSolver, Counts};
+use super::loose::{complete_total, sum_masks, BlockSolver, Counts};
 use super::melds::{meld_points, meld_shapes};
 use crate::games::tusac::card::Card;
 use crate::games::tusac::options::WinTest;
@@ -46,15 +46,8 @@ impl BlockOuts {
         if own == 0 {
             return false;
         }
-        let top = fixed + others_top + (127 - own.leading_zeros());
-        if passes(test, top) {
-            return true;
-        }
-        // every other total is below `top`: look at them only if a lower one could pass
-        if !(fixed..top).any(|v| passes(test, v)) {
-            return false;
-        }
-        best_passing(sum_masks(own, others_mask()), fixed, test).is_some()
+        let points = others_top + (127 - own.leading_zeros());
+        complete_total(points, fixed, test, || sum_masks(own, others_mask())).is_some()
     }
 }
 
