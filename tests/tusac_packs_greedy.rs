@@ -8,7 +8,9 @@ use bailab::agents::{Agent, RandomAgent};
 use bailab::game::{Game, GameState, Outcome, Seat};
 use bailab::games::tusac::card::{Card, Rank};
 use bailab::games::tusac::options::{KingIdenticalSets, Options};
-use bailab::games::tusac::packs::greedy::{prospects, unseen, PacksGreedy, Prospects, UnseenCards};
+use bailab::games::tusac::packs::greedy::{
+    prospects, prospects_by_default, unseen, PacksGreedy, Prospects, UnseenCards,
+};
 use bailab::games::tusac::packs::loose::{best, win_score, Counts, SetRules};
 use bailab::games::tusac::packs::melds::{meld_points, meld_shapes};
 use bailab::games::tusac::packs::PacksView;
@@ -33,6 +35,15 @@ const GREEDY: PacksGreedy = PacksGreedy {
     tiebreak: TieBreak::Canonical,
     prospects: true,
 };
+
+/// Greedy as `greedy` plays under `options`: the rule, with its prospects step by the variant
+/// ([`prospects_by_default`]).
+fn default_greedy(options: &Options) -> PacksGreedy {
+    PacksGreedy {
+        prospects: prospects_by_default(options),
+        ..GREEDY
+    }
+}
 
 /// Greedy's action for the seat to move.
 fn greedy(s: &PacksState) -> Action {
@@ -301,11 +312,12 @@ fn greedy_positions(seed: u64, deals: u64, mut f: impl FnMut(&PacksState, Seat))
 
 // ---------------------------------------------------------------- play
 
-/// The seat-0 payout of one game of `seat0` against three `random`s on deal `deal`.
+/// The seat-0 payout of one game of greedy (`greedy_first`, as `greedy` plays by default) or
+/// random against three `random`s on deal `deal`.
 fn payout_vs_random(game: &MultiPack, deal: u64, greedy_first: bool) -> i64 {
     let mut agents: Vec<Box<dyn Agent<PacksState>>> = vec![Box::new(RandomAgent)];
     if greedy_first {
-        agents.push(Box::new(GREEDY));
+        agents.push(Box::new(default_greedy(game.options())));
     } else {
         agents.push(Box::new(RandomAgent));
     }
@@ -438,7 +450,8 @@ fn greedy_decisions_do_not_allocate() {
 fn measure_greedy() {
     for (name, variant) in [("sisepai21", S21), ("dirtyking26", D26)] {
         let game = MultiPack::new(variant(4)).unwrap();
-        let mut agents: Vec<Box<dyn Agent<PacksState>>> = vec![Box::new(GREEDY)];
+        let greedy = default_greedy(game.options());
+        let mut agents: Vec<Box<dyn Agent<PacksState>>> = vec![Box::new(greedy)];
         let deals = 10_000u64;
         let start = std::time::Instant::now();
         let (mut drawn, mut turns) = (0u64, 0u64);
@@ -658,12 +671,58 @@ fn prospects_off_sends_the_best_discards_to_the_tie_break() {
 }
 
 #[test]
-fn the_prospects_parameter_reads_on_or_off() {
+fn the_prospects_parameter_reads_auto_on_or_off() {
     use bailab::agents::spec::AgentSpec;
     use bailab::games::tusac::greedy::TuSacGreedy;
     let read = |text: &str| TuSacGreedy::from_spec(&AgentSpec::parse(text).unwrap());
-    assert!(read("greedy").unwrap().prospects);
-    assert!(!read("greedy:prospects=off").unwrap().prospects);
+    assert_eq!(read("greedy").unwrap().prospects, None);
+    assert_eq!(read("greedy:prospects=auto").unwrap().prospects, None);
+    assert_eq!(read("greedy:prospects=on").unwrap().prospects, Some(true));
+    assert_eq!(read("greedy:prospects=off").unwrap().prospects, Some(false));
     let err = read("greedy:prospects=maybe").unwrap_err();
-    assert!(err.contains("prospects 'maybe' is not on or off"), "{err}");
+    assert!(
+        err.contains("prospects 'maybe' is not auto or on or off"),
+        "{err}"
+    );
+}
+
+/// The actions of a greedy ×4 game of `variant` with every seat playing `spec`.
+fn spec_game(variant: &str, spec: &str, deal: u64) -> Vec<Action> {
+    use bailab::agents::catalogue::make_agent;
+    use bailab::games::tusac::TuSac;
+    let game = TuSac::preset(variant, 4).unwrap();
+    let mut agents = vec![make_agent::<TuSac>(spec).unwrap()];
+    let id = GameId {
+        master: 17,
+        deal,
+        rotation: 0,
+    };
+    let mut actions = Vec::new();
+    play_game(&game, id, &mut agents, &[0; 4], |(_, step)| {
+        actions.extend(step.map(|(_, a)| a))
+    });
+    actions
+}
+
+#[test]
+fn greedy_uses_its_prospects_by_default_in_sisepai21_but_not_in_dirtyking26() {
+    // the default is `prospects=auto`: the whole game equals `on`'s in sisepai21 and `off`'s
+    // in dirtyking26, and over a few deals the other setting plays differently in each
+    for (variant, same, other) in [("sisepai21", "on", "off"), ("dirtyking26", "off", "on")] {
+        let mut differ = 0;
+        for deal in 0..6 {
+            let default = spec_game(variant, "greedy", deal);
+            let forced = spec_game(variant, &format!("greedy:prospects={same}"), deal);
+            assert!(
+                default == forced,
+                "{variant} deal {deal}: the default is not {same}"
+            );
+            let other_game = spec_game(variant, &format!("greedy:prospects={other}"), deal);
+            differ += usize::from(default != other_game);
+        }
+        assert!(
+            differ > 0,
+            "{variant}: prospects={other} played every deal alike"
+        );
+    }
 }

@@ -32,7 +32,7 @@ use super::engine::{TuSacState, TuSacView};
 use super::features::{features, FEATURES};
 use super::options::DiscardRule;
 use super::packs::features::features as packs_features;
-use super::packs::greedy::PacksGreedy;
+use super::packs::greedy::{prospects_by_default, PacksGreedy};
 use super::packs::PacksView;
 use super::rules::cards_of;
 use super::sets::{value, Origin, SetKind, Zone};
@@ -78,10 +78,11 @@ crate::greedy_weights! {
 /// by their prospects.
 pub const PROSPECTS_PARAM: ParamInfo = ParamInfo {
     name: "prospects",
-    default: "on",
+    default: "auto",
     about: "sisepai21/dirtyking26: among discards leaving equally few loose cards and points, \
-            prefer the most outs (on, the rule) or go straight to the tie-break (off); the \
-            one-pack rule has no prospects",
+            prefer the most outs (on) or go straight to the tie-break (off); auto: on in \
+            sisepai21, off in dirtyking26, where the outs add no strength and cost half the \
+            time (docs/tusac-variants.md); the one-pack rule has no prospects",
 };
 
 /// The catalogue entry of Tứ Sắc's `greedy`.
@@ -90,8 +91,8 @@ pub const GREEDY_INFO: AgentInfo = AgentInfo {
     games: "tusac",
     about: "greedy worst-card: discards a worst card (§5 OutsV1); melds when a meld is legal and \
             does not raise trash, preferring the lowest trash left, then the highest hand value. \
-            In sisepai21/dirtyking26: fewest loose cards, then most points, then outs \
-            (docs/tusac-variants.md). Its weights (defaults: that rule) score the actions by \
+            In sisepai21/dirtyking26: fewest loose cards, then most points, then (by default \
+            in sisepai21 only) outs (docs/tusac-variants.md). Its weights (defaults: that rule) score the actions by \
             their features instead (docs/tune.md)",
     params: GREEDY_PARAMS,
 };
@@ -121,8 +122,9 @@ pub struct TuSacGreedy {
     default_weights: bool,
     /// Score by the weights even when they are the defaults (the rule's other path, for tests).
     pub always_score: bool,
-    /// The multi-pack rule's prospects tie-break ([`PROSPECTS_PARAM`]).
-    pub prospects: bool,
+    /// The multi-pack rule's prospects tie-break ([`PROSPECTS_PARAM`]): forced on or off, or
+    /// `None` for the variant's default ([`prospects_by_default`]).
+    pub prospects: Option<bool>,
     rows: [FeatureRow; LIST_CAPACITY],
 }
 
@@ -134,7 +136,7 @@ impl TuSacGreedy {
             default_weights: weights.is_default(WEIGHTS),
             weights,
             always_score: false,
-            prospects: true,
+            prospects: None,
             rows: [[0; MAX_FEATURES]; LIST_CAPACITY],
         }
     }
@@ -146,7 +148,12 @@ impl TuSacGreedy {
 
     /// Greedy from its spec (`greedy:tiebreak=random,outs=1.5`, `greedy:PATH`).
     pub fn from_spec(spec: &AgentSpec) -> Result<TuSacGreedy, String> {
-        let prospects = choice(spec, "prospects", "on", &[("on", true), ("off", false)])?;
+        let prospects = choice(
+            spec,
+            "prospects",
+            PROSPECTS_PARAM.default,
+            &[("auto", None), ("on", Some(true)), ("off", Some(false))],
+        )?;
         Ok(TuSacGreedy {
             prospects,
             ..TuSacGreedy::new(
@@ -303,7 +310,9 @@ impl Agent<TuSacState> for TuSacGreedy {
             TuSacView::MultiPack(v) if self.scores() => self.scored_multi_pack(v, legal, rng),
             TuSacView::MultiPack(v) => PacksGreedy {
                 tiebreak: self.tiebreak,
-                prospects: self.prospects,
+                prospects: self
+                    .prospects
+                    .unwrap_or_else(|| prospects_by_default(v.options())),
             }
             .choose(v, legal, rng),
         }

@@ -21,9 +21,11 @@
 //!
 //!   More win outs first, then more improve outs. This is §5's "fewest outs" turned around: among
 //!   the cards the hand can spare equally well, drop the one that keeps the most ways forward.
-//!   With `greedy:prospects=off` ([`PacksGreedy::prospects`] false) this step is skipped and the
-//!   discards with the best key go straight to the tie-break: in dirtyking26 that plays as well
-//!   (docs/tusac-variants.md) at more than twice the speed.
+//!   Without prospects ([`PacksGreedy::prospects`] false) this step is skipped and the discards
+//!   with the best key go straight to the tie-break. That is greedy's default in dirtyking26
+//!   ([`prospects_by_default`]): there the step adds no strength, against the rule or against
+//!   random, and takes more than half of greedy's time (docs/tusac-variants.md).
+//!   `greedy:prospects=on|off` forces either in any variant.
 //! - **Melds, claims and declarations** (`TurnOption` and `Claim`: S2 turn melds and identical
 //!   Triple/Quad claims, the S1 King Quad of dirtyking26): each meld is scored by the hand it
 //!   leaves: a win first (the engine already makes every winning meld itself, S1.1 and S2.1, so
@@ -49,7 +51,7 @@ use super::view::PacksView;
 use crate::agents::greedy::TieBreak;
 use crate::agents::Agent;
 use crate::games::tusac::card::{Card, CARD_TYPES};
-use crate::games::tusac::options::{KingIdenticalSets, WinTest};
+use crate::games::tusac::options::{KingIdenticalSets, Options, WinTest};
 use crate::games::tusac::rules::Meld;
 use crate::games::tusac::sets::SetKind;
 use crate::games::tusac::state::{Action, Phase};
@@ -65,6 +67,16 @@ pub struct PacksGreedy {
     /// Whether discards with the best key are told apart by their prospects (the rule); else
     /// they go straight to the tie-break.
     pub prospects: bool,
+}
+
+/// The variants whose greedy plays without prospects unless told otherwise: the step was
+/// measured to add no strength there (docs/tusac-variants.md).
+const NO_PROSPECTS_BY_DEFAULT: &[&str] = &["dirtyking26"];
+
+/// Whether greedy's discard uses its prospects step by default under these rules: on, except in
+/// [`NO_PROSPECTS_BY_DEFAULT`] (by the preset the rules start from, `Options::variant`).
+pub fn prospects_by_default(options: &Options) -> bool {
+    !NO_PROSPECTS_BY_DEFAULT.contains(&options.variant)
 }
 
 /// The solver's key of a hand, smallest best: fewest loose cards, then most points (the hand's
