@@ -92,8 +92,8 @@ pub const GREEDY_INFO: AgentInfo = AgentInfo {
     about: "greedy worst-card: discards a worst card (§5 OutsV1); melds when a meld is legal and \
             does not raise trash, preferring the lowest trash left, then the highest hand value. \
             In sisepai21/dirtyking26: fewest loose cards, then most points, then (by default \
-            in sisepai21 only) outs (docs/tusac-variants.md). Its weights (defaults: that rule) score the actions by \
-            their features instead (docs/tune.md)",
+            in sisepai21 only) outs (docs/tusac-variants.md). Its weights (defaults: that \
+            rule) score the actions by their features instead (docs/tune.md)",
     params: GREEDY_PARAMS,
 };
 
