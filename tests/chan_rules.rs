@@ -29,9 +29,11 @@ fn game(o: Options) -> Chan {
 
 #[test]
 fn section_11_1_decompositions_from_the_jsonl_file() {
-    let text = std::fs::read_to_string("/work/shared/rules/vectors/chan-decompose.jsonl")
-        .or_else(|_| std::fs::read_to_string("../shared/rules/vectors/chan-decompose.jsonl"))
-        .expect("the §11.1 vector file");
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/vectors/chan-decompose.jsonl"
+    ))
+    .expect("the §11.1 vector file");
     let mut n = 0;
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
         let v: serde_json::Value = serde_json::from_str(line).unwrap();

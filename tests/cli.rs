@@ -21,7 +21,7 @@ fn stderr(o: &Output) -> String {
 fn vectors() -> Vec<serde_json::Value> {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
-        "/../shared/rules/vectors/tusac-trash.jsonl"
+        "/tests/data/vectors/tusac-trash.jsonl"
     );
     let text = std::fs::read_to_string(path).unwrap();
     text.lines()

@@ -25,7 +25,7 @@ use std::time::Instant;
 
 const VECTORS: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
-    "/../shared/rules/vectors/tusac-trash.jsonl"
+    "/tests/data/vectors/tusac-trash.jsonl"
 );
 
 fn h(s: &str) -> Hand {
