@@ -1,4 +1,4 @@
-//! The 4sac variant of Tứ Sắc on the one-pack core (`../shared/rules/tu-sac.md` §1.4, §2.5, §4.5,
+//! The 4sac variant of Tứ Sắc on the one-pack core (`docs/games/tusac.md` §1.4, §2.5, §4.5,
 //! §4.7, §6.2, §7): hand-built scenarios for the rules of §4.5, and invariant checks of every
 //! rule after every step of random and greedy games for 2, 3 and 4 players (no panic, cards
 //! conserved, zero-sum payouts of the §6.2 formula, termination, the same seed gives the same

@@ -1,5 +1,5 @@
 //! Integration tests that drive the classic Tứ Sắc engine through the worked scenarios of the
-//! rules spec (`../shared/rules/tu-sac.md`) with constructed decks.
+//! rules reference (`docs/games/tusac.md`) with constructed decks.
 //!
 //! Every deck is built by [`deck_for`] (`common/tusac_deck.rs`, shared with `tusac_features.rs`)
 //! from explicit hands. "Only the relevant part of each private block is shown; assume the rest

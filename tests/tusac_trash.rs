@@ -1,7 +1,7 @@
 //! Integration tests of the classic trash solver (`src/games/tusac/trash.rs`) against the rules
-//! spec, `../shared/rules/tu-sac.md` §3.
+//! reference, `docs/games/tusac.md` §3.
 //!
-//! * The §3.5 worked examples, loaded from `../shared/rules/vectors/tusac-trash.jsonl`.
+//! * The §3.5 worked examples, loaded from `tests/data/vectors/tusac-trash.jsonl`.
 //! * Named checks of the §3.5 points that the count alone does not show (values, the Khap lock,
 //!   the partitions of the two full hands).
 //! * An independent brute-force solver that implements §3.1 directly: lock every type with

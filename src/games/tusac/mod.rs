@@ -1,4 +1,4 @@
-//! Tứ Sắc (four colours), `../shared/rules/tu-sac.md`: cards and notation, the trash solver,
+//! Tứ Sắc (four colours), `docs/games/tusac.md`: cards and notation, the trash solver,
 //! the rules state machine, the worst card and the payouts.
 
 pub mod analyze;
