@@ -776,7 +776,7 @@ fn the_rules_command_prints_the_options_in_force() {
     assert!(text.contains("\nstock_floor "), "{text}");
     assert!(!text.contains("not playable"), "{text}");
 
-    // --rules and --players, and --json is the map records store
+    // --rules and --players; --json holds the map records store and the defaults
     let o = ok(
         &dir.0,
         &[
@@ -790,12 +790,24 @@ fn the_rules_command_prints_the_options_in_force() {
             "--json",
         ],
     );
-    let map: RuleMap = serde_json::from_str(&stdout(&o)).unwrap();
+    let out: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let map: RuleMap = serde_json::from_value(out["rules"].clone()).unwrap();
     let expected = Options {
         stock_floor: 6,
         ..preset("classic", 3)
     };
     assert_eq!(map, expected.to_rules());
+    let floor = out["options"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|o| o["name"] == "stock_floor")
+        .unwrap();
+    assert_eq!(floor["value"], json!(6));
+    assert_eq!(
+        floor["default"],
+        preset("classic", 3).to_rules()["stock_floor"]
+    );
     let o = ok(
         &dir.0,
         &[
@@ -810,11 +822,16 @@ fn the_rules_command_prints_the_options_in_force() {
     );
     let text = stdout(&o);
     assert!(
-        text.lines()
-            .any(|l| l.starts_with("stock_floor") && l.contains("= 6")),
+        text.lines().any(|l| l.starts_with("stock_floor")
+            && l.contains("= 6")
+            && l.ends_with("(default 7)")),
         "{text}"
     );
     assert!(text.contains("\"AnyNonKing\""), "{text}");
+    assert!(
+        text.contains("# sections refer to docs/games/tusac.md"),
+        "{text}"
+    );
 
     // every variant prints, none as planned
     for v in ["4sac", "sisepai21", "dirtyking26"] {
@@ -828,8 +845,17 @@ fn the_rules_command_prints_the_options_in_force() {
             &dir.0,
             &["rules", "--game", "tusac", "--variant", v, "--json"],
         );
-        let map: RuleMap = serde_json::from_str(&stdout(&o)).unwrap();
+        let out: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        let map: RuleMap = serde_json::from_value(out["rules"].clone()).unwrap();
         assert_eq!(map, preset(v, 4).to_rules(), "{v}");
+        let options = out["options"].as_array().unwrap();
+        assert_eq!(options.len(), map.len(), "{v}");
+        for o in options {
+            assert_eq!(o["value"], map[o["name"].as_str().unwrap()], "{v}: {o}");
+            assert_eq!(o["default"], o["value"], "{v}: {o}");
+            assert!(o["section"].as_str().unwrap().starts_with('§'), "{v}: {o}");
+            assert!(!o["meaning"].as_str().unwrap().is_empty(), "{v}: {o}");
+        }
     }
     let o = ok(
         &dir.0,
@@ -844,8 +870,9 @@ fn the_rules_command_prints_the_options_in_force() {
             "--json",
         ],
     );
-    let map: RuleMap = serde_json::from_str(&stdout(&o)).unwrap();
-    assert_eq!(map["decks"], json!(4));
+    let out: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(out["rules"]["decks"], json!(4));
+    assert_eq!(out["reference"], json!("docs/games/tusac.md"));
     // play runs every variant
     ok(
         &dir.0,

@@ -1,8 +1,10 @@
 //! `bailab rules`: the rule options in force for a game, a variant, a player count and
 //! `KEY=VALUE` overrides (as an experiment's `[rules]` table would set them), one per line with
-//! its meaning and spec section, or as the JSON map records store.
+//! its meaning, its section of the game's rules reference (`docs/games/<game>.md`) and, when
+//! `--rules` changed it, its default; or as JSON: the map records store, and every option
+//! explained.
 
-use crate::games::{game_info, with_game, GameKind, GameVisitor, RuleMap};
+use crate::games::{game_info, with_game, GameInfo, GameKind, GameVisitor, RuleDoc, RuleMap};
 
 /// Arguments of `bailab rules`.
 #[derive(clap::Args, Debug)]
@@ -21,7 +23,8 @@ pub struct Args {
     /// `dealt_quad=ExposeKong` (a TOML value; a bare word is a string). Repeatable.
     #[arg(long = "rules", value_name = "KEY=VALUE")]
     pub rules: Vec<String>,
-    /// Print the options as one JSON object instead.
+    /// Print one JSON object instead: `rules`, the map a record stores, and `options`, each
+    /// option with its value, default, section and meaning.
     #[arg(long)]
     pub json: bool,
 }
@@ -54,43 +57,97 @@ struct Print<'a> {
     json: bool,
 }
 
+/// One option as `bailab rules` explains it.
+#[derive(serde::Serialize)]
+struct Explained<'a> {
+    name: &'a str,
+    value: &'a serde_json::Value,
+    /// The variant's own value at this player count, before `--rules`.
+    default: Option<&'a serde_json::Value>,
+    section: &'a str,
+    meaning: &'a str,
+}
+
+/// The options in force, explained, in the game's order (§ order), then any others by name.
+fn explain<'a>(map: &'a RuleMap, defaults: &'a RuleMap, docs: &'a [RuleDoc]) -> Vec<Explained<'a>> {
+    let place = |name: &str| {
+        docs.iter()
+            .position(|d| d.name == name)
+            .unwrap_or(usize::MAX)
+    };
+    let mut names: Vec<&String> = map.keys().collect();
+    names.sort_by_key(|n| place(n));
+    names
+        .into_iter()
+        .map(|name| {
+            let doc = docs.iter().find(|d| d.name == name);
+            Explained {
+                name,
+                value: &map[name],
+                default: defaults.get(name),
+                section: doc.map_or("", |d| d.section),
+                meaning: doc.map_or("", |d| d.doc),
+            }
+        })
+        .collect()
+}
+
+/// The text form: a header naming the reference, then `name = value  # §: meaning`, with the
+/// default beside each value that `--rules` changed.
+fn text(info: &GameInfo, variant: &str, players: usize, options: &[Explained]) -> String {
+    let mut out = format!(
+        "# {} ({}), variant {variant}, {players} players\n\
+         # sections refer to {}\n",
+        info.title,
+        info.name,
+        reference(info)
+    );
+    if !info.variants.contains(&variant) {
+        out += &format!(
+            "# variant {variant} is specified but not playable yet (playable: {})\n",
+            info.variants.join(", ")
+        );
+    }
+    let width = options.iter().map(|o| o.name.len()).max().unwrap_or(0);
+    for o in options {
+        let mut line = format!("{:<width$} = {}", o.name, o.value);
+        if !o.section.is_empty() || !o.meaning.is_empty() {
+            line += &format!("  # {}: {}", o.section, o.meaning);
+        }
+        if let Some(d) = o.default.filter(|&d| d != o.value) {
+            line += &format!(" (default {d})");
+        }
+        out += &line;
+        out.push('\n');
+    }
+    out.trim_end().to_string()
+}
+
+/// The rules reference of a game, relative to the repository.
+fn reference(info: &GameInfo) -> String {
+    format!("docs/games/{}.md", info.name)
+}
+
 impl GameVisitor for Print<'_> {
     type Output = Result<String, String>;
     fn visit<G: GameKind>(self) -> Result<String, String> {
         let map = G::rules_in_force(self.variant, self.players, self.rules)?;
-        if self.json {
-            return serde_json::to_string_pretty(&map).map_err(|e| e.to_string());
-        }
-        let info = G::INFO;
-        let mut out = format!(
-            "# {} ({}), variant {}, {} players\n",
-            info.title, info.name, self.variant, self.players
-        );
-        if !info.variants.contains(&self.variant) {
-            out += &format!(
-                "# variant {} is specified but not playable yet (playable: {})\n",
-                self.variant,
-                info.variants.join(", ")
-            );
-        }
+        let defaults = G::rules_in_force(self.variant, self.players, &RuleMap::new())?;
         let docs = G::rule_docs();
-        // documented options in the game's order (§ order), then any others by name
-        let place = |name: &str| {
-            docs.iter()
-                .position(|d| d.name == name)
-                .unwrap_or(usize::MAX)
-        };
-        let mut names: Vec<&String> = map.keys().collect();
-        names.sort_by_key(|n| place(n));
-        let width = names.iter().map(|n| n.len()).max().unwrap_or(0);
-        for name in names {
-            let line = format!("{name:<width$} = {}", map[name]);
-            match docs.iter().find(|d| d.name == name) {
-                Some(d) => out += &format!("{line}  # {}: {}\n", d.section, d.doc),
-                None => out += &format!("{line}\n"),
-            }
+        let options = explain(&map, &defaults, &docs);
+        let info = G::INFO;
+        if !self.json {
+            return Ok(text(&info, self.variant, self.players, &options));
         }
-        Ok(out.trim_end().to_string())
+        let out = serde_json::json!({
+            "game": info.name,
+            "variant": self.variant,
+            "players": self.players,
+            "reference": reference(&info),
+            "rules": map,
+            "options": options,
+        });
+        serde_json::to_string_pretty(&out).map_err(|e| e.to_string())
     }
 }
 
