@@ -1,4 +1,4 @@
-//! Chắn rules tests (`../shared/rules/chan.md`, spec v2): the §11.1 vectors (decomposition from
+//! Chắn rules tests (`docs/games/chan.md`): the §11.1 vectors (decomposition from
 //! the JSONL file, ù and scoring through the engine), the §8.5 worked examples, the §11.2
 //! restriction vectors and every §6 predicate as constructed positions, the §5.3 priority
 //! order, Thiên ù, the stock-exhausted draw, each §9 option, notation errors and the options'

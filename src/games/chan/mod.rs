@@ -1,7 +1,8 @@
-//! Chắn, `../shared/rules/chan.md` (spec version 2): cards and notation, hands as counts, the
-//! canonical decomposition and `WinShape`, the options, the restriction predicates, scoring,
-//! the state machine with its ù and chíu windows, the seat view with determinization, the
-//! `greedy` agent, the analyser and the log.
+//! Chắn as the rules reference `docs/games/chan.md` describes it (every `§` in this module is
+//! a section of that file): cards and notation, hands as counts, the canonical decomposition
+//! and `WinShape`, the options, the restriction predicates, scoring, the state machine with its
+//! ù and chíu windows, the seat view with determinization, the `greedy` agent, the analyser and
+//! the log.
 
 pub mod analyze;
 pub mod card;

@@ -1,6 +1,91 @@
-//! The rule options of §9, with their `[rules]` names; each is read where its rule is applied.
+//! The rule options of §9 (`docs/games/chan.md`), with their `[rules]` names and their
+//! explanations for `bailab rules` ([`RULE_DOCS`]); each is read where its rule is applied.
 
+use crate::games::RuleDoc;
 use serde_json::{Map, Value};
+
+/// What each option of [`Options::to_rules`] means and the section of `docs/games/chan.md` that
+/// defines it, in section order (`bailab rules --game chan`).
+pub const RULE_DOCS: &[RuleDoc] = &[
+    RuleDoc {
+        name: "players",
+        section: "§2.1",
+        doc: "number of players, 2 to 5; the first player is dealt 20 cards, the others 19, \
+              and the stock holds the other 99 − 19·players",
+    },
+    RuleDoc {
+        name: "first_player_after_draw",
+        section: "§2.3",
+        doc: "the first player after a drawn hand: Same (the same seat) or Next (the next seat \
+              in play order); after a win it is the winner",
+    },
+    RuleDoc {
+        name: "auto_expose_thien_khai",
+        section: "§5.2.1",
+        doc: "true: a dealt 4-of-a-kind is laid down at once as a Thiên khai Quad, never to be \
+              discarded; false: it stays in hand (two Chắn)",
+    },
+    RuleDoc {
+        name: "chan_discard_rule",
+        section: "§6.3",
+        doc: "discarding from a concealed chắn: SecondCardOnly (one card may go, never its twin \
+              afterwards, D2) or Strict (neither card may go, Dstrict)",
+    },
+    RuleDoc {
+        name: "u_pass_forfeit",
+        section: "§7.1",
+        doc: "true: a player who declines an ù may not ù again for the rest of the hand",
+    },
+    RuleDoc {
+        name: "chi_includes_passed_draw",
+        section: "§8.1",
+        doc: "true: an ù on a drawn card passed on to the winner's gate also scores Ù chì \
+              (false: only the winner's own draw, or a chíu return at its gate)",
+    },
+    RuleDoc {
+        name: "bach_thu_on_thien_u",
+        section: "§8.1",
+        doc: "true: a Thiên ù with exactly 6 Chắn also scores Bạch thủ",
+    },
+    RuleDoc {
+        name: "quad_factor_values",
+        section: "§8.1",
+        doc: "[points, dịch] of each Thiên khai, Chíu and Bòn instance, integers 0 to 1000",
+    },
+    RuleDoc {
+        name: "thien_u_values",
+        section: "§8.1",
+        doc: "[points, dịch] of Thiên ù, integers 0 to 1000",
+    },
+    RuleDoc {
+        name: "thap_thanh_rule",
+        section: "§8.2",
+        doc: "how a Thập thành hand adds its factors: SumAllPoints (the points of every \
+              instance) or SumPointsOfColourFactors (points for Thập thành, Bạch định, Tám đỏ \
+              and Kính tứ chi, dịch for the rest)",
+    },
+    RuleDoc {
+        name: "xuong_points",
+        section: "§8.2",
+        doc: "points of an ù with no factor (Ù xuông), 0 to 1000",
+    },
+    RuleDoc {
+        name: "ga_points",
+        section: "§8.3",
+        doc: "points each gà adds to S (GA_POINTS), 0 to 1000; 0 disables gà",
+    },
+    RuleDoc {
+        name: "stake",
+        section: "§8.4",
+        doc: "payout units per point: each loser pays S × stake to the winner; 1 to 1000000",
+    },
+    RuleDoc {
+        name: "extra_factors",
+        section: "§9",
+        doc: "factors beyond §8.1's table; only [] (none) is accepted: DiaU, BachThuChi, ChiuU, \
+              UBon and PhaThien are not implemented",
+    },
+];
 
 /// Who is first after a drawn hand (§2.3, option `first_player_after_draw`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
