@@ -151,10 +151,7 @@ fn kind_of(v: &serde_json::Value) -> Option<ComboType> {
 }
 
 fn vectors(name: &str) -> Vec<serde_json::Value> {
-    let path = format!(
-        "{}/tests/data/vectors/{name}",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    let path = format!("{}/tests/data/vectors/{name}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     text.lines()
         .filter(|l| !l.trim().is_empty())
