@@ -32,10 +32,7 @@ fn json(s: &str) -> serde_json::Value {
 }
 
 fn vectors(name: &str) -> Vec<serde_json::Value> {
-    let path = format!(
-        "{}/tests/data/vectors/{name}",
-        env!("CARGO_MANIFEST_DIR")
-    );
+    let path = format!("{}/tests/data/vectors/{name}", env!("CARGO_MANIFEST_DIR"));
     let body = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     body.lines().map(json).collect()
 }
