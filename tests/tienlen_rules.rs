@@ -1,5 +1,6 @@
-//! The Tiến Lên rules against the spec's vectors (§10) and worked examples (§7.7), the options
-//! of §8, generation against brute force (perft) and the action-list capacity.
+//! The Tiến Lên rules against the worked examples of the rules reference `docs/games/tienlen.md`
+//! (the vectors of §10 and the games of §7.7), the options of §8, generation against brute force
+//! (perft) and the action-list capacity.
 
 use bailab::games::tienlen::card::DECK_SIZE;
 use bailab::games::tienlen::combo::heo_total;

@@ -23,7 +23,7 @@ fn read(text: &str, what: &str) -> Result<Cards, String> {
     Ok(cards.into_iter().collect())
 }
 
-/// The JSON of a combination's type as the spec's vectors write it: `type` (the identifier
+/// The JSON of a combination's type as the §10.1 vectors write it: `type` (the identifier
 /// without its size), `size` (cards for Single..Quad and Straight, pairs for PairSequence) and
 /// `top` (the `ckey` card).
 fn combo_json(cards: Cards, c: Option<Combo>) -> Value {

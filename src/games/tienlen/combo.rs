@@ -287,7 +287,7 @@ impl ToiTrang {
         ToiTrang::TuQuyHeo,
         ToiTrang::DongMau,
     ];
-    /// The spec's identifier.
+    /// The identifier of §5.1.
     pub const fn id(self) -> &'static str {
         match self {
             ToiTrang::TuQuy3 => "TuQuy3",

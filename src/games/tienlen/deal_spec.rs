@@ -1,6 +1,6 @@
 //! Tiến Lên's side of partial deals (`docs/deals-spec.md`): the deal of §2.3 as deck positions
 //! (13 cards each; with fewer than four players the rest is set aside, and there is no stock),
-//! card lists in the spec's notation, and a deal from a reordered pack.
+//! card lists in the notation of §1, and a deal from a reordered pack.
 
 use super::card::{parse_cards, Card, DECK_SIZE};
 use super::state::{Setup, TienLen, TienLenState, HAND_SIZE};

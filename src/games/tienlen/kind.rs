@@ -17,7 +17,7 @@ use crate::deal_spec::DealLayout;
 use crate::game::Game;
 use crate::games::{
     check_variant, rules_with_players, Analysis, AnalyzeOptions, BenchRow, GameInfo, GameKind,
-    RecordSetup, RuleMap,
+    RecordSetup, RuleDoc, RuleMap,
 };
 use crate::record::RecordEvent;
 use crate::rng::{stream_rng, DEAL_STREAM};
@@ -86,6 +86,10 @@ impl GameKind for TienLen {
 
     fn rules(&self) -> RuleMap {
         self.options().to_rules()
+    }
+
+    fn rule_docs() -> Vec<RuleDoc> {
+        super::options::RULE_DOCS.to_vec()
     }
 
     const FEATURES: &'static [FeatureInfo] = super::features::FEATURES;

@@ -1,6 +1,7 @@
-//! Southern Tiến Lên (Tiến Lên miền Nam), `../shared/rules/tien-len.md` (spec version 2): cards
-//! and notation, card sets, combinations and beats, legal-move generation, the options, the
-//! state machine with its payments, and the seat view.
+//! Southern Tiến Lên (Tiến Lên miền Nam), as the rules reference `docs/games/tienlen.md` states
+//! it (its § numbers are the ones cited throughout this module): cards and notation, card sets,
+//! combinations and beats, legal-move generation, the options, the state machine with its
+//! payments, and the seat view.
 
 pub mod analyze;
 pub mod card;

@@ -1,8 +1,101 @@
-//! The rule options of §8. Amounts given in cược are stored as integers in half-cược (§7.1).
+//! The rule options of §8 of the rules reference (`docs/games/tienlen.md`). Amounts given in
+//! cược are stored as integers in half-cược (§7.1). [`RULE_DOCS`] explains each option for
+//! `bailab rules`.
 
 use super::combo::{ToiTrang, ToiTrangSet};
 use crate::fixed::CopyVec;
+use crate::games::RuleDoc;
 use serde_json::{Map, Value};
+
+/// What every option of [`Options::to_rules`] means and the section of `docs/games/tienlen.md`
+/// that defines it, in section order (the order `bailab rules` prints them in).
+pub const RULE_DOCS: &[RuleDoc] = &[
+    RuleDoc {
+        name: "players",
+        section: "§2.1",
+        doc: "number of players, 2 to 4; 13 cards each, the rest set aside unseen",
+    },
+    RuleDoc {
+        name: "ps3_chops_pair_of_twos",
+        section: "§3.2 C1, T5",
+        doc: "a PairSequence3 (3 đôi thông) also chops a pair of 2s, not only a single 2",
+    },
+    RuleDoc {
+        name: "quad_chops",
+        section: "§3.2 C2, T4",
+        doc: "the 2s a Quad chops: SingleAndPair, PairOnly or SingleOnly (it chops any PairSequence3 either way)",
+    },
+    RuleDoc {
+        name: "ps5_powers",
+        section: "§3.2 C4, T6",
+        doc: "a PairSequence5/6 beats a single, pair or triple of 2s, any Quad and any shorter pair sequence (false: only a higher one of its own length)",
+    },
+    RuleDoc {
+        name: "ps5_value",
+        section: "§3.3, §7.3, T6",
+        doc: "what a PairSequence5/6 is worth when chopped or counted in thối, in cược",
+    },
+    RuleDoc {
+        name: "same_type_hang_beat_is_chat",
+        section: "§3.3, T7",
+        doc: "beating hàng with a higher hàng of the same type is a chặt, paid like one",
+    },
+    RuleDoc {
+        name: "oot_chop_min_pairs",
+        section: "§3.3, §4.3.4, T16",
+        doc: "fewest pairs of a pair sequence that may chop out of turn: 4, 5 or \"none\" (no out-of-turn chop)",
+    },
+    RuleDoc {
+        name: "passed_player_may_chop_in_turn",
+        section: "§4.3, T15",
+        doc: "a seat that passed on this trick may still chặt the top in turn with hàng",
+    },
+    RuleDoc {
+        name: "forbid_finish_on_two",
+        section: "§4.3, T21",
+        doc: "a play that empties the hand may not hold a 2; a leader left with a lone 2 leaves play in the last free place and pays its thối",
+    },
+    RuleDoc {
+        name: "huong_sai",
+        section: "§4.3.5, T14",
+        doc: "who leads when the trick's owner has gone out: NextActiveAfterFinisher (the only value)",
+    },
+    RuleDoc {
+        name: "initial_game_also_general_list",
+        section: "§5.1, T11",
+        doc: "the normal-game tới trắng list also counts in an initial game",
+    },
+    RuleDoc {
+        name: "toi_trang_lists",
+        section: "§5.1",
+        doc: "tới trắng conditions in force, a list of: TuQuy3, BaDoiThongCo3Bich, SanhRong, SauDoi, NamDoiThong, BonSam, HaiTuQuy, TuQuyHeo, DongMau",
+    },
+    RuleDoc {
+        name: "cong_den_enabled",
+        section: "§6.4, T17",
+        doc: "đền: when all other seats are cóng, the first of them that passed holding a legal play pays for all and leads next",
+    },
+    RuleDoc {
+        name: "place_stakes",
+        section: "§7.2, T2",
+        doc: "base transfers by place for each table size: {\"N\": [[payer place, payee place, cược], ...]}",
+    },
+    RuleDoc {
+        name: "cong_pay",
+        section: "§7.5, T3",
+        doc: "fixed part of what each cóng seat pays the first finisher, in cược (its thối is added)",
+    },
+    RuleDoc {
+        name: "toi_trang_pay",
+        section: "§7.6, T12",
+        doc: "what every other seat pays a tới trắng winner, in cược",
+    },
+    RuleDoc {
+        name: "toi_trang_dem_heo",
+        section: "§7.6",
+        doc: "the losers of a tới trắng also pay their thối (2s and hàng, §7.3) to the winner",
+    },
+];
 
 /// Which 2s a `Quad` chops under C2 (§3.2, option `quad_chops`; v2: a Quad still chops any PS3).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]

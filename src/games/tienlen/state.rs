@@ -92,7 +92,8 @@ impl Setup {
     };
 }
 
-/// The rule that forced an engine move or payment, by its spec identifier.
+/// The rule that forced an engine move or payment, by its rule id (the rules reference's table
+/// of rule ids in records).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Rule {
     /// §5: a tới trắng, with the condition met.
@@ -130,7 +131,7 @@ pub enum Rule {
 }
 
 impl Rule {
-    /// The spec's identifier.
+    /// The rule id records write (`7.3-Thoi`), led by its section number.
     pub const fn id(self) -> &'static str {
         match self {
             Rule::ToiTrang(t) => t.id(),
