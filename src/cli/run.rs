@@ -19,7 +19,8 @@ or its parent when that folder is named `experiments` (the default writes result
 Writes summary.csv, tally.json, meta.json and run.json (and games.csv, records.jsonl when asked)\n\
 into the output folder; a folder holding another experiment's results is refused without --force.\n\
 The run checkpoints every few seconds: after Ctrl-C or a kill, `bailab run --resume DIR` goes on\n\
-and writes exactly the files of an uninterrupted run.\n\
+and writes exactly the files of an uninterrupted run. SIGTERM and SIGHUP (scancel, a time limit,\n\
+a pod's deletion) stop it like Ctrl-C: a last checkpoint, the resume command, exit status 130.\n\
 An [sprt] table in the experiment stops the run once a sequential test between two agents is\n\
 decided (at fixed multiples of its chunk; `deals` is the budget): see docs/sprt.md.")]
 pub struct Args {
@@ -49,6 +50,11 @@ pub struct Args {
     /// (they are replaced).
     #[arg(long, conflicts_with = "resume")]
     pub force: bool,
+    /// If the output folder holds an unfinished run of this same experiment and shard, go on
+    /// with it (as `--resume DIR`); otherwise start. For a scheduler's task that may run again
+    /// (a Slurm requeue, a Kubernetes pod retry).
+    #[arg(long = "continue", conflicts_with_all = ["resume", "force"])]
+    pub continue_run: bool,
     /// No progress bar and no table (warnings still go to stderr).
     #[arg(long, short)]
     pub quiet: bool,
@@ -65,8 +71,9 @@ pub fn load(path: Option<&str>) -> anyhow::Result<Experiment> {
     }
 }
 
-/// A flag set by the first Ctrl-C (SIGINT); a second one ends the process at once (the last
-/// checkpoint stays valid).
+/// A flag set by the first Ctrl-C (SIGINT), SIGTERM or SIGHUP (the `ctrlc` crate's `termination`
+/// feature): the run stops at the next deal with a checkpoint and exits with status 130. A second
+/// signal ends the process at once, also with 130 (the last checkpoint stays valid).
 fn stop_on_ctrl_c() -> Arc<AtomicBool> {
     let stop = Arc::new(AtomicBool::new(false));
     let flag = stop.clone();
@@ -75,9 +82,29 @@ fn stop_on_ctrl_c() -> Arc<AtomicBool> {
         if flag.swap(true, Ordering::SeqCst) {
             std::process::exit(130);
         }
-        eprintln!("\nstopping at the next deal (Ctrl-C again to quit at once)…");
+        eprintln!("\nstopping at the next deal (Ctrl-C or another signal to quit at once)…");
     });
     stop
+}
+
+/// Whether `dir` holds the checkpoint of an unfinished run of `exp` and `shard` (said on stderr,
+/// with the deals done). A checkpoint of anything else is left to the fresh run's guard, which
+/// refuses it.
+fn same_unfinished_run(dir: &Path, exp: &Experiment, shard: Option<Shard>) -> anyhow::Result<bool> {
+    if !dir.join(crate::sim::runner::CHECKPOINT).exists() {
+        return Ok(false);
+    }
+    let ck = crate::sim::runner::read_checkpoint(dir)?;
+    if !(exp.differences(&ck.experiment).is_empty() && ck.shard == shard) {
+        return Ok(false);
+    }
+    eprintln!(
+        "resuming the unfinished run in {} ({} of {} deals done)",
+        dir.display(),
+        ck.next - ck.deals.0,
+        ck.deals.1 - ck.deals.0
+    );
+    Ok(true)
 }
 
 /// Runs the command.
@@ -120,7 +147,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 (None, None) => base,
             });
             opts.stop = Some(stop_on_ctrl_c());
-            let result = run_experiment(&exp, &opts);
+            let dir = opts.output.clone().unwrap_or_default();
+            let result = if args.continue_run && same_unfinished_run(&dir, &exp, shard)? {
+                resume_run(&dir, &opts)
+            } else {
+                run_experiment(&exp, &opts)
+            };
             (exp, result)
         }
     };
