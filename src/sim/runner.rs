@@ -1133,7 +1133,7 @@ pub fn write_results(
     deals: (u64, u64),
     r: &RunReport,
 ) -> anyhow::Result<()> {
-    write_atomic(&r.dir, "summary.csv", &summary_csv(&r.tally))?;
+    write_atomic(&r.dir, "summary.csv", &summary_csv(exp, &r.tally))?;
     match &r.sprt {
         Some(o) => write_atomic(&r.dir, "sprt.csv", &sprt_csv(&r.sprt_steps, o))?,
         None => remove_stale(&r.dir.join("sprt.csv"))?,
@@ -1141,7 +1141,7 @@ pub fn write_results(
     if r.tally.matches.is_empty() {
         remove_stale(&r.dir.join("matches.csv"))?;
     } else {
-        write_atomic(&r.dir, "matches.csv", &matches_csv(&r.tally))?;
+        write_atomic(&r.dir, "matches.csv", &matches_csv(exp, &r.tally))?;
     }
     let tally = TallyFile {
         experiment: exp.clone(),
