@@ -7,6 +7,7 @@ use super::ismcts::{FinalMove, Ismcts, IsmctsParams, Opponents, Root};
 use super::spec::AgentSpec;
 use super::{Agent, FirstAgent, RandomAgent};
 use crate::games::GameKind;
+use std::path::Path;
 
 /// One parameter of an agent.
 #[derive(Copy, Clone, Debug)]
@@ -240,9 +241,30 @@ pub fn lookup<G: GameKind>(spec: &AgentSpec) -> Result<&'static AgentInfo, Strin
     Ok(info)
 }
 
-/// Builds an agent of game `G` from its spec string.
+/// Where an agent is built to play: what its spec's file and checks depend on beside the spec.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct Setting<'a> {
+    /// The variant played (`None`: not known here; a rule list for another variant is refused).
+    pub variant: Option<&'a str>,
+    /// The folder a relative file in the spec is read from (`None`: the current folder).
+    pub base: Option<&'a Path>,
+}
+
+/// Builds an agent of game `G` from its spec string, its file (if any) read from the current
+/// folder.
 pub fn make_agent<G: GameKind>(text: &str) -> Result<Box<dyn Agent<G::State>>, String> {
-    let spec = AgentSpec::parse(text)?;
+    make_agent_with::<G>(text, Setting::default())
+}
+
+/// Builds an agent of game `G` from its spec string in `setting`: a relative file is read from
+/// its folder, and a rule list for another variant than its variant is refused.
+pub fn make_agent_with<G: GameKind>(
+    text: &str,
+    setting: Setting<'_>,
+) -> Result<Box<dyn Agent<G::State>>, String> {
+    let mut spec = AgentSpec::parse(text)?;
+    spec.base = setting.base.map(Path::to_path_buf);
+    spec.variant = setting.variant.map(str::to_string);
     lookup::<G>(&spec)?;
     Ok(match spec.name.as_str() {
         "random" => Box::new(RandomAgent),
@@ -267,8 +289,13 @@ pub fn make_ismcts<G: GameKind>(spec: &AgentSpec) -> Result<Ismcts<G::State>, St
 
 /// Checks every agent spec for game `G`.
 pub fn check_specs<G: GameKind>(specs: &[String]) -> Result<(), String> {
+    check_specs_with::<G>(specs, Setting::default())
+}
+
+/// Checks every agent spec for game `G` in `setting` (see [`make_agent_with`]).
+pub fn check_specs_with<G: GameKind>(specs: &[String], setting: Setting<'_>) -> Result<(), String> {
     for (i, spec) in specs.iter().enumerate() {
-        make_agent::<G>(spec).map_err(|e| format!("seat {i}: {e}"))?;
+        make_agent_with::<G>(spec, setting).map_err(|e| format!("seat {i}: {e}"))?;
     }
     Ok(())
 }

@@ -3,6 +3,7 @@
 //! (`rules:agents/tusac-classic.toml` is `rules:path=agents/tusac-classic.toml`).
 
 use std::fmt;
+use std::path::{Path, PathBuf};
 
 /// The most parameters an agent spec may carry (no agent has nearly as many).
 pub const MAX_PARAMS: usize = 32;
@@ -20,6 +21,12 @@ pub struct AgentSpec {
     pub name: String,
     /// `key=value` parameters.
     pub params: Vec<(String, String)>,
+    /// The folder a relative file parameter (`path`) is read from: `None` for the current folder
+    /// (a spec on the command line), an experiment's project folder for a spec in it.
+    pub base: Option<PathBuf>,
+    /// The variant the agent is built to play, when known: a rule list written for another
+    /// variant of the game is refused.
+    pub variant: Option<String>,
 }
 
 impl AgentSpec {
@@ -89,6 +96,17 @@ impl AgentSpec {
         Ok(AgentSpec {
             name: name.to_string(),
             params,
+            base: None,
+            variant: None,
+        })
+    }
+
+    /// The file of parameter `path`, if given: relative paths are taken from [`AgentSpec::base`].
+    pub fn file(&self) -> Option<PathBuf> {
+        let path = Path::new(self.get(PATH)?);
+        Some(match &self.base {
+            Some(base) if path.is_relative() && base != Path::new(".") => base.join(path),
+            _ => path.to_path_buf(),
         })
     }
 

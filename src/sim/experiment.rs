@@ -2,7 +2,7 @@
 //! games per match, master seed, seat rotation, output folder and whether to write per-game rows.
 
 use super::sprt::SprtConfig;
-use crate::agents::catalogue::check_specs;
+use crate::agents::catalogue::{check_specs_with, Setting};
 use crate::deal_spec::DealSpec;
 use crate::games::{
     check_players, check_variant, game_info, with_game, GameKind, GameVisitor, RuleMap,
@@ -62,6 +62,11 @@ pub struct Experiment {
     /// is decided (docs/sprt.md); `deals` is then the budget.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sprt: Option<SprtConfig>,
+    /// The project folder the experiment's agent files (`rules:PATH`, `greedy:PATH`) are read
+    /// from, as its `output` is (see [`project_dir`]); `None`: the current folder. Not part of
+    /// the study, so never written into its results.
+    #[serde(skip)]
+    pub project: Option<PathBuf>,
 }
 
 fn default_name() -> String {
@@ -78,9 +83,21 @@ fn default_true() -> bool {
 }
 
 impl Experiment {
-    /// Reads and checks an experiment. `origin` names the file in error messages.
+    /// Reads and checks an experiment whose agent files are read from the current folder.
+    /// `origin` names the file in error messages.
     pub fn parse(text: &str, origin: &str) -> Result<Experiment, String> {
+        Experiment::parse_in(text, origin, None)
+    }
+
+    /// Reads and checks an experiment whose agent files are read from `project` (`None`: the
+    /// current folder). `origin` names the file in error messages.
+    pub fn parse_in(
+        text: &str,
+        origin: &str,
+        project: Option<PathBuf>,
+    ) -> Result<Experiment, String> {
         let mut exp: Experiment = toml::from_str(text).map_err(|e| toml_error(text, origin, &e))?;
+        exp.project = project;
         if exp.variant.is_empty() {
             if let Ok(info) = game_info(&exp.game) {
                 exp.variant = info.variants[0].to_string();
@@ -90,7 +107,8 @@ impl Experiment {
         Ok(exp)
     }
 
-    /// Reads an experiment file.
+    /// Reads an experiment file; its agent files are read from its project folder
+    /// ([`project_dir`]), as its `output` is written there.
     /// Files larger than [`MAX_EXPERIMENT_BYTES`] are refused before they are read.
     pub fn load(path: &str) -> Result<Experiment, String> {
         let file = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
@@ -107,7 +125,7 @@ impl Experiment {
             &mut text,
         )
         .map_err(|e| format!("{path}: {e}"))?;
-        Experiment::parse(&text, path)
+        Experiment::parse_in(&text, path, Some(project_dir(Path::new(path))))
     }
 
     /// The embedded default.
@@ -154,7 +172,8 @@ impl Experiment {
                             .into());
                     }
                 }
-                check_specs::<G>(&e.agents).map_err(|m| format!("key 'agents', {m}"))
+                check_specs_with::<G>(&e.agents, e.setting())
+                    .map_err(|m| format!("key 'agents', {m}"))
             }
         }
         with_game(&self.game, Check(self, variant_seats))??;
@@ -169,6 +188,14 @@ impl Experiment {
                 .map_err(|e| format!("table [sprt], {e}"))?;
         }
         Ok(())
+    }
+
+    /// Where its agents play: its variant, and its project folder for their files.
+    pub fn setting(&self) -> Setting<'_> {
+        Setting {
+            variant: Some(self.variant()),
+            base: self.project.as_deref(),
+        }
     }
 
     /// The variant played.
