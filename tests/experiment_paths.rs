@@ -198,6 +198,23 @@ fn a_stopped_run_resumes_from_any_folder_to_identical_files() {
 }
 
 #[test]
+fn an_output_path_naming_a_file_is_refused() {
+    let s = Scratch::new("paths-output-file");
+    let exp = project(&s, 1);
+    let file = s.write("elsewhere/notes.txt", "my notes\n");
+    let err = fails(
+        &s.path("elsewhere"),
+        &["run", &exp, "-q", "--output", "notes.txt"],
+    );
+    assert!(
+        err.contains("notes.txt: the output path is a file, not a folder"),
+        "{err}"
+    );
+    assert!(!err.contains("os error"), "{err}");
+    assert_eq!(std::fs::read_to_string(file).unwrap(), "my notes\n");
+}
+
+#[test]
 fn a_rule_list_for_another_variant_is_refused_in_play() {
     let s = Scratch::new("paths-variant");
     project(&s, 1);

@@ -195,8 +195,10 @@ fn check_params(spec: &AgentSpec, info: &AgentInfo) -> Result<(), String> {
                 let value = spec.get(k).unwrap_or_default();
                 return Err(format!(
                     "agent spec '{}:{value}': '{value}' is not key=value (agent '{}' takes no \
-                     bare value)",
-                    info.name, info.name
+                     bare value or file; {})",
+                    info.name,
+                    info.name,
+                    takes(info)
                 ));
             }
             let known: Vec<&str> = info.params.iter().map(|p| p.name).collect();
@@ -212,6 +214,29 @@ fn check_params(spec: &AgentSpec, info: &AgentInfo) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// What an agent's spec may hold, for error messages: `ismcts takes iters=, time_ms=, ...`.
+fn takes(info: &AgentInfo) -> String {
+    if info.params.is_empty() {
+        return format!("{} takes no parameters", info.name);
+    }
+    let keys: Vec<String> = info.params.iter().map(|p| format!("{}=", p.name)).collect();
+    format!("{} takes {}", info.name, keys.join(", "))
+}
+
+/// A malformed spec's error, with the parameters its agent takes when its name is one of the
+/// common agents or game `G`'s.
+fn parse_error<G: GameKind>(text: &str, error: String) -> String {
+    let name = text.trim().split(':').next().unwrap_or_default();
+    match CATALOGUE
+        .iter()
+        .chain(G::INFO.agents)
+        .find(|a| a.name == name)
+    {
+        Some(info) => format!("{error}; {}", takes(info)),
+        None => error,
+    }
 }
 
 /// The catalogue entry of `spec` among the common agents and game `G`'s own, with its
@@ -262,7 +287,7 @@ pub fn make_agent_with<G: GameKind>(
     text: &str,
     setting: Setting<'_>,
 ) -> Result<Box<dyn Agent<G::State>>, String> {
-    let mut spec = AgentSpec::parse(text)?;
+    let mut spec = AgentSpec::parse(text).map_err(|e| parse_error::<G>(text, e))?;
     spec.base = setting.base.map(Path::to_path_buf);
     spec.variant = setting.variant.map(str::to_string);
     lookup::<G>(&spec)?;

@@ -73,17 +73,33 @@ impl AgentSpec {
                 "agent spec '{text}': expected a name such as 'greedy' or 'greedy:tiebreak=random'"
             ));
         }
+        if rest.is_some_and(|r| r.trim().is_empty()) {
+            return Err(format!(
+                "agent spec '{text}': nothing after ':' (write '{name}' alone for its defaults, \
+                 or {name}:key=value,...)"
+            ));
+        }
         let mut params = Vec::new();
         for (i, part) in rest.into_iter().flat_map(|r| r.split(',')).enumerate() {
+            if part.trim().is_empty() {
+                return Err(format!(
+                    "agent spec '{text}': an empty parameter (a comma too many?)"
+                ));
+            }
             let bare = (i == 0 && !part.contains('=')).then(|| format!("{PATH}={part}"));
             let part = bare.as_deref().unwrap_or(part);
             let (k, v) = part.split_once('=').ok_or_else(|| {
                 format!("agent spec '{text}': parameter '{part}' is not key=value")
             })?;
             let (k, v) = (k.trim(), v.trim());
-            if k.is_empty() || v.is_empty() {
+            if k.is_empty() {
                 return Err(format!(
-                    "agent spec '{text}': parameter '{part}' is not key=value"
+                    "agent spec '{text}': parameter '{part}' has no name before '='"
+                ));
+            }
+            if v.is_empty() {
+                return Err(format!(
+                    "agent spec '{text}': parameter '{k}' has no value after '='"
                 ));
             }
             if params.iter().any(|(seen, _): &(String, String)| seen == k) {

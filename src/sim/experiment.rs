@@ -96,6 +96,7 @@ impl Experiment {
         origin: &str,
         project: Option<PathBuf>,
     ) -> Result<Experiment, String> {
+        check_numbers(text).map_err(|e| format!("{origin}: {e}"))?;
         let mut exp: Experiment = toml::from_str(text).map_err(|e| toml_error(text, origin, &e))?;
         exp.project = project;
         if exp.variant.is_empty() {
@@ -147,8 +148,8 @@ impl Experiment {
                 self.variant(),
             )
         };
-        check_players(info, self.players()).map_err(|_| seats(info.seats))?;
         let (lo, hi) = info.seats_of(self.variant());
+        check_players(info, self.players()).map_err(|_| seats((lo, hi)))?;
         let variant_seats = (!(lo..=hi).contains(&self.players())).then(|| seats((lo, hi)));
         struct Check<'a>(&'a Experiment, Option<String>);
         impl GameVisitor for Check<'_> {
@@ -301,6 +302,69 @@ pub fn project_dir(file: &Path) -> PathBuf {
     } else {
         folder.to_path_buf()
     }
+}
+
+/// The whole-number keys of an experiment: table (empty for the top level), key, what its
+/// value counts, and its smallest and largest value.
+const WHOLE_NUMBERS: [(&str, &str, &str, i64, i64); 4] = [
+    ("", "deals", "a number of deals", 1, i64::MAX),
+    (
+        "",
+        "match_games",
+        "a number of games per match",
+        1,
+        u32::MAX as i64,
+    ),
+    ("", "seed", "a seed", 0, i64::MAX),
+    (
+        "sprt",
+        "chunk",
+        "a number of deals between looks",
+        1,
+        i64::MAX,
+    ),
+];
+
+/// Checks the whole-number keys of an experiment's text before it is read into its types, so
+/// that `deals = -1` is told in words (the parser would say `expected u64`). Text that is not
+/// TOML is left to the parser to report.
+fn check_numbers(text: &str) -> Result<(), String> {
+    let Ok(doc) = toml::from_str::<toml::Table>(text) else {
+        return Ok(());
+    };
+    for (table, key, what, lo, hi) in WHOLE_NUMBERS {
+        let holder = if table.is_empty() {
+            Some(&doc)
+        } else {
+            doc.get(table).and_then(toml::Value::as_table)
+        };
+        let Some(value) = holder.and_then(|t| t.get(key)) else {
+            continue;
+        };
+        if value.as_integer().is_some_and(|n| (lo..=hi).contains(&n)) {
+            continue;
+        }
+        let range = if hi == i64::MAX {
+            format!("a whole number ≥ {lo}")
+        } else {
+            format!("a whole number from {lo} to {hi}")
+        };
+        let place = if table.is_empty() {
+            format!("key '{key}'")
+        } else {
+            format!("table [{table}]: key '{key}'")
+        };
+        let line = text
+            .lines()
+            .position(|l| {
+                l.trim_start()
+                    .strip_prefix(key)
+                    .is_some_and(|r| r.trim_start().starts_with('='))
+            })
+            .map_or(String::new(), |n| format!("line {}: ", n + 1));
+        return Err(format!("{line}{place}: {value} is not {what} ({range})"));
+    }
+    Ok(())
 }
 
 /// A TOML error as the parser words it, with the offending line and the one before it shown

@@ -632,8 +632,15 @@ pub struct FolderLock {
 }
 
 impl FolderLock {
-    /// Creates the folder if needed and locks it.
+    /// Creates the folder if needed and locks it; a path that names a file is refused.
     pub fn take(dir: &Path) -> anyhow::Result<FolderLock> {
+        if dir.exists() && !dir.is_dir() {
+            bail!(
+                "{}: the output path is a file, not a folder (results go into a folder: name a \
+                 new or existing folder)",
+                dir.display()
+            );
+        }
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
         // Folders open as files on Unix; elsewhere the lock is skipped.
         let Ok(handle) = std::fs::File::open(dir) else {
