@@ -28,7 +28,8 @@ sign = 1 if pair["agent"].startswith("ismcts") else -1
 lo, hi = float(pair["mean_diff_lo95"]), float(pair["mean_diff_hi95"])
 if sign < 0:
     lo, hi = -hi, -lo
-print(f'{n},{pair["deals"]},{agent["games"]},{sign * float(pair["mean_diff"]):.6f},{lo:.6f},{hi:.6f},{ms}')
+games = agent.get("seat_games", agent.get("games"))  # seat-games (older summaries: games)
+print(f'{n},{pair["deals"]},{games},{sign * float(pair["mean_diff"]):.6f},{lo:.6f},{hi:.6f},{ms}')
 PY
 done
 mv "$out.tmp" "$out"

@@ -23,17 +23,41 @@ impl Row {
     }
 }
 
-const HEADER: &str = "rank,action,samples,win_rate,win_rate_lo95,win_rate_hi95,mean_payout,\
-mean_payout_lo95,mean_payout_hi95,diff_vs_best,diff_lo95,diff_hi95";
+const HEADER: &str = "game,variant,players,payout_unit,seat,rank,action,samples,win_rate,\
+win_rate_lo95,win_rate_hi95,mean_payout,mean_payout_lo95,mean_payout_hi95,diff_vs_best,diff_lo95,\
+diff_hi95";
 
-/// Reads equity.csv and checks it is well formed: the fixed header, ranks 1..k, one sample
-/// count, win rates and intervals in order, ranked by mean payout, the best's diff 0.
+/// The columns that open every row and describe the study: game, variant, players, payout
+/// unit, deciding seat.
+const STUDY: usize = 5;
+
+/// Reads equity.csv and checks it is well formed: the fixed header, every row naming the study
+/// of `equity.json` (game, variant, players, the game's payout unit, seat), ranks 1..k, one
+/// sample count, win rates and intervals in order, ranked by mean payout, the best's diff 0.
+/// The rows are returned without their study columns.
 fn read_csv(dir: &Path) -> Vec<Row> {
     let text = std::fs::read_to_string(dir.join("equity.csv")).expect("equity.csv");
     let mut lines = text.lines();
     assert_eq!(lines.next(), Some(HEADER));
+    let j = json(dir);
+    let unit = match j["game"].as_str().unwrap() {
+        "tusac" => "points",
+        "tienlen" => "half-cược",
+        _ => "points × stake",
+    };
+    let study = [
+        j["game"].as_str().unwrap().to_string(),
+        j["variant"].as_str().unwrap().to_string(),
+        j["agents"].as_array().unwrap().len().to_string(),
+        unit.to_string(),
+        j["seat"].to_string(),
+    ];
     let rows: Vec<Row> = lines
-        .map(|l| Row(l.split(',').map(String::from).collect()))
+        .map(|l| {
+            let cells: Vec<String> = l.split(',').map(String::from).collect();
+            assert_eq!(cells[..STUDY], study, "{l}");
+            Row(cells[STUDY..].to_vec())
+        })
         .collect();
     assert!(!rows.is_empty());
     for (i, r) in rows.iter().enumerate() {

@@ -117,6 +117,37 @@ fn a_run_summary_shows_win_rates_and_the_paired_difference() {
     assert!(text.contains("+0.74 [+0.53, +0.95]"));
 }
 
+/// The summary format that names its study in columns: game, variant, players, payout unit,
+/// and each agent's seats and seat-games.
+const SUMMARY_DESCRIBED: &str = "\
+game,variant,players,payout_unit,kind,agent,versus,seats,seat_games,wins,draws,win_rate,win_rate_lo95,win_rate_hi95,mean_payout,mean_payout_lo95,mean_payout_hi95,sd_payout,mean_win_hand_value,penalties,deals,mean_diff,mean_diff_lo95,mean_diff_hi95
+tienlen,south,4,half-cược,agent,rules:agents/tienlen-south.toml,,1,400,102,4,0.255,0.214,0.300,0.55,0.12,0.98,43.4,8.3,1,,,,
+tienlen,south,4,half-cược,agent,greedy,,3,1200,293,12,0.2441,0.220,0.269,-0.18,-0.42,0.05,42.6,8.3,0,,,,
+tienlen,south,4,half-cược,pair,rules:agents/tienlen-south.toml,greedy,,,,,,,,,,,,,,100,0.739,0.529,0.949
+";
+
+#[test]
+fn a_summary_alone_names_its_game_and_unit() {
+    // No meta.json beside it: the CSV's own columns give the title and the unit; the older
+    // header (without them) still plots, its unit unknown.
+    let s = Scratch::new("plot-described");
+    let csv = s.write("copied/summary.csv", SUMMARY_DESCRIBED);
+    ok(&s.0, &["plot", &csv]);
+    let text = svg(&s.path("copied/summary.svg"));
+    assert_eq!(
+        marks(&text),
+        (3, 2, 1, 1),
+        "the same chart as the old header's"
+    );
+    assert!(text.contains("Tiến Lên (south)"), "title from the columns");
+    assert!(text.contains("half-cược per game"), "unit from the columns");
+    let old = s.write("old/summary.csv", SUMMARY);
+    ok(&s.0, &["plot", &old]);
+    let text = svg(&s.path("old/summary.svg"));
+    assert_eq!(marks(&text), (3, 2, 1, 1));
+    assert!(text.contains("payout units per game"), "no game known");
+}
+
 #[test]
 fn strength_is_drawn_against_iterations() {
     let s = Scratch::new("plot-strength");

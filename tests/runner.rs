@@ -299,10 +299,15 @@ fn check_tidy(dir: &Path, agents: &[&str], deals: u64, rotate: bool) {
     // summary.csv: one agent row per distinct spec (in seat order), then one pair row per pair
     let (header, rows) = csv_rows(&dir.join("summary.csv"));
     for col in [
+        "game",
+        "variant",
+        "players",
+        "payout_unit",
         "kind",
         "agent",
         "versus",
-        "games",
+        "seats",
+        "seat_games",
         "wins",
         "draws",
         "win_rate",
@@ -327,6 +332,15 @@ fn check_tidy(dir: &Path, agents: &[&str], deals: u64, rotate: bool) {
     );
     let names: Vec<&str> = agent_rows.iter().map(|r| r["agent"].as_str()).collect();
     assert_eq!(names, distinct, "one agent row per distinct spec");
+    for r in &rows {
+        let study = [&r["game"], &r["variant"], &r["players"], &r["payout_unit"]];
+        let players = players.to_string();
+        assert_eq!(
+            study,
+            ["tusac", "classic", players.as_str(), "points"],
+            "{r:?}"
+        );
+    }
 
     let close = |a: f64, b: f64, what: &str| {
         assert!((a - b).abs() < 2e-6, "{what}: {a} vs {b}");
@@ -336,8 +350,13 @@ fn check_tidy(dir: &Path, agents: &[&str], deals: u64, rotate: bool) {
         let name = r["agent"].as_str();
         let seats = agents.iter().filter(|a| **a == name).count() as u64;
         let (games, wins, draws): (u64, u64, u64) =
-            (num(r, "games"), num(r, "wins"), num(r, "draws"));
-        assert_eq!(games, deals * rotations as u64 * seats, "games of {name}");
+            (num(r, "seat_games"), num(r, "wins"), num(r, "draws"));
+        assert_eq!(num::<u64>(r, "seats"), seats, "seats of {name}");
+        assert_eq!(
+            games,
+            deals * rotations as u64 * seats,
+            "seat-games of {name}"
+        );
         assert!(wins + draws <= games, "wins + draws > games for {name}");
         let (wr, wlo, whi): (f64, f64, f64) = (
             num(r, "win_rate"),

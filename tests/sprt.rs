@@ -43,6 +43,16 @@ fn rows(path: &Path) -> Vec<csv::StringRecord> {
     r.records().map(|x| x.unwrap()).collect()
 }
 
+/// The index of a column of a CSV file, by name.
+fn column(path: &Path) -> impl Fn(&str) -> usize {
+    let header = csv::Reader::from_path(path)
+        .unwrap()
+        .headers()
+        .unwrap()
+        .clone();
+    move |name| header.iter().position(|h| h == name).unwrap()
+}
+
 /// Checks that a folder's files describe the deals actually played: `meta.json`'s deal range,
 /// the `pair` row of `summary.csv`, the agents' seat-games and the last row of `sprt.csv`.
 fn assert_played(dir: &Path, rotations: u64, players: u64) -> u64 {
@@ -52,12 +62,17 @@ fn assert_played(dir: &Path, rotations: u64, players: u64) -> u64 {
     assert_eq!(meta["deals"], serde_json::json!([0, deals]));
     assert_eq!(meta["games"].as_u64().unwrap(), deals * rotations);
     let summary = rows(&dir.join("summary.csv"));
-    let pair = summary.iter().find(|r| &r[0] == "pair").unwrap();
-    assert_eq!(pair[15].parse::<u64>().unwrap(), deals, "{pair:?}");
+    let col = column(&dir.join("summary.csv"));
+    let pair = summary.iter().find(|r| &r[col("kind")] == "pair").unwrap();
+    assert_eq!(
+        pair[col("deals")].parse::<u64>().unwrap(),
+        deals,
+        "{pair:?}"
+    );
     let seat_games: u64 = summary
         .iter()
-        .filter(|r| &r[0] == "agent")
-        .map(|r| r[3].parse::<u64>().unwrap())
+        .filter(|r| &r[col("kind")] == "agent")
+        .map(|r| r[col("seat_games")].parse::<u64>().unwrap())
         .sum();
     assert_eq!(seat_games, deals * rotations * players);
     let looks = rows(&dir.join("sprt.csv"));

@@ -341,9 +341,19 @@ fn matches_carry_the_lead_and_write_per_match_statistics() {
     let out = dir.0.join("out");
     let matches = std::fs::read_to_string(out.join("matches.csv")).unwrap();
     let rows: Vec<&str> = matches.lines().collect();
-    assert!(rows[0].starts_with("agent,matches,match_wins"), "{matches}");
-    // greedy plays 50 deals × 4 rotations = 200 seat-matches
-    assert!(rows[1].starts_with("greedy,200,"), "{matches}");
+    assert!(
+        rows[0].starts_with("game,variant,players,payout_unit,agent,seats,seat_matches,match_wins"),
+        "{matches}"
+    );
+    // greedy plays 50 deals × 4 rotations = 200 seat-matches at 1 seat; random holds 3 seats
+    assert!(
+        rows[1].starts_with("tienlen,south,4,half-cược,greedy,1,200,"),
+        "{matches}"
+    );
+    assert!(
+        rows[2].starts_with("tienlen,south,4,half-cược,random,3,600,"),
+        "{matches}"
+    );
     let records = std::fs::read_to_string(out.join("records.jsonl")).unwrap();
     let recs: Vec<serde_json::Value> = records.lines().map(json).collect();
     assert_eq!(recs.len(), 50 * 4 * 5);

@@ -7,6 +7,7 @@ use super::ismcts::{FinalMove, Ismcts, IsmctsParams, Opponents, Root};
 use super::spec::AgentSpec;
 use super::{Agent, FirstAgent, RandomAgent};
 use crate::games::GameKind;
+use std::path::Path;
 
 /// One parameter of an agent.
 #[derive(Copy, Clone, Debug)]
@@ -194,8 +195,10 @@ fn check_params(spec: &AgentSpec, info: &AgentInfo) -> Result<(), String> {
                 let value = spec.get(k).unwrap_or_default();
                 return Err(format!(
                     "agent spec '{}:{value}': '{value}' is not key=value (agent '{}' takes no \
-                     bare value)",
-                    info.name, info.name
+                     bare value or file; {})",
+                    info.name,
+                    info.name,
+                    takes(info)
                 ));
             }
             let known: Vec<&str> = info.params.iter().map(|p| p.name).collect();
@@ -211,6 +214,29 @@ fn check_params(spec: &AgentSpec, info: &AgentInfo) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// What an agent's spec may hold, for error messages: `ismcts takes iters=, time_ms=, ...`.
+fn takes(info: &AgentInfo) -> String {
+    if info.params.is_empty() {
+        return format!("{} takes no parameters", info.name);
+    }
+    let keys: Vec<String> = info.params.iter().map(|p| format!("{}=", p.name)).collect();
+    format!("{} takes {}", info.name, keys.join(", "))
+}
+
+/// A malformed spec's error, with the parameters its agent takes when its name is one of the
+/// common agents or game `G`'s.
+fn parse_error<G: GameKind>(text: &str, error: String) -> String {
+    let name = text.trim().split(':').next().unwrap_or_default();
+    match CATALOGUE
+        .iter()
+        .chain(G::INFO.agents)
+        .find(|a| a.name == name)
+    {
+        Some(info) => format!("{error}; {}", takes(info)),
+        None => error,
+    }
 }
 
 /// The catalogue entry of `spec` among the common agents and game `G`'s own, with its
@@ -240,9 +266,30 @@ pub fn lookup<G: GameKind>(spec: &AgentSpec) -> Result<&'static AgentInfo, Strin
     Ok(info)
 }
 
-/// Builds an agent of game `G` from its spec string.
+/// Where an agent is built to play: what its spec's file and checks depend on beside the spec.
+#[derive(Copy, Clone, Debug, Default)]
+pub struct Setting<'a> {
+    /// The variant played (`None`: not known here; a rule list for another variant is refused).
+    pub variant: Option<&'a str>,
+    /// The folder a relative file in the spec is read from (`None`: the current folder).
+    pub base: Option<&'a Path>,
+}
+
+/// Builds an agent of game `G` from its spec string, its file (if any) read from the current
+/// folder.
 pub fn make_agent<G: GameKind>(text: &str) -> Result<Box<dyn Agent<G::State>>, String> {
-    let spec = AgentSpec::parse(text)?;
+    make_agent_with::<G>(text, Setting::default())
+}
+
+/// Builds an agent of game `G` from its spec string in `setting`: a relative file is read from
+/// its folder, and a rule list for another variant than its variant is refused.
+pub fn make_agent_with<G: GameKind>(
+    text: &str,
+    setting: Setting<'_>,
+) -> Result<Box<dyn Agent<G::State>>, String> {
+    let mut spec = AgentSpec::parse(text).map_err(|e| parse_error::<G>(text, e))?;
+    spec.base = setting.base.map(Path::to_path_buf);
+    spec.variant = setting.variant.map(str::to_string);
     lookup::<G>(&spec)?;
     Ok(match spec.name.as_str() {
         "random" => Box::new(RandomAgent),
@@ -267,8 +314,13 @@ pub fn make_ismcts<G: GameKind>(spec: &AgentSpec) -> Result<Ismcts<G::State>, St
 
 /// Checks every agent spec for game `G`.
 pub fn check_specs<G: GameKind>(specs: &[String]) -> Result<(), String> {
+    check_specs_with::<G>(specs, Setting::default())
+}
+
+/// Checks every agent spec for game `G` in `setting` (see [`make_agent_with`]).
+pub fn check_specs_with<G: GameKind>(specs: &[String], setting: Setting<'_>) -> Result<(), String> {
     for (i, spec) in specs.iter().enumerate() {
-        make_agent::<G>(spec).map_err(|e| format!("seat {i}: {e}"))?;
+        make_agent_with::<G>(spec, setting).map_err(|e| format!("seat {i}: {e}"))?;
     }
     Ok(())
 }

@@ -5,7 +5,6 @@ use super::uniform_index;
 use crate::agents::catalogue::{choice, ParamInfo};
 use crate::agents::spec::AgentSpec;
 use crate::rng::GameRng;
-use std::path::Path;
 
 /// How a greedy agent chooses among equally good actions.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -114,7 +113,8 @@ pub const WEIGHTS_PATH_PARAM: ParamInfo = ParamInfo {
     name: "path",
     default: "none",
     about: "a TOML file of the weights below (written by `bailab tune`; weights given in the \
-            spec override the file's)",
+            spec override the file's), written first, without `path=`: relative to the current \
+            folder on the command line, to the project folder in an experiment file",
 };
 
 /// Values of a greedy's weights, in the order of its [`Weight`] table.
@@ -163,10 +163,10 @@ impl Weights {
     /// `game` is the game's name (a file written for another game is refused).
     pub fn from_spec(spec: &AgentSpec, table: &[Weight], game: &str) -> Result<Weights, String> {
         let mut w = Weights::defaults(table);
-        if let Some(path) = spec.get(super::spec::PATH) {
-            let file = cached_file(path, table, game).map_err(|e| {
+        if let (Some(path), Some(resolved)) = (spec.get(super::spec::PATH), spec.file()) {
+            let file = cached_file(&resolved.to_string_lossy(), table, game).map_err(|e| {
                 // `greedy:tiebreak`: more likely a parameter without its value than a file
-                let bare = !path.contains(['.', '/', '\\']) && !Path::new(path).exists();
+                let bare = !path.contains(['.', '/', '\\']) && !resolved.exists();
                 if bare {
                     format!(
                         "agent spec '{}:{path}': '{path}' is not key=value (nor a weight file: \

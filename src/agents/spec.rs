@@ -3,6 +3,7 @@
 //! (`rules:agents/tusac-classic.toml` is `rules:path=agents/tusac-classic.toml`).
 
 use std::fmt;
+use std::path::{Path, PathBuf};
 
 /// The most parameters an agent spec may carry (no agent has nearly as many).
 pub const MAX_PARAMS: usize = 32;
@@ -20,6 +21,12 @@ pub struct AgentSpec {
     pub name: String,
     /// `key=value` parameters.
     pub params: Vec<(String, String)>,
+    /// The folder a relative file parameter (`path`) is read from: `None` for the current folder
+    /// (a spec on the command line), an experiment's project folder for a spec in it.
+    pub base: Option<PathBuf>,
+    /// The variant the agent is built to play, when known: a rule list written for another
+    /// variant of the game is refused.
+    pub variant: Option<String>,
 }
 
 impl AgentSpec {
@@ -66,17 +73,33 @@ impl AgentSpec {
                 "agent spec '{text}': expected a name such as 'greedy' or 'greedy:tiebreak=random'"
             ));
         }
+        if rest.is_some_and(|r| r.trim().is_empty()) {
+            return Err(format!(
+                "agent spec '{text}': nothing after ':' (write '{name}' alone for its defaults, \
+                 or {name}:key=value,...)"
+            ));
+        }
         let mut params = Vec::new();
         for (i, part) in rest.into_iter().flat_map(|r| r.split(',')).enumerate() {
+            if part.trim().is_empty() {
+                return Err(format!(
+                    "agent spec '{text}': an empty parameter (a comma too many?)"
+                ));
+            }
             let bare = (i == 0 && !part.contains('=')).then(|| format!("{PATH}={part}"));
             let part = bare.as_deref().unwrap_or(part);
             let (k, v) = part.split_once('=').ok_or_else(|| {
                 format!("agent spec '{text}': parameter '{part}' is not key=value")
             })?;
             let (k, v) = (k.trim(), v.trim());
-            if k.is_empty() || v.is_empty() {
+            if k.is_empty() {
                 return Err(format!(
-                    "agent spec '{text}': parameter '{part}' is not key=value"
+                    "agent spec '{text}': parameter '{part}' has no name before '='"
+                ));
+            }
+            if v.is_empty() {
+                return Err(format!(
+                    "agent spec '{text}': parameter '{k}' has no value after '='"
                 ));
             }
             if params.iter().any(|(seen, _): &(String, String)| seen == k) {
@@ -89,6 +112,17 @@ impl AgentSpec {
         Ok(AgentSpec {
             name: name.to_string(),
             params,
+            base: None,
+            variant: None,
+        })
+    }
+
+    /// The file of parameter `path`, if given: relative paths are taken from [`AgentSpec::base`].
+    pub fn file(&self) -> Option<PathBuf> {
+        let path = Path::new(self.get(PATH)?);
+        Some(match &self.base {
+            Some(base) if path.is_relative() && base != Path::new(".") => base.join(path),
+            _ => path.to_path_buf(),
         })
     }
 

@@ -8,7 +8,9 @@ use crate::deal_spec::DealSpec;
 use crate::games::{with_game, GameKind, GameVisitor, RuleMap};
 use crate::sim::output::write_atomic;
 use crate::sim::runner::check_threads;
-use crate::study::equity::{csv, estimate, table, EquityOptions, EquityReport, Progress, Source};
+use crate::study::equity::{
+    csv, estimate, table, CsvStudy, EquityOptions, EquityReport, Progress, Source,
+};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -262,7 +264,13 @@ fn write(
         "seconds": m.seconds,
         "samples_per_second": r.samples as f64 / m.seconds,
     });
-    write_atomic(output, "equity.csv", &csv(&r.rows)?)?;
+    let study = CsvStudy {
+        game: m.game,
+        variant: m.variant,
+        players: opts.agents.len(),
+        seat: r.seat,
+    };
+    write_atomic(output, "equity.csv", &csv(&study, &r.rows)?)?;
     write_atomic(
         output,
         "equity.json",

@@ -2,7 +2,7 @@
 //! readable log or as a JSON record.
 
 use super::GameArgs;
-use crate::agents::catalogue::make_agent;
+use crate::agents::catalogue::{make_agent_with, Setting};
 use crate::agents::Agent;
 use crate::deal_spec::{deal_rng, deal_with_spec, DealPlan, DealSpec};
 use crate::game::GameId;
@@ -10,6 +10,7 @@ use crate::games::{check_players, with_game, GameKind, GameLog, GameVisitor, Rul
 use crate::record::{Record, Recorder};
 use crate::rng::{stream_rng, DEAL_STREAM};
 use crate::sim::{agent_rngs, match_deal_stream, play_out};
+use std::path::Path;
 
 /// Arguments of `bailab play`.
 #[derive(clap::Args, Debug)]
@@ -102,7 +103,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             match self.deal {
                 Some((file, spec)) => {
                     let plan = spec.check(&game).map_err(|e| format!("{file}: {e}"))?;
-                    play_with_spec(&game, self.id, &plan, file, self.specs)
+                    play_with_spec(&game, self.id, &plan, file, self.specs, None)
                 }
                 None => play(&game, self.id, self.deck, self.specs),
             }
@@ -148,37 +149,41 @@ pub fn play<G: GameKind>(
         None => game.deal(&mut stream_rng(id.master, id.deal, DEAL_STREAM)),
     };
     let note = if deck.is_some() { " (deck given)" } else { "" };
-    play_match(game, id, start, 0, note, specs)
+    play_match(game, id, start, 0, note, specs, None)
 }
 
 /// Plays one game of `game` dealt from a checked deal plan: its fixed cards, the rest from the
 /// seeded stream of `id` (as `run` deals deal `id.deal`); `origin` names the specification in the
-/// log's title.
+/// log's title. The agents' files are read from `base` (`None`: the current folder).
 pub fn play_with_spec<G: GameKind>(
     game: &G,
     id: GameId,
     plan: &DealPlan,
     origin: &str,
     specs: &[String],
+    base: Option<&Path>,
 ) -> Result<Played, String> {
     let start = deal_with_spec(game, plan, &mut deal_rng(id.master, id.deal));
     let note = format!(" (deal {origin}: {})", plan.describe());
-    play_match(game, id, start, 0, &note, specs)
+    play_match(game, id, start, 0, &note, specs, base)
 }
 
 /// Plays game `j` of the match of deal `id` (the games before it are played first, unlogged,
-/// with the same agents and their continuing RNG streams, as the runner plays them).
+/// with the same agents and their continuing RNG streams, as the runner plays them). The agents'
+/// files are read from `base` (`None`: the current folder).
 pub fn play_in_match<G: GameKind>(
     game: &G,
     id: GameId,
     j: u32,
     specs: &[String],
+    base: Option<&Path>,
 ) -> Result<Played, String> {
     let start = game.deal(&mut stream_rng(id.master, id.deal, DEAL_STREAM));
-    play_match(game, id, start, j, "", specs)
+    play_match(game, id, start, j, "", specs, base)
 }
 
-/// Plays a match from `start` (its game 0) up to game `j` and logs game `j`.
+/// Plays a match from `start` (its game 0) up to game `j` and logs game `j`; the agents play
+/// `game`'s variant and read their files from `base`.
 fn play_match<G: GameKind>(
     game: &G,
     id: GameId,
@@ -186,10 +191,15 @@ fn play_match<G: GameKind>(
     j: u32,
     note: &str,
     specs: &[String],
+    base: Option<&Path>,
 ) -> Result<Played, String> {
+    let setting = Setting {
+        variant: Some(game.variant()),
+        base,
+    };
     let mut agents: Vec<Box<dyn Agent<G::State>>> = specs
         .iter()
-        .map(|s| make_agent::<G>(s))
+        .map(|s| make_agent_with::<G>(s, setting))
         .collect::<Result<_, _>>()?;
     let seat_agent: Vec<usize> = (0..game.seats()).map(|s| s % specs.len()).collect();
     let per_seat: Vec<String> = seat_agent.iter().map(|&i| specs[i].clone()).collect();

@@ -67,10 +67,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         type Output = Result<Played, String>;
         fn visit<G: GameKind>(self) -> Self::Output {
             let Replay(exp, id, j, specs) = self;
+            let base = exp.project.as_deref();
             let game = G::build(exp.variant(), exp.players(), &exp.rules)?;
             match deal_plan(&game, exp) {
-                Some(plan) => play_with_spec(&game, id, &plan, "[deal]", specs),
-                None => play_in_match(&game, id, j, specs),
+                Some(plan) => play_with_spec(&game, id, &plan, "[deal]", specs, base),
+                None => play_in_match(&game, id, j, specs, base),
             }
         }
     }

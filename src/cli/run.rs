@@ -14,8 +14,11 @@ use std::time::Duration;
 #[derive(clap::Args, Debug)]
 #[command(after_help = "Without a file, runs the embedded default experiment \
 (experiments/default.toml).\n\
-The experiment's `output` is relative to its project folder: the folder of the experiment file,\n\
-or its parent when that folder is named `experiments` (the default writes results/default).\n\
+Every path in an experiment file (its `output`, and the files of its agents: rules:PATH,\n\
+greedy:PATH) is relative to its project folder: the folder of the experiment file, or its parent\n\
+when that folder is named `experiments` (the default writes results/default), wherever bailab\n\
+is run from. Paths on the command line (--output, play's --agent) are relative to the current\n\
+folder. A checkpoint records the project folder, so --resume works from any folder.\n\
 Writes summary.csv, tally.json, meta.json and run.json (and games.csv, records.jsonl when asked)\n\
 into the output folder; a folder holding another experiment's results is refused without --force.\n\
 The run checkpoints every few seconds: after Ctrl-C or a kill, `bailab run --resume DIR` goes on\n\

@@ -2,7 +2,7 @@
 //! games per match, master seed, seat rotation, output folder and whether to write per-game rows.
 
 use super::sprt::SprtConfig;
-use crate::agents::catalogue::check_specs;
+use crate::agents::catalogue::{check_specs_with, Setting};
 use crate::deal_spec::DealSpec;
 use crate::games::{
     check_players, check_variant, game_info, with_game, GameKind, GameVisitor, RuleMap,
@@ -62,6 +62,11 @@ pub struct Experiment {
     /// is decided (docs/sprt.md); `deals` is then the budget.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sprt: Option<SprtConfig>,
+    /// The project folder the experiment's agent files (`rules:PATH`, `greedy:PATH`) are read
+    /// from, as its `output` is (see [`project_dir`]); `None`: the current folder. Not part of
+    /// the study, so never written into its results.
+    #[serde(skip)]
+    pub project: Option<PathBuf>,
 }
 
 fn default_name() -> String {
@@ -78,9 +83,22 @@ fn default_true() -> bool {
 }
 
 impl Experiment {
-    /// Reads and checks an experiment. `origin` names the file in error messages.
+    /// Reads and checks an experiment whose agent files are read from the current folder.
+    /// `origin` names the file in error messages.
     pub fn parse(text: &str, origin: &str) -> Result<Experiment, String> {
+        Experiment::parse_in(text, origin, None)
+    }
+
+    /// Reads and checks an experiment whose agent files are read from `project` (`None`: the
+    /// current folder). `origin` names the file in error messages.
+    pub fn parse_in(
+        text: &str,
+        origin: &str,
+        project: Option<PathBuf>,
+    ) -> Result<Experiment, String> {
+        check_numbers(text).map_err(|e| format!("{origin}: {e}"))?;
         let mut exp: Experiment = toml::from_str(text).map_err(|e| toml_error(text, origin, &e))?;
+        exp.project = project;
         if exp.variant.is_empty() {
             if let Ok(info) = game_info(&exp.game) {
                 exp.variant = info.variants[0].to_string();
@@ -90,7 +108,8 @@ impl Experiment {
         Ok(exp)
     }
 
-    /// Reads an experiment file.
+    /// Reads an experiment file; its agent files are read from its project folder
+    /// ([`project_dir`]), as its `output` is written there.
     /// Files larger than [`MAX_EXPERIMENT_BYTES`] are refused before they are read.
     pub fn load(path: &str) -> Result<Experiment, String> {
         let file = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
@@ -107,7 +126,7 @@ impl Experiment {
             &mut text,
         )
         .map_err(|e| format!("{path}: {e}"))?;
-        Experiment::parse(&text, path)
+        Experiment::parse_in(&text, path, Some(project_dir(Path::new(path))))
     }
 
     /// The embedded default.
@@ -129,8 +148,8 @@ impl Experiment {
                 self.variant(),
             )
         };
-        check_players(info, self.players()).map_err(|_| seats(info.seats))?;
         let (lo, hi) = info.seats_of(self.variant());
+        check_players(info, self.players()).map_err(|_| seats((lo, hi)))?;
         let variant_seats = (!(lo..=hi).contains(&self.players())).then(|| seats((lo, hi)));
         struct Check<'a>(&'a Experiment, Option<String>);
         impl GameVisitor for Check<'_> {
@@ -154,7 +173,8 @@ impl Experiment {
                             .into());
                     }
                 }
-                check_specs::<G>(&e.agents).map_err(|m| format!("key 'agents', {m}"))
+                check_specs_with::<G>(&e.agents, e.setting())
+                    .map_err(|m| format!("key 'agents', {m}"))
             }
         }
         with_game(&self.game, Check(self, variant_seats))??;
@@ -169,6 +189,14 @@ impl Experiment {
                 .map_err(|e| format!("table [sprt], {e}"))?;
         }
         Ok(())
+    }
+
+    /// Where its agents play: its variant, and its project folder for their files.
+    pub fn setting(&self) -> Setting<'_> {
+        Setting {
+            variant: Some(self.variant()),
+            base: self.project.as_deref(),
+        }
     }
 
     /// The variant played.
@@ -274,6 +302,69 @@ pub fn project_dir(file: &Path) -> PathBuf {
     } else {
         folder.to_path_buf()
     }
+}
+
+/// The whole-number keys of an experiment: table (empty for the top level), key, what its
+/// value counts, and its smallest and largest value.
+const WHOLE_NUMBERS: [(&str, &str, &str, i64, i64); 4] = [
+    ("", "deals", "a number of deals", 1, i64::MAX),
+    (
+        "",
+        "match_games",
+        "a number of games per match",
+        1,
+        u32::MAX as i64,
+    ),
+    ("", "seed", "a seed", 0, i64::MAX),
+    (
+        "sprt",
+        "chunk",
+        "a number of deals between looks",
+        1,
+        i64::MAX,
+    ),
+];
+
+/// Checks the whole-number keys of an experiment's text before it is read into its types, so
+/// that `deals = -1` is told in words (the parser would say `expected u64`). Text that is not
+/// TOML is left to the parser to report.
+fn check_numbers(text: &str) -> Result<(), String> {
+    let Ok(doc) = toml::from_str::<toml::Table>(text) else {
+        return Ok(());
+    };
+    for (table, key, what, lo, hi) in WHOLE_NUMBERS {
+        let holder = if table.is_empty() {
+            Some(&doc)
+        } else {
+            doc.get(table).and_then(toml::Value::as_table)
+        };
+        let Some(value) = holder.and_then(|t| t.get(key)) else {
+            continue;
+        };
+        if value.as_integer().is_some_and(|n| (lo..=hi).contains(&n)) {
+            continue;
+        }
+        let range = if hi == i64::MAX {
+            format!("a whole number ≥ {lo}")
+        } else {
+            format!("a whole number from {lo} to {hi}")
+        };
+        let place = if table.is_empty() {
+            format!("key '{key}'")
+        } else {
+            format!("table [{table}]: key '{key}'")
+        };
+        let line = text
+            .lines()
+            .position(|l| {
+                l.trim_start()
+                    .strip_prefix(key)
+                    .is_some_and(|r| r.trim_start().starts_with('='))
+            })
+            .map_or(String::new(), |n| format!("line {}: ", n + 1));
+        return Err(format!("{line}{place}: {value} is not {what} ({range})"));
+    }
+    Ok(())
 }
 
 /// A TOML error as the parser words it, with the offending line and the one before it shown

@@ -62,12 +62,45 @@ fn fmt(x: f64) -> String {
     }
 }
 
-/// The header of `summary.csv`.
-pub const SUMMARY_HEADER: [&str; 19] = [
+/// The columns that open every row of `summary.csv`, `matches.csv` and `equity.csv`: what was
+/// played and in what unit its payouts are, so that a CSV read alone says what its numbers are.
+pub const STUDY_HEADER: [&str; 4] = ["game", "variant", "players", "payout_unit"];
+
+/// The payout unit of `game` as the CSVs write it: the unit alone, without the explanation in
+/// brackets the console prints (`points`, `half-cược`); `payout units` for an unknown game.
+pub fn csv_payout_unit(game: &str) -> String {
+    crate::games::game_info(game).map_or_else(
+        |_| "payout units".to_string(),
+        |g| {
+            let unit = g.payout_unit;
+            unit.split(" (").next().unwrap_or(unit).trim().to_string()
+        },
+    )
+}
+
+/// The values of [`STUDY_HEADER`] for `players` seats of `game` `variant`.
+pub fn study_columns(game: &str, variant: &str, players: usize) -> Vec<String> {
+    vec![
+        game.to_string(),
+        variant.to_string(),
+        players.to_string(),
+        csv_payout_unit(game),
+    ]
+}
+
+/// The header of `summary.csv`: [`STUDY_HEADER`], then the figures. `seats` is the number of
+/// seats an agent held in every game, `seat_games` the games summed over those seats (a game in
+/// which an agent held two seats counts twice): win rates and mean payouts are per seat-game.
+pub const SUMMARY_HEADER: [&str; 24] = [
+    "game",
+    "variant",
+    "players",
+    "payout_unit",
     "kind",
     "agent",
     "versus",
-    "games",
+    "seats",
+    "seat_games",
     "wins",
     "draws",
     "win_rate",
@@ -85,9 +118,15 @@ pub const SUMMARY_HEADER: [&str; 19] = [
     "mean_diff_hi95",
 ];
 
+/// The seats agent `name` holds in every game of `exp` (its spec's count among the agents).
+pub fn seats_of(exp: &Experiment, name: &str) -> usize {
+    exp.agents.iter().filter(|a| *a == name).count()
+}
+
 /// The rows of `summary.csv`: one `agent` row per agent, one `pair` row per pair of agents
 /// (the paired per-deal difference of mean payouts, `agent` minus `versus`).
-pub fn summary_rows(t: &Tally) -> Vec<Vec<String>> {
+pub fn summary_rows(exp: &Experiment, t: &Tally) -> Vec<Vec<String>> {
+    let study = study_columns(&exp.game, exp.variant(), exp.players());
     let mut rows = Vec::new();
     for (name, a) in t.agents.iter().zip(&t.per_agent) {
         let (wr, wlo, whi) = wilson(a.wins, a.games);
@@ -97,10 +136,12 @@ pub fn summary_rows(t: &Tally) -> Vec<Vec<String>> {
         } else {
             f64::NAN
         };
-        rows.push(vec![
+        let mut row = study.clone();
+        row.extend([
             "agent".into(),
             name.clone(),
             String::new(),
+            seats_of(exp, name).to_string(),
             a.games.to_string(),
             a.wins.to_string(),
             a.draws.to_string(),
@@ -118,36 +159,53 @@ pub fn summary_rows(t: &Tally) -> Vec<Vec<String>> {
             String::new(),
             String::new(),
         ]);
+        rows.push(row);
     }
     for p in &t.pairs {
         let (m, lo, hi, _) = mean_interval(p.diff_sum, p.diff_sq, p.deals, p.scale as f64);
-        let mut row = vec![String::new(); SUMMARY_HEADER.len()];
-        row[0] = "pair".into();
-        row[1] = t.agents[p.a].clone();
-        row[2] = t.agents[p.b].clone();
-        row[15] = p.deals.to_string();
-        row[16] = fmt(m);
-        row[17] = fmt(lo);
-        row[18] = fmt(hi);
+        let mut row = study.clone();
+        row.resize(SUMMARY_HEADER.len(), String::new());
+        let at = |name: &str| column(&SUMMARY_HEADER, name);
+        row[at("kind")] = "pair".into();
+        row[at("agent")] = t.agents[p.a].clone();
+        row[at("versus")] = t.agents[p.b].clone();
+        row[at("deals")] = p.deals.to_string();
+        row[at("mean_diff")] = fmt(m);
+        row[at("mean_diff_lo95")] = fmt(lo);
+        row[at("mean_diff_hi95")] = fmt(hi);
         rows.push(row);
     }
     rows
 }
 
+/// The index of column `name` of `header` (a name of the header).
+fn column(header: &[&str], name: &str) -> usize {
+    header
+        .iter()
+        .position(|h| *h == name)
+        .expect("a column of the header")
+}
+
 /// `summary.csv` as bytes.
-pub fn summary_csv(t: &Tally) -> Vec<u8> {
+pub fn summary_csv(exp: &Experiment, t: &Tally) -> Vec<u8> {
     let mut w = csv::Writer::from_writer(Vec::new());
     w.write_record(SUMMARY_HEADER).expect("in memory");
-    for row in summary_rows(t) {
+    for row in summary_rows(exp, t) {
         w.write_record(&row).expect("in memory");
     }
     w.into_inner().expect("in memory")
 }
 
-/// The header of `matches.csv`.
-pub const MATCHES_HEADER: [&str; 8] = [
+/// The header of `matches.csv`: [`STUDY_HEADER`], then one agent's figures over its
+/// seat-matches (a match played at one seat; an agent holding two seats plays two per match).
+pub const MATCHES_HEADER: [&str; 13] = [
+    "game",
+    "variant",
+    "players",
+    "payout_unit",
     "agent",
-    "matches",
+    "seats",
+    "seat_matches",
     "match_wins",
     "match_win_rate",
     "mean_match_payout",
@@ -158,15 +216,18 @@ pub const MATCHES_HEADER: [&str; 8] = [
 
 /// `matches.csv` as bytes: one row per agent over its seat-matches (a match's total payout at one
 /// seat; a match win is the highest total of the match, alone).
-pub fn matches_csv(t: &Tally) -> Vec<u8> {
+pub fn matches_csv(exp: &Experiment, t: &Tally) -> Vec<u8> {
+    let study = study_columns(&exp.game, exp.variant(), exp.players());
     let mut w = csv::Writer::from_writer(Vec::new());
     w.write_record(MATCHES_HEADER).expect("in memory");
     for (name, m) in t.agents.iter().zip(&t.matches) {
         let (m_mean, lo, hi, sd) =
             mean_interval(i128::from(m.payout_sum), m.payout_sq, m.matches, 1.0);
         let rate = m.wins as f64 / m.matches.max(1) as f64;
-        w.write_record([
+        let mut row = study.clone();
+        row.extend([
             name.clone(),
+            seats_of(exp, name).to_string(),
             m.matches.to_string(),
             m.wins.to_string(),
             fmt(rate),
@@ -174,8 +235,8 @@ pub fn matches_csv(t: &Tally) -> Vec<u8> {
             fmt(lo),
             fmt(hi),
             fmt(sd),
-        ])
-        .expect("in memory");
+        ]);
+        w.write_record(&row).expect("in memory");
     }
     w.into_inner().expect("in memory")
 }

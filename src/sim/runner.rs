@@ -7,7 +7,7 @@ use super::output::{console_summary, matches_csv, summary_csv, thousands, write_
 use super::sprt::{sprt_csv, SprtOutcome, SprtStep, SprtTest};
 use super::stats::Tally;
 use super::{agent_rngs, match_deal_stream, play_out, GameId};
-use crate::agents::catalogue::make_agent;
+use crate::agents::catalogue::make_agent_with;
 use crate::agents::Agent;
 use crate::deal_spec::{deal_with_spec, DealPlan};
 use crate::game::{Outcome, MAX_SEATS};
@@ -123,7 +123,7 @@ pub struct RunReport {
 fn make_agents<G: GameKind>(exp: &Experiment) -> Vec<Box<dyn Agent<G::State>>> {
     exp.agents
         .iter()
-        .map(|s| make_agent::<G>(s).expect("checked by Experiment::check"))
+        .map(|s| make_agent_with::<G>(s, exp.setting()).expect("checked by Experiment::check"))
         .collect()
 }
 
@@ -565,6 +565,10 @@ pub struct Checkpoint {
     /// The looks of the early-stopping test so far (runs with an `[sprt]` table).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub sprt: Vec<SprtStep>,
+    /// The absolute folder the experiment's agent files are read from (its project folder, see
+    /// [`Experiment::project`]), so that a resumed run reads the same files from any folder.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub project: Option<PathBuf>,
 }
 
 /// A run stopped on request (Ctrl-C) after writing its checkpoint: an error that says how to
@@ -628,8 +632,15 @@ pub struct FolderLock {
 }
 
 impl FolderLock {
-    /// Creates the folder if needed and locks it.
+    /// Creates the folder if needed and locks it; a path that names a file is refused.
     pub fn take(dir: &Path) -> anyhow::Result<FolderLock> {
+        if dir.exists() && !dir.is_dir() {
+            bail!(
+                "{}: the output path is a file, not a folder (results go into a folder: name a \
+                 new or existing folder)",
+                dir.display()
+            );
+        }
         std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
         // Folders open as files on Unix; elsewhere the lock is skipped.
         let Ok(handle) = std::fs::File::open(dir) else {
@@ -820,7 +831,8 @@ pub fn run_experiment(exp: &Experiment, opts: &RunOptions) -> anyhow::Result<Run
 /// those of a run that was never stopped.
 pub fn resume_run(dir: &Path, opts: &RunOptions) -> anyhow::Result<RunReport> {
     let lock = FolderLock::take(dir)?;
-    let ck = read_checkpoint(dir)?;
+    let mut ck = read_checkpoint(dir)?;
+    ck.experiment.project = ck.project.clone();
     ck.experiment.check().map_err(|e| {
         anyhow::anyhow!(
             "{}: the checkpoint's experiment: {e}",
@@ -944,6 +956,7 @@ fn run_game<G: GameKind>(plan: Plan<'_>, opts: &RunOptions) -> anyhow::Result<Ru
             elapsed_s: prior_elapsed + elapsed,
             sessions,
             sprt: looks.borrow().clone(),
+            project: absolute_project(exp),
         };
         write_atomic(&dir, CHECKPOINT, serde_json::to_string(&ck)?.as_bytes())?;
         anyhow::Ok(())
@@ -1105,6 +1118,16 @@ fn tally_index(exp: &Experiment, agents: &[String], r: usize, s: usize) -> usize
         .expect("every seat spec is in the tally")
 }
 
+/// The absolute folder the agent files of `exp` are read from: its project folder, or the
+/// current folder (`None` only if the current folder cannot be named).
+pub fn absolute_project(exp: &Experiment) -> Option<PathBuf> {
+    let folder = exp.project.as_deref().unwrap_or(Path::new("."));
+    folder
+        .canonicalize()
+        .or_else(|_| std::path::absolute(folder))
+        .ok()
+}
+
 /// Removes a result file left by an earlier run, so a folder never mixes two studies.
 pub fn remove_stale(path: &Path) -> anyhow::Result<()> {
     match std::fs::remove_file(path) {
@@ -1133,7 +1156,7 @@ pub fn write_results(
     deals: (u64, u64),
     r: &RunReport,
 ) -> anyhow::Result<()> {
-    write_atomic(&r.dir, "summary.csv", &summary_csv(&r.tally))?;
+    write_atomic(&r.dir, "summary.csv", &summary_csv(exp, &r.tally))?;
     match &r.sprt {
         Some(o) => write_atomic(&r.dir, "sprt.csv", &sprt_csv(&r.sprt_steps, o))?,
         None => remove_stale(&r.dir.join("sprt.csv"))?,
@@ -1141,7 +1164,7 @@ pub fn write_results(
     if r.tally.matches.is_empty() {
         remove_stale(&r.dir.join("matches.csv"))?;
     } else {
-        write_atomic(&r.dir, "matches.csv", &matches_csv(&r.tally))?;
+        write_atomic(&r.dir, "matches.csv", &matches_csv(exp, &r.tally))?;
     }
     let tally = TallyFile {
         experiment: exp.clone(),
@@ -1171,6 +1194,10 @@ pub fn write_results(
         "sessions": r.sessions,
         "resumed_from_deal": r.resumed_from,
     });
+    // where a run read its agent files (a merge reads none)
+    if r.threads.is_some() {
+        run["project"] = serde_json::to_value(absolute_project(exp))?;
+    }
     if let Some(o) = &r.sprt {
         meta["sprt"] = serde_json::to_value(o)?;
         run["sprt"] = serde_json::to_value(o)?;

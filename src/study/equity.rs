@@ -486,8 +486,15 @@ pub fn rows(sums: &Sums, names: &[String]) -> Vec<ActionRow> {
         .collect()
 }
 
-/// The header of `equity.csv` (fixed for issue 13).
-pub const CSV_HEADER: [&str; 12] = [
+/// The header of `equity.csv`: the study columns of every result CSV
+/// ([`STUDY_HEADER`](crate::sim::output::STUDY_HEADER)), the deciding seat, then one action's
+/// figures over its samples (playouts from that seat).
+pub const CSV_HEADER: [&str; 17] = [
+    "game",
+    "variant",
+    "players",
+    "payout_unit",
+    "seat",
     "rank",
     "action",
     "samples",
@@ -501,6 +508,20 @@ pub const CSV_HEADER: [&str; 12] = [
     "diff_lo95",
     "diff_hi95",
 ];
+
+/// What `equity.csv` says of its study on every row: the game, variant, players and the
+/// deciding seat.
+#[derive(Clone, Debug)]
+pub struct CsvStudy<'a> {
+    /// The game's name.
+    pub game: &'a str,
+    /// The variant.
+    pub variant: &'a str,
+    /// The number of players.
+    pub players: usize,
+    /// The deciding seat.
+    pub seat: Seat,
+}
 
 /// A number for the CSV: six decimals, empty when undefined (e.g. an interval of one sample).
 fn num(x: f64) -> String {
@@ -518,11 +539,14 @@ fn num(x: f64) -> String {
 }
 
 /// `equity.csv`: one row per action, ranked.
-pub fn csv(rows: &[ActionRow]) -> anyhow::Result<Vec<u8>> {
+pub fn csv(study: &CsvStudy<'_>, rows: &[ActionRow]) -> anyhow::Result<Vec<u8>> {
     let mut w = csv::Writer::from_writer(Vec::new());
     w.write_record(CSV_HEADER)?;
+    let mut first = crate::sim::output::study_columns(study.game, study.variant, study.players);
+    first.push(study.seat.to_string());
     for r in rows {
-        w.write_record([
+        let mut row = first.clone();
+        row.extend([
             r.rank.to_string(),
             r.action.clone(),
             r.samples.to_string(),
@@ -535,7 +559,8 @@ pub fn csv(rows: &[ActionRow]) -> anyhow::Result<Vec<u8>> {
             num(r.diff_vs_best),
             num(r.diff_lo95),
             num(r.diff_hi95),
-        ])?;
+        ]);
+        w.write_record(&row)?;
     }
     Ok(w.into_inner()?)
 }

@@ -98,7 +98,8 @@ pub fn plan(files: &[PathBuf], opts: &Options) -> anyhow::Result<Vec<Svg>> {
     for file in files {
         let csv = Csv::read(file)?;
         let table = Table::parse(&csv)?;
-        let ctx = charts::Context::find(file, opts)?;
+        let mut ctx = charts::Context::find(file, opts)?;
+        ctx.read_columns(&csv);
         let dir = match &opts.output {
             Some(d) => d.clone(),
             None => file

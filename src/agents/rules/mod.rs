@@ -29,8 +29,9 @@ pub const RULES_INFO: AgentInfo = AgentInfo {
     params: &[ParamInfo {
         name: "path",
         default: "(required)",
-        about: "the rule file, relative to the current folder (also in experiment files); \
-                written first, without `path=`",
+        about: "the rule file, written first, without `path=`: relative to the current folder \
+                on the command line, to the project folder in an experiment file (as its \
+                `output`); a list for another game or variant is refused",
     }],
 };
 
@@ -172,20 +173,41 @@ type Loaded = HashMap<(PathBuf, &'static str), Arc<RuleList>>;
 
 /// Builds the `rules` agent of a spec for game `G` (the file is read once per process).
 pub fn rules_agent<G: GameKind>(spec: &AgentSpec) -> Result<Box<dyn Agent<G::State>>, String> {
-    let path = spec.get("path").ok_or_else(|| {
+    let path = spec.file().ok_or_else(|| {
         "agent 'rules' needs its file: rules:PATH (e.g. rules:agents/tusac-classic.toml)"
             .to_string()
     })?;
-    let key = (PathBuf::from(path), G::INFO.name);
+    let key = (path, G::INFO.name);
     let mut loaded = LOADED.lock().unwrap_or_else(|e| e.into_inner());
     let cache = loaded.get_or_insert_with(HashMap::new);
     let list = match cache.get(&key) {
         Some(list) => Arc::clone(list),
         None => {
             let list = Arc::new(read_rules::<G>(&key.0)?);
-            cache.insert(key, Arc::clone(&list));
+            cache.insert(key.clone(), Arc::clone(&list));
             list
         }
     };
+    check_list_variant::<G>(&list, &key.0, spec.variant.as_deref())?;
     Ok(Box::new(RulesAgent::<G>::new(list)))
+}
+
+/// Refuses a rule list written for another variant than `variant` (when it is known), as a list
+/// for another game is refused: its features were learned on other rules.
+fn check_list_variant<G: GameKind>(
+    list: &RuleList,
+    path: &Path,
+    variant: Option<&str>,
+) -> Result<(), String> {
+    match variant {
+        Some(v) if v != list.variant => Err(format!(
+            "rule file {}: the rules are for {} {}, not {v} (learn a list for {v} with \
+             `bailab learn --game {} --variant {v}`)",
+            path.display(),
+            G::INFO.name,
+            list.variant,
+            G::INFO.name
+        )),
+        _ => Ok(()),
+    }
 }

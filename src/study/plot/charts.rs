@@ -2,7 +2,7 @@
 
 use super::draw::{self, Bars, Curve, Forest, Histogram, Item, Mark, PALETTE};
 use super::label::{cut, decimals, file_part, percent, short_spec, short_unit, signed};
-use super::read::Est;
+use super::read::{Csv, Est};
 use super::table::{AgentRow, DistRow, EquityRow, PairRow, StrengthRow, Table, TuneRow};
 use super::Options;
 use crate::games::{game_info, GameInfo};
@@ -79,6 +79,22 @@ impl Context {
                 .collect();
         }
         Ok(())
+    }
+
+    /// Takes the game and variant from the CSV's own `game` and `variant` columns (first row)
+    /// when neither `meta.json` nor `--game` gave them: result CSVs name their study on every
+    /// row, so one copied away from its folder still plots with its unit and title.
+    pub fn read_columns(&mut self, csv: &Csv) {
+        let has = |name: &str| csv.header.iter().any(|h| h == name);
+        let Some(row) = csv.rows().next() else {
+            return;
+        };
+        if self.game.is_none() && has("game") {
+            self.game = game_info(row.text("game")).ok();
+        }
+        if self.variant.is_none() && has("variant") && !row.text("variant").is_empty() {
+            self.variant = Some(row.text("variant").to_string());
+        }
     }
 
     /// The payout unit, short (`points`), or `payout units` when the game is unknown.
