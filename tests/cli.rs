@@ -78,6 +78,40 @@ fn analyze_json_lines_reports_bad_lines_and_goes_on() {
 }
 
 #[test]
+fn analyze_json_lines_reports_a_line_that_is_not_utf8_and_goes_on() {
+    use std::io::Write;
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut child = common::command(here, &["analyze", "--game", "tusac", "-"])
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin
+        .write_all(b"rK rA rE\nrK \xffA\r\nrR rR rC rC rH\n")
+        .unwrap();
+    drop(stdin);
+    let o = child.wait_with_output().unwrap();
+    assert!(
+        !o.status.success(),
+        "a failed line makes the exit status non-zero"
+    );
+    let lines: Vec<serde_json::Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3, "{}", stdout(&o));
+    assert_eq!(lines[0]["trash"], 0);
+    assert_eq!(lines[1]["line"], 2);
+    let error = lines[1]["error"].as_str().unwrap();
+    assert!(error.starts_with("not UTF-8: byte 4 (0xff)"), "{error}");
+    assert_eq!(lines[1]["hand"], "rK \u{fffd}A");
+    assert_eq!(
+        lines[2]["trash"], 1,
+        "the line after the bad one is analysed"
+    );
+}
+
+#[test]
 fn analyze_worst_card_uses_seen_cards() {
     // §5.2 W1
     let o = bailab(
