@@ -112,6 +112,22 @@ fn analyze_json_lines_reports_a_line_that_is_not_utf8_and_goes_on() {
 }
 
 #[test]
+fn chan_analyze_takes_19_or_20_cards_only() {
+    for (hand, n) in [
+        ("2v 3v 4v", 3),
+        ("2v 2v 3v 3n 4v 4n 4n 4s 5s 5s 6v 6v 6n 7s 7s 8n 8s 9v", 18),
+    ] {
+        let o = bailab(&["analyze", "--game", "chan", hand], None);
+        assert!(!o.status.success(), "{hand}: {}", stdout(&o));
+        let want = format!("hand: {n} cards, but the Chắn analyser takes a whole hand: 19 cards");
+        assert!(stderr(&o).contains(&want), "{}", stderr(&o));
+    }
+    let nineteen = "2v 2v 3v 3n 4v 4n 4n 4s 5s 5s 6v 6v 6n 7s 7s 8n 8s 9v 9n";
+    let o = bailab(&["analyze", "--game", "chan", "--json", nineteen], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+#[test]
 fn analyze_worst_card_uses_seen_cards() {
     // §5.2 W1
     let o = bailab(
