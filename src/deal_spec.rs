@@ -20,6 +20,9 @@ pub const MAX_DECK: usize = 256;
 /// The token that ends a seat's list when only some cards of its hand are fixed.
 pub const REST: &str = "...";
 
+/// A deck position of a plan's template left to the random fill.
+const FREE: u16 = u16::MAX;
+
 /// A deal specification as written: the `[deal]` table of an experiment, or a deal file. Keys:
 /// `seat0`, `seat1`, … (a hand, or some of its cards followed by `...`), `stock_top` (the next
 /// cards drawn, in order) and `first` (the seat dealt first). Read against a game by
@@ -60,6 +63,8 @@ pub struct DealPlan {
     setup: RuleMap,
     /// Per seat: fixed cards and hand size (for the summary).
     fixed: Vec<(usize, usize)>,
+    /// Per seat: the deck positions of its hand.
+    hands: Vec<Vec<u16>>,
     /// Fixed cards at the top of the stock.
     stock_top: usize,
 }
@@ -71,10 +76,13 @@ pub fn deal_rng(master: u64, index: u64) -> GameRng {
 }
 
 /// Deals one game of `game` from a checked plan: the fixed cards where the plan puts them, the
-/// free cards shuffled with `rng` into the other positions. Allocation-free.
+/// free cards shuffled with `rng` into the other positions. When the game's rules redeal the
+/// result ([`GameKind::redeal_seat`], e.g. Tứ Sắc's §1.4 step 1), the free cards are shuffled
+/// again with the same `rng` until they do not, so deal `i` stays deal `i`. Allocation-free.
 ///
 /// # Panics
-/// When `plan` was checked against another game or table.
+/// When `plan` was checked against another game or table, or when no deal passes the game's
+/// redeal rule in [`MAX_REDRAWS`] draws ([`DealSpec::check`] refuses plans that never do).
 pub fn deal_with_spec<G: GameKind>(game: &G, plan: &DealPlan, rng: &mut GameRng) -> G::State {
     assert!(
         plan.game == G::INFO.name && plan.players == game.seats(),
@@ -86,17 +94,32 @@ pub fn deal_with_spec<G: GameKind>(game: &G, plan: &DealPlan, rng: &mut GameRng)
     );
     let mut order = [0u16; MAX_DECK];
     let order = &mut order[..plan.template.len()];
-    order.copy_from_slice(&plan.template);
     let mut free = [0u16; MAX_DECK];
     let free = &mut free[..plan.free_cards.len()];
     free.copy_from_slice(&plan.free_cards);
-    shuffle(free, rng);
-    for (&p, &c) in plan.free_positions.iter().zip(free.iter()) {
-        order[p as usize] = c;
+    let mut draws = 0u32;
+    loop {
+        plan.draw(order, free, rng);
+        let Some(seat) = game.redeal_seat(order) else {
+            break;
+        };
+        draws += 1;
+        assert!(
+            draws < MAX_REDRAWS,
+            "no deal of the specification passes the redeal rule of {} in {MAX_REDRAWS} \
+             draws (seat {seat} last held a hand the rules redeal)",
+            G::INFO.name
+        );
     }
     game.deal_order(order, &plan.setup)
         .expect("a checked plan deals")
 }
+
+/// The most draws of the free cards [`deal_with_spec`] makes for one deal.
+pub const MAX_REDRAWS: u32 = 1 << 20;
+
+/// The draws [`DealSpec::check`] makes to find one deal the game's rules do not redeal.
+const CHECK_DRAWS: u32 = 1 << 16;
 
 /// One seat's entry: its cards and whether they are the whole hand.
 struct SeatCards {
@@ -157,13 +180,41 @@ impl DealSpec {
             check_hand_size(s, layout.hands[s.seat].len())?;
         }
         check_stock(&stock_top, layout.stock.len(), G::INFO.name)?;
-        plan(G::INFO.name, players, &layout, &seats, &stock_top)
+        let plan = plan(G::INFO.name, players, &layout, &seats, &stock_top)?;
+        game.check_plan(&plan)?;
+        check_redeals(game, &plan)?;
+        Ok(plan)
     }
 
     /// True when no key is given (every card at random).
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
+}
+
+/// Refuses a plan every deal of which the game's rules redeal (the seats' needs together
+/// exceed what the free cards can give, though each seat alone passes
+/// [`GameKind::check_plan`]): draws with a fixed RNG until one deal passes, naming the seat that
+/// failed most often when none does.
+fn check_redeals<G: GameKind>(game: &G, plan: &DealPlan) -> Result<(), String> {
+    let mut order = vec![0u16; plan.template.len()];
+    let mut free = plan.free_cards.clone();
+    let mut rng = stream_rng(0, 0, DEAL_STREAM);
+    let mut failed = vec![0u32; plan.players];
+    for _ in 0..CHECK_DRAWS {
+        plan.draw(&mut order, &mut free, &mut rng);
+        match game.redeal_seat(&order) {
+            None => return Ok(()),
+            Some(seat) => failed[usize::from(seat)] += 1,
+        }
+    }
+    let worst = (0..plan.players).max_by_key(|&s| failed[s]).unwrap_or(0);
+    Err(format!(
+        "seat{worst}: no deal of this specification passes the redeal rule of {} in \
+         {CHECK_DRAWS} draws (seat {worst}'s hand failed most often): fix fewer of the cards \
+         the hands need",
+        G::INFO.name
+    ))
 }
 
 /// A key's value as text.
@@ -281,7 +332,6 @@ fn plan(
     for (i, c) in layout.pack.iter().enumerate().rev() {
         unused.entry(c.as_str()).or_default().push(i as u16);
     }
-    const FREE: u16 = u16::MAX;
     let mut template = vec![FREE; layout.pack.len()];
     let lists: Vec<List<'_>> = seats
         .iter()
@@ -327,6 +377,11 @@ fn plan(
             })
             .collect(),
         stock_top: stock_top.len(),
+        hands: layout
+            .hands
+            .iter()
+            .map(|h| h.iter().map(|&p| p as u16).collect())
+            .collect(),
     })
 }
 
@@ -351,6 +406,39 @@ fn too_many(card: &str, lists: &[List<'_>], pack: &[String]) -> String {
 }
 
 impl DealPlan {
+    /// Fills `order` with one draw: the fixed cards, and `free` (the free cards, in any order)
+    /// shuffled with `rng` into the free positions.
+    fn draw(&self, order: &mut [u16], free: &mut [u16], rng: &mut GameRng) {
+        order.copy_from_slice(&self.template);
+        shuffle(free, rng);
+        for (&p, &c) in self.free_positions.iter().zip(free.iter()) {
+            order[p as usize] = c;
+        }
+    }
+
+    /// The seats at the table.
+    pub fn players(&self) -> usize {
+        self.players
+    }
+
+    /// The pack indices of the cards fixed in `seat`'s hand.
+    pub fn seat_fixed(&self, seat: usize) -> impl Iterator<Item = u16> + '_ {
+        self.hands[seat]
+            .iter()
+            .map(|&p| self.template[p as usize])
+            .filter(|&c| c != FREE)
+    }
+
+    /// How many cards of `seat`'s hand are left to chance.
+    pub fn seat_free(&self, seat: usize) -> usize {
+        self.hands[seat].len() - self.seat_fixed(seat).count()
+    }
+
+    /// The pack indices of the cards left to chance, in pack order.
+    pub fn free_cards(&self) -> &[u16] {
+        &self.free_cards
+    }
+
     /// How many cards the plan fixes and how many it leaves to chance.
     pub fn fixed_count(&self) -> usize {
         self.template.len() - self.free_positions.len()
@@ -361,7 +449,7 @@ impl DealPlan {
         self.template
             .iter()
             .enumerate()
-            .filter(|(_, &c)| c != u16::MAX)
+            .filter(|(_, &c)| c != FREE)
             .map(|(p, &c)| (p, c))
     }
 

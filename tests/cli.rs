@@ -78,6 +78,56 @@ fn analyze_json_lines_reports_bad_lines_and_goes_on() {
 }
 
 #[test]
+fn analyze_json_lines_reports_a_line_that_is_not_utf8_and_goes_on() {
+    use std::io::Write;
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut child = common::command(here, &["analyze", "--game", "tusac", "-"])
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin
+        .write_all(b"rK rA rE\nrK \xffA\r\nrR rR rC rC rH\n")
+        .unwrap();
+    drop(stdin);
+    let o = child.wait_with_output().unwrap();
+    assert!(
+        !o.status.success(),
+        "a failed line makes the exit status non-zero"
+    );
+    let lines: Vec<serde_json::Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3, "{}", stdout(&o));
+    assert_eq!(lines[0]["trash"], 0);
+    assert_eq!(lines[1]["line"], 2);
+    let error = lines[1]["error"].as_str().unwrap();
+    assert!(error.starts_with("not UTF-8: byte 4 (0xff)"), "{error}");
+    assert_eq!(lines[1]["hand"], "rK \u{fffd}A");
+    assert_eq!(
+        lines[2]["trash"], 1,
+        "the line after the bad one is analysed"
+    );
+}
+
+#[test]
+fn chan_analyze_takes_19_or_20_cards_only() {
+    for (hand, n) in [
+        ("2v 3v 4v", 3),
+        ("2v 2v 3v 3n 4v 4n 4n 4s 5s 5s 6v 6v 6n 7s 7s 8n 8s 9v", 18),
+    ] {
+        let o = bailab(&["analyze", "--game", "chan", hand], None);
+        assert!(!o.status.success(), "{hand}: {}", stdout(&o));
+        let want = format!("hand: {n} cards, but the Chắn analyser takes a whole hand: 19 cards");
+        assert!(stderr(&o).contains(&want), "{}", stderr(&o));
+    }
+    let nineteen = "2v 2v 3v 3n 4v 4n 4n 4s 5s 5s 6v 6v 6n 7s 7s 8n 8s 9v 9n";
+    let o = bailab(&["analyze", "--game", "chan", "--json", nineteen], None);
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+#[test]
 fn analyze_worst_card_uses_seen_cards() {
     // §5.2 W1
     let o = bailab(

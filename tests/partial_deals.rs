@@ -560,6 +560,171 @@ fn first_moves_the_deal_where_the_game_has_it() {
     ok(&dir.0, &["check", &game]);
 }
 
+/// §1.4 step 1, counted on the deck as a record writes it: every seat of the deal holds a King
+/// or three identical non-King cards (the hands read through the game's layout).
+fn every_seat_passes_the_redeal_check(game: &TuSac, deck: &[String]) -> Result<(), usize> {
+    let layout = game.deal_layout(None).unwrap();
+    for (seat, positions) in layout.hands.iter().enumerate() {
+        let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+        positions
+            .iter()
+            .for_each(|&p| *counts.entry(deck[p].as_str()).or_default() += 1);
+        let live = counts
+            .iter()
+            .any(|(c, &n)| if c.ends_with('K') { n >= 1 } else { n >= 3 });
+        if !live {
+            return Err(seat);
+        }
+    }
+    Ok(())
+}
+
+/// 19 distinct non-King cards: a hand that needs a King in its one free card to be dealt.
+const NO_KING_NO_PAIR: &str = "rA rE rR rC rH yA yE yR yC yH gA gE gR gC gH wA wE wR wC";
+
+#[test]
+fn partial_deals_of_sisepai21_and_dirtyking26_are_redealt_as_the_rules_say() {
+    // seat 1's one free card must be a King (about 1 draw in 6): without the redeal of §1.4
+    // step 1 most of these deals would be played with a dead hand
+    let spec = DealSpec::parse(&format!("seat1 = \"{NO_KING_NO_PAIR} ...\"\n"), "t").unwrap();
+    for variant in ["sisepai21", "dirtyking26"] {
+        let game = TuSac::preset(variant, 4).unwrap();
+        let plan = spec.check(&game).unwrap();
+        for index in 0..60 {
+            let state = deal_with_spec(&game, &plan, &mut deal_rng(32, index));
+            let deck = deck_of::<TuSac>(&state);
+            assert_eq!(
+                every_seat_passes_the_redeal_check(&game, &deck),
+                Ok(()),
+                "{variant} deal {index}"
+            );
+            let again = deal_with_spec(&game, &plan, &mut deal_rng(32, index));
+            assert_eq!(
+                deck_of::<TuSac>(&again),
+                deck,
+                "{variant} deal {index} repeats"
+            );
+        }
+    }
+    // classic has no redeal: the same kind of specification is dealt as drawn
+    let classic = TuSac::preset("classic", 4).unwrap();
+    let plan = spec.check(&classic).unwrap();
+    let dead = (0..60).filter(|&i| {
+        let state = deal_with_spec(&classic, &plan, &mut deal_rng(32, i));
+        every_seat_passes_the_redeal_check(&classic, &deck_of::<TuSac>(&state)).is_err()
+    });
+    assert!(dead.count() > 10, "the hand is dead in most classic deals");
+}
+
+#[test]
+fn a_hand_the_rules_always_redeal_is_refused_naming_the_seat() {
+    let dir = Scratch::new("partial-redeal");
+    for variant in ["sisepai21", "dirtyking26"] {
+        // a whole hand (20 cards at seat 1; 25 in dirtyking26) with neither a King nor a triple
+        let whole = match variant {
+            "sisepai21" => format!("{NO_KING_NO_PAIR} wH"),
+            _ => format!("{NO_KING_NO_PAIR} wH rA rE rR rC rH"),
+        };
+        let file = dir.write("dead.toml", &format!("seat1 = \"{whole}\"\n"));
+        let err = fails(
+            &dir.0,
+            &[
+                "play",
+                "--game",
+                "tusac",
+                "--variant",
+                variant,
+                "--deal",
+                &file,
+            ],
+        );
+        for w in [
+            "dead.toml",
+            "seat1:",
+            "neither a King nor three identical",
+            "§1.4 step 1",
+        ] {
+            assert!(err.contains(w), "{variant}: '{w}' missing from: {err}");
+        }
+    }
+    // each of seats 1 and 2 could take the one King left to chance, but not both
+    let kings = |n: usize| ["rK", "yK", "gK", "wK"].repeat(8)[..n].join(" ");
+    let file = dir.write(
+        "both.toml",
+        &format!(
+            "seat0 = \"{} ...\"\nstock_top = \"{}\"\nseat1 = \"{NO_KING_NO_PAIR} ...\"\n\
+             seat2 = \"{NO_KING_NO_PAIR} ...\"\n",
+            kings(21),
+            ["wK", "gK", "yK", "rK", "wK", "gK", "yK", "rK", "wK", "gK"].join(" ")
+        ),
+    );
+    let err = fails(
+        &dir.0,
+        &[
+            "play",
+            "--game",
+            "tusac",
+            "--variant",
+            "sisepai21",
+            "--deal",
+            &file,
+        ],
+    );
+    assert!(
+        err.contains("no deal of this specification passes the redeal rule")
+            && (err.contains("seat1:") || err.contains("seat2:")),
+        "{err}"
+    );
+    // classic does not redeal: the dead whole hand is played
+    let file = dir.write(
+        "classic.toml",
+        &format!("seat1 = \"{NO_KING_NO_PAIR} wH\"\n"),
+    );
+    ok(&dir.0, &["play", "--game", "tusac", "--deal", &file]);
+}
+
+#[test]
+fn a_deal_file_the_rules_redeal_is_redrawn_and_its_record_checks() {
+    // the deal the issue found: with seat 1's two gP fixed, deal 176 of seed 32 left a seat with
+    // neither a King nor three identical non-King cards, and `check` rejected its record
+    let dir = Scratch::new("partial-redeal-play");
+    let file = dir.write("deal.toml", "[deal]\nseat1 = \"gP gP ...\"\n");
+    let args = [
+        "play",
+        "--game",
+        "tusac",
+        "--variant",
+        "sisepai21",
+        "--seed",
+        "32",
+        "--index",
+        "176",
+        "--deal",
+        &file,
+        "--json",
+    ];
+    let o = ok(&dir.0, &args);
+    let r: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let deck: Vec<String> = r["deck"]
+        .as_str()
+        .unwrap()
+        .split_whitespace()
+        .map(str::to_string)
+        .collect();
+    let game = TuSac::preset("sisepai21", 4).unwrap();
+    assert_eq!(every_seat_passes_the_redeal_check(&game, &deck), Ok(()));
+    let layout = game.deal_layout(None).unwrap();
+    assert_eq!(deck[layout.hands[1][0]], "gP");
+    assert_eq!(deck[layout.hands[1][1]], "gP");
+    let record = dir.write("game.json", &stdout(&o));
+    let check = ok(&dir.0, &["check", &record]);
+    assert!(
+        stdout(&check).contains("1 ok, 0 failed"),
+        "{}",
+        stdout(&check)
+    );
+}
+
 #[path = "common/counting_alloc.rs"]
 mod counting_alloc;
 use counting_alloc::allocations;
@@ -578,6 +743,8 @@ fn deals_allocate<G: GameKind>(game: &G) -> u64 {
 #[test]
 fn dealing_from_a_plan_does_not_allocate() {
     assert_eq!(deals_allocate(&TuSac::preset("classic", 4).unwrap()), 0);
+    // the multi-pack deal draws its free cards again while the rules redeal (§1.4 step 1)
+    assert_eq!(deals_allocate(&TuSac::preset("sisepai21", 4).unwrap()), 0);
     assert_eq!(deals_allocate(&TienLen::standard(4).unwrap()), 0);
     assert_eq!(deals_allocate(&Chan::standard(4).unwrap()), 0);
 }

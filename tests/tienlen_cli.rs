@@ -328,6 +328,43 @@ fn a_run_writes_records_that_check_and_a_tampered_one_fails() {
 }
 
 #[test]
+fn a_leaver_on_a_two_is_the_only_seat_paying_thoi() {
+    // §7.3 with forbid_finish_on_two (§4.3 v2): seat 1 leaves on a 2 and is last; seat 0, the
+    // last seat in play, is 2nd and pays no thối (it used to pay seat 2 1.5 cược: [-1, -6, +7])
+    let dir = Scratch::new("leaver-thoi");
+    std::fs::write(
+        dir.0.join("e.toml"),
+        "name = \"leaver\"\ngame = \"tienlen\"\nagents = [\"first\", \"first\", \"first\"]\n\
+         deals = 1\nseed = 0\nrotate = false\nrecords = true\noutput = \"out\"\n\
+         [rules]\nforbid_finish_on_two = true\n[deal]\n\
+         seat0 = \"Qs 6d 6h 4h 7c 6s Jc Ks Tc Kd 3s 6c 5h\"\n\
+         seat1 = \"2h 2d 5c 9c As Kc Ad 9s Qc Ts Jd Td 4d\"\n\
+         seat2 = \"8h 4s Ac 5s Qd 8d 9h 7s 8c 8s Js 2c 3h\"\n",
+    )
+    .unwrap();
+    let o = bailab_in(Some(&dir.0), &["run", "e.toml", "-q"], None);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let records = dir.0.join("out/records.jsonl");
+    let body = std::fs::read_to_string(&records).unwrap();
+    let r = json(body.lines().next().unwrap());
+    assert_eq!(
+        r["outcome"]["payouts"],
+        serde_json::json!([2, -6, 4]),
+        "{r}"
+    );
+    assert_eq!(r["outcome"]["places"], serde_json::json!([2, 3, 1]), "{r}");
+    let events = r["events"].as_array().unwrap();
+    assert!(events.iter().all(|e| e["rule"] != "7.3-Thoi"), "{r}");
+    assert!(events.iter().any(|e| e["rule"] == "4.3-LeaveThoi"), "{r}");
+    let o = bailab(&["check", "-q", records.to_str().unwrap()], None);
+    assert!(
+        text(&o.stdout).contains("1 records: 1 ok"),
+        "{}",
+        text(&o.stdout)
+    );
+}
+
+#[test]
 fn matches_carry_the_lead_and_write_per_match_statistics() {
     let dir = Scratch::new("matches");
     std::fs::write(

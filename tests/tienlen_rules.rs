@@ -594,7 +594,41 @@ fn forbid_finish_on_two_also_bars_a_response_and_leaver_pays_thoi() {
         "{:?}",
         transfers(&s)
     );
+    // the leaver is last (place 4): the last seat in play (3rd) pays no §7.3 thối
+    assert!(
+        transfers(&s).iter().all(|t| t.3 != "7.3-Thoi"),
+        "{:?}",
+        transfers(&s)
+    );
     assert_eq!(s.outcome().unwrap().payouts().iter().sum::<i64>(), 0);
+}
+
+/// The hands of the §7.3 leaver case (3 players, seat 0 dealer; `first` play at every turn).
+const LEAVER_HANDS: [&str; 3] = [
+    "Qs 6d 6h 4h 7c 6s Jc Ks Tc Kd 3s 6c 5h",
+    "2h 2d 5c 9c As Kc Ad 9s Qc Ts Jd Td 4d",
+    "8h 4s Ac 5s Qd 8d 9h 7s 8c 8s Js 2c 3h",
+];
+
+#[test]
+fn only_the_last_placed_pays_thoi_when_a_leaver_is_last() {
+    // §7.3 with §4.3 v2: seat 1 leaves on a 2 and takes place 3; seat 0, the last seat in play,
+    // is 2nd and pays no thối (it used to pay seat 2 a 7.3-Thoi of 1.5 cược: [-1, -6, +7])
+    let mut o = Options::default_for(3);
+    o.forbid_finish_on_two = true;
+    let mut s = TienLen::new(o)
+        .unwrap()
+        .deal_deck(&deck_from(&LEAVER_HANDS, 0), Setup::FIRST);
+    let mut list = bailab::games::tienlen::Actions::new();
+    while s.to_move().is_some() {
+        s.legal_actions(&mut list);
+        s.apply(list[0]);
+    }
+    assert_eq!(&s.places()[..3], &[2, 3, 1]);
+    assert_eq!(s.leavers(), &[1]);
+    let t = transfers(&s);
+    assert!(t.iter().all(|x| x.3 != "7.3-Thoi"), "{t:?}");
+    assert_eq!(payouts(&s)[..3], [2, -6, 4], "{t:?}");
 }
 
 // ---------- §7.7 payment examples ----------

@@ -86,8 +86,15 @@ fn analyze_lines(game: &str, hand: &str, opts: &AnalyzeOptions) -> anyhow::Resul
     let mut out = std::io::BufWriter::new(stdout.lock());
     let mut failed = 0usize;
     let field = if hand == "-" { "hand" } else { "play" };
-    for (i, line) in stdin.lock().lines().enumerate() {
-        let line = line?;
+    for (i, bytes) in stdin.lock().split(b'\n').enumerate() {
+        let line = match line_text(bytes?) {
+            Ok(line) => line,
+            Err(e) => {
+                failed += 1;
+                writeln!(out, "{}", bad_line(i + 1, field, &e))?;
+                continue;
+            }
+        };
         if line.trim().is_empty() {
             failed += 1;
             let error = "blank line: no input to analyse";
@@ -117,4 +124,29 @@ fn analyze_lines(game: &str, hand: &str, opts: &AnalyzeOptions) -> anyhow::Resul
         anyhow::bail!("{failed} line(s) could not be analysed (see their \"error\" keys)");
     }
     Ok(())
+}
+
+/// One input line as text, without its line ending (`\n` or `\r\n`, as `BufRead::lines`); a
+/// line that is not UTF-8 is an error naming the first bad byte, with the line as far as it
+/// can be read.
+fn line_text(mut bytes: Vec<u8>) -> Result<String, (String, String)> {
+    if bytes.last() == Some(&b'\r') {
+        bytes.pop();
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        let byte = e.as_bytes()[at];
+        let input = String::from_utf8_lossy(e.as_bytes()).into_owned();
+        let error = format!(
+            "not UTF-8: byte {} (0x{byte:02x}) of the line is not valid UTF-8; write the cards \
+             in UTF-8 (ASCII is enough)",
+            at + 1
+        );
+        (input, error)
+    })
+}
+
+/// The answer to a line that could not be read: its number, what it held and why.
+fn bad_line(line: usize, field: &str, (input, error): &(String, String)) -> serde_json::Value {
+    serde_json::json!({"line": line, "input": input, field: input, "error": error})
 }

@@ -217,6 +217,20 @@ pub trait GameKind: Game + Clone + 'static {
         ))
     }
 
+    /// Partial deals: the first seat whose hand in the deal `deck[i] = pack[order[i]]` makes the
+    /// rules redeal (Tứ Sắc's §1.4 step 1), if any; [`crate::deal_spec::deal_with_spec`] then
+    /// draws the free cards again. None by default (the game never redeals). Allocation-free.
+    fn redeal_seat(&self, order: &[u16]) -> Option<Seat> {
+        let _ = order;
+        None
+    }
+    /// Partial deals: refuses a checked plan whose fixed cards make the rules redeal every deal
+    /// (a hand that no draw of its free cards can save), naming the seat. Accepts by default.
+    fn check_plan(&self, plan: &crate::deal_spec::DealPlan) -> Result<(), String> {
+        let _ = plan;
+        Ok(())
+    }
+
     /// The features of a candidate action that rule lists read (`rules:PATH`), in row order;
     /// at most [`MAX_FEATURES`](crate::agents::rules::features::MAX_FEATURES) − 1.
     const FEATURES: &'static [FeatureInfo];

@@ -43,19 +43,12 @@ pub struct Analysis {
     pub wins: Vec<WinNow>,
 }
 
-/// Analyses a hand in notation (1–20 cards); `seen` lists cards visible elsewhere, used for the
-/// unseen counts of the winning cards. Errors name the token and its position.
+/// Analyses a whole hand in notation (19 cards, or the first player's 20); `seen` lists cards
+/// visible elsewhere, used for the unseen counts of the winning cards. Errors name the token and
+/// its position, or the number of cards.
 pub fn analyze(hand_text: &str, seen_text: &str, o: &Options) -> Result<Analysis, String> {
     let cards = parse_cards(hand_text).map_err(|e| format!("hand: {e}"))?;
-    if cards.is_empty() {
-        return Err("hand: empty; give 19 or 20 cards, e.g. \"2v 2v 3n 3s ...\"".into());
-    }
-    if cards.len() > MAX_HAND {
-        return Err(format!(
-            "hand: {} cards, but a Chắn hand holds at most {MAX_HAND}",
-            cards.len()
-        ));
-    }
+    check_size(cards.len())?;
     let hand = Hand::of(&cards);
     let seen = parse_cards(seen_text).map_err(|e| format!("seen: {e}"))?;
     let mut visible = hand;
@@ -69,6 +62,19 @@ pub fn analyze(hand_text: &str, seen_text: &str, o: &Options) -> Result<Analysis
         }
     }
     Ok(analyze_hand(hand, &visible, o))
+}
+
+/// The analyser reads whole hands only: 19 cards, or 20 (the first player's before his first
+/// discard, §2.4); any other count is an error naming it.
+fn check_size(n: usize) -> Result<(), String> {
+    match n {
+        0 => Err("hand: empty; give 19 or 20 cards, e.g. \"2v 2v 3n 3s ...\"".into()),
+        n if n == MAX_HAND || n == MAX_HAND - 1 => Ok(()),
+        n => Err(format!(
+            "hand: {n} cards, but the Chắn analyser takes a whole hand: 19 cards, or 20 for the \
+             first player before his first discard"
+        )),
+    }
 }
 
 /// Analyses a hand; `visible` counts the hand plus every card seen elsewhere.

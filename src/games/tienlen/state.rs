@@ -118,7 +118,7 @@ pub enum Rule {
     VoidChain,
     /// §7.2: a base transfer by place.
     PlaceStake,
-    /// §7.3: the last player pays his thối.
+    /// §7.3: the last-placed player (place N, at a normal end) pays his thối.
     Thoi,
     /// §4.3 v2: a leaver pays thối on his 2s to the seat placed just before him.
     LeaveThoi,
@@ -1060,10 +1060,11 @@ impl TienLenState {
                     self.pay(d, w, total, Rule::Den);
                 }
             }
-        } else if let Some(l) = last {
-            // §7.3 at a normal end: the last player pays the seat placed just before him.
-            let place = self.places[l as usize];
-            if let Some(to) = self.seat_at_place(place.wrapping_sub(1)) {
+        } else if let Some(l) = last.filter(|&l| self.places[l as usize] == o.players) {
+            // §7.3 at a normal end: the last-placed player pays the seat placed just before him.
+            // When a leaver (§4.3 v2) took the last place, the last active seat is not last and
+            // pays no thối; the leaver pays his own below.
+            if let Some(to) = self.seat_at_place(o.players - 1) {
                 self.pay(l, to, thoi(self.hands[l as usize], &o), Rule::Thoi);
             }
         }

@@ -2,11 +2,12 @@
 //! positions, card lists in the spec's notation, and a deal from a reordered pack, on either
 //! rule core.
 
-use super::card::{parse_cards, Card};
+use super::card::{parse_cards, Card, CARD_TYPES};
 use super::engine::{TuSac, TuSacState};
+use super::packs::live_copies;
 use super::packs::state::MAX_DECK;
 use super::state::{OnePack, DECK_SIZE};
-use crate::deal_spec::{round_robin, DealLayout};
+use crate::deal_spec::{round_robin, DealLayout, DealPlan};
 use crate::game::Seat;
 use crate::games::RuleMap;
 
@@ -56,9 +57,9 @@ pub fn spec_cards(text: &str) -> Result<Vec<String>, String> {
     Ok(cards.iter().map(Card::to_string).collect())
 }
 
-/// Deals `deck[i] = fresh_deck[order[i]]` (record setup: none). On the multi-pack core the deal
-/// is played as given, without the redeal check of §1.4 step 1 (the fixed cards are the
-/// condition of the study; a redeal would discard them), and the dead pile's reshuffle (§4.7)
+/// Deals `deck[i] = fresh_deck[order[i]]` (record setup: none). On the multi-pack core the
+/// order must pass the redeal check of §1.4 step 1 when the options redeal (partial deals draw
+/// their free cards again until it does, [`redeal_seat`]), and the dead pile's reshuffle (§4.7)
 /// is seeded from the order itself, so the same order always gives the same game.
 pub fn deal_order(game: &TuSac, order: &[u16], setup: &RuleMap) -> Result<TuSacState, String> {
     if let Some(key) = setup.keys().next() {
@@ -74,9 +75,61 @@ pub fn deal_order(game: &TuSac, order: &[u16], setup: &RuleMap) -> Result<TuSacS
             let len = g.options().deck_len();
             let pack = g.fresh_deck();
             let deck: [Card; MAX_DECK] = reordered(&pack[..len], order)?;
-            Ok(g.deal_position(&deck[..len], order_seed(order))?.into())
+            Ok(g.deal_deck(&deck[..len], order_seed(order))?.into())
         }
     }
+}
+
+/// §1.4 step 1 on a partial deal: the first seat of the multi-pack deal `order` whose hand the
+/// rules redeal (neither a King nor three identical non-King cards), when the options redeal.
+pub fn redeal_seat(game: &TuSac, order: &[u16]) -> Option<Seat> {
+    let TuSac::MultiPack(g) = game else {
+        return None;
+    };
+    let len = g.options().deck_len();
+    if !g.options().redeal_dead_hands || order.len() != len {
+        return None;
+    }
+    let pack = g.fresh_deck();
+    let mut deck = [Card::default(); MAX_DECK];
+    for (slot, &i) in deck.iter_mut().zip(order) {
+        *slot = pack[usize::from(i)];
+    }
+    g.dead_seat(&deck[..len])
+}
+
+/// §1.4 step 1 on a partial deal: refuses a seat whose fixed cards hold neither a King nor
+/// three identical non-King cards when no draw of its free cards can bring one (e.g. a whole
+/// hand), since every deal would be redealt.
+pub fn check_plan(game: &TuSac, plan: &DealPlan) -> Result<(), String> {
+    let TuSac::MultiPack(g) = game else {
+        return Ok(());
+    };
+    if !g.options().redeal_dead_hands {
+        return Ok(());
+    }
+    let pack = g.fresh_deck();
+    let counts = |cards: &mut dyn Iterator<Item = u16>| {
+        let mut n = [0usize; CARD_TYPES];
+        cards.for_each(|i| n[pack[usize::from(i)].index()] += 1);
+        n
+    };
+    let pool = counts(&mut plan.free_cards().iter().copied());
+    for seat in 0..plan.players() {
+        let fixed = counts(&mut plan.seat_fixed(seat));
+        let free = plan.seat_free(seat);
+        let can = |c: Card| fixed[c.index()] + pool[c.index()].min(free) >= live_copies(c);
+        if !Card::all().any(can) {
+            return Err(format!(
+                "seat{seat}: the fixed cards hold neither a King nor three identical non-King \
+                 cards, and the {free} card(s) of the hand left to chance cannot bring one: \
+                 {} redeals such a hand (§1.4 step 1), so no deal of this specification is \
+                 ever played",
+                g.options().variant
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// `pack` reordered by `order` into the front of an array of `N` cards.

@@ -99,6 +99,14 @@ impl GameKind for TuSac {
         super::deal_spec::deal_order(self, order, setup)
     }
 
+    fn redeal_seat(&self, order: &[u16]) -> Option<crate::game::Seat> {
+        super::deal_spec::redeal_seat(self, order)
+    }
+
+    fn check_plan(&self, plan: &crate::deal_spec::DealPlan) -> Result<(), String> {
+        super::deal_spec::check_plan(self, plan)
+    }
+
     fn forced_event(e: &Event) -> Option<RecordEvent> {
         let rule = e.forced_by()?;
         let (seat, action) = match *e {

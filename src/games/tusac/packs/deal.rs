@@ -90,9 +90,19 @@ fn validate(o: &Options) -> Result<(), String> {
     }
 }
 
-/// §1.4 step 1 ("lacks both"): the seat holds three identical non-King cards or a King.
+/// §1.4 step 1 ("lacks both"): how many copies of `card` make a hand live, one King or three
+/// identical non-King cards.
+pub(crate) fn live_copies(card: Card) -> usize {
+    if card.is_king() {
+        1
+    } else {
+        3
+    }
+}
+
+/// §1.4 step 1: the seat holds three identical non-King cards or a King.
 fn live_hand(hand: &Counts) -> bool {
-    hand[..4].iter().any(|&n| n > 0) || hand[4..].iter().any(|&n| n >= 3)
+    Card::all().any(|c| usize::from(hand[c.index()]) >= live_copies(c))
 }
 
 impl MultiPack {
@@ -148,10 +158,14 @@ impl MultiPack {
 
     /// Whether every seat of this deck passes the redeal check (§1.4 step 1).
     pub fn deck_is_live(&self, deck: &[Card]) -> bool {
+        self.dead_seat(deck).is_none()
+    }
+
+    /// The first seat of this deck holding neither a King nor three identical non-King cards,
+    /// whose hand makes §1.4 step 1 redeal (whatever `redeal_dead_hands` says).
+    pub fn dead_seat(&self, deck: &[Card]) -> Option<Seat> {
         let hands = self.hands(deck);
-        hands[..usize::from(self.opts.players)]
-            .iter()
-            .all(live_hand)
+        (0..self.opts.players).find(|&s| !live_hand(&hands[usize::from(s)]))
     }
 
     /// Deals a recorded deck (§1.3 item 4), then runs §1.4 with `reshuffle_seed` for the dead

@@ -18,6 +18,7 @@ pub mod view;
 /// The loose-card solver (§3.3, §3.6).
 pub use super::loose;
 
+pub(crate) use deal::live_copies;
 pub use deal::MultiPack;
 pub use state::PacksState;
 pub use view::PacksView;
