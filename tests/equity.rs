@@ -408,7 +408,7 @@ fn every_bad_position_is_an_error_naming_the_key_card_or_seat() {
         ("chan", CHAN_U),
     ] {
         let view = s.write("fine.toml", valid);
-        let out = s.path("fine");
+        let out = s.path(&format!("fine-{game}"));
         let args = [
             "equity",
             "--game",

@@ -322,7 +322,8 @@ fn learn(dir: &Scratch, game: &str, teacher: &str, args: &[&str]) {
 fn learning_twice_from_one_seed_writes_the_same_files() {
     let dir = Scratch::new("learn-twice");
     for game in ["tusac", "tienlen", "chan"] {
-        for (threads, out) in [("1", "a/rules.toml"), ("2", "b/rules.toml")] {
+        for (threads, out) in [("1", "a"), ("2", "b")] {
+            let out = format!("{out}-{game}/rules.toml");
             learn(
                 &dir,
                 game,
@@ -339,16 +340,16 @@ fn learning_twice_from_one_seed_writes_the_same_files() {
                     "--threads",
                     threads,
                     "--output",
-                    out,
+                    &out,
                 ],
             );
         }
         for f in ["rules.toml", "rules.report.csv"] {
-            let a = std::fs::read_to_string(dir.path(&format!("a/{f}"))).unwrap();
-            let b = std::fs::read_to_string(dir.path(&format!("b/{f}"))).unwrap();
+            let a = std::fs::read_to_string(dir.path(&format!("a-{game}/{f}"))).unwrap();
+            let b = std::fs::read_to_string(dir.path(&format!("b-{game}/{f}"))).unwrap();
             assert_eq!(a, b, "{game} {f}");
         }
-        let text = std::fs::read_to_string(dir.path("a/rules.toml")).unwrap();
+        let text = std::fs::read_to_string(dir.path(&format!("a-{game}/rules.toml"))).unwrap();
         assert!(text.contains(&format!("game = \"{game}\"")), "{text}");
         assert!(text.contains("bailab learn --game"), "{text}");
         // the written list plays
@@ -359,7 +360,7 @@ fn learning_twice_from_one_seed_writes_the_same_files() {
                 "--game",
                 game,
                 "--agent",
-                "rules:a/rules.toml",
+                &format!("rules:a-{game}/rules.toml"),
                 "--agent",
                 "greedy",
             ],
@@ -405,7 +406,7 @@ fn bad_rule_agents_are_clear_errors() {
         &["learn", "--game", "tusac", "--teacher", "nobody", "-q"],
     );
     assert!(e.contains("unknown agent 'nobody'"), "{e}");
-    assert!(!dir.path("agents").exists());
+    assert!(!dir.path("results").exists(), "nothing written on an error");
 }
 
 #[test]
@@ -435,10 +436,11 @@ fn learning_finds_a_planted_rule_first() {
                 "--pool",
                 "1",
                 "--output",
-                "learned.toml",
+                &format!("{game}-learned.toml"),
             ],
         );
-        let report = std::fs::read_to_string(dir.path("learned.report.csv")).unwrap();
+        let report =
+            std::fs::read_to_string(dir.path(&format!("{game}-learned.report.csv"))).unwrap();
         let first = report.lines().nth(1).expect("a trial");
         let fields: Vec<&str> = first.split(',').collect();
         assert!(

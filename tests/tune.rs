@@ -232,7 +232,7 @@ fn cli_errors() {
         ],
     );
     assert!(e.contains("--opponents given 2 times"), "{e}");
-    assert!(!s.path("agents").exists(), "nothing written on an error");
+    assert!(!s.path("results").exists(), "nothing written on an error");
 }
 
 /// The report's rows: (candidate, params, round, deals, mean, lo, hi, status).
@@ -268,7 +268,7 @@ fn tune_small(dir: &Path, game: &str, threads: &str) -> (String, String, String)
         ],
     );
     let variant = GAMES.iter().find(|g| g.name == game).unwrap().variants[0];
-    let name = format!("agents/{game}-{variant}-greedy");
+    let name = format!("results/tune-{game}-{variant}/greedy");
     let toml = std::fs::read_to_string(dir.join(format!("{name}.toml"))).unwrap();
     let csv = std::fs::read_to_string(dir.join(format!("{name}.report.csv"))).unwrap();
     (toml, csv, stdout(&out))
@@ -284,7 +284,7 @@ fn small_tune_of_every_game() {
         assert!(toml.starts_with("# Greedy weights for"), "{toml}");
         assert!(toml.contains("bailab tune --game"), "{toml}");
         assert!(out.contains("rank"), "{out}");
-        let path = format!("agents/{}-{}-greedy.toml", g.name, g.variants[0]);
+        let path = format!("results/tune-{}-{}/greedy.toml", g.name, g.variants[0]);
         // loadable as an agent, from the folder it was written in
         let exp = format!(
             "game = \"{}\"\nagents = [\"greedy:{path}\", \"greedy\"]\ndeals = 2\nseed = 3\n\

@@ -2,9 +2,10 @@
 //! (`docs/deals.md`).
 
 use crate::games::{check_players, check_variant, game_info, with_game, GameKind, GameVisitor};
+use crate::sim::guard::Outputs;
 use crate::sim::output::thousands;
 use crate::study::deals::{
-    applicable, count_deals, distributions, summary, write_outputs, DealPlan,
+    applicable, count_deals, distributions, summary, write_outputs, DealPlan, OUTPUT_FILES,
 };
 use crate::study::played::{games_file, read_games, run_game};
 use std::path::{Path, PathBuf};
@@ -17,7 +18,9 @@ use std::time::Instant;
              or read a run's games.csv",
     after_help = "Writes distributions.csv (count and share of each value, Wilson 95% interval), \
 means.csv (mean with its 95% interval), meta.json (the command, seed, deals, measures) and \
-run.json (threads, seconds, deals/s) into --output.\n\
+run.json (threads, seconds, deals/s) into --output. Files already there are never replaced \
+without --force; the folder is checked writable before any deal is counted, and a failed command \
+leaves earlier files as they were.\n\
 Deal i is the deal of `bailab play --seed S --index i` and of deal i of a run with seed S.\n\
 Examples:\n  bailab deals --game tusac --deals 1000000\n  \
 bailab deals --game tienlen --deals 10000000 --seed 1 --output results/deals-tienlen-south\n  \
@@ -39,8 +42,9 @@ pub struct Args {
     /// Master seed.
     #[arg(long, default_value_t = 0, conflicts_with = "games")]
     pub seed: u64,
-    /// Worker threads (default: all cores). Results do not depend on it.
-    #[arg(long, conflicts_with = "games")]
+    /// Worker threads (default: all cores). Results do not depend on it. With --games it is
+    /// checked and recorded (a games.csv is read on one thread).
+    #[arg(long)]
     pub threads: Option<usize>,
     /// A run's games.csv, or its folder: distributions of winning hand values and payouts per
     /// agent instead of dealt hands.
@@ -50,7 +54,11 @@ pub struct Args {
     /// results/deals-games-RUNFOLDER).
     #[arg(long)]
     pub output: Option<PathBuf>,
-    /// Hide the progress bar and the summary.
+    /// Replace the files of an earlier count in the output folder (without it, an existing
+    /// one is an error).
+    #[arg(long)]
+    pub force: bool,
+    /// Hide the progress bar and the summary (errors still go to stderr).
     #[arg(short, long)]
     pub quiet: bool,
 }
@@ -95,13 +103,7 @@ fn from_deals(args: &Args) -> anyhow::Result<()> {
     if args.deals == 0 {
         anyhow::bail!("--deals 0: give at least 1 deal");
     }
-    let threads = match args.threads {
-        Some(t) => {
-            crate::sim::runner::check_threads(t)?;
-            t
-        }
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-    };
+    let threads = threads(args)?;
     let plan = DealPlan {
         seed: args.seed,
         deals: args.deals,
@@ -116,7 +118,7 @@ fn from_deals(args: &Args) -> anyhow::Result<()> {
         variant: &variant,
         players: args.players,
         plan: &plan,
-        dir: &dir,
+        out: Outputs::prepare(&dir, &OUTPUT_FILES, args.force)?,
         quiet: args.quiet,
     };
     with_game(&name, visit).map_err(anyhow::Error::msg)?
@@ -126,7 +128,7 @@ struct Visit<'a> {
     variant: &'a str,
     players: usize,
     plan: &'a DealPlan,
-    dir: &'a Path,
+    out: Outputs,
     quiet: bool,
 }
 
@@ -158,7 +160,8 @@ impl GameVisitor for Visit<'_> {
             "elapsed_s": elapsed,
             "deals_per_s": rate,
         });
-        write_outputs(self.dir, G::INFO.name, self.variant, &dists, &meta, &run)?;
+        let dir = self.out.dir().to_path_buf();
+        write_outputs(self.out, G::INFO.name, self.variant, &dists, &meta, &run)?;
         if !self.quiet {
             let head = format!(
                 "{} {}, {} players: {} deals (seed {}) in {:.1} s, {} deals/s on {} thread(s)\n\n",
@@ -171,7 +174,7 @@ impl GameVisitor for Visit<'_> {
                 thousands(rate.round() as u64),
                 self.plan.threads
             );
-            show(&head, &dists, self.dir);
+            show(&head, &dists, &dir);
         }
         Ok(())
     }
@@ -185,11 +188,20 @@ fn show(head: &str, dists: &[crate::study::deals::Distribution], dir: &Path) {
     let _ = std::io::stdout().write_all(text.as_bytes());
 }
 
+/// The thread count asked for (checked), or the number of cores.
+fn threads(args: &Args) -> anyhow::Result<usize> {
+    match args.threads {
+        Some(t) => {
+            crate::sim::runner::check_threads(t)?;
+            Ok(t)
+        }
+        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+    }
+}
+
 fn from_games(path: &Path, args: &Args) -> anyhow::Result<()> {
+    let threads = threads(args)?;
     let file = games_file(path)?;
-    let began = Instant::now();
-    let dists = read_games(&file)?;
-    let run = run_game(&file);
     let folder = file
         .parent()
         .and_then(|p| p.file_name())
@@ -198,6 +210,10 @@ fn from_games(path: &Path, args: &Args) -> anyhow::Result<()> {
         .output
         .clone()
         .unwrap_or_else(|| PathBuf::from(format!("results/deals-games-{folder}")));
+    let out = Outputs::prepare(&dir, &OUTPUT_FILES, args.force)?;
+    let began = Instant::now();
+    let dists = read_games(&file)?;
+    let run = run_game(&file);
     let meta = serde_json::json!({
         "command": command_line(),
         "games_csv": file.display().to_string(),
@@ -207,9 +223,10 @@ fn from_games(path: &Path, args: &Args) -> anyhow::Result<()> {
     });
     let timing = serde_json::json!({
         "command": command_line(),
+        "threads": threads,
         "elapsed_s": began.elapsed().as_secs_f64(),
     });
-    write_outputs(&dir, &run.game, &run.variant, &dists, &meta, &timing)?;
+    write_outputs(out, &run.game, &run.variant, &dists, &meta, &timing)?;
     if !args.quiet {
         let head = format!("{} ({} {})\n\n", file.display(), run.game, run.variant);
         show(&head, &dists, &dir);

@@ -6,7 +6,7 @@
 use super::GameArgs;
 use crate::deal_spec::DealSpec;
 use crate::games::{with_game, GameKind, GameVisitor, RuleMap};
-use crate::sim::output::write_atomic;
+use crate::sim::guard::Outputs;
 use crate::sim::runner::check_threads;
 use crate::study::equity::{
     csv, estimate, table, CsvStudy, EquityOptions, EquityReport, Progress, Source,
@@ -29,7 +29,9 @@ estimate stops when the best action's paired 95% interval against every other ac
 zero (checked every --check-every samples, so the result is the same for any thread count) or \
 at --samples.\n\
 Writes equity.csv (ranked actions), equity.json (position, seed, samples, why it stopped) and \
-run.json (command line, threads, time) into --output.\n\
+run.json (command line, threads, time) into --output. Files already there are never replaced \
+without --force; the folder is checked writable before any sample is played, and a failed \
+command leaves earlier files as they were.\n\
 Example:\n  bailab equity --game tusac --view positions/tusac-w1.toml --samples 20000"
 )]
 pub struct Args {
@@ -69,7 +71,11 @@ pub struct Args {
     /// Output folder (default: results/equity-STEM, STEM the view file's name without extension).
     #[arg(long)]
     pub output: Option<PathBuf>,
-    /// No progress bar and no table.
+    /// Replace the files of an earlier estimate in the output folder (without it, an existing
+    /// one is an error).
+    #[arg(long)]
+    pub force: bool,
+    /// No progress bar and no table (errors still go to stderr).
     #[arg(long, short)]
     pub quiet: bool,
 }
@@ -156,6 +162,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 seed: a.seed,
                 threads: self.threads,
             };
+            let out = Outputs::prepare(self.output, &OUTPUT_FILES, a.force)?;
             let began = Instant::now();
             let bar = Bar::new(a.quiet, a.samples);
             let report = estimate::<G>(&source, &opts, &bar)?;
@@ -172,7 +179,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 seconds,
                 deal: a.deal.is_some(),
             };
-            write(self.output, &meta, &opts, &report)?;
+            write(out, &meta, &opts, &report)?;
             if !a.quiet {
                 print!("{}", table(&report, G::INFO.payout_unit));
                 println!(
@@ -228,16 +235,12 @@ struct Meta<'a> {
     deal: bool,
 }
 
+/// The files `equity` writes into its output folder.
+const OUTPUT_FILES: [&str; 3] = ["equity.csv", "equity.json", "run.json"];
+
 /// Writes equity.csv, equity.json (deterministic: the same for any thread count) and run.json
-/// (command line, threads, time), each atomically.
-fn write(
-    output: &Path,
-    m: &Meta<'_>,
-    opts: &EquityOptions,
-    r: &EquityReport,
-) -> anyhow::Result<()> {
-    std::fs::create_dir_all(output)
-        .map_err(|e| anyhow::anyhow!("creating {}: {e}", output.display()))?;
+/// (command line, threads, time) through the folder's guard: all of them or none.
+fn write(out: Outputs, m: &Meta<'_>, opts: &EquityOptions, r: &EquityReport) -> anyhow::Result<()> {
     let mut json = serde_json::json!({
         "game": m.game,
         "variant": m.variant,
@@ -270,16 +273,12 @@ fn write(
         players: opts.agents.len(),
         seat: r.seat,
     };
-    write_atomic(output, "equity.csv", &csv(&study, &r.rows)?)?;
-    write_atomic(
-        output,
-        "equity.json",
-        serde_json::to_string_pretty(&json)?.as_bytes(),
-    )?;
-    write_atomic(
-        output,
-        "run.json",
-        serde_json::to_string_pretty(&run)?.as_bytes(),
-    )?;
-    Ok(())
+    let json = serde_json::to_string_pretty(&json)?;
+    let run = serde_json::to_string_pretty(&run)?;
+    let table = csv(&study, &r.rows)?;
+    out.write(&[
+        (OUTPUT_FILES[0], &table[..]),
+        (OUTPUT_FILES[1], json.as_bytes()),
+        (OUTPUT_FILES[2], run.as_bytes()),
+    ])
 }

@@ -4,8 +4,7 @@
 use super::GameArgs;
 use crate::games::{with_game, GameKind, GameVisitor};
 use crate::learn::{learn, LearnConfig, Learned};
-use crate::sim::output::write_atomic;
-use anyhow::Context;
+use crate::sim::guard::{split_file, Outputs};
 use std::path::{Path, PathBuf};
 
 /// Arguments of `bailab learn`.
@@ -20,9 +19,12 @@ race on the first quarter of --deals training deals in every rotation against th
 --shortlist best play them all, paired with the current list on the same deals, and the best is \
 kept if its gain is --min-t standard errors above zero. Stops at --max-rules or at a step that \
 keeps nothing.\n\
-Writes the list (TOML, the header says how it was learned) and, beside it, NAME.report.csv with \
-every rule tried: its agreement with the teacher and its measured payout gain. The same seed and \
-settings write the same files on any thread count.\n\
+Writes the list (TOML, the header says how it was learned; default \
+results/learn-GAME-VARIANT/rules.toml, never a file of agents/) and, beside it, NAME.report.csv \
+with every rule tried: its agreement with the teacher and its measured payout gain. The same seed \
+and settings write the same files on any thread count. An existing list or report is never \
+replaced without --force; the folder is checked writable before any game is played, and a failed \
+learn leaves earlier files as they were.\n\
 Play the list with the agent `rules:PATH`, e.g. agents = [\"rules:agents/tusac-classic.toml\", \
 \"greedy\", \"greedy\", \"greedy\"]. docs/rules.md describes the file."
 )]
@@ -63,16 +65,23 @@ pub struct Args {
     /// seed, teacher and --teacher-deals reads them instead of playing the teacher again.
     #[arg(long, value_name = "DIR")]
     pub teacher_cache: Option<PathBuf>,
-    /// Where to write the list (default: agents/GAME-VARIANT.toml).
+    /// Where to write the list (default: results/learn-GAME-VARIANT/rules.toml); the report
+    /// goes beside it.
     #[arg(long)]
     pub output: Option<PathBuf>,
+    /// Replace the list and the report if they exist (without it, an existing one is an error).
+    #[arg(long)]
+    pub force: bool,
     /// Worker threads (default: all cores). Results do not depend on it.
     #[arg(long)]
     pub threads: Option<usize>,
-    /// No progress bars.
+    /// No progress bars, no closing line and no printed list (errors still go to stderr).
     #[arg(long, short)]
     pub quiet: bool,
 }
+
+/// The fewest training deals: the race plays their first quarter, and an interval needs two.
+pub const MIN_DEALS: u64 = 8;
 
 /// Runs `bailab learn`.
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -80,16 +89,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let info = args.game.info();
     let players = args.players.unwrap_or(info.seats.1.min(4));
     crate::games::check_players(info, players).map_err(anyhow::Error::msg)?;
-    if !(args.min_t.is_finite() && args.min_t >= 0.0) {
-        anyhow::bail!("--min-t {}: must be a number ≥ 0", args.min_t);
-    }
-    if let Some(t) = args.threads {
-        crate::sim::runner::check_threads(t)?;
-    }
+    check_budgets(&args)?;
     let output = args
         .output
         .clone()
-        .unwrap_or_else(|| PathBuf::from(format!("agents/{}-{variant}.toml", info.name)));
+        .unwrap_or_else(|| default_output(info.name, &variant));
+    let (_, report) = split_file(&report_path(&output))?;
+    let guard = Outputs::for_file(&output, &[report.as_str()], args.force)?;
     let cfg = LearnConfig {
         variant,
         players,
@@ -113,20 +119,56 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .map_err(anyhow::Error::msg)?
         .map_err(anyhow::Error::msg)?;
     progress.finish();
-    write_outputs(&output, &command_line(&args, &cfg), &cfg, &learned)?;
-    eprintln!(
-        "learned {} rule(s) in {:.0} s; wrote {} and {}",
-        learned.list.rules.len(),
-        start.elapsed().as_secs_f64(),
-        output.display(),
-        report_path(&output).display()
-    );
-    print!("{}", learned.list);
-    println!(
-        "versus greedy on the training deals: {} per game",
-        learned.vs_greedy
-    );
+    write_outputs(guard, &output, &command_line(&args, &cfg), &cfg, &learned)?;
+    if !args.quiet {
+        eprintln!(
+            "learned {} rule(s) in {:.0} s; wrote {} and {}",
+            learned.list.rules.len(),
+            start.elapsed().as_secs_f64(),
+            output.display(),
+            report_path(&output).display()
+        );
+        print!("{}", learned.list);
+        println!(
+            "versus greedy on the training deals: {} per game",
+            learned.vs_greedy
+        );
+    }
     Ok(())
+}
+
+/// Refuses budgets that cannot learn anything: no teacher games, too few training deals, a
+/// bad `--min-t` or thread count.
+fn check_budgets(args: &Args) -> anyhow::Result<()> {
+    if args.teacher_deals == 0 {
+        anyhow::bail!(
+            "--teacher-deals 0: the teacher plays no game, so no rule can be proposed; give at \
+             least 1 (default 2000)"
+        );
+    }
+    if args.deals < MIN_DEALS {
+        anyhow::bail!(
+            "--deals {}: too few training deals to measure a rule's gain (the race plays the \
+             first quarter, and an interval needs 2 deals); give at least {MIN_DEALS} (default \
+             4000)",
+            args.deals
+        );
+    }
+    if !(args.min_t.is_finite() && args.min_t >= 0.0) {
+        anyhow::bail!("--min-t {}: must be a number ≥ 0", args.min_t);
+    }
+    if let Some(t) = args.threads {
+        crate::sim::runner::check_threads(t)?;
+    }
+    Ok(())
+}
+
+/// The default list file: `results/learn-GAME-VARIANT/rules.toml`, beside its report and never
+/// one of the shipped agent files.
+pub fn default_output(game: &str, variant: &str) -> PathBuf {
+    Path::new("results")
+        .join(format!("learn-{game}-{variant}"))
+        .join("rules.toml")
 }
 
 struct Learn<'a>(&'a LearnConfig, &'a super::progress::PhaseBars);
@@ -162,23 +204,22 @@ pub fn report_path(list: &Path) -> PathBuf {
     list.with_extension("report.csv")
 }
 
-/// Writes the list and its report (each atomically).
-fn write_outputs(path: &Path, command: &str, cfg: &LearnConfig, l: &Learned) -> anyhow::Result<()> {
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
-    let name = |p: &Path| {
-        p.file_name()
-            .expect("a file name")
-            .to_string_lossy()
-            .to_string()
-    };
+/// Writes the list and its report (both or neither).
+fn write_outputs(
+    guard: Outputs,
+    path: &Path,
+    command: &str,
+    cfg: &LearnConfig,
+    l: &Learned,
+) -> anyhow::Result<()> {
     let text = l.list.to_toml(&header(command, cfg, l), &rule_notes(l));
-    write_atomic(&dir, &name(path), text.as_bytes())?;
-    write_atomic(&dir, &name(&report_path(path)), report_csv(l)?.as_bytes())?;
-    Ok(())
+    let csv = report_csv(l)?;
+    let (_, name) = split_file(path)?;
+    let (_, report) = split_file(&report_path(path))?;
+    guard.write(&[
+        (name.as_str(), text.as_bytes()),
+        (report.as_str(), csv.as_bytes()),
+    ])
 }
 
 fn header(command: &str, cfg: &LearnConfig, l: &Learned) -> Vec<String> {

@@ -1,12 +1,23 @@
 //! `bailab merge DIR...`: combine shard outputs into exactly what one run would have written.
 
+use crate::sim::guard::{remove_stale_stages, Outputs};
 use crate::sim::output::write_atomic;
-use crate::sim::runner::{prepare_merge, print_report, write_results, RunReport, TallyFile};
+use crate::sim::runner::{
+    prepare_merge, print_report, write_results, RunReport, TallyFile, CHECKPOINT, RUN_FILES,
+};
 use anyhow::{bail, Context};
 use std::path::{Path, PathBuf};
 
 /// Arguments of `bailab merge`.
 #[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Each shard's games.csv (when written) is read back and must give \
+exactly its tally.json (a row that cannot be one of its games names the file and line). The \
+merged files are written to a staging folder and moved into place only when all of them are \
+written, so a failed merge leaves nothing behind. Result files already in the output folder are \
+never replaced without --force; the folder is checked writable before the shards' games are \
+read."
+)]
 pub struct Args {
     /// Shard output folders (each with tally.json, and games.csv if written).
     #[arg(required = true)]
@@ -14,10 +25,11 @@ pub struct Args {
     /// Output folder (default: the experiment's `output`, relative to the current folder).
     #[arg(long)]
     pub output: Option<PathBuf>,
-    /// Write into a folder that holds another experiment's results (they are replaced).
+    /// Write into a folder that holds results (of this or another experiment; they are
+    /// replaced). Without it, any result file already there is an error.
     #[arg(long)]
     pub force: bool,
-    /// No table.
+    /// No table (errors still go to stderr).
     #[arg(long, short)]
     pub quiet: bool,
 }
@@ -29,15 +41,67 @@ fn read_tally(dir: &Path) -> anyhow::Result<TallyFile> {
     serde_json::from_str(&text).with_context(|| format!("{} is not a bailab tally", path.display()))
 }
 
+/// The files a merge may write into its folder (every result file of a run but the
+/// checkpoint).
+fn merge_files() -> Vec<&'static str> {
+    RUN_FILES
+        .iter()
+        .copied()
+        .filter(|&n| n != CHECKPOINT)
+        .collect()
+}
+
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let mut shards: Vec<(TallyFile, PathBuf)> = args
-        .dirs
+    let shards = read_shards(&args.dirs)?;
+    let exp = shards[0].0.experiment.clone();
+    let mut tally = shards[0].0.tally.clone();
+    for (t, dir) in &shards[1..] {
+        tally
+            .merge(&t.tally)
+            .map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))?;
+    }
+    let dir = args
+        .output
+        .unwrap_or_else(|| PathBuf::from(exp.output_dir()));
+    let out = Outputs::open(&dir, &merge_files())?;
+    let _lock = prepare_merge(&dir, &exp, args.force)?;
+    out.refuse_existing(args.force)?;
+    remove_stale_stages(&dir);
+    let stage = out.stage()?;
+    for (name, header) in [("games.csv", true), ("records.jsonl", false)] {
+        merge_per_game_file(&shards, stage.path(), name, header)?;
+    }
+    let elapsed = shards.iter().map(|(_, d)| elapsed_of(d)).sum();
+    let mut report = RunReport {
+        dir: stage.path().to_path_buf(),
+        games: tally.games,
+        tally,
+        elapsed,
+        threads: None,
+        sessions: 1,
+        resumed_from: None,
+        sprt: None,
+        sprt_steps: Vec::new(),
+    };
+    write_results(&exp, None, (0, exp.deals), &report)?;
+    out.commit_stage(stage)?;
+    report.dir = dir;
+    if !args.quiet {
+        print_report(&exp, &report, &mut std::io::stdout())?;
+    }
+    Ok(())
+}
+
+/// Reads every shard's tally, in deal order, and checks they are one experiment's shards
+/// covering its deals once each.
+fn read_shards(dirs: &[PathBuf]) -> anyhow::Result<Vec<(TallyFile, PathBuf)>> {
+    let mut shards: Vec<(TallyFile, PathBuf)> = dirs
         .iter()
         .map(|d| read_tally(d).map(|t| (t, d.clone())))
         .collect::<anyhow::Result<_>>()?;
     shards.sort_by_key(|(t, _)| t.deals);
-    let exp = shards[0].0.experiment.clone();
+    let exp = &shards[0].0.experiment;
     if exp.sprt.is_some() {
         bail!(
             "{}: experiment '{}' has an [sprt] table; a sequential test is never sharded \
@@ -46,10 +110,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             exp.name
         );
     }
+    check_coverage(&shards)?;
+    Ok(shards)
+}
+
+/// Checks that the shards are of one experiment and hold its deals once each.
+fn check_coverage(shards: &[(TallyFile, PathBuf)]) -> anyhow::Result<()> {
+    let exp = &shards[0].0.experiment;
     let mut next = 0;
     let mut previous: Option<&PathBuf> = None;
-    for (t, dir) in &shards {
-        if t.experiment != exp {
+    for (t, dir) in shards {
+        if &t.experiment != exp {
             bail!(
                 "{}: a different experiment from {}",
                 dir.display(),
@@ -85,40 +156,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if next != exp.deals {
         bail!("deals {next}..{} are missing: give every shard", exp.deals);
     }
-    let mut tally = shards[0].0.tally.clone();
-    for (t, dir) in &shards[1..] {
-        tally
-            .merge(&t.tally)
-            .map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))?;
-    }
-    let dir = args
-        .output
-        .unwrap_or_else(|| PathBuf::from(exp.output_dir()));
-    let _lock = prepare_merge(&dir, &exp, args.force)?;
-    for (name, header) in [("games.csv", true), ("records.jsonl", false)] {
-        merge_per_game_file(&shards, &dir, name, header)?;
-    }
-    let elapsed = shards.iter().map(|(_, d)| elapsed_of(d)).sum();
-    let report = RunReport {
-        dir,
-        games: tally.games,
-        tally,
-        elapsed,
-        threads: None,
-        sessions: 1,
-        resumed_from: None,
-        sprt: None,
-        sprt_steps: Vec::new(),
-    };
-    write_results(&exp, None, (0, exp.deals), &report)?;
-    if !args.quiet {
-        print_report(&exp, &report, &mut std::io::stdout())?;
-    }
     Ok(())
 }
 
 /// Concatenates a per-game file (one line per game, after an optional header) of every shard in
-/// deal order, checking each against its tally; absent everywhere is fine, absent somewhere is not.
+/// deal order into `dir`, checking each against its tally (a games.csv row by row); absent
+/// everywhere is fine, absent somewhere is not.
 fn merge_per_game_file(
     shards: &[(TallyFile, PathBuf)],
     dir: &Path,
@@ -127,10 +170,14 @@ fn merge_per_game_file(
 ) -> anyhow::Result<()> {
     let files: Vec<PathBuf> = shards.iter().map(|(_, d)| d.join(name)).collect();
     if !files.iter().any(|f| f.exists()) {
-        return crate::sim::runner::remove_stale(&dir.join(name));
+        return Ok(());
     }
-    if !files.iter().all(|f| f.exists()) {
-        bail!("some shards have {name} and some do not");
+    if let Some(absent) = files.iter().find(|f| !f.exists()) {
+        bail!(
+            "{} is missing, but other shards have {name}: give shards all run with or all \
+             without it",
+            absent.display()
+        );
     }
     let mut out = Vec::new();
     for (i, (f, (t, _))) in files.iter().zip(shards).enumerate() {
@@ -144,9 +191,27 @@ fn merge_per_game_file(
                 t.tally.games
             );
         }
+        if name == "games.csv" {
+            check_games_csv(t, f, &text)?;
+        }
         out.extend_from_slice(if i == 0 { &text[..] } else { body });
     }
     write_atomic(dir, name, &out)?;
+    Ok(())
+}
+
+/// Checks a shard's games.csv against its tally.json: the tally rebuilt from the rows must be
+/// the stored one.
+fn check_games_csv(t: &TallyFile, path: &Path, text: &[u8]) -> anyhow::Result<()> {
+    let rows = crate::sim::games_csv::tally_of(&t.experiment, t.deals, path, text)?;
+    if let Some(diff) = crate::sim::games_csv::difference(&rows, &t.tally) {
+        let tally = path.with_file_name("tally.json");
+        bail!(
+            "{} does not agree with {}: {diff} (an altered or stale file; nothing was merged)",
+            path.display(),
+            tally.display()
+        );
+    }
     Ok(())
 }
 

@@ -4,9 +4,8 @@
 use super::GameArgs;
 use crate::agents::greedy::{Weight, Weights};
 use crate::games::{with_game, GameKind, GameVisitor};
-use crate::sim::output::write_atomic;
+use crate::sim::guard::{split_file, Outputs};
 use crate::study::tune::{tune, TuneConfig, Tuned, MAX_CANDIDATES};
-use anyhow::Context;
 use std::path::{Path, PathBuf};
 
 /// Arguments of `bailab tune`.
@@ -20,9 +19,12 @@ default on those deals (common random numbers). Racing by successive halving: ro
 --deals deals, each later round doubles them; after each round the better half of the others by \
 paired mean gain is kept, and one whose 95% interval lies wholly below the best one's is \
 dropped; the default stays until one other is left, and the better of that pair is written.\n\
-Writes the weights (TOML, its header says how they were tuned) and, beside it, NAME.report.csv: \
+Writes the weights (TOML, its header says how they were tuned; default \
+results/tune-GAME-VARIANT/greedy.toml, never a file of agents/) and, beside it, NAME.report.csv: \
 one row per candidate per round (candidate,params,round,deals,mean_diff,mean_diff_lo95,\
-mean_diff_hi95,status). Same seed and settings, same files, on any thread count.\n\
+mean_diff_hi95,status). Same seed and settings, same files, on any thread count. An existing \
+weights file or report is never replaced without --force; the folder is checked writable before \
+any game is played, and a failed tune leaves earlier files as they were.\n\
 Play the result with `greedy:PATH`, e.g. agents = [\"greedy:agents/tusac-classic-greedy.toml\", \
 \"greedy\", \"greedy\", \"greedy\"]; judge it on deals it was not tuned on (another seed). \
 docs/tune.md lists each game's weights."
@@ -53,13 +55,18 @@ pub struct Args {
     /// tune's, or `name=value,...`); the default weights stay the reference.
     #[arg(long, value_name = "WEIGHTS")]
     pub start: Option<String>,
-    /// Where to write the weights (default: agents/GAME-VARIANT-greedy.toml).
+    /// Where to write the weights (default: results/tune-GAME-VARIANT/greedy.toml); the report
+    /// goes beside it.
     #[arg(long)]
     pub output: Option<PathBuf>,
+    /// Replace the weights file and the report if they exist (without it, an existing one is an
+    /// error).
+    #[arg(long)]
+    pub force: bool,
     /// Worker threads (default: all cores). Results do not depend on it.
     #[arg(long)]
     pub threads: Option<usize>,
-    /// No progress bar.
+    /// No progress bar, no closing line and no ranking (errors still go to stderr).
     #[arg(long, short)]
     pub quiet: bool,
 }
@@ -72,19 +79,19 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(t) = args.threads {
         crate::sim::runner::check_threads(t)?;
     }
-    let opponents = match args.opponents.len() {
-        1 => vec![args.opponents[0].clone(); players - 1],
-        n if n == players - 1 => args.opponents.clone(),
-        n => anyhow::bail!(
-            "--opponents given {n} times: give one spec (for every other seat) or {} (one per \
-             other seat)",
-            players - 1
-        ),
-    };
+    let opponents = opponents(&args, players)?;
+    if args.candidates == 0 && args.include.is_empty() && args.start.is_none() {
+        anyhow::bail!(
+            "--candidates 0 with no --include or --start: nothing to race against the default \
+             weights; give --candidates N (N ≥ 1), --include WEIGHTS or --start WEIGHTS"
+        );
+    }
     let output = args
         .output
         .clone()
-        .unwrap_or_else(|| PathBuf::from(format!("agents/{}-{variant}-greedy.toml", info.name)));
+        .unwrap_or_else(|| default_output(info.name, &variant));
+    let (_, report) = split_file(&report_path(&output))?;
+    let guard = Outputs::for_file(&output, &[report.as_str()], args.force)?;
     let cfg = TuneConfig {
         variant,
         players,
@@ -106,16 +113,40 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .map_err(anyhow::Error::msg)?;
     progress.finish();
     let command = command_line(&args, &cfg);
-    write_outputs(&output, &command, &cfg, info.name, table, &tuned)?;
-    eprintln!(
-        "tuned {} candidate(s) in {:.0} s; wrote {} and {}",
-        tuned.candidates.len(),
-        start.elapsed().as_secs_f64(),
-        output.display(),
-        report_path(&output).display()
-    );
-    print!("{}", ranking(table, &tuned));
+    write_outputs(guard, &output, &command, &cfg, info.name, table, &tuned)?;
+    if !args.quiet {
+        eprintln!(
+            "tuned {} candidate(s) in {:.0} s; wrote {} and {}",
+            tuned.candidates.len(),
+            start.elapsed().as_secs_f64(),
+            output.display(),
+            report_path(&output).display()
+        );
+        print!("{}", ranking(table, &tuned));
+    }
     Ok(())
+}
+
+/// The opponents' specs, one per other seat: `--opponents` given once (for every other seat)
+/// or once per other seat.
+fn opponents(args: &Args, players: usize) -> anyhow::Result<Vec<String>> {
+    match args.opponents.len() {
+        1 => Ok(vec![args.opponents[0].clone(); players - 1]),
+        n if n == players - 1 => Ok(args.opponents.clone()),
+        n => anyhow::bail!(
+            "--opponents given {n} times: give one spec (for every other seat) or {} (one per \
+             other seat)",
+            players - 1
+        ),
+    }
+}
+
+/// The default weights file: `results/tune-GAME-VARIANT/greedy.toml`, beside its report and
+/// never one of the shipped agent files.
+pub fn default_output(game: &str, variant: &str) -> PathBuf {
+    Path::new("results")
+        .join(format!("tune-{game}-{variant}"))
+        .join("greedy.toml")
 }
 
 struct Tune<'a>(&'a TuneConfig, &'a super::progress::PhaseBars);
@@ -165,8 +196,9 @@ fn changed(table: &[Weight], w: &Weights) -> String {
     }
 }
 
-/// Writes the weights and the report (each atomically).
+/// Writes the weights and the report (both or neither).
 fn write_outputs(
+    guard: Outputs,
     path: &Path,
     command: &str,
     cfg: &TuneConfig,
@@ -174,17 +206,6 @@ fn write_outputs(
     table: &'static [Weight],
     t: &Tuned,
 ) -> anyhow::Result<()> {
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
-    let name = |p: &Path| {
-        p.file_name()
-            .expect("a file name")
-            .to_string_lossy()
-            .to_string()
-    };
     let best = &t.candidates[t.best];
     let header = vec![
         format!("Greedy weights for {game} {}, tuned by:", cfg.variant),
@@ -214,13 +235,13 @@ fn write_outputs(
         ),
     ];
     let text = best.to_toml(table, &header, game, &cfg.variant);
-    write_atomic(&dir, &name(path), text.as_bytes())?;
-    write_atomic(
-        &dir,
-        &name(&report_path(path)),
-        report_csv(table, t)?.as_bytes(),
-    )?;
-    Ok(())
+    let (_, name) = split_file(path)?;
+    let (_, report) = split_file(&report_path(path))?;
+    let csv = report_csv(table, t)?;
+    guard.write(&[
+        (name.as_str(), text.as_bytes()),
+        (report.as_str(), csv.as_bytes()),
+    ])
 }
 
 /// `report.csv`: one row per candidate per round.

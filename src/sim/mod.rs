@@ -1,6 +1,8 @@
 //! Playing games: the seeded game loop shared by `play`, `replay`, the runner and the tests.
 
 pub mod experiment;
+pub mod games_csv;
+pub mod guard;
 pub mod output;
 pub mod runner;
 pub mod sprt;

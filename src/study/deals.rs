@@ -9,13 +9,12 @@
 use crate::game::MAX_SEATS;
 use crate::games::{GameKind, MeasureInfo, Per, NOT_APPLICABLE, NOT_MEASURED};
 use crate::rng::stream_rng;
+use crate::sim::guard::Outputs;
 use crate::sim::match_deal_stream;
-use crate::sim::output::AtomicFile;
 use crate::sim::stats::{mean_interval, wilson};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
-use std::io::{IsTerminal, Write};
-use std::path::Path;
+use std::io::IsTerminal;
 
 /// Deals per chunk: the unit of parallel work and of progress.
 pub const CHUNK: u64 = 1 << 14;
@@ -324,32 +323,29 @@ pub fn means_csv(game: &str, variant: &str, dists: &[Distribution]) -> Vec<u8> {
     w.into_inner().expect("in memory")
 }
 
+/// The files `deals` writes into its output folder.
+pub const OUTPUT_FILES: [&str; 4] = ["distributions.csv", "means.csv", "meta.json", "run.json"];
+
 /// Writes `distributions.csv`, `means.csv`, `meta.json` (what was counted: the command, seed,
 /// deals; committed with the results) and `run.json` (this run's volatile figures: threads,
-/// seconds, deals/s; ignored by git) into `dir` (created if needed), each atomically: a failure
-/// leaves the earlier files as they were.
+/// seconds, deals/s; ignored by git) through the guard of the output folder: all of them or
+/// none, so a failure leaves the earlier files as they were.
 pub fn write_outputs(
-    dir: &Path,
+    out: Outputs,
     game: &str,
     variant: &str,
     dists: &[Distribution],
     meta: &serde_json::Value,
     run: &serde_json::Value,
 ) -> anyhow::Result<()> {
-    std::fs::create_dir_all(dir)
-        .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", dir.display()))?;
     let files: [(&str, Vec<u8>); 4] = [
-        ("distributions.csv", distributions_csv(game, variant, dists)),
-        ("means.csv", means_csv(game, variant, dists)),
-        ("meta.json", serde_json::to_vec_pretty(meta)?),
-        ("run.json", serde_json::to_vec_pretty(run)?),
+        (OUTPUT_FILES[0], distributions_csv(game, variant, dists)),
+        (OUTPUT_FILES[1], means_csv(game, variant, dists)),
+        (OUTPUT_FILES[2], serde_json::to_vec_pretty(meta)?),
+        (OUTPUT_FILES[3], serde_json::to_vec_pretty(run)?),
     ];
-    for (name, bytes) in files {
-        let mut f = AtomicFile::create(dir, name)?;
-        f.writer().write_all(&bytes)?;
-        f.commit()?;
-    }
-    Ok(())
+    let refs: Vec<(&str, &[u8])> = files.iter().map(|(n, b)| (*n, &b[..])).collect();
+    out.write(&refs)
 }
 
 /// The readable summary: one line per distribution with its mean and, for a yes/no measure, the

@@ -258,6 +258,13 @@ pub fn tune<G: GameKind>(cfg: &TuneConfig, progress: &dyn Progress) -> Result<Tu
     }
     let game = G::build(&cfg.variant, cfg.players, &Default::default())?;
     let candidates = candidates::<G>(cfg)?;
+    if candidates.len() < 2 {
+        return Err(
+            "nothing to race: --start and --include give only the default weights and \
+                    --candidates is 0; give --candidates N (N ≥ 1) or other weights"
+                .into(),
+        );
+    }
     let specs: Vec<String> = candidates.iter().map(|w| spec_of(table, w)).collect();
     let mut alive: Vec<usize> = (0..candidates.len()).collect();
     let mut sums: Vec<Vec<i64>> = vec![Vec::new(); candidates.len()];
