@@ -158,7 +158,8 @@ fn bad_input_is_a_clear_error_and_leaves_results_alone() {
         ],
     );
     let before = std::fs::read_to_string(s.path("out/distributions.csv")).unwrap();
-    let out = ["--output", "out"];
+    // --force: a failed count must leave the earlier files even when allowed to replace them
+    let out = ["--output", "out", "--force"];
     let cases: Vec<(Vec<&str>, &str)> = vec![
         (vec!["--game", "poker"], "poker"),
         (vec!["--game", "tusac", "--players", "5"], "'players' = 5"),
