@@ -283,7 +283,7 @@ fn small_tune_of_every_game() {
         let (toml, csv, out) = tune_small(&s.0, g.name, "1");
         assert!(toml.starts_with("# Greedy weights for"), "{toml}");
         assert!(toml.contains("bailab tune --game"), "{toml}");
-        assert!(out.contains("rank"), "{out}");
+        assert!(out.is_empty(), "--quiet prints nothing: {out}");
         let path = format!("results/tune-{}-{}/greedy.toml", g.name, g.variants[0]);
         // loadable as an agent, from the folder it was written in
         let exp = format!(

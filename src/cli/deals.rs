@@ -118,7 +118,8 @@ fn from_deals(args: &Args) -> anyhow::Result<()> {
         variant: &variant,
         players: args.players,
         plan: &plan,
-        out: Outputs::prepare(&dir, &OUTPUT_FILES, args.force)?,
+        dir: &dir,
+        force: args.force,
         quiet: args.quiet,
     };
     with_game(&name, visit).map_err(anyhow::Error::msg)?
@@ -128,7 +129,8 @@ struct Visit<'a> {
     variant: &'a str,
     players: usize,
     plan: &'a DealPlan,
-    out: Outputs,
+    dir: &'a Path,
+    force: bool,
     quiet: bool,
 }
 
@@ -137,6 +139,8 @@ impl GameVisitor for Visit<'_> {
     fn visit<G: GameKind>(self) -> anyhow::Result<()> {
         let rules = crate::games::RuleMap::new();
         let game = G::build(self.variant, self.players, &rules).map_err(anyhow::Error::msg)?;
+        // the game is checked first: a bad player count is named before the output folder
+        let out = Outputs::prepare(self.dir, &OUTPUT_FILES, self.force)?;
         let began = Instant::now();
         let counts = count_deals(&game, self.plan)?;
         let elapsed = began.elapsed().as_secs_f64();
@@ -160,8 +164,8 @@ impl GameVisitor for Visit<'_> {
             "elapsed_s": elapsed,
             "deals_per_s": rate,
         });
-        let dir = self.out.dir().to_path_buf();
-        write_outputs(self.out, G::INFO.name, self.variant, &dists, &meta, &run)?;
+        let dir = out.dir().to_path_buf();
+        write_outputs(out, G::INFO.name, self.variant, &dists, &meta, &run)?;
         if !self.quiet {
             let head = format!(
                 "{} {}, {} players: {} deals (seed {}) in {:.1} s, {} deals/s on {} thread(s)\n\n",
