@@ -5,7 +5,8 @@
 
 mod common;
 
-use bailab::games::chan::{Chan, Options, Pred, Rule};
+use bailab::games::chan::rules::PREDS;
+use bailab::games::chan::{Chan, Options, Rule};
 use bailab::games::{GameKind, RuleDoc, RuleMap};
 use common::{ok, stdout, Scratch};
 use serde_json::json;
@@ -270,33 +271,7 @@ fn rule_ids_and_predicates_are_in_the_reference() {
     }
     // each predicate an explanation reports is named in §6 (E…, D…) or §6.1 (the reasons)
     let six = section(&doc, "6").unwrap();
-    for p in [
-        Pred::E1,
-        Pred::E2,
-        Pred::E3,
-        Pred::E4,
-        Pred::E5,
-        Pred::E6,
-        Pred::E7,
-        Pred::E8,
-        Pred::E9,
-        Pred::E10,
-        Pred::E11,
-        Pred::E12,
-        Pred::D1,
-        Pred::D2,
-        Pred::D3,
-        Pred::D4,
-        Pred::D5,
-        Pred::Dstrict,
-        Pred::Phase,
-        Pred::StockEmpty,
-        Pred::StockNotEmpty,
-        Pred::EatKind,
-        Pred::NotInHand,
-        Pred::ThienU,
-        Pred::ChiuLegal,
-    ] {
+    for p in PREDS {
         let name = format!("{p:?}");
         assert!(
             six.contains(&format!("| {name} |")) || six.contains(&format!("`{name}`")),

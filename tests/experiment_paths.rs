@@ -5,8 +5,6 @@
 //! resolving against the current folder.
 
 use std::path::{Path, PathBuf};
-use std::process::Child;
-use std::time::{Duration, Instant};
 
 mod common;
 use common::*;
@@ -113,25 +111,6 @@ fn command_line_agent_paths_resolve_against_the_current_folder() {
         err.contains("rule file agents/rules.toml: cannot read it"),
         "{err}"
     );
-}
-
-/// Waits until `path` exists (or the child ends, or a minute passes).
-fn wait_for(path: &Path, child: &mut Child) {
-    let began = Instant::now();
-    while !path.exists() {
-        if let Some(status) = child.try_wait().unwrap() {
-            panic!(
-                "the run ended ({status}) before {} appeared",
-                path.display()
-            );
-        }
-        assert!(
-            began.elapsed() < Duration::from_secs(60),
-            "no {} after a minute",
-            path.display()
-        );
-        std::thread::sleep(Duration::from_millis(10));
-    }
 }
 
 /// Starts the study from `elsewhere/` into `dir` on one thread, kills it (SIGKILL) after its

@@ -3,8 +3,7 @@
 //! then finishes it with the files of an uninterrupted run, byte for byte. SIGHUP does the same.
 
 use std::path::Path;
-use std::process::Child;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 mod common;
 use common::*;
@@ -18,25 +17,6 @@ fn checkpoint_done(dir: &Path) -> u64 {
     let ck: serde_json::Value =
         serde_json::from_slice(&read(&dir.join("checkpoint.json"))).expect("checkpoint JSON");
     ck["next"].as_u64().unwrap() - ck["deals"][0].as_u64().unwrap()
-}
-
-/// Waits until `path` exists (or the child ends, or a minute passes).
-fn wait_for(path: &Path, child: &mut Child) {
-    let began = Instant::now();
-    while !path.exists() {
-        if let Some(status) = child.try_wait().unwrap() {
-            panic!(
-                "the run ended ({status}) before {} appeared",
-                path.display()
-            );
-        }
-        assert!(
-            began.elapsed() < Duration::from_secs(60),
-            "no {} after a minute",
-            path.display()
-        );
-        std::thread::sleep(Duration::from_millis(10));
-    }
 }
 
 /// Runs an experiment whole, then again stopped by `sig` after its first checkpoint, resumes the

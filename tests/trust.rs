@@ -72,25 +72,6 @@ fn signal(child: &Child, sig: i32) {
     assert_eq!(r, 0, "kill({sig}) failed");
 }
 
-/// Waits until `path` exists (or the child ends, or a minute passes).
-fn wait_for(path: &Path, child: &mut Child) {
-    let began = Instant::now();
-    while !path.exists() {
-        if let Some(status) = child.try_wait().unwrap() {
-            panic!(
-                "the run ended ({status}) before {} appeared",
-                path.display()
-            );
-        }
-        assert!(
-            began.elapsed() < Duration::from_secs(60),
-            "no {} after a minute",
-            path.display()
-        );
-        std::thread::sleep(Duration::from_millis(10));
-    }
-}
-
 /// Deals done according to a folder's checkpoint.
 fn checkpoint_done(dir: &Path) -> u64 {
     let ck: serde_json::Value =

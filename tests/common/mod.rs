@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
 
 /// A unique scratch folder under the system temp dir, removed when dropped (also when a test
 /// fails).
@@ -108,4 +109,23 @@ pub fn stdout(o: &Output) -> String {
 /// Standard error as text.
 pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Waits until `path` exists (or the child ends, or a minute passes).
+pub fn wait_for(path: &Path, child: &mut Child) {
+    let began = Instant::now();
+    while !path.exists() {
+        if let Some(status) = child.try_wait().unwrap() {
+            panic!(
+                "the run ended ({status}) before {} appeared",
+                path.display()
+            );
+        }
+        assert!(
+            began.elapsed() < Duration::from_secs(60),
+            "no {} after a minute",
+            path.display()
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
 }

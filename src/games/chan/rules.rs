@@ -196,7 +196,8 @@ pub enum Pred {
     ChiuLegal,
 }
 
-const PREDS: [Pred; 25] = [
+/// Every predicate, in the order explanations list them.
+pub const PREDS: [Pred; 25] = [
     Pred::E1,
     Pred::E2,
     Pred::E3,
