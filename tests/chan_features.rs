@@ -6,13 +6,13 @@
 //! their documented ranges. What every game's list must be is tested in `rules_agent.rs`, that
 //! features never allocate in `alloc.rs`.
 
-use bailab::agents::rules::features::{FeatureRow, MAX_FEATURES};
-use bailab::agents::uniform_index;
+use bailab::agent::features::{FeatureRow, MAX_FEATURES};
+use bailab::agent::uniform_index;
 use bailab::game::{Game, GameState, Seat, SeatView};
 use bailab::games::chan::{
     Action, Card, Chan, ChanState, MeldSource, Origin, Phase, Resume, Setup, Via,
 };
-use bailab::games::GameKind;
+use bailab::games::kind::GameKind;
 use bailab::rng::{stream_rng, DEAL_STREAM};
 use bailab::sim::agent_stream;
 
@@ -684,7 +684,7 @@ fn features_read_no_hidden_card() {
 #[test]
 #[ignore]
 fn features_cost() {
-    use bailab::agents::Agent;
+    use bailab::agent::Agent;
     use bailab::games::chan::greedy::ChanGreedy;
     let game = Chan::standard(4).unwrap();
     let mut states: Vec<(ChanState, Seat)> = Vec::new();
@@ -708,8 +708,8 @@ fn features_cost() {
         .collect();
     let mut rows = [[0i16; MAX_FEATURES]; bailab::games::chan::MAX_ACTIONS];
     let mut greedy = ChanGreedy::new(
-        bailab::agents::greedy::TieBreak::Canonical,
-        bailab::agents::greedy::Weights::defaults(bailab::games::chan::greedy::WEIGHTS),
+        bailab::agent::greedy::TieBreak::Canonical,
+        bailab::agent::greedy::Weights::defaults(bailab::games::chan::greedy::WEIGHTS),
     );
     let mut rng = stream_rng(1, 2, 3);
     let mut sum = 0i64;

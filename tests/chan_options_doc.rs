@@ -5,9 +5,10 @@
 
 mod common;
 
+use bailab::game::RuleMap;
 use bailab::games::chan::rules::PREDS;
 use bailab::games::chan::{Chan, Options, Rule};
-use bailab::games::{GameKind, RuleDoc, RuleMap};
+use bailab::games::kind::{GameKind, RuleDoc};
 use common::{ok, stdout, Scratch};
 use serde_json::json;
 use std::path::Path;

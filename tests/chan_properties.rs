@@ -3,7 +3,7 @@
 //! hand, `explain` agrees with `legal_actions`, the action list stays within its proven
 //! capacity. (No heap allocation per game or decision: `tests/alloc.rs`.)
 
-use bailab::agents::uniform_index;
+use bailab::agent::uniform_index;
 use bailab::game::{ActionBuffer, Game, GameState, Outcome, Seat};
 use bailab::games::chan::{Action, Chan, ChanState, MAX_ACTIONS};
 use bailab::rng::{stream_rng, DEAL_STREAM};

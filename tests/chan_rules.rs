@@ -4,13 +4,14 @@
 //! order, Thiên ù, the stock-exhausted draw, each §9 option, notation errors and the options'
 //! round trip.
 
+use bailab::game::RuleMap;
 use bailab::game::{Game, GameState, Outcome};
 use bailab::games::chan::{
     decompose, parse_cards, win_shape, Action, Card, Chan, ChanDiscardRule, ChanState, Factor,
     FirstAfterDraw, Hand, MeldSource, Options, Origin, Phase, Pred, PredSet, Resume, Setup,
     ThapThanhRule, Via,
 };
-use bailab::games::{GameKind, RuleMap};
+use bailab::games::kind::GameKind;
 
 fn c(s: &str) -> Card {
     s.parse().unwrap()
@@ -1023,7 +1024,7 @@ fn notation_errors_name_token_and_position() {
 
 #[test]
 fn the_analyser_reports_decomposition_waits_and_scores() {
-    let opts = bailab::games::AnalyzeOptions {
+    let opts = bailab::games::kind::AnalyzeOptions {
         variant: "standard".into(),
         ..Default::default()
     };
@@ -1039,7 +1040,7 @@ fn the_analyser_reports_decomposition_waits_and_scores() {
     assert!(a.text.contains("6n"));
     let t = Chan::analyze(C14, &opts).unwrap();
     assert_eq!(t.json["wins"][0]["factors"], serde_json::json!(["ThienU"]));
-    let bad = bailab::games::AnalyzeOptions {
+    let bad = bailab::games::kind::AnalyzeOptions {
         play: Some("2v".into()),
         ..opts.clone()
     };

@@ -3,10 +3,11 @@
 
 mod common;
 
+use bailab::game::RuleMap;
 use bailab::games::chan::Chan;
+use bailab::games::kind::GameKind;
 use bailab::games::tienlen::TienLen;
 use bailab::games::tusac::TuSac;
-use bailab::games::{GameKind, RuleMap};
 use bailab::study::deals::{count_chunk, DealCounts, DISTRIBUTIONS_HEADER, MEANS_HEADER};
 use common::{fails, ok, Scratch};
 use std::collections::BTreeMap;

@@ -5,7 +5,7 @@ use bailab::cli::play::play;
 use bailab::games::chan::Chan;
 use bailab::games::tienlen::TienLen;
 use bailab::games::tusac::TuSac;
-use bailab::record::check as check_record;
+use bailab::sim::recorder::check as check_record;
 use bailab::sim::GameId;
 
 fn check(name: &str, actual: &str) {

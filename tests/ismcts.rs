@@ -1,8 +1,9 @@
 //! The search itself, on tiny games whose best move is known, including one where a search that
 //! peeks at hidden information (a cheating determinization) chooses differently from ISMCTS.
 
+use bailab::agent::Agent;
 use bailab::agents::ismcts::{FinalMove, Ismcts, IsmctsParams, Root};
-use bailab::agents::{Agent, FirstAgent, RandomAgent};
+use bailab::agents::{FirstAgent, RandomAgent};
 use bailab::game::{Game, GameState, Outcome, Seat, SeatView, MAX_SEATS};
 use bailab::rng::{stream_rng, GameRng};
 use rand::Rng;

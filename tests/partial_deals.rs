@@ -7,10 +7,11 @@
 mod common;
 
 use bailab::deal_spec::{deal_rng, deal_with_spec, DealLayout, DealSpec};
+use bailab::game::RuleMap;
 use bailab::games::chan::Chan;
+use bailab::games::kind::GameKind;
 use bailab::games::tienlen::TienLen;
 use bailab::games::tusac::TuSac;
-use bailab::games::{GameKind, RuleMap};
 use bailab::rng::stream_rng;
 use common::{fails, ok, stdout, Scratch};
 use std::collections::BTreeMap;

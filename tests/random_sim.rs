@@ -5,11 +5,13 @@
 //! deciding seat's legal actions are the same in every determinization of its view (what
 //! information-set search relies on), and every game's record checks through the engine.
 
-use bailab::agents::uniform_index;
+use bailab::agent::uniform_index;
+use bailab::game::RuleMap;
 use bailab::game::{ActionBuffer, Decision, GameId, GameState, SeatView};
-use bailab::games::{with_game, GameKind, GameVisitor, RuleMap, GAMES};
-use bailab::record::{check, Recorder};
+use bailab::games::kind::GameKind;
+use bailab::games::{with_game, GameVisitor, GAMES};
 use bailab::rng::{stream_rng, DEAL_STREAM};
+use bailab::sim::recorder::{check, Recorder};
 
 /// Games per seat count of each game's default variant (a fifth of it for other variants).
 const GAMES_EACH: u64 = 1500;

@@ -1,9 +1,9 @@
 //! Game records: written for every game, replayable through `bailab check`, and every kind of
 //! tampering is reported where it is.
 
-use bailab::record::check;
 use bailab::record::{Record, RecordEvent};
 use bailab::sim::experiment::Experiment;
+use bailab::sim::recorder::check;
 use bailab::sim::runner::{run_experiment, RunOptions};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

@@ -4,13 +4,15 @@
 
 mod common;
 
-use bailab::agents::rules::features::{FeatureInfo, FeatureRow, MAX_FEATURES};
+use bailab::agent::features::{FeatureInfo, FeatureRow, MAX_FEATURES};
+use bailab::agent::Agent;
 use bailab::agents::rules::list::{Cond, Op, Rule, RuleList, Test};
 use bailab::agents::rules::{feature_names, feature_rows, greedy, RulesAgent};
-use bailab::agents::Agent;
+use bailab::game::RuleMap;
 use bailab::game::{ActionBuffer, GameState, SeatView};
+use bailab::games::kind::GameKind;
 use bailab::games::tusac::TuSac;
-use bailab::games::{with_game, GameKind, GameVisitor, RuleMap, GAMES};
+use bailab::games::{with_game, GameVisitor, GAMES};
 use bailab::rng::stream_rng;
 use bailab::sim::{play_game, GameId};
 use common::{fails, ok, Scratch};
@@ -64,7 +66,7 @@ fn a_rule_file_round_trips_for_every_game() {
                 .map(|i| vec![format!("rule {i}"), String::new()])
                 .collect();
             let text = list.to_toml(&["a header".into(), "over two lines".into()], &notes);
-            let names = bailab::agents::rules::features::all_features(G::FEATURES);
+            let names = bailab::agent::features::all_features(G::FEATURES);
             let back = RuleList::parse(&text, "x.toml", G::INFO.name, names).unwrap();
             assert_eq!(back, list, "{}:\n{text}", G::INFO.name);
             assert_eq!(back.to_toml(&[], &[]), list.to_toml(&[], &[]));
@@ -123,7 +125,7 @@ fn every_games_feature_list_is_well_formed() {
 }
 
 fn parse_tusac(text: &str) -> Result<RuleList, String> {
-    let names = bailab::agents::rules::features::all_features(TuSac::FEATURES);
+    let names = bailab::agent::features::all_features(TuSac::FEATURES);
     RuleList::parse(text, "my.toml", "tusac", names)
 }
 
@@ -302,7 +304,7 @@ fn view_only_game<G: GameKind>(game: &G, list: &Arc<RuleList>, deal: u64) -> usi
                 );
                 checked += 1;
             }
-            bailab::agents::uniform_index(legal.len(), &mut rng)
+            bailab::agent::uniform_index(legal.len(), &mut rng)
         };
         let action = legal[k];
         state.apply(action);

@@ -3,7 +3,9 @@
 //! explanation cites exists there as a numbered heading (or, for a labelled rule such as `C7`,
 //! as a label), and the option is named in that section or on a line that cites it.
 
-use bailab::games::{with_game, GameInfo, GameKind, GameVisitor, RuleDoc, RuleMap, GAMES};
+use bailab::game::RuleMap;
+use bailab::games::kind::{GameInfo, GameKind, RuleDoc};
+use bailab::games::{with_game, GameVisitor, GAMES};
 use std::path::Path;
 
 /// A game's options over all its variants (name and its explanation, if any) and its docs.

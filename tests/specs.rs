@@ -1,8 +1,8 @@
 //! Experiment files and agent specs: every malformed input names the key or parameter at fault.
 
+use bailab::agent::spec::AgentSpec;
 use bailab::agents::catalogue::{ismcts_params, make_agent};
 use bailab::agents::ismcts::Root;
-use bailab::agents::spec::AgentSpec;
 use bailab::games::tusac::TuSac;
 use bailab::sim::experiment::Experiment;
 

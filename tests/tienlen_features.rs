@@ -4,8 +4,9 @@
 //! computations (the splitter, thối, brute-force beating). What every game's list must be is
 //! tested in `rules_agent.rs`, that features never allocate in `alloc.rs`.
 
-use bailab::agents::rules::features::{FeatureRow, MAX_FEATURES};
+use bailab::agent::features::{FeatureRow, MAX_FEATURES};
 use bailab::game::SeatView;
+use bailab::games::kind::GameKind;
 use bailab::games::tienlen::card::DECK_SIZE;
 use bailab::games::tienlen::moves::combinations;
 use bailab::games::tienlen::split::{combos, Splitter};
@@ -13,7 +14,6 @@ use bailab::games::tienlen::{
     beats, classify, thoi, Action, Actions, Card, Cards, Options, Phase, Setup, TienLen,
     TienLenState,
 };
-use bailab::games::GameKind;
 use bailab::rng::stream_rng;
 use bailab::{Game, GameState, Seat};
 use rand::Rng;

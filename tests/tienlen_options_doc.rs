@@ -91,7 +91,7 @@ fn every_option_of_the_rules_map_has_one_doc_entry_in_section_order() {
             "{players} players: rules keys vs RULE_DOCS"
         );
     }
-    let number = |d: &bailab::games::RuleDoc| -> Vec<u32> {
+    let number = |d: &bailab::games::kind::RuleDoc| -> Vec<u32> {
         let first = d.section.trim_start_matches('§');
         let id = first.split([' ', ',']).next().unwrap();
         id.split('.').map(|x| x.parse().unwrap()).collect()

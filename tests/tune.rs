@@ -5,17 +5,18 @@
 
 mod common;
 
+use bailab::agent::greedy::{parse_weights, TieBreak, Weights};
+use bailab::agent::uniform_index;
+use bailab::agent::Agent;
 use bailab::agents::catalogue::make_agent;
-use bailab::agents::greedy::{parse_weights, TieBreak, Weights};
-use bailab::agents::uniform_index;
-use bailab::agents::Agent;
 use bailab::game::{Game, GameState};
 use bailab::games::chan::Chan;
+use bailab::games::kind::GameKind;
 use bailab::games::tienlen::TienLen;
 use bailab::games::tusac::greedy::{TuSacGreedy, WEIGHTS};
 use bailab::games::tusac::TuSac;
 use bailab::games::tusac::{OnePack, OnePackState};
-use bailab::games::{GameKind, GAMES};
+use bailab::games::GAMES;
 use bailab::rng::stream_rng;
 use common::{fails, ok, stdout, Scratch};
 use std::path::Path;
@@ -102,7 +103,7 @@ fn default_weights_reproduce_committed_results() {
 fn explicit_defaults_are_the_defaults() {
     fn check<G: GameKind>() {
         let w = Weights::defaults(G::GREEDY_WEIGHTS);
-        let spec = bailab::agents::spec::AgentSpec::parse(&format!(
+        let spec = bailab::agent::spec::AgentSpec::parse(&format!(
             "greedy:{}",
             w.to_params(G::GREEDY_WEIGHTS)
         ))
@@ -135,7 +136,7 @@ fn explicit_defaults_are_the_defaults() {
 
 #[test]
 fn spec_weights_parse_and_errors_name_the_weight() {
-    let spec = bailab::agents::spec::AgentSpec::parse("greedy:outs=1.5,no_win=2").unwrap();
+    let spec = bailab::agent::spec::AgentSpec::parse("greedy:outs=1.5,no_win=2").unwrap();
     let w = Weights::from_spec(&spec, WEIGHTS, "tusac").unwrap();
     assert_eq!(w.get(0), 1.5);
     let i = WEIGHTS.iter().position(|x| x.name == "no_win").unwrap();
@@ -168,10 +169,10 @@ fn weight_file_round_trip_and_errors_name_the_line() {
     let text = w.to_toml(WEIGHTS, &["tuned by hand".into()], "tusac", "classic");
     assert!(text.starts_with("# tuned by hand\n"));
     let path = s.write("w.toml", &text);
-    let spec = bailab::agents::spec::AgentSpec::parse(&format!("greedy:{path}")).unwrap();
+    let spec = bailab::agent::spec::AgentSpec::parse(&format!("greedy:{path}")).unwrap();
     assert_eq!(Weights::from_spec(&spec, WEIGHTS, "tusac").unwrap(), w);
     // the spec's weights override the file's
-    let spec = bailab::agents::spec::AgentSpec::parse(&format!("greedy:{path},outs=2")).unwrap();
+    let spec = bailab::agent::spec::AgentSpec::parse(&format!("greedy:{path},outs=2")).unwrap();
     assert_eq!(
         Weights::from_spec(&spec, WEIGHTS, "tusac").unwrap().get(0),
         2.0

@@ -4,8 +4,8 @@
 //! conserved, zero-sum payouts of the §6.2 formula, termination, the same seed gives the same
 //! game).
 
+use bailab::agent::uniform_index;
 use bailab::agents::catalogue::make_agent;
-use bailab::agents::uniform_index;
 use bailab::game::{Game, GameState, Outcome, Seat};
 use bailab::games::tusac::card::parse_cards;
 use bailab::games::tusac::rules::{can_win_with, optional_claim, Taker};

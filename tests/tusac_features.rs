@@ -4,17 +4,17 @@
 //! engine's worst-card judgement and with the definitions of their outs. What every game's list
 //! must be is tested in `rules_agent.rs`, that features never allocate in `alloc.rs`.
 
+use bailab::agent::features::{FeatureRow, MAX_FEATURES};
+use bailab::agent::uniform_index;
 use bailab::agents::catalogue::make_agent;
-use bailab::agents::rules::features::{FeatureRow, MAX_FEATURES};
-use bailab::agents::uniform_index;
 use bailab::game::{Game, GameState, Seat, SeatView};
+use bailab::games::kind::GameKind;
 use bailab::games::tusac::card::{parse_cards, CARD_TYPES};
 use bailab::games::tusac::rules::{can_win, cards_of, legal_discards, legal_melds, Melds};
 use bailab::games::tusac::state::Phase;
 use bailab::games::tusac::worst::worst_set;
 use bailab::games::tusac::{trash, Action, Card, Event, Hand, OnePack, OnePackState, SetKind};
 use bailab::games::tusac::{TuSac, TuSacView};
-use bailab::games::GameKind;
 use bailab::rng::{stream_rng, GameRng};
 #[path = "common/tusac_deck.rs"]
 mod tusac_deck;

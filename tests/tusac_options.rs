@@ -5,16 +5,18 @@
 
 mod common;
 
-use bailab::agents::uniform_index;
+use bailab::agent::uniform_index;
+use bailab::game::RuleMap;
 use bailab::game::{Game, GameState};
+use bailab::games::kind::GameKind;
 use bailab::games::tusac::options::{Core, Options, CORE_TABLE, OPTIONS};
 use bailab::games::tusac::state::OnePackState;
 use bailab::games::tusac::OnePack;
 use bailab::games::tusac::TuSac;
-use bailab::games::{GameKind, RuleMap};
-use bailab::record::{check, Record};
+use bailab::record::Record;
 use bailab::rng::{stream_rng, DEAL_STREAM};
 use bailab::sim::experiment::Experiment;
+use bailab::sim::recorder::check;
 use common::{fails, ok, stdout, Scratch};
 use serde_json::{json, Value};
 

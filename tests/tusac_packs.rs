@@ -3,8 +3,9 @@
 //! §4.7, and property tests over random and ISMCTS play for 2–8 players (the hand facts the state keeps
 //! included, after every step and in determinizations).
 
+use bailab::agent::Agent;
 use bailab::agents::ismcts::{Ismcts, IsmctsParams};
-use bailab::agents::{Agent, RandomAgent};
+use bailab::agents::RandomAgent;
 use bailab::game::{Game, GameState, Outcome, Seat, SeatView};
 use bailab::games::tusac::card::{Rank, CARD_TYPES};
 use bailab::games::tusac::options::{Options, WinTest};
@@ -645,7 +646,7 @@ fn checked_random_game(game: &MultiPack, index: u64) -> (Vec<Action>, Outcome) {
         let list: &[Action] = actions.as_slice();
         assert!(!list.is_empty());
         assert_turn_melds_fresh(&s, list);
-        let a = list[bailab::agents::uniform_index(list.len(), &mut rng)];
+        let a = list[bailab::agent::uniform_index(list.len(), &mut rng)];
         if let Action::Discard(c) = a {
             assert!(!c.is_king(), "Kings are never discarded (S6)");
         }
@@ -869,13 +870,13 @@ fn determinizations_are_consistent_with_the_view() {
                     while d.to_move().is_some() {
                         d.legal_actions(&mut actions);
                         let list: &[Action] = actions.as_slice();
-                        d.apply(list[bailab::agents::uniform_index(list.len(), &mut rng)]);
+                        d.apply(list[bailab::agent::uniform_index(list.len(), &mut rng)]);
                     }
                     assert_eq!(d.total_cards(), s.total_cards());
                 }
                 s.legal_actions(&mut actions);
                 let list: &[Action] = actions.as_slice();
-                s.apply(list[bailab::agents::uniform_index(list.len(), &mut rng)]);
+                s.apply(list[bailab::agent::uniform_index(list.len(), &mut rng)]);
             }
         }
     }

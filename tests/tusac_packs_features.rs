@@ -4,10 +4,12 @@
 //! decision, the deal measures on constructed deals and against the state over many deals, and
 //! `bailab deals` leaving out the measures a variant never takes.
 
-use bailab::agents::greedy::feature_slot;
-use bailab::agents::rules::features::{FeatureRow, MAX_FEATURES};
-use bailab::agents::uniform_index;
+use bailab::agent::features::{FeatureRow, MAX_FEATURES};
+use bailab::agent::greedy::feature_slot;
+use bailab::agent::uniform_index;
+use bailab::game::RuleMap;
 use bailab::game::{Game, GameState, Seat, MAX_SEATS};
+use bailab::games::kind::{GameKind, NOT_APPLICABLE, NOT_MEASURED};
 use bailab::games::tusac::card::Rank;
 use bailab::games::tusac::deals::{measure_index, MEASURES, ONE_PACK_MEASURES};
 use bailab::games::tusac::features::FEATURES;
@@ -18,7 +20,6 @@ use bailab::games::tusac::packs::loose::loose;
 use bailab::games::tusac::packs::{MultiPack, PacksState, PacksView};
 use bailab::games::tusac::state::{Action, Phase};
 use bailab::games::tusac::{Meld, SetKind, TuSac};
-use bailab::games::{GameKind, RuleMap, NOT_APPLICABLE, NOT_MEASURED};
 use bailab::rng::{stream_rng, DEAL_STREAM};
 use bailab::study::deals::{count_chunk, distributions};
 
@@ -557,7 +558,7 @@ fn deal_measures_agree_with_the_state_over_many_deals() {
                 let s = game.deal(&mut stream_rng(5, deal, DEAL_STREAM));
                 let out = measured(&s);
                 for (m, row) in MEASURES.iter().zip(&out) {
-                    let slots = if m.per == bailab::games::Per::Hand {
+                    let slots = if m.per == bailab::games::kind::Per::Hand {
                         usize::from(players)
                     } else {
                         1

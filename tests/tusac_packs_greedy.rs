@@ -3,8 +3,9 @@
 //! allocations per decision, and greedy ×4 games that end with cards conserved and zero-sum
 //! payouts at 2–8 players. `measure_greedy` (ignored) prints the figures of the report.
 
-use bailab::agents::greedy::TieBreak;
-use bailab::agents::{Agent, RandomAgent};
+use bailab::agent::greedy::TieBreak;
+use bailab::agent::Agent;
+use bailab::agents::RandomAgent;
 use bailab::game::{Game, GameState, Outcome, Seat};
 use bailab::games::tusac::card::{Card, Rank};
 use bailab::games::tusac::options::{KingIdenticalSets, Options};
@@ -509,8 +510,8 @@ fn slot(name: &str) -> usize {
 /// default decline cost and the one leaving the fewest loose cards is taken.
 #[test]
 fn tuned_weights_score_multi_pack_actions_by_their_features() {
+    use bailab::agent::features::{FeatureRow, MAX_FEATURES};
     use bailab::agents::catalogue::make_agent;
-    use bailab::agents::rules::features::{FeatureRow, MAX_FEATURES};
     use bailab::games::tusac::packs::features::features;
     use bailab::games::tusac::{TuSac, TuSacView};
     let mut feed = make_agent::<TuSac>("greedy:outs=0,feed=1").unwrap();
@@ -672,7 +673,7 @@ fn prospects_off_sends_the_best_discards_to_the_tie_break() {
 
 #[test]
 fn the_prospects_parameter_reads_auto_on_or_off() {
-    use bailab::agents::spec::AgentSpec;
+    use bailab::agent::spec::AgentSpec;
     use bailab::games::tusac::greedy::TuSacGreedy;
     let read = |text: &str| TuSacGreedy::from_spec(&AgentSpec::parse(text).unwrap());
     assert_eq!(read("greedy").unwrap().prospects, None);

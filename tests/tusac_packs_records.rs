@@ -3,8 +3,9 @@
 //! `bailab run` wrote, a tampered action, deck, setup or forced event fails `check` with a clear
 //! error, `records.jsonl` checks, and `play --deck` replays a record's deck.
 
-use bailab::record::{check, Record};
+use bailab::record::Record;
 use bailab::sim::experiment::Experiment;
+use bailab::sim::recorder::check;
 use bailab::sim::runner::{run_experiment, RunOptions};
 use std::path::Path;
 use std::process::Output;

@@ -1,7 +1,7 @@
 //! The multi-pack determinization (sisepai21, dirtyking26) against the truth of greedy play.
 
-use bailab::agents::greedy::TieBreak;
-use bailab::agents::Agent;
+use bailab::agent::greedy::TieBreak;
+use bailab::agent::Agent;
 use bailab::game::{Game, GameState, Seat};
 use bailab::games::tusac::card::Card;
 use bailab::games::tusac::options::Options;

@@ -1,7 +1,7 @@
 //! Views and determinization (ARCHITECTURE.md contract 3): a determinized state keeps everything
 //! the seat could see and varies what it could not; it is a legal, playable state.
 
-use bailab::agents::uniform_index;
+use bailab::agent::uniform_index;
 use bailab::game::{Game, GameState, Seat, SeatView};
 use bailab::games::tusac::card::{Card, CARD_TYPES};
 use bailab::games::tusac::state::{OnePackState, DECK_SIZE};

@@ -5,7 +5,9 @@
 
 use super::GameArgs;
 use crate::deal_spec::DealSpec;
-use crate::games::{with_game, GameKind, GameVisitor, RuleMap};
+use crate::game::RuleMap;
+use crate::games::kind::GameKind;
+use crate::games::{with_game, GameVisitor};
 use crate::sim::guard::Outputs;
 use crate::sim::runner::check_threads;
 use crate::study::equity::{
@@ -218,7 +220,7 @@ fn source<G: GameKind>(
         let (game, pos) = G::read_position(variant, text, path)?;
         return Ok((game.seats(), Source::View(pos)));
     }
-    crate::games::check_players(&G::INFO, args.players)?;
+    crate::games::kind::check_players(&G::INFO, args.players)?;
     let game = G::build(variant, args.players, &RuleMap::new())?;
     let plan = DealSpec::parse(text, path)?.check(&game)?;
     Ok((args.players, Source::Deal { game, plan }))

@@ -2,13 +2,16 @@
 //! readable log or as a JSON record.
 
 use super::GameArgs;
+use crate::agent::Agent;
 use crate::agents::catalogue::{make_agent_with, Setting};
-use crate::agents::Agent;
 use crate::deal_spec::{deal_rng, deal_with_spec, DealPlan, DealSpec};
 use crate::game::GameId;
-use crate::games::{check_players, with_game, GameKind, GameLog, GameVisitor, RuleMap};
-use crate::record::{Record, Recorder};
+use crate::game::RuleMap;
+use crate::games::kind::{check_players, GameKind, GameLog};
+use crate::games::{with_game, GameVisitor};
+use crate::record::Record;
 use crate::rng::{stream_rng, DEAL_STREAM};
+use crate::sim::recorder::Recorder;
 use crate::sim::{agent_rngs, match_deal_stream, play_out};
 use std::path::Path;
 

@@ -4,7 +4,8 @@
 use super::play::{play_in_match, play_with_spec, Played};
 use super::run::load;
 use crate::game::GameId;
-use crate::games::{with_game, GameKind, GameVisitor};
+use crate::games::kind::GameKind;
+use crate::games::{with_game, GameVisitor};
 use crate::sim::experiment::Experiment;
 use crate::sim::runner::deal_plan;
 

@@ -2,8 +2,9 @@
 //! random numbers and racing, and write the best as a loadable agent with a report.
 
 use super::GameArgs;
-use crate::agents::greedy::{Weight, Weights};
-use crate::games::{with_game, GameKind, GameVisitor};
+use crate::agent::greedy::{Weight, Weights};
+use crate::games::kind::GameKind;
+use crate::games::{with_game, GameVisitor};
 use crate::sim::guard::{split_file, Outputs};
 use crate::study::tune::{tune, TuneConfig, Tuned, MAX_CANDIDATES};
 use std::path::{Path, PathBuf};

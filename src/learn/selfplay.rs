@@ -1,11 +1,11 @@
 //! Scoring a rule list by play: its payout in one seat against greedy in the others, on the
 //! same deals for every list (common random numbers), every deal in all rotations.
 
+use crate::agent::Agent;
 use crate::agents::rules::list::RuleList;
 use crate::agents::rules::{greedy, RulesAgent};
-use crate::agents::Agent;
 use crate::game::{GameId, MAX_SEATS};
-use crate::games::GameKind;
+use crate::games::kind::GameKind;
 use crate::sim::play_game;
 use crate::sim::stats::mean_interval;
 use rayon::prelude::*;

@@ -4,11 +4,12 @@ pub mod experiment;
 pub mod games_csv;
 pub mod guard;
 pub mod output;
+pub mod recorder;
 pub mod runner;
 pub mod sprt;
 pub mod stats;
 
-use crate::agents::Agent;
+use crate::agent::Agent;
 use crate::game::{ActionBuffer, Game, GameState, Outcome, Seat, SeatView, MAX_SEATS};
 use crate::rng::{stream_rng, GameRng, DEAL_STREAM};
 

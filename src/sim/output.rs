@@ -3,6 +3,7 @@
 
 use super::experiment::Experiment;
 use super::stats::{mean_interval, wilson, Tally};
+use crate::text::thousands;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -239,19 +240,6 @@ pub fn matches_csv(exp: &Experiment, t: &Tally) -> Vec<u8> {
         w.write_record(&row).expect("in memory");
     }
     w.into_inner().expect("in memory")
-}
-
-/// A count with thousands separators: `1,234,567`.
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// A rate as a percentage with one decimal.

@@ -3,17 +3,19 @@
 //! Every figure is a function of the experiment alone, whatever the threads or the sharding.
 
 use super::experiment::Experiment;
-use super::output::{console_summary, matches_csv, summary_csv, thousands, write_atomic};
+use super::output::{console_summary, matches_csv, summary_csv, write_atomic};
 use super::sprt::{sprt_csv, SprtOutcome, SprtStep, SprtTest};
 use super::stats::Tally;
 use super::{agent_rngs, match_deal_stream, play_out, GameId};
+use crate::agent::Agent;
 use crate::agents::catalogue::make_agent_with;
-use crate::agents::Agent;
 use crate::deal_spec::{deal_with_spec, DealPlan};
 use crate::game::{Outcome, MAX_SEATS};
-use crate::games::{with_game, GameKind, GameVisitor};
-use crate::record::Recorder;
+use crate::games::kind::GameKind;
+use crate::games::{with_game, GameVisitor};
 use crate::rng::stream_rng;
+use crate::sim::recorder::Recorder;
+use crate::text::thousands;
 use anyhow::{bail, Context};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};

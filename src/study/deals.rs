@@ -7,7 +7,7 @@
 //! are the same for any number of threads.
 
 use crate::game::MAX_SEATS;
-use crate::games::{GameKind, MeasureInfo, Per, NOT_APPLICABLE, NOT_MEASURED};
+use crate::games::kind::{GameKind, MeasureInfo, Per, NOT_APPLICABLE, NOT_MEASURED};
 use crate::rng::stream_rng;
 use crate::sim::guard::Outputs;
 use crate::sim::match_deal_stream;

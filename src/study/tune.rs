@@ -19,12 +19,12 @@
 //! Deterministic for any thread count: each deal's games depend on the seed and the deal only,
 //! and results are collected in deal order.
 
+use crate::agent::greedy::{Weight, Weights};
+use crate::agent::spec::AgentSpec;
+use crate::agent::Agent;
 use crate::agents::catalogue::{lookup, make_agent};
-use crate::agents::greedy::{Weight, Weights};
-use crate::agents::spec::AgentSpec;
-use crate::agents::Agent;
 use crate::game::{GameId, MAX_SEATS};
-use crate::games::GameKind;
+use crate::games::kind::GameKind;
 use crate::learn::selfplay::Gain;
 use crate::learn::Progress;
 use crate::rng::{stream_rng, GameRng};

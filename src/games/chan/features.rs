@@ -1,5 +1,5 @@
 //! Chắn's features of a candidate action, for rule lists (`rules:PATH`): computed from the
-//! acting seat's view only (see [`crate::agents::rules::features`]).
+//! acting seat's view only (see [`crate::agent::features`]).
 //!
 //! They aim at what `greedy` (a one-step lone-card minimiser) does not see:
 //! - the Chắn requirement of `WinShape` (§3.4: at least 6 Chắn), which makes breaking a
@@ -30,7 +30,7 @@ use super::rules::{after_chiu, after_eat, legal_discards, MeldKind, SeatState};
 use super::score::{score, WinFacts};
 use super::state::{Action, Origin, Phase, Via};
 use super::ChanView;
-use crate::agents::rules::features::{feature, FeatureInfo, FeatureRow};
+use crate::agent::features::{feature, FeatureInfo, FeatureRow};
 use crate::game::{Seat, SeatView};
 
 /// Row slots, in the order of [`FEATURES`].
@@ -259,7 +259,7 @@ pub const FEATURES: &[FeatureInfo] = &[
 ];
 
 const N: usize = F::Count as usize;
-const _: () = assert!(FEATURES.len() == N && N < crate::agents::rules::features::MAX_FEATURES);
+const _: () = assert!(FEATURES.len() == N && N < crate::agent::features::MAX_FEATURES);
 
 /// The Tôm and Lèo groups (§1.3) as identity masks.
 const TOM_MASK: u32 = TOM[0].bit() | TOM[1].bit() | TOM[2].bit();
@@ -733,7 +733,7 @@ pub fn features(view: &ChanView<'_>, legal: &[Action], rows: &mut [FeatureRow]) 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::agents::uniform_index;
+    use crate::agent::uniform_index;
     use crate::game::{Game, GameState};
     use crate::games::chan::Chan;
     use crate::rng::{stream_rng, DEAL_STREAM};

@@ -26,11 +26,11 @@ use super::hand::Hand;
 use super::state::MAX_ACTIONS;
 use super::state::{Action, ChanState};
 use super::view::ChanView;
-use crate::agents::catalogue::AgentInfo;
-use crate::agents::greedy::{feature_slot, milli, TieBreak, Weights, TIEBREAK_PARAM};
-use crate::agents::rules::features::{FeatureRow, MAX_FEATURES};
-use crate::agents::spec::AgentSpec;
-use crate::agents::Agent;
+use crate::agent::features::{FeatureRow, MAX_FEATURES};
+use crate::agent::greedy::{feature_slot, milli, TieBreak, Weights, TIEBREAK_PARAM};
+use crate::agent::spec::AgentSpec;
+use crate::agent::Agent;
+use crate::agent::AgentInfo;
 use crate::rng::GameRng;
 
 /// The catalogue entry of Chắn's `greedy`.

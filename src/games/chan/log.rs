@@ -5,7 +5,7 @@
 use super::decompose::decompose;
 use super::state::{ChanState, DECK_SIZE};
 use crate::game::{GameState, Seat};
-use crate::games::GameLog;
+use crate::games::kind::GameLog;
 use crate::notation::spaced;
 use std::fmt::Write;
 

@@ -1,7 +1,7 @@
 //! The rule options of §9 (`docs/games/chan.md`), with their `[rules]` names and their
 //! explanations for `bailab rules` ([`RULE_DOCS`]); each is read where its rule is applied.
 
-use crate::games::RuleDoc;
+use crate::games::kind::RuleDoc;
 use serde_json::{Map, Value};
 
 /// What each option of [`Options::to_rules`] means and the section of `docs/games/chan.md` that

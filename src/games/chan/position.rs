@@ -12,9 +12,10 @@ use super::card::{parse_cards, Card, IDENTITIES};
 use super::hand::Hand;
 use super::rules::MeldSource;
 use super::state::{Chan, ChanState, Live, Origin, Phase, Resume, Setup, Via, DECK_SIZE};
+use crate::game::RuleMap;
 use crate::game::Seat;
+use crate::games::kind::GameKind;
 use crate::games::position::{parse_toml, seat_tables, Common, CopyCount, Keys, Position};
-use crate::games::{GameKind, RuleMap};
 
 /// Cards a seat holds, concealed and exposed, between its decisions.
 const HELD: usize = 19;

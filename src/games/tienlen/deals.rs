@@ -7,7 +7,7 @@ use super::combo::{toi_trang, toi_trang_conditions, ToiTrang};
 use super::split::{combos, Splitter};
 use super::state::TienLenState;
 use crate::game::{Seat, MAX_SEATS};
-use crate::games::MeasureInfo;
+use crate::games::kind::MeasureInfo;
 use std::cell::RefCell;
 
 /// The measures, in the order [`measure`] writes them: first one per tới trắng condition of

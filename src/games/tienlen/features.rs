@@ -1,5 +1,5 @@
 //! Tiến Lên's features of a candidate action, for rule lists (`rules:PATH`): computed from the
-//! acting seat's view only (see [`crate::agents::rules::features`]).
+//! acting seat's view only (see [`crate::agent::features`]).
 //!
 //! `greedy` plays by the hand's best split ([`super::split`]): it leads its lowest combination,
 //! answers with the play that costs the split least and keeps 2s and hàng until an opponent is
@@ -24,7 +24,7 @@ use super::combo::{chat_value, classify, heo_total, is_chat, thoi, Combo, ComboT
 use super::options::Options;
 use super::state::Action;
 use super::TienLenView;
-use crate::agents::rules::features::{feature, FeatureInfo, FeatureRow};
+use crate::agent::features::{feature, FeatureInfo, FeatureRow};
 use crate::game::{Seat, SeatView};
 use arrayvec::ArrayVec;
 use std::cell::RefCell;
@@ -505,7 +505,7 @@ fn fill(memo: &mut Memo, view: &TienLenView<'_>, legal: &[Action], rows: &mut [F
     };
     let chain = view.chain();
 
-    let mut base: FeatureRow = [0; crate::agents::rules::features::MAX_FEATURES];
+    let mut base: FeatureRow = [0; crate::agent::features::MAX_FEATURES];
     let mut put = |f: F, v: i16| base[f as usize] = v;
     put(F::IsLead, i16::from(top.is_none()));
     put(F::PlaysBefore, feature(before.plays()));

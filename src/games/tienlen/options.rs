@@ -4,7 +4,7 @@
 
 use super::combo::{ToiTrang, ToiTrangSet};
 use crate::fixed::CopyVec;
-use crate::games::RuleDoc;
+use crate::games::kind::RuleDoc;
 use serde_json::{Map, Value};
 
 /// What every option of [`Options::to_rules`] means and the section of `docs/games/tienlen.md`

@@ -10,9 +10,10 @@ use super::cards::Cards;
 use super::combo::classify;
 use super::state::{Chain, Phase, Setup, TienLen, TienLenState, HAND_SIZE, MAX_PLAYERS};
 use crate::fixed::CopyVec;
+use crate::game::RuleMap;
 use crate::game::Seat;
+use crate::games::kind::GameKind;
 use crate::games::position::{parse_toml, seat_tables, Common, CopyCount, Keys, Position};
-use crate::games::{GameKind, RuleMap};
 
 /// Reads a position file into the game (the variant, the file's players) and the position.
 pub fn read(

@@ -8,8 +8,8 @@ use super::packs::live_copies;
 use super::packs::state::MAX_DECK;
 use super::state::{OnePack, DECK_SIZE};
 use crate::deal_spec::{round_robin, DealLayout, DealPlan};
+use crate::game::RuleMap;
 use crate::game::Seat;
-use crate::games::RuleMap;
 
 /// The most copies of one card type any variant plays with (4 packs).
 const MAX_COPIES: u8 = 16;

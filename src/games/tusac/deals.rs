@@ -7,9 +7,9 @@ use super::card::{Card, Colour, Rank};
 use super::sets::{Origin, SetKind};
 use super::state::OnePackState;
 use super::trash::trash;
-use crate::agents::greedy::const_eq;
 use crate::game::{Seat, MAX_SEATS};
-use crate::games::{MeasureInfo, NOT_APPLICABLE, NOT_MEASURED};
+use crate::games::kind::{MeasureInfo, NOT_APPLICABLE, NOT_MEASURED};
+use crate::text::const_eq;
 
 /// The measures, in the order [`measure`] writes them.
 pub const MEASURES: &[MeasureInfo] = &[

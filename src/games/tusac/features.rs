@@ -1,5 +1,5 @@
 //! Tứ Sắc's features of a candidate action, for rule lists (`rules:PATH`): computed from the
-//! acting seat's view only (see [`crate::agents::rules::features`]).
+//! acting seat's view only (see [`crate::agent::features`]).
 //!
 //! A classic decision is a discard (`MustDiscard`, C7) or, in `TurnOption`, a meld of the active
 //! card (C5) or its decline (`Draw` / `PassDrawn`, C6). 4sac adds the optional claim (a meld,
@@ -30,7 +30,7 @@ use super::state::{Action, Phase, Source, MAX_ACTIONS};
 use super::trash::{colour_entry_of, pawn_entry_of, trash, trash_and_value};
 use super::worst::outs;
 use super::OnePackView;
-use crate::agents::rules::features::{feature, FeatureInfo, FeatureRow};
+use crate::agent::features::{feature, FeatureInfo, FeatureRow};
 use crate::game::SeatView;
 
 /// Declares the row slots (enum `F`) and [`FEATURES`] from one list, so their orders agree.

@@ -40,11 +40,11 @@ use super::state::{Action, OnePackState, Phase, LIST_CAPACITY};
 use super::trash::trash_and_value;
 use super::worst::worst_set;
 use super::OnePackView;
-use crate::agents::catalogue::{choice, AgentInfo, ParamInfo};
-use crate::agents::greedy::{feature_slot, milli, TieBreak, Weights, TIEBREAK_PARAM};
-use crate::agents::rules::features::{FeatureRow, MAX_FEATURES};
-use crate::agents::spec::AgentSpec;
-use crate::agents::Agent;
+use crate::agent::features::{FeatureRow, MAX_FEATURES};
+use crate::agent::greedy::{feature_slot, milli, TieBreak, Weights, TIEBREAK_PARAM};
+use crate::agent::spec::AgentSpec;
+use crate::agent::Agent;
+use crate::agent::{choice, AgentInfo, ParamInfo};
 use crate::rng::GameRng;
 use std::cmp::Reverse;
 

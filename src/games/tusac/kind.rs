@@ -8,13 +8,14 @@ use super::log::TuSacLog;
 use super::options::Core;
 use super::state::{Action, Event, OnePack};
 use super::{trash, Hand, Options};
-use crate::agents::rules::features::{FeatureInfo, FeatureRow};
-use crate::agents::spec::AgentSpec;
-use crate::agents::Agent;
+use crate::agent::features::{FeatureInfo, FeatureRow};
+use crate::agent::spec::AgentSpec;
+use crate::agent::Agent;
 use crate::deal_spec::DealLayout;
 use crate::game::Game;
-use crate::games::{
-    Analysis, AnalyzeOptions, BenchRow, GameInfo, GameKind, RecordSetup, RuleDoc, RuleMap,
+use crate::game::RuleMap;
+use crate::games::kind::{
+    Analysis, AnalyzeOptions, BenchRow, GameInfo, GameKind, RecordSetup, RuleDoc,
 };
 use crate::record::RecordEvent;
 use crate::rng::{stream_rng, DEAL_STREAM};
@@ -33,7 +34,7 @@ impl GameKind for TuSac {
     };
     type Log = TuSacLog;
 
-    const DEAL_MEASURES: &'static [crate::games::MeasureInfo] = super::deals::MEASURES;
+    const DEAL_MEASURES: &'static [crate::games::kind::MeasureInfo] = super::deals::MEASURES;
     fn measure_deal(state: &Self::State, out: &mut [[i32; crate::game::MAX_SEATS]]) {
         match state {
             TuSacState::OnePack(s) => super::deals::measure(s, out),
@@ -42,8 +43,8 @@ impl GameKind for TuSac {
     }
 
     fn build(variant: &str, players: usize, rules: &RuleMap) -> Result<TuSac, String> {
-        crate::games::check_variant(&Self::INFO, variant)?;
-        let all = crate::games::rules_with_players(rules, players)?;
+        crate::games::kind::check_variant(&Self::INFO, variant)?;
+        let all = crate::games::kind::rules_with_players(rules, players)?;
         TuSac::new(Options::from_rules(variant, &all)?)
     }
 
@@ -53,7 +54,7 @@ impl GameKind for TuSac {
 
     /// Checked against the rule cores (§7) without dealing.
     fn rules_in_force(variant: &str, players: usize, rules: &RuleMap) -> Result<RuleMap, String> {
-        let all = crate::games::rules_with_players(rules, players)?;
+        let all = crate::games::kind::rules_with_players(rules, players)?;
         Ok(Options::from_rules(variant, &all)?.to_rules())
     }
 
@@ -63,7 +64,7 @@ impl GameKind for TuSac {
 
     const FEATURES: &'static [FeatureInfo] = super::features::FEATURES;
 
-    const GREEDY_WEIGHTS: &'static [crate::agents::greedy::Weight] = super::greedy::WEIGHTS;
+    const GREEDY_WEIGHTS: &'static [crate::agent::greedy::Weight] = super::greedy::WEIGHTS;
 
     fn features(view: &TuSacView<'_>, legal: &[Action], rows: &mut [FeatureRow]) {
         match view {
@@ -136,7 +137,7 @@ impl GameKind for TuSac {
     }
 
     fn analyze(hand: &str, opts: &AnalyzeOptions) -> Result<Analysis, String> {
-        crate::games::check_variant(&Self::INFO, &opts.variant)?;
+        crate::games::kind::check_variant(&Self::INFO, &opts.variant)?;
         if opts.play.is_some() || opts.against.is_some() {
             return Err(
                 "--play and --against are for games with plays (tienlen); a tusac \

@@ -8,7 +8,7 @@ use super::packs::PacksState;
 use super::state::{OnePackState, DECK_SIZE};
 use super::trash::trash;
 use crate::game::{GameState, Outcome, Seat};
-use crate::games::GameLog;
+use crate::games::kind::GameLog;
 use std::fmt::Write;
 
 /// Accumulates the log of one game as it is played.

@@ -8,7 +8,8 @@
 //! Options are read and written by their §7 names ([`OPTIONS`], `to_rules` / `from_rules`), and
 //! [`Options::validate`] checks a combination against what each core honours ([`CORE_TABLE`]).
 
-use crate::games::{RuleDoc, RuleMap};
+use crate::game::RuleMap;
+use crate::games::kind::RuleDoc;
 use serde_json::Value;
 
 /// What happens to four identical dealt cards (§1.4 step 3, option `dealt_quad`).

@@ -16,9 +16,10 @@ use super::rules::{can_win, legal_discards, pair_priority_binds};
 use super::sets::{Origin, SetInstance, SetKind, Zone};
 use super::state::{Active, OnePack, OnePackState, Phase, PublicBlock, Source, DECK_SIZE};
 use crate::fixed::CopyVec;
+use crate::game::RuleMap;
 use crate::game::Seat;
+use crate::games::kind::GameKind;
 use crate::games::position::{parse_toml, seat_tables, Common, CopyCount, Keys, Position};
-use crate::games::{GameKind, RuleMap};
 use crate::rng::stream_rng;
 
 /// Cards a seat holds in its private and public blocks between its decisions.

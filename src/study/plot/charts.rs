@@ -5,7 +5,8 @@ use super::label::{cut, decimals, file_part, percent, short_spec, short_unit, si
 use super::read::{Csv, Est};
 use super::table::{AgentRow, DistRow, EquityRow, PairRow, StrengthRow, Table, TuneRow};
 use super::Options;
-use crate::games::{game_info, GameInfo};
+use crate::games::game_info;
+use crate::games::kind::GameInfo;
 use anyhow::Context as _;
 use plotters::style::RGBColor;
 use std::path::Path;

@@ -44,8 +44,8 @@ use super::loose::{self, best, win_score, Counts, SetRules};
 use super::melds::{legal_melds, meld_points};
 use super::state::MAX_ACTIONS;
 use super::view::PacksView;
-use crate::agents::greedy::feature_slot;
-use crate::agents::rules::features::{feature, FeatureRow};
+use crate::agent::features::{feature, FeatureRow};
+use crate::agent::greedy::feature_slot;
 use crate::game::{Seat, SeatView};
 use crate::games::tusac::card::{Card, Rank, CARD_TYPES, COLOURS};
 use crate::games::tusac::features::FEATURES;
@@ -304,7 +304,7 @@ fn discarded(view: &PacksView<'_>, x: Seat) -> usize {
 
 /// The features of the situation, the same for every action of the decision.
 fn situation(view: &PacksView<'_>, loose_now: u8) -> FeatureRow {
-    let mut base: FeatureRow = [0; crate::agents::rules::features::MAX_FEATURES];
+    let mut base: FeatureRow = [0; crate::agent::features::MAX_FEATURES];
     let me = view.seat();
     let (mut quads, mut min_hand, mut max_discards) = (0usize, usize::MAX, 0usize);
     for x in (0..view.options().players).filter(|&x| x != me) {

@@ -1,10 +1,10 @@
 //! What every game's `greedy` agent shares: the tie-break rule among equally good actions.
 //! Each game's greedy policy lives in its own folder (`src/games/<game>/greedy.rs`).
 
-use super::uniform_index;
-use crate::agents::catalogue::{choice, ParamInfo};
-use crate::agents::spec::AgentSpec;
+use crate::agent::spec::{AgentSpec, PATH};
+use crate::agent::{choice, uniform_index, ParamInfo};
 use crate::rng::GameRng;
+use crate::text::const_eq;
 
 /// How a greedy agent chooses among equally good actions.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -88,7 +88,7 @@ macro_rules! greedy_weights {
             $($slot),*
         }
         /// The tunable weights of this greedy (`bailab tune`), defaults first.
-        pub const WEIGHTS: &[$crate::agents::greedy::Weight] = &[$($crate::agents::greedy::Weight {
+        pub const WEIGHTS: &[$crate::agent::greedy::Weight] = &[$($crate::agent::greedy::Weight {
             name: $name,
             default: $default,
             range: ($lo, $hi),
@@ -96,10 +96,10 @@ macro_rules! greedy_weights {
             about: $about,
         }),*];
         /// The catalogue's parameters of this greedy.
-        const GREEDY_PARAMS: &[$crate::agents::catalogue::ParamInfo] = &[
+        const GREEDY_PARAMS: &[$crate::agent::ParamInfo] = &[
             $($extra,)*
-            $crate::agents::greedy::WEIGHTS_PATH_PARAM,
-            $($crate::agents::catalogue::ParamInfo {
+            $crate::agent::greedy::WEIGHTS_PATH_PARAM,
+            $($crate::agent::ParamInfo {
                 name: $name,
                 default: stringify!($default),
                 about: $about,
@@ -163,7 +163,7 @@ impl Weights {
     /// `game` is the game's name (a file written for another game is refused).
     pub fn from_spec(spec: &AgentSpec, table: &[Weight], game: &str) -> Result<Weights, String> {
         let mut w = Weights::defaults(table);
-        if let (Some(path), Some(resolved)) = (spec.get(super::spec::PATH), spec.file()) {
+        if let (Some(path), Some(resolved)) = (spec.get(PATH), spec.file()) {
             let file = cached_file(&resolved.to_string_lossy(), table, game).map_err(|e| {
                 // `greedy:tiebreak`: more likely a parameter without its value than a file
                 let bare = !path.contains(['.', '/', '\\']) && !resolved.exists();
@@ -263,7 +263,7 @@ pub fn parse_weights(
     game: &str,
 ) -> Result<Vec<(String, f64)>, String> {
     let doc: toml::Table =
-        toml::from_str(text).map_err(|e| crate::sim::experiment::toml_error(text, origin, &e))?;
+        toml::from_str(text).map_err(|e| crate::text::toml_error(text, origin, &e))?;
     // the line of `key = ...`, `[key]` or `[[key]]`
     let line_of = |key: &str| {
         text.lines()
@@ -341,10 +341,7 @@ pub fn milli(score: f64) -> i64 {
 }
 
 /// The slot of feature `name` in a game's feature list (a compile-time error if absent).
-pub const fn feature_slot(
-    features: &[crate::agents::rules::features::FeatureInfo],
-    name: &str,
-) -> usize {
+pub const fn feature_slot(features: &[crate::agent::features::FeatureInfo], name: &str) -> usize {
     let mut i = 0;
     while i < features.len() {
         if const_eq(features[i].name, name) {
@@ -353,20 +350,4 @@ pub const fn feature_slot(
         i += 1;
     }
     panic!("no such feature")
-}
-
-/// String equality usable in constants (finding a name in a table at compile time).
-pub const fn const_eq(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
 }

@@ -34,7 +34,7 @@ impl AgentSpec {
     ///
     /// # Examples
     /// ```
-    /// use bailab::agents::spec::AgentSpec;
+    /// use bailab::agent::spec::AgentSpec;
     /// let s = AgentSpec::parse("greedy:tiebreak=random").unwrap();
     /// assert_eq!(s.name, "greedy");
     /// assert_eq!(s.params, [("tiebreak".to_string(), "random".to_string())]);
