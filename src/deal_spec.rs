@@ -1,13 +1,14 @@
 //! Partial deals: a deal specification fixes some hands, some cards of a hand and the top of the
 //! stock; every other card is dealt at random from what is left (`docs/deals-spec.md`).
 //!
-//! The part written here is the same for every game: a game only says, through
-//! [`GameKind::deal_layout`](crate::games::kind::GameKind::deal_layout), which deck positions each seat's hand and the stock take in its
-//! dealing order, how its card notation reads ([`GameKind::spec_cards`](crate::games::kind::GameKind::spec_cards)) and how it deals a
-//! reordered pack ([`GameKind::deal_order`](crate::games::kind::GameKind::deal_order)). [`DealSpec::check`] turns a specification into a
-//! [`DealPlan`] (every error is found there, naming the card or seat), and [`deal_with_spec`] deals
-//! one game from the plan: the free cards shuffled with the caller's RNG into the free positions.
-//! Seeded with [`deal_rng`] (master seed, deal index), deal `i` is the same on any thread.
+//! The part written here is the same for every game: a game only says, through [`PartialDeals`]
+//! (its `GameKind` hooks), [`PartialDeals::layout`], which deck positions each seat's hand and the
+//! stock take in its dealing order, how its card notation reads ([`PartialDeals::cards`]) and how
+//! it deals a reordered pack ([`PartialDeals::deal_ordered`]). [`DealSpec::check`] turns a
+//! specification into a [`DealPlan`] (every error is found there, naming the card or seat), and
+//! [`deal_with_spec`] deals one game from the plan: the free cards shuffled with the caller's RNG
+//! into the free positions. Seeded with [`deal_rng`] (master seed, deal index), deal `i` is the
+//! same on any thread.
 
 use crate::game::{RuleMap, Seat};
 use crate::rng::{shuffle, stream_rng, GameRng, DEAL_STREAM};
@@ -31,18 +32,18 @@ const FREE: u16 = u16::MAX;
 #[serde(transparent)]
 pub struct DealSpec(pub RuleMap);
 
-/// Where a game's deal puts each position of its deck: what [`GameKind::deal_layout`](crate::games::kind::GameKind::deal_layout) returns.
+/// Where a game's deal puts each position of its deck: what [`PartialDeals::layout`] returns.
 #[derive(Clone, Debug, PartialEq)]
 pub struct DealLayout {
     /// The pack in the game's canonical order, one card per entry, written as the game writes
-    /// it; [`GameKind::deal_order`](crate::games::kind::GameKind::deal_order) receives indices into it.
+    /// it; [`PartialDeals::deal_ordered`] receives indices into it.
     pub pack: Vec<String>,
     /// The deck positions dealt to each seat (index = seat), in dealing order.
     pub hands: Vec<Vec<usize>>,
     /// The deck positions of the stock, the next card drawn first (empty: the game has none).
     pub stock: Vec<usize>,
     /// The record setup of such a deal (e.g. the first seat), passed to
-    /// [`GameKind::deal_order`](crate::games::kind::GameKind::deal_order).
+    /// [`PartialDeals::deal_ordered`].
     pub setup: RuleMap,
 }
 
@@ -77,7 +78,7 @@ pub fn deal_rng(master: u64, index: u64) -> GameRng {
 
 /// Deals one game of `game` from a checked plan: the fixed cards where the plan puts them, the
 /// free cards shuffled with `rng` into the other positions. When the game's rules redeal the
-/// result ([`GameKind::redeal_seat`](crate::games::kind::GameKind::redeal_seat), e.g. Tứ Sắc's §1.4 step 1), the free cards are shuffled
+/// result ([`PartialDeals::redeal`], e.g. Tứ Sắc's §1.4 step 1), the free cards are shuffled
 /// again with the same `rng` until they do not, so deal `i` stays deal `i`. Allocation-free.
 ///
 /// # Panics
@@ -217,7 +218,7 @@ impl DealSpec {
 
 /// Refuses a plan every deal of which the game's rules redeal (the seats' needs together
 /// exceed what the free cards can give, though each seat alone passes
-/// [`GameKind::check_plan`](crate::games::kind::GameKind::check_plan)): draws with a fixed RNG until one deal passes, naming the seat that
+/// [`PartialDeals::plan_ok`]): draws with a fixed RNG until one deal passes, naming the seat that
 /// failed most often when none does.
 fn check_redeals<G: PartialDeals>(game: &G, plan: &DealPlan) -> Result<(), String> {
     let mut order = vec![0u16; plan.template.len()];

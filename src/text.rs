@@ -1,5 +1,6 @@
 //! Small helpers shared across layers: how a TOML error is shown, string equality in
-//! constants, and counts with thousands separators. Nothing here knows of games, agents or the runner.
+//! constants, and counts with thousands separators. Nothing here knows of games, agents or the
+//! runner.
 
 /// A TOML error as the parser words it, with the offending line and the one before it shown
 /// (a parser often notices a fault, such as a missing quote or bracket, on the next line).

@@ -2,7 +2,8 @@
 //!
 //! The machinery (`sim/`, the generic agents, `record.rs`, the commands) is written once against
 //! [`GameKind`] and never names a game. A game joins by implementing the contracts of
-//! [`crate::game`] plus [`GameKind`] (in [`kind`]), and by one entry in the `registry!` line at the bottom
+//! [`crate::game`] plus [`GameKind`] (in [`kind`]), and by one entry in the `registry!` line at the
+//! bottom
 //! of this file; the commands then reach it through [`with_game`], monomorphised for it, so the
 //! hot loop stays static (`play_game::<G>`) with no dynamic dispatch per action.
 //!
