@@ -7,8 +7,8 @@ mod common;
 
 use bailab::agents::uniform_index;
 use bailab::game::{Game, GameState};
+use bailab::games::tusac::onepack::state::OnePackState;
 use bailab::games::tusac::options::{Core, Options, CORE_TABLE, OPTIONS};
-use bailab::games::tusac::state::OnePackState;
 use bailab::games::tusac::OnePack;
 use bailab::games::tusac::TuSac;
 use bailab::games::{GameKind, RuleMap};

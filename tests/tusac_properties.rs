@@ -5,7 +5,8 @@
 use bailab::agents::catalogue::make_agent;
 use bailab::agents::uniform_index;
 use bailab::game::{Game, GameState, Outcome, Seat};
-use bailab::games::tusac::state::{Action, OnePackState, Phase, DECK_SIZE};
+use bailab::games::tusac::actions::{Action, Phase};
+use bailab::games::tusac::onepack::state::{OnePackState, DECK_SIZE};
 use bailab::games::tusac::TuSac;
 use bailab::games::tusac::{trash, OnePack};
 use bailab::rng::{stream_rng, DEAL_STREAM};

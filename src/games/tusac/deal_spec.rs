@@ -4,9 +4,9 @@
 
 use super::card::{parse_cards, Card, CARD_TYPES};
 use super::engine::{TuSac, TuSacState};
+use super::onepack::state::{OnePack, DECK_SIZE};
 use super::packs::live_copies;
 use super::packs::state::MAX_DECK;
-use super::state::{OnePack, DECK_SIZE};
 use crate::deal_spec::{round_robin, DealLayout, DealPlan};
 use crate::game::Seat;
 use crate::games::RuleMap;

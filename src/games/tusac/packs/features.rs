@@ -40,19 +40,20 @@
 //! The work shared by a decision's actions (unseen counts, the seat's points) is done once; the
 //! solver calls go through [`loose::best`]'s tables and caches: no heap allocation.
 
-use super::loose::{self, best, win_score, Counts, SetRules};
+use super::loose::{self, best, win_score, Counts};
 use super::melds::{legal_melds, meld_points};
 use super::state::MAX_ACTIONS;
 use super::view::PacksView;
 use crate::agents::greedy::feature_slot;
 use crate::agents::rules::features::{feature, FeatureRow};
 use crate::game::{Seat, SeatView};
+use crate::games::tusac::actions::{Action, Phase, Source};
 use crate::games::tusac::card::{Card, Rank, CARD_TYPES, COLOURS};
 use crate::games::tusac::features::FEATURES;
+use crate::games::tusac::meld::{Meld, Melds};
 use crate::games::tusac::options::{KingIdenticalSets, WinTest};
-use crate::games::tusac::rules::{Meld, Melds};
 use crate::games::tusac::sets::SetKind;
-use crate::games::tusac::state::{Action, Phase, Source};
+use crate::games::tusac::sets::SetRules;
 
 /// The slot of feature `name` in [`FEATURES`].
 const fn slot(name: &str) -> usize {

@@ -8,8 +8,8 @@
 use super::loose::{complete_total, sum_masks, BlockSolver, Counts};
 use super::melds::{meld_points, meld_shapes};
 use crate::games::tusac::card::Card;
+use crate::games::tusac::meld::Melds;
 use crate::games::tusac::options::WinTest;
-use crate::games::tusac::rules::Melds;
 use crate::games::tusac::sets::SetKind;
 use std::cell::Cell;
 use std::thread::LocalKey;

@@ -6,17 +6,18 @@
 //! state (no event, not in any view) until the last one, then the highest set by §2.4 is played
 //! (ties to the earlier seat in the claim order, `T` first).
 
-use super::loose::{best, complete_win_score, max_points, set_points, win_score, Counts, SetRules};
+use super::loose::{best, complete_win_score, max_points, set_points, win_score, Counts};
 use super::melds::{
     gated_shape_set, identical_claims, meld_points, melded_set, precedence, shapes_in,
 };
 use crate::fixed::CopyVec;
 use crate::game::{GameState, Outcome, Seat, MAX_SEATS};
+use crate::games::tusac::actions::{Action, Active, Event, Phase, Rule, Source};
 use crate::games::tusac::card::{Card, Rank, CARD_TYPES};
+use crate::games::tusac::meld::{Meld, Melds};
 use crate::games::tusac::options::Options;
-use crate::games::tusac::rules::{Meld, Melds};
+use crate::games::tusac::sets::SetRules;
 use crate::games::tusac::sets::{Origin, SetInstance, SetKind, Zone};
-use crate::games::tusac::state::{Action, Active, Event, Phase, Rule, Source};
 use crate::rng::{shuffle, stream_rng};
 use arrayvec::ArrayVec;
 
@@ -30,6 +31,10 @@ pub const MAX_MELDED: usize = 42;
 /// Bound on the legal actions of one decision: discards are distinct non-King types (24); a turn
 /// option offers at most 8 melds plus a draw; a claim at most 2 melds plus a pass.
 pub const MAX_ACTIONS: usize = 24;
+const _: () = assert!(
+    MAX_ACTIONS <= crate::games::tusac::actions::MAX_ACTIONS,
+    "the shared list holds every action"
+);
 /// Bound on the events of one step: the deal reports a redeal, the double rank, at most 6
 /// face-down quads per seat and a natural win (51); an action chains at most a discard, a
 /// declined draw and then, per King drawn (at most 16), a no-discard, a reshuffle, a draw and a
@@ -606,7 +611,7 @@ impl PacksState {
 
 impl GameState for PacksState {
     type Action = Action;
-    type Actions = crate::games::tusac::state::ActionList;
+    type Actions = crate::games::tusac::actions::ActionList;
     type Event = Event;
 
     fn to_move(&self) -> Option<Seat> {

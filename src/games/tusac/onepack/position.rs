@@ -7,17 +7,18 @@
 //! one card and is followed by a discard), except the seat that must discard, which holds 21.
 //! The stock is what is left of the 112 cards.
 
-use super::card::{parse_cards, Card, CARD_TYPES};
 use super::determinize;
-use super::engine::{TuSac, TuSacState};
-use super::hand::Hand;
 use super::history::ClaimHistory;
 use super::rules::{can_win, legal_discards, pair_priority_binds};
-use super::sets::{Origin, SetInstance, SetKind, Zone};
-use super::state::{Active, OnePack, OnePackState, Phase, PublicBlock, Source, DECK_SIZE};
+use super::state::{OnePack, OnePackState, PublicBlock, DECK_SIZE};
 use crate::fixed::CopyVec;
 use crate::game::Seat;
 use crate::games::position::{parse_toml, seat_tables, Common, CopyCount, Keys, Position};
+use crate::games::tusac::actions::{Active, Phase, Source};
+use crate::games::tusac::card::{parse_cards, Card, CARD_TYPES};
+use crate::games::tusac::engine::{TuSac, TuSacState};
+use crate::games::tusac::hand::Hand;
+use crate::games::tusac::sets::{Origin, SetInstance, SetKind, Zone};
 use crate::games::{GameKind, RuleMap};
 use crate::rng::stream_rng;
 
@@ -407,7 +408,7 @@ fn placeholder(size: usize, khaps: u32) -> Hand {
 fn check_decision(
     own: Hand,
     active: Option<Active>,
-    opts: &super::Options,
+    opts: &crate::games::tusac::options::Options,
     me: Seat,
 ) -> Result<(), String> {
     let Some(a) = active else {

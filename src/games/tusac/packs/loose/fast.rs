@@ -15,11 +15,10 @@
 //!   the numbers of chows per colour of the tables' values for what the chows leave, and each
 //!   block's result is kept in a small per-thread cache.
 
-use super::{
-    solve_lb, solve_max, Block, Counts, SetRules, KAE_JOINED, KAE_SPLIT, PAWNS, RCH_SPLIT,
-};
+use super::{solve_lb, solve_max, Block, Counts, KAE_JOINED, KAE_SPLIT, PAWNS, RCH_SPLIT};
 use crate::games::tusac::card::{Rank, CARD_TYPES};
 use crate::games::tusac::options::{KingIdenticalSets, PointTable};
+use crate::games::tusac::sets::SetRules;
 use std::cell::Cell;
 use std::sync::OnceLock;
 
