@@ -4,6 +4,7 @@
 //! by [`rng`].
 
 pub mod agents;
+pub mod cache;
 pub mod cli;
 pub mod deal_spec;
 pub mod fixed;

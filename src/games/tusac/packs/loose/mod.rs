@@ -10,11 +10,11 @@
 //! in two fixed-size, direct-mapped, per-thread caches (no heap, nothing grows during play):
 //! one for `(loose, best points)`, one for the bitmask of zero-loose values.
 
+use crate::cache::{fib_hash, Cache};
 use crate::games::tusac::card::{Card, Rank, CARD_TYPES};
 use crate::games::tusac::options::WinTest;
 use crate::games::tusac::sets::{value, Origin, SetInstance, SetKind, SetRules, Zone};
 use arrayvec::ArrayVec;
-use std::cell::RefCell;
 use std::sync::OnceLock;
 
 mod fast;
@@ -311,38 +311,16 @@ fn blocks(rules: &SetRules) -> ArrayVec<Block, 9> {
 // ---------------------------------------------------------------------------------------------
 // Caches.
 
-const LB_BITS: u32 = 13;
-const MASK_BITS: u32 = 11;
-
-#[derive(Copy, Clone)]
-struct LbEntry {
-    key: u64,
-    tag: u32,
-    loose: u8,
-    points: u16,
-}
-
-#[derive(Copy, Clone)]
-struct MaskEntry {
-    key: u64,
-    tag: u32,
-    mask: u128,
-}
-
-const EMPTY_TAG: u32 = u32::MAX;
-
 thread_local! {
-    static LB_CACHE: RefCell<[LbEntry; 1 << LB_BITS]> = const {
-        RefCell::new([LbEntry { key: 0, tag: EMPTY_TAG, loose: 0, points: 0 }; 1 << LB_BITS])
-    };
-    static MASK_CACHE: RefCell<[MaskEntry; 1 << MASK_BITS]> = const {
-        RefCell::new([MaskEntry { key: 0, tag: EMPTY_TAG, mask: 0 }; 1 << MASK_BITS])
-    };
+    /// `(loose, points)` of blocks, and (under [`MAX_TAG`]) their most points: 2^13 entries.
+    static LB_CACHE: Cache<(u8, u16), { 1 << 13 }> = const { Cache::new((0, 0)) };
+    /// The zero-loose values of blocks: 2^11 entries.
+    static MASK_CACHE: Cache<u128, { 1 << 11 }> = const { Cache::new(0) };
 }
 
-fn slot(key: u64, tag: u32, bits: u32) -> usize {
-    let h = (key ^ (tag as u64) << 40 ^ key >> 29).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    (h >> (64 - bits)) as usize
+/// The slot hash of a block's `key` under `tag`.
+fn hash(key: u64, tag: u32) -> u64 {
+    fib_hash(key ^ (tag as u64) << 40 ^ key >> 29)
 }
 
 /// The cache tag of a block under rules.
@@ -377,9 +355,8 @@ fn solve_lb(counts: &Counts, block: &Block, rules: &SetRules) -> (u8, u16) {
     let tag = block_tag(rules, block);
     let key = block.key(counts);
     if let Some(k) = key {
-        let e = LB_CACHE.with(|c| c.borrow()[slot(k, tag, LB_BITS)]);
-        if e.key == k && e.tag == tag {
-            return (e.loose, e.points);
+        if let Some(lp) = LB_CACHE.with(|c| c.get(hash(k, tag), k, tag)) {
+            return lp;
         }
     }
     let mut sub = *counts;
@@ -396,13 +373,7 @@ fn solve_lb(counts: &Counts, block: &Block, rules: &SetRules) -> (u8, u16) {
         }
     }
     if let Some(k) = key {
-        let entry = LbEntry {
-            key: k,
-            tag,
-            loose: bl,
-            points: bp,
-        };
-        LB_CACHE.with(|c| c.borrow_mut()[slot(k, tag, LB_BITS)] = entry);
+        LB_CACHE.with(|c| c.insert(hash(k, tag), k, tag, (bl, bp)));
     }
     (bl, bp)
 }
@@ -420,9 +391,8 @@ fn solve_max(counts: &Counts, block: &Block, rules: &SetRules) -> u16 {
     let tag = block_tag(rules, block) | MAX_TAG;
     let key = block.key(counts);
     if let Some(k) = key {
-        let e = LB_CACHE.with(|c| c.borrow()[slot(k, tag, LB_BITS)]);
-        if e.key == k && e.tag == tag {
-            return e.points;
+        if let Some((_, p)) = LB_CACHE.with(|c| c.get(hash(k, tag), k, tag)) {
+            return p;
         }
     }
     let mut sub = *counts;
@@ -434,13 +404,7 @@ fn solve_max(counts: &Counts, block: &Block, rules: &SetRules) -> u16 {
         bp = bp.max(solve_max(&sub, block, rules) + tp.points(rules) as u16);
     }
     if let Some(k) = key {
-        let entry = LbEntry {
-            key: k,
-            tag,
-            loose: 0,
-            points: bp,
-        };
-        LB_CACHE.with(|c| c.borrow_mut()[slot(k, tag, LB_BITS)] = entry);
+        LB_CACHE.with(|c| c.insert(hash(k, tag), k, tag, (0, bp)));
     }
     bp
 }
@@ -453,9 +417,8 @@ fn solve_mask(counts: &Counts, block: &Block, rules: &SetRules) -> u128 {
     let tag = block_tag(rules, block);
     let key = block.key(counts);
     if let Some(k) = key {
-        let e = MASK_CACHE.with(|c| c.borrow()[slot(k, tag, MASK_BITS)]);
-        if e.key == k && e.tag == tag {
-            return e.mask;
+        if let Some(mask) = MASK_CACHE.with(|c| c.get(hash(k, tag), k, tag)) {
+            return mask;
         }
     }
     let mut mask = 0u128;
@@ -465,8 +428,7 @@ fn solve_mask(counts: &Counts, block: &Block, rules: &SetRules) -> u128 {
         mask |= shift(solve_mask(&sub, block, rules), tp.points(rules));
     }
     if let Some(k) = key {
-        let entry = MaskEntry { key: k, tag, mask };
-        MASK_CACHE.with(|c| c.borrow_mut()[slot(k, tag, MASK_BITS)] = entry);
+        MASK_CACHE.with(|c| c.insert(hash(k, tag), k, tag, mask));
     }
     mask
 }
