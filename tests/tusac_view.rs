@@ -4,7 +4,8 @@
 use bailab::agents::uniform_index;
 use bailab::game::{Game, GameState, Seat, SeatView};
 use bailab::games::tusac::card::{Card, CARD_TYPES};
-use bailab::games::tusac::onepack::state::{OnePackState, DECK_SIZE};
+use bailab::games::tusac::onepack::deck::DECK_SIZE;
+use bailab::games::tusac::onepack::state::OnePackState;
 use bailab::games::tusac::{OnePack, TuSacView};
 use bailab::rng::{stream_rng, GameRng};
 

@@ -3,7 +3,8 @@
 
 use super::card::{format_cards, Card};
 use super::engine::TuSacState;
-use super::onepack::state::{OnePackState, DECK_SIZE};
+use super::onepack::deck::DECK_SIZE;
+use super::onepack::state::OnePackState;
 use super::onepack::trash::trash;
 use super::packs::loose::{best, max_points, Counts};
 use super::packs::PacksState;

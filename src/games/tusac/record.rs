@@ -3,7 +3,7 @@
 
 use super::card::{format_cards, parse_cards, Card, CARD_TYPES};
 use super::engine::{TuSac, TuSacState};
-use super::onepack::state::DECK_SIZE;
+use super::onepack::deck::DECK_SIZE;
 use super::onepack::worst::COPIES;
 use crate::games::{RecordSetup, RuleMap};
 

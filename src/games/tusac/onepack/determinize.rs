@@ -23,8 +23,9 @@
 //! alone, `exp(−trash)` (`TRASH_WEIGHT`): without it sampled 4sac opponents could win on a
 //! discard a twenty-fifth as often as real ones.
 
+use super::deck::DECK_SIZE;
 use super::history::ClaimHistory;
-use super::state::{OnePackState, DECK_SIZE};
+use super::state::OnePackState;
 use super::trash::trash;
 use super::worst::COPIES;
 use crate::game::Seat;

@@ -13,8 +13,8 @@
 //! seat that was asked and passed shows nothing more. A drawer with an exposed Pong of its draw
 //! and a block at trash 0 would have won by the upgrade (F3).
 
+use super::deck::{DECK_SIZE, MAX_PLAYERS};
 use super::rules::{can_win_with, legal_discards, optional_claim, pair_priority_binds};
-use super::state::{DECK_SIZE, MAX_PLAYERS};
 use super::trash::trash;
 use crate::fixed::CopyVec;
 use crate::game::Seat;

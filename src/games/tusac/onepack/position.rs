@@ -7,10 +7,11 @@
 //! one card and is followed by a discard), except the seat that must discard, which holds 21.
 //! The stock is what is left of the 112 cards.
 
+use super::deck::DECK_SIZE;
 use super::determinize;
 use super::history::ClaimHistory;
 use super::rules::{can_win, legal_discards, pair_priority_binds};
-use super::state::{OnePack, OnePackState, PublicBlock, DECK_SIZE};
+use super::state::{OnePack, OnePackState, PublicBlock};
 use crate::fixed::CopyVec;
 use crate::game::Seat;
 use crate::games::position::{parse_toml, seat_tables, Common, CopyCount, Keys, Position};
@@ -96,8 +97,8 @@ pub fn read(
         opts,
         deck: OnePack::fresh_deck(),
         next_draw: 0,
-        private: [Hand::EMPTY; super::state::MAX_PLAYERS],
-        public: [PublicBlock::default(); super::state::MAX_PLAYERS],
+        private: [Hand::EMPTY; super::deck::MAX_PLAYERS],
+        public: [PublicBlock::default(); super::deck::MAX_PLAYERS],
         visible: [0; CARD_TYPES],
         dead: [0; CARD_TYPES],
         active,
