@@ -13,8 +13,9 @@
 
 use bailab::games::tusac::card::{Card, Rank, CARD_TYPES, RANKS};
 use bailab::games::tusac::options::{Options, WinTest};
+use bailab::games::tusac::packs::loose::partition::partition;
 use bailab::games::tusac::packs::loose::{
-    best, block_best, block_ids, block_of, complete_values, counts_of, loose, partition, points_of,
+    best, block_best, block_ids, block_of, complete_values, counts_of, loose, points_of,
     set_points, win_score, Counts,
 };
 use bailab::games::tusac::sets::SetRules;

@@ -297,18 +297,60 @@ impl Event {
     }
 }
 
+/// Writes ` (forced ID: why)` for the rule that forced a move, if any.
+fn forced(f: &mut fmt::Formatter<'_>, rule: Option<Rule>) -> fmt::Result {
+    match rule {
+        Some(r) => write!(f, " (forced {}: {})", r.id(), r.why()),
+        None => Ok(()),
+    }
+}
+
+impl Event {
+    /// Writes an event of the deal and its steps (§1.3–1.4) or of the stock: Quans, dealt
+    /// Kongs, redeals, the double rank, face-down quadruples, reshuffles.
+    fn fmt_deal(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Event::Quan { seat, card } => {
+                write!(f, "seat {seat} exposes Quan [{card} {card} {card} {card}]")?;
+                forced(f, Some(Rule::Quan))
+            }
+            Event::DealtKong { seat, card } => {
+                write!(
+                    f,
+                    "seat {seat} exposes dealt Kong [{card} {card} {card} {card}]"
+                )?;
+                forced(f, Some(Rule::DealtKong))
+            }
+            Event::Redealt { times } => write!(f, "the deal was redone {times} times"),
+            Event::DoubleRank { card } => {
+                write!(
+                    f,
+                    "the double rank is {} (from {card})",
+                    &card.to_string()[1..]
+                )
+            }
+            Event::FaceDown { seat } => write!(f, "seat {seat} sets four cards face down"),
+            Event::Reshuffle { cards } => {
+                write!(
+                    f,
+                    "the dead pile is shuffled into a new stock of {cards} cards"
+                )
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
 impl fmt::Display for Event {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
             Event::None => Ok(()),
-            Event::Quan { seat, card } => {
-                write!(
-                    f,
-                    "seat {seat} exposes Quan [{card} {card} {card} {card}] (forced {}: {})",
-                    Rule::Quan.id(),
-                    Rule::Quan.why()
-                )
-            }
+            Event::Quan { .. }
+            | Event::DealtKong { .. }
+            | Event::Redealt { .. }
+            | Event::DoubleRank { .. }
+            | Event::FaceDown { .. }
+            | Event::Reshuffle { .. } => self.fmt_deal(f),
             Event::Discard { seat, card, worst } => {
                 write!(
                     f,
@@ -327,10 +369,7 @@ impl fmt::Display for Event {
                 rule,
             } => {
                 write!(f, "seat {seat} takes {active}: {meld}")?;
-                match rule {
-                    Some(r) => write!(f, " (forced {}: {})", r.id(), r.why()),
-                    None => Ok(()),
-                }
+                forced(f, rule)
             }
             Event::Draw {
                 seat,
@@ -357,31 +396,10 @@ impl fmt::Display for Event {
             Event::End { winner: None, rule } => {
                 write!(f, "the game is drawn ({}: {})", rule.id(), rule.why())
             }
-            Event::Redealt { times } => write!(f, "the deal was redone {times} times"),
-            Event::DoubleRank { card } => {
-                write!(
-                    f,
-                    "the double rank is {} (from {card})",
-                    &card.to_string()[1..]
-                )
-            }
-            Event::FaceDown { seat } => write!(f, "seat {seat} sets four cards face down"),
-            Event::Reshuffle { cards } => {
-                write!(
-                    f,
-                    "the dead pile is shuffled into a new stock of {cards} cards"
-                )
-            }
             Event::NoDiscard { seat } => write!(f, "seat {seat} holds only Kings: no discard"),
             Event::DeclinedDraw { seat, card } => {
                 write!(f, "seat {seat} declines its draw {card} and discards it")
             }
-            Event::DealtKong { seat, card } => write!(
-                f,
-                "seat {seat} exposes dealt Kong [{card} {card} {card} {card}] (forced {}: {})",
-                Rule::DealtKong.id(),
-                Rule::DealtKong.why()
-            ),
             Event::Offer { seat, meld, active } => {
                 write!(f, "seat {seat} is offered {active}: {meld} (optional, F2)")
             }
@@ -390,10 +408,7 @@ impl fmt::Display for Event {
                     f,
                     "seat {seat} adds {card} to its exposed Triple: a Kong (F3)"
                 )?;
-                match rule {
-                    Some(r) => write!(f, " (forced {}: {})", r.id(), r.why()),
-                    None => Ok(()),
-                }
+                forced(f, rule)
             }
         }
     }

@@ -2,6 +2,7 @@
 //! [`FEATURES`](crate::games::tusac::features::FEATURES)): computed from the acting seat's view
 //! only, with table lookups into fixed arrays (see that module's documentation).
 
+use super::greedy::upgrade_gain;
 use super::rules::{cards_of, discards_for};
 use super::state::MAX_ACTIONS;
 use super::trash::{colour_entry_of, pawn_entry_of, trash, trash_and_value};
@@ -13,7 +14,7 @@ use crate::games::tusac::actions::{Action, Phase, Source};
 use crate::games::tusac::card::{Card, Rank, CARD_TYPES};
 use crate::games::tusac::features::{F, FEATURES};
 use crate::games::tusac::hand::Hand;
-use crate::games::tusac::sets::{pawns_without, value, Origin, SetKind, Zone};
+use crate::games::tusac::sets::{pawns_without, value, SetKind};
 
 /// Number of Tứ Sắc features (the row slots written).
 const N: usize = FEATURES.len();
@@ -170,47 +171,47 @@ fn meld_delta(h: Hand, x: Card) -> i8 {
     best
 }
 
-/// Writes the features of each legal action into `rows` (one row per action).
-pub fn features(view: &OnePackView<'_>, legal: &[Action], rows: &mut [FeatureRow]) {
-    debug_assert_eq!(legal.len(), rows.len());
-    if legal.is_empty() {
-        return;
-    }
-    let me = view.seat();
-    let hand = view.own_hand();
-    let (t, private_value) = trash_and_value(hand);
-    let unseen = view.unseen();
-    let mut d = Decision {
-        unseen,
-        live: [Card::default(); CARD_TYPES],
-        n_live: 0,
-        delta: [0; CARD_TYPES],
-    };
-    let mut khap_types = 0u32;
-    for x in Card::all() {
-        if unseen[x.index()] > 0 {
-            d.live[d.n_live] = x;
-            d.n_live += 1;
-            d.delta[x.index()] = meld_delta(hand, x);
+impl Decision {
+    /// The decision of the seat holding `hand` in `view`, and the number of types of which
+    /// three copies are unseen (a Khap another seat could hold).
+    fn new(view: &OnePackView<'_>, hand: Hand) -> (Decision, u32) {
+        let unseen = view.unseen();
+        let mut d = Decision {
+            unseen,
+            live: [Card::default(); CARD_TYPES],
+            n_live: 0,
+            delta: [0; CARD_TYPES],
+        };
+        let mut khap_types = 0u32;
+        for x in Card::all() {
+            if unseen[x.index()] > 0 {
+                d.live[d.n_live] = x;
+                d.n_live += 1;
+                d.delta[x.index()] = meld_delta(hand, x);
+            }
+            khap_types += u32::from(unseen[x.index()] >= 3);
         }
-        khap_types += u32::from(unseen[x.index()] >= 3);
+        (d, khap_types)
     }
-    let public = view.public_sets(me);
-    let table = view.options().point_table;
-    let public_value: u32 = public
-        .iter()
-        .map(|s| value(table, s.kind, s.zone, s.origin, false))
-        .sum();
-    let upgrade_value = value(table, SetKind::Quad, Zone::Public, Origin::Melded, false)
-        .saturating_sub(value(
-            table,
-            SetKind::Triple,
-            Zone::Public,
-            Origin::Melded,
-            false,
-        ));
 
-    // The situation, shared by every row.
+    /// After a meld leaving `after` (its cards in the `changed` parts): the fewest combos a
+    /// follow-up discard feeds, and the most win and improve outs over those discards.
+    fn followups(&self, view: &OnePackView<'_>, after: Hand, changed: u8) -> (u32, u32, u32) {
+        let (mut least, mut win, mut improve) = (u32::MAX, 0, 0);
+        for c in cards_of(discards_for(view.options(), after)) {
+            least = least.min(self.combos(c));
+            let (w, i) = self.block_outs(after.without(c), changed | 1 << part(c));
+            win = win.max(w);
+            improve = improve.max(i);
+        }
+        (if least == u32::MAX { 0 } else { least }, win, improve)
+    }
+}
+
+/// The situation, shared by every row of a decision with trash `t`, the other seats' public
+/// Khaps and the value of the seat's public block.
+fn situation(view: &OnePackView<'_>, t: u8) -> ([i16; N], u32, u32) {
+    let me = view.seat();
     let mut base = [0i16; N];
     let (mut opp_khaps, mut opp_min_hand, mut opp_max_discards) = (0u32, usize::MAX, 0u32);
     for x in (0..view.players() as u8).filter(|&x| x != me) {
@@ -218,8 +219,7 @@ pub fn features(view: &OnePackView<'_>, legal: &[Action], rows: &mut [FeatureRow
         opp_min_hand = opp_min_hand.min(view.hand_len(x));
         opp_max_discards = opp_max_discards.max(view.discards(x));
     }
-    let active = view.active();
-    base[F::ActiveSource as usize] = match (view.phase(), active.map(|a| a.source)) {
+    base[F::ActiveSource as usize] = match (view.phase(), view.active().map(|a| a.source)) {
         (Phase::TurnOption(_), Some(Source::Discard)) => 1,
         (Phase::TurnOption(_), Some(Source::OwnDraw)) => 2,
         (Phase::TurnOption(_), Some(Source::PassedDraw)) => 3,
@@ -231,10 +231,21 @@ pub fn features(view: &OnePackView<'_>, legal: &[Action], rows: &mut [FeatureRow
     base[F::OppKhaps as usize] = feature(opp_khaps);
     base[F::OppMinHand as usize] = feature(opp_min_hand);
     base[F::OppMaxDiscards as usize] = feature(opp_max_discards);
+    let public = view.public_sets(me);
     base[F::Doubled as usize] = i16::from(public.iter().any(|s| s.kind == SetKind::Quad));
+    let table = view.options().point_table;
+    let public_value = (public.iter())
+        .map(|s| value(table, s.kind, s.zone, s.origin, false))
+        .sum();
+    (base, opp_khaps, public_value)
+}
 
-    // The discards' outs (§5.1) and their least, for the worst set.
-    let visible = view.visible();
+/// The outs (§5.1) of each legal discard, by action index, and their least, for the worst set.
+fn discard_outs(
+    legal: &[Action],
+    hand: Hand,
+    visible: &[u8; CARD_TYPES],
+) -> ([u32; MAX_ACTIONS], u32) {
     let mut discard_outs = [0u32; MAX_ACTIONS];
     let mut min_outs = u32::MAX;
     for (i, a) in legal.iter().enumerate() {
@@ -243,12 +254,29 @@ pub fn features(view: &OnePackView<'_>, legal: &[Action], rows: &mut [FeatureRow
             min_outs = min_outs.min(*slot);
         }
     }
+    (discard_outs, min_outs)
+}
 
+/// Writes the features of each legal action into `rows` (one row per action).
+pub fn features(view: &OnePackView<'_>, legal: &[Action], rows: &mut [FeatureRow]) {
+    debug_assert_eq!(legal.len(), rows.len());
+    if legal.is_empty() {
+        return;
+    }
+    let hand = view.own_hand();
+    let (t, private_value) = trash_and_value(hand);
+    let (d, khap_types) = Decision::new(view, hand);
+    let table = view.options().point_table;
+    let upgrade_value = upgrade_gain(table);
+    let (base, opp_khaps, public_value) = situation(view, t);
+    let active = view.active();
+    let visible = view.visible();
+    let (discard_outs, min_outs) = discard_outs(legal, hand, visible);
     for (i, (a, row)) in legal.iter().zip(rows.iter_mut()).enumerate() {
         let r = &mut row[..N];
         r.copy_from_slice(&base);
         let mut set = |f: F, v: u32| r[f as usize] = feature(v);
-        let after = match *a {
+        let (after, meld_value, (win, improve)) = match *a {
             Action::Discard(c) => {
                 let o = discard_outs
                     .get(i)
@@ -266,60 +294,41 @@ pub fn features(view: &OnePackView<'_>, legal: &[Action], rows: &mut [FeatureRow
                 }
                 set(F::FeedCombos, d.combos(c));
                 let after = hand.without(c);
-                let (win, improve) = d.block_outs(after, 1 << part(c));
-                set(F::WinOuts, win);
-                set(F::ImproveOuts, improve);
-                after
+                (after, 0, d.block_outs(after, 1 << part(c)))
             }
             Action::Meld(m) => {
                 let after = hand.without_all(m.used());
                 set(F::IsMeld, 1);
                 set(F::MeldKind, m.kind as u32 + 1);
                 set(F::MeldCards, m.used().len() as u32);
-                set(F::MeldValue, m.value_in(table));
+                let meld_value = m.value_in(table);
+                set(F::MeldValue, meld_value);
                 // the meld's private cards lie in the active card's part
                 let changed = active.map_or(0x1F, |a| 1 << part(a.card));
-                let (mut least, mut win, mut improve) = (u32::MAX, 0, 0);
-                for c in cards_of(discards_for(view.options(), after)) {
-                    least = least.min(d.combos(c));
-                    let (w, i) = d.block_outs(after.without(c), changed | 1 << part(c));
-                    win = win.max(w);
-                    improve = improve.max(i);
-                }
-                set(F::FollowupCombos, if least == u32::MAX { 0 } else { least });
-                set(F::WinOuts, win);
-                set(F::ImproveOuts, improve);
-                after
+                let (least, win, improve) = d.followups(view, after, changed);
+                set(F::FollowupCombos, least);
+                (after, meld_value, (win, improve))
             }
             Action::Upgrade => {
                 set(F::IsMeld, 1);
                 set(F::MeldKind, SetKind::Quad as u32 + 1);
                 set(F::MeldValue, upgrade_value);
-                let (win, improve) = d.block_outs(hand, 0);
-                set(F::WinOuts, win);
-                set(F::ImproveOuts, improve);
-                hand
+                (hand, upgrade_value, d.block_outs(hand, 0))
             }
             Action::Draw | Action::PassDrawn | Action::Pass => {
                 set(F::IsDecline, 1);
                 if let (Action::PassDrawn, Some(drawn)) = (a, active) {
                     set(F::FeedCombos, d.combos(drawn.card));
                 }
-                let (win, improve) = d.block_outs(hand, 0);
-                set(F::WinOuts, win);
-                set(F::ImproveOuts, improve);
-                hand
+                (hand, 0, d.block_outs(hand, 0))
             }
         };
+        set(F::WinOuts, win);
+        set(F::ImproveOuts, improve);
         let (ta, va) = if after == hand {
             (t, private_value)
         } else {
             trash_and_value(after)
-        };
-        let meld_value = match *a {
-            Action::Meld(m) => m.value_in(table),
-            Action::Upgrade => upgrade_value,
-            _ => 0,
         };
         set(F::TrashAfter, u32::from(ta));
         set(F::TrashDrop, u32::from(t.saturating_sub(ta)));

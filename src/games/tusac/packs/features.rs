@@ -180,6 +180,48 @@ fn across(x: Card) -> [Card; 3] {
 }
 
 impl Decision {
+    /// The decision of the seat whose `view` this is.
+    fn new(view: &PacksView<'_>) -> Decision {
+        let o = view.options();
+        Decision {
+            rules: SetRules::new(o, view.double_rank()),
+            unseen: view.unseen(),
+            pair_min: o.pair_meld_min_points,
+            win_test: o.win_test,
+            king_quads: o.king_identical_sets == KingIdenticalSets::QuadOnly,
+        }
+    }
+
+    /// The outs of each legal discard of `hand`, by action index, and their least.
+    fn discard_outs(&self, legal: &[Action], hand: &Counts) -> ([u32; MAX_ACTIONS], u32) {
+        let mut discard_outs = [0u32; MAX_ACTIONS];
+        let mut min_outs = u32::MAX;
+        for (a, slot) in legal.iter().zip(discard_outs.iter_mut()) {
+            if let Action::Discard(c) = *a {
+                *slot = self.outs(c, &without(hand, &[c]));
+                min_outs = min_outs.min(*slot);
+            }
+        }
+        (discard_outs, min_outs)
+    }
+
+    /// After a meld leaving `after` with `fixed_after` points made: the fewest combos a
+    /// follow-up discard feeds (0 without one), and the most win and improve outs over those
+    /// discards (of `after` itself without one).
+    fn followups(&self, after: &Counts, fixed_after: u32) -> (u32, u32, u32) {
+        let (mut least, mut win, mut improve) = (None::<u32>, 0, 0);
+        for c in discards(after) {
+            least = Some(least.map_or(self.combos(c), |l| l.min(self.combos(c))));
+            let (w, i) = self.block_outs(&without(after, &[c]), fixed_after);
+            win = win.max(w);
+            improve = improve.max(i);
+        }
+        if least.is_none() {
+            (win, improve) = self.block_outs(after, fixed_after);
+        }
+        (least.unwrap_or(0), win, improve)
+    }
+
     /// Unseen copies of `x`.
     fn unseen(&self, x: Card) -> u32 {
         u32::from(self.unseen[x.index()])
@@ -335,27 +377,13 @@ pub fn features(view: &PacksView<'_>, legal: &[Action], rows: &mut [FeatureRow])
     if legal.is_empty() {
         return;
     }
-    let o = view.options();
-    let d = Decision {
-        rules: SetRules::new(o, view.double_rank()),
-        unseen: view.unseen(),
-        pair_min: o.pair_meld_min_points,
-        win_test: o.win_test,
-        king_quads: o.king_identical_sets == KingIdenticalSets::QuadOnly,
-    };
+    let d = Decision::new(view);
     let hand = *view.hand();
     let fixed = view.fixed_points();
     let (loose_now, points_now) = best(&hand, &d.rules);
     let base = situation(view, loose_now);
 
-    let mut discard_outs = [0u32; MAX_ACTIONS];
-    let mut min_outs = u32::MAX;
-    for (a, slot) in legal.iter().zip(discard_outs.iter_mut()) {
-        if let Action::Discard(c) = *a {
-            *slot = d.outs(c, &without(&hand, &[c]));
-            min_outs = min_outs.min(*slot);
-        }
-    }
+    let (discard_outs, min_outs) = d.discard_outs(legal, &hand);
     let active = view.active().map(|a| a.card);
 
     for (i, (a, row)) in legal.iter().zip(rows.iter_mut()).enumerate() {
@@ -391,17 +419,8 @@ pub fn features(view: &PacksView<'_>, legal: &[Action], rows: &mut [FeatureRow])
                 set(MELD_KIND, m.kind as u32 + 1);
                 set(MELD_CARDS, m.used().len() as u32);
                 set(MELD_VALUE, points);
-                let (mut least, mut win, mut improve) = (None::<u32>, 0, 0);
-                for c in discards(&after) {
-                    least = Some(least.map_or(d.combos(c), |l| l.min(d.combos(c))));
-                    let (w, i) = d.block_outs(&without(&after, &[c]), fixed_after);
-                    win = win.max(w);
-                    improve = improve.max(i);
-                }
-                if least.is_none() {
-                    (win, improve) = d.block_outs(&after, fixed_after);
-                }
-                set(FOLLOWUP_COMBOS, least.unwrap_or(0));
+                let (least, win, improve) = d.followups(&after, fixed_after);
+                set(FOLLOWUP_COMBOS, least);
                 set(WIN_OUTS, win);
                 set(IMPROVE_OUTS, improve);
                 (after, fixed_after)

@@ -1,5 +1,6 @@
 //! Unit tests of the loose-card solver.
 
+use super::partition::partition;
 use super::*;
 use crate::games::tusac::card::parse_cards;
 use crate::games::tusac::options::{Options, PointTable};
