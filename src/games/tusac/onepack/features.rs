@@ -11,7 +11,7 @@ use super::worst::outs;
 use crate::agents::rules::features::{feature, FeatureRow};
 use crate::game::SeatView;
 use crate::games::tusac::actions::{Action, Phase, Source};
-use crate::games::tusac::card::{Card, Rank, CARD_TYPES};
+use crate::games::tusac::card::{Card, CARD_TYPES};
 use crate::games::tusac::features::{F, FEATURES};
 use crate::games::tusac::hand::Hand;
 use crate::games::tusac::sets::{pawns_without, value, SetKind};
@@ -53,7 +53,7 @@ impl Decision {
             let [a, b, d] = other_pawns(c).map(n);
             sum += a * b + a * d + b * d + a * b * d;
         } else {
-            let [a, b] = chow_others(c).map(n);
+            let [a, b] = c.chow_others().map(n);
             sum += a * b + u32::from(c.is_king());
         }
         sum
@@ -87,23 +87,6 @@ fn other_pawns(x: Card) -> [Card; 3] {
     pawns_without(x.colour())
         .into_inner()
         .expect("three other colours")
-}
-
-/// The other two cards of the chow of non-pawn `x`: K/A/E or R/C/H of its colour.
-fn chow_others(x: Card) -> [Card; 2] {
-    let group = if x.rank() <= Rank::Elephant {
-        [Rank::King, Rank::Advisor, Rank::Elephant]
-    } else {
-        [Rank::Rook, Rank::Cannon, Rank::Horse]
-    };
-    let mut out = [x; 2];
-    for (slot, r) in out
-        .iter_mut()
-        .zip(group.into_iter().filter(|&r| r != x.rank()))
-    {
-        *slot = Card::new(x.colour(), r);
-    }
-    out
 }
 
 /// The trash part of §3.2 item 5 that holds `x`'s sets: its colour (K/A/E/R/C/H) 0..3, or 4 for
@@ -160,7 +143,7 @@ fn meld_delta(h: Hand, x: Card) -> i8 {
             best = best.min(rest(&others));
         }
     } else {
-        let others = chow_others(x);
+        let others = x.chow_others();
         if others.iter().all(|&y| free(y)) {
             best = best.min(rest(&others));
         }

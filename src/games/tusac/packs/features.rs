@@ -48,7 +48,7 @@ use crate::agents::greedy::feature_slot;
 use crate::agents::rules::features::{feature, FeatureRow};
 use crate::game::{Seat, SeatView};
 use crate::games::tusac::actions::{Action, Phase, Source};
-use crate::games::tusac::card::{Card, Rank, CARD_TYPES, COLOURS};
+use crate::games::tusac::card::{Card, CARD_TYPES, COLOURS};
 use crate::games::tusac::features::FEATURES;
 use crate::games::tusac::meld::{Meld, Melds};
 use crate::games::tusac::options::{KingIdenticalSets, WinTest};
@@ -154,21 +154,6 @@ fn discards(h: &Counts) -> impl Iterator<Item = Card> + '_ {
     (4..CARD_TYPES).filter(|&t| h[t] > 0).map(Card::from_index)
 }
 
-/// The other two cards of the chow of non-King, non-pawn `x`: K/A/E or R/C/H of its colour.
-fn chow_others(x: Card) -> [Card; 2] {
-    let group = if x.rank() <= Rank::Elephant {
-        [Rank::King, Rank::Advisor, Rank::Elephant]
-    } else {
-        [Rank::Rook, Rank::Cannon, Rank::Horse]
-    };
-    let mut out = [x; 2];
-    let others = group.into_iter().filter(|&r| r != x.rank());
-    for (slot, r) in out.iter_mut().zip(others) {
-        *slot = Card::new(x.colour(), r);
-    }
-    out
-}
-
 /// The cards of `x`'s rank in the three other colours.
 fn across(x: Card) -> [Card; 3] {
     let mut out = [x; 3];
@@ -237,7 +222,7 @@ impl Decision {
         let n = |x: Card| self.unseen(x);
         let mut sum = n(c);
         if !c.is_pawn() {
-            let [a, b] = chow_others(c).map(n);
+            let [a, b] = c.chow_others().map(n);
             sum += a * b;
         }
         if self.crosses(c) {
@@ -253,7 +238,7 @@ impl Decision {
         let held = |x: Card| after[x.index()] > 0;
         let mut total = self.unseen(c); // Pair, Triple, Quad
         if !c.is_pawn() {
-            let [a, b] = chow_others(c);
+            let [a, b] = c.chow_others();
             for (x, y) in [(a, b), (b, a)] {
                 if !x.is_king() && held(y) {
                     total += self.unseen(x);
