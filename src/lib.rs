@@ -24,6 +24,7 @@
 
 pub mod agent;
 pub mod agents;
+pub mod cache;
 pub mod cli;
 pub mod deal_spec;
 pub mod fixed;

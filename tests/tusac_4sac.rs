@@ -7,10 +7,12 @@
 use bailab::agent::uniform_index;
 use bailab::agents::catalogue::make_agent;
 use bailab::game::{Game, GameState, Outcome, Seat};
+use bailab::games::tusac::actions::{Action, Event, Phase, Source};
 use bailab::games::tusac::card::parse_cards;
-use bailab::games::tusac::rules::{can_win_with, optional_claim, Taker};
+use bailab::games::tusac::onepack::deck::DECK_SIZE;
+use bailab::games::tusac::onepack::rules::{can_win_with, optional_claim, Taker};
+use bailab::games::tusac::onepack::state::OnePackState;
 use bailab::games::tusac::sets::{value, Origin, Zone};
-use bailab::games::tusac::state::{Action, Event, OnePackState, Phase, Source, DECK_SIZE};
 use bailab::games::tusac::{trash, Card, Hand, Meld, OnePack, Options, SetKind};
 use bailab::games::tusac::{TuSac, TuSacView};
 use bailab::rng::{stream_rng, DEAL_STREAM};
@@ -220,7 +222,7 @@ fn drawn_king_others_only_win_or_kong_drawer_lone_or_kae_next_seat_kae_only() {
 
 #[test]
 fn drawn_king_rules_as_meld_filters() {
-    use bailab::games::tusac::rules::kind_allowed;
+    use bailab::games::tusac::onepack::rules::kind_allowed;
     let o = Options::four_sac(4);
     let k = c("rK");
     for (taker, allowed) in [

@@ -12,11 +12,13 @@
 //! The table paths of `best` and `max_points` must equal their memoised recursions.
 
 use bailab::games::tusac::card::{Card, Rank, CARD_TYPES, RANKS};
-use bailab::games::tusac::loose::{
-    best, block_best, block_ids, block_of, complete_values, counts_of, loose, partition, points_of,
-    set_points, win_score, Counts, SetRules,
-};
 use bailab::games::tusac::options::{Options, WinTest};
+use bailab::games::tusac::packs::loose::partition::partition;
+use bailab::games::tusac::packs::loose::{
+    best, block_best, block_ids, block_of, complete_values, counts_of, loose, points_of,
+    set_points, win_score, Counts,
+};
+use bailab::games::tusac::sets::SetRules;
 use bailab::games::tusac::sets::{Origin, SetKind, Zone};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -311,7 +313,7 @@ fn the_solver_does_not_allocate_from_a_fresh_thread() {
 #[test]
 #[ignore]
 fn bench_solver() {
-    use bailab::games::tusac::loose::bench_loose;
+    use bailab::games::tusac::packs::loose::bench_loose;
     for (name, opts, test, size) in [
         (
             "sisepai21",
@@ -342,7 +344,7 @@ fn bench_solver() {
 fn table_path_equals_the_recursion() {
     // `best` takes a table path for the two presets' rules when no type has more than 8
     // copies; it must equal the memoised recursion on many dealt hands of 2 to 4 packs.
-    use bailab::games::tusac::loose::best_by_recursion;
+    use bailab::games::tusac::packs::loose::best_by_recursion;
     let mut rng = TestRng::seed_from_u64(99);
     for packs in [2u8, 3, 4] {
         for_each_deal(&mut rng, packs, 3000, |rng, deck, rules, size| {
@@ -359,7 +361,7 @@ fn max_points_table_path_equals_the_recursion() {
     // the two presets' rules when no type has more than 8 copies, and falls back to the
     // recursion above that: both must equal `max_points_by_recursion` on dealt hands of 2 to 4
     // packs and on hands of few types with up to 16 copies of a type.
-    use bailab::games::tusac::loose::{max_points, max_points_by_recursion};
+    use bailab::games::tusac::packs::loose::{max_points, max_points_by_recursion};
     let mut rng = TestRng::seed_from_u64(2114);
     let mut above_eight = 0;
     let mut check = |hand: &Counts, rules: &SetRules| {

@@ -3,8 +3,9 @@
 //! hands checked for consistency, the CLI (text, JSON, JSON Lines) and bad input.
 
 use bailab::games::tusac::card::{parse_cards, Card};
-use bailab::games::tusac::loose::{counts_of, set_points, SetRules};
 use bailab::games::tusac::packs::analyze::{analyze, Analysis};
+use bailab::games::tusac::packs::loose::{counts_of, set_points};
+use bailab::games::tusac::sets::SetRules;
 use bailab::games::tusac::Options;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;

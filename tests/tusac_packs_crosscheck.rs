@@ -5,14 +5,13 @@
 //! The first test is a bug of ours the cross-check found (§4.6 S5, current points).
 
 use bailab::game::GameState;
+use bailab::games::tusac::actions::{Action, Phase, Rule};
 use bailab::games::tusac::card::{Rank, CARD_TYPES};
 use bailab::games::tusac::options::Options;
-use bailab::games::tusac::packs::loose::{
-    best, counts_of, loose, max_points, points_of, Counts, SetRules,
-};
+use bailab::games::tusac::packs::loose::{best, counts_of, loose, max_points, points_of, Counts};
 use bailab::games::tusac::packs::melds::current_points;
+use bailab::games::tusac::sets::SetRules;
 use bailab::games::tusac::sets::{Origin, Zone};
-use bailab::games::tusac::state::{Action, Phase, Rule};
 use bailab::games::tusac::{Card, SetKind};
 use bailab::rng::{shuffle, stream_rng};
 use std::collections::HashMap;
@@ -216,7 +215,7 @@ fn a_winning_triple_beats_a_higher_quad_section_4_6_s2_1() {
     assert!(s.melded(2).is_empty(), "seat 2 is never asked for its Quad");
     assert!(s.last_events().iter().any(|e| matches!(
         e,
-        bailab::games::tusac::state::Event::End {
+        bailab::games::tusac::actions::Event::End {
             winner: Some(3),
             rule: Rule::S2
         }

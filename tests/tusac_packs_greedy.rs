@@ -7,17 +7,18 @@ use bailab::agent::greedy::TieBreak;
 use bailab::agent::Agent;
 use bailab::agents::RandomAgent;
 use bailab::game::{Game, GameState, Outcome, Seat};
+use bailab::games::tusac::actions::{Action, Phase};
 use bailab::games::tusac::card::{Card, Rank};
+use bailab::games::tusac::meld::{Meld, Melds};
 use bailab::games::tusac::options::{KingIdenticalSets, Options};
 use bailab::games::tusac::packs::greedy::{
     prospects, prospects_by_default, unseen, PacksGreedy, Prospects, UnseenCards,
 };
-use bailab::games::tusac::packs::loose::{best, win_score, Counts, SetRules};
+use bailab::games::tusac::packs::loose::{best, win_score, Counts};
 use bailab::games::tusac::packs::melds::{meld_points, meld_shapes};
 use bailab::games::tusac::packs::PacksView;
 use bailab::games::tusac::packs::{MultiPack, PacksState};
-use bailab::games::tusac::rules::{Meld, Melds};
-use bailab::games::tusac::state::{Action, Phase};
+use bailab::games::tusac::sets::SetRules;
 use bailab::games::tusac::SetKind;
 use bailab::rng::stream_rng;
 use bailab::sim::{play_game, GameId};

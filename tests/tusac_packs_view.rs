@@ -3,14 +3,15 @@
 use bailab::agent::greedy::TieBreak;
 use bailab::agent::Agent;
 use bailab::game::{Game, GameState, Seat};
+use bailab::games::tusac::actions::Phase;
 use bailab::games::tusac::card::Card;
+use bailab::games::tusac::meld::Melds;
 use bailab::games::tusac::options::Options;
 use bailab::games::tusac::packs::greedy::PacksGreedy;
-use bailab::games::tusac::packs::loose::{win_score, SetRules};
+use bailab::games::tusac::packs::loose::win_score;
 use bailab::games::tusac::packs::melds::{identical_claims, legal_melds, meld_points};
 use bailab::games::tusac::packs::{MultiPack, PacksState};
-use bailab::games::tusac::rules::Melds;
-use bailab::games::tusac::state::Phase;
+use bailab::games::tusac::sets::SetRules;
 
 #[path = "common/discard_calibration.rs"]
 mod discard_calibration;

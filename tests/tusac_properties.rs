@@ -5,7 +5,9 @@
 use bailab::agent::uniform_index;
 use bailab::agents::catalogue::make_agent;
 use bailab::game::{Game, GameState, Outcome, Seat};
-use bailab::games::tusac::state::{Action, OnePackState, Phase, DECK_SIZE};
+use bailab::games::tusac::actions::{Action, Phase};
+use bailab::games::tusac::onepack::deck::DECK_SIZE;
+use bailab::games::tusac::onepack::state::OnePackState;
 use bailab::games::tusac::TuSac;
 use bailab::games::tusac::{trash, OnePack};
 use bailab::rng::{stream_rng, DEAL_STREAM};

@@ -9,11 +9,11 @@
 //! becomes active. Each test asserts the per-seat trash it relies on, so a mistake in a
 //! constructed hand fails loudly instead of testing something else.
 
+use bailab::games::tusac::actions::{Phase, Rule, Source};
 use bailab::games::tusac::card::{parse_cards, CARD_TYPES};
+use bailab::games::tusac::onepack::trash::is_waiting_pair_hand;
+use bailab::games::tusac::onepack::worst::outs;
 use bailab::games::tusac::sets::{Origin, SetInstance, Zone};
-use bailab::games::tusac::state::{Phase, Rule, Source};
-use bailab::games::tusac::trash::is_waiting_pair_hand;
-use bailab::games::tusac::worst::outs;
 use bailab::games::tusac::{
     trash, Action, Card, Event, Hand, Meld, OnePack, OnePackState, SetKind,
 };

@@ -12,10 +12,10 @@
 //!   is compared with an enumeration of the leftover sets of every optimal partition.
 
 use bailab::games::tusac::card::{Card, Colour, Rank, CARD_TYPES, COLOURS};
-use bailab::games::tusac::sets::{SetInstance, SetKind};
-use bailab::games::tusac::trash::{
+use bailab::games::tusac::onepack::trash::{
     is_waiting_pair_hand, optimal_partition, trash, trash_and_value, Partition,
 };
+use bailab::games::tusac::sets::{SetInstance, SetKind};
 use bailab::games::tusac::Hand;
 use bailab::rng::{stream_rng, GameRng};
 use rand::Rng;

@@ -4,7 +4,8 @@
 use bailab::agent::uniform_index;
 use bailab::game::{Game, GameState, Seat, SeatView};
 use bailab::games::tusac::card::{Card, CARD_TYPES};
-use bailab::games::tusac::state::{OnePackState, DECK_SIZE};
+use bailab::games::tusac::onepack::deck::DECK_SIZE;
+use bailab::games::tusac::onepack::state::OnePackState;
 use bailab::games::tusac::{OnePack, TuSacView};
 use bailab::rng::{stream_rng, GameRng};
 
@@ -155,7 +156,7 @@ fn determinize_is_reproducible_from_its_seed() {
 
 #[test]
 fn the_true_hands_satisfy_the_history_constraint_and_samples_mostly_do() {
-    use bailab::games::tusac::determinize::history_excess;
+    use bailab::games::tusac::onepack::determinize::history_excess;
     let mut rng: GameRng = stream_rng(9, 0, 9);
     let (mut sampled, mut consistent) = (0, 0);
     for deal in 0..300u64 {
@@ -268,8 +269,8 @@ fn determinize_keeps_the_seen_and_conserves_the_pack_after_greedy_play() {
 
 /// The calibration measure on 4 × greedy one-pack games (C1/F1 wins on the discard).
 fn win_on_discard_rates(game: &OnePack, deals: u64, samples: usize) -> (f64, f64) {
-    use bailab::games::tusac::rules::can_win_with;
-    use bailab::games::tusac::state::Phase;
+    use bailab::games::tusac::actions::Phase;
+    use bailab::games::tusac::onepack::rules::can_win_with;
     let opts = *game.options();
     let mut greedy =
         bailab::agents::catalogue::make_agent::<bailab::games::tusac::TuSac>("greedy").unwrap();
@@ -297,7 +298,7 @@ fn determinizations_predict_how_often_an_opponent_can_win_on_a_discard() {
 
 #[test]
 fn determinizations_predict_how_often_an_opponent_can_win_on_a_discard_in_4sac() {
-    use bailab::games::tusac::rules::Options;
+    use bailab::games::tusac::options::Options;
     let game = OnePack::new(Options::four_sac(4)).unwrap();
     assert_calibrated("4sac", win_on_discard_rates(&game, 150, 40), 0.01);
 }

@@ -4,10 +4,10 @@
 #![allow(dead_code)] // each test file uses its own subset
 
 use bailab::game::{GameState, Seat};
+use bailab::games::tusac::actions::Action;
 use bailab::games::tusac::card::parse_cards;
 use bailab::games::tusac::options::Options;
 use bailab::games::tusac::packs::{MultiPack, PacksState};
-use bailab::games::tusac::state::Action;
 use bailab::games::tusac::{Card, Meld, SetKind};
 
 /// Cards in notation (up to 16 copies of a card: four packs).

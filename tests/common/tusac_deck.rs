@@ -2,7 +2,7 @@
 //! (`#[path = "common/tusac_deck.rs"] mod tusac_deck;`).
 
 use bailab::games::tusac::card::{parse_cards, CARD_TYPES};
-use bailab::games::tusac::state::DECK_SIZE;
+use bailab::games::tusac::onepack::deck::DECK_SIZE;
 use bailab::games::tusac::{Card, OnePack, OnePackState, Options};
 
 /// Cards per hand in classic (§1.3 item 2).

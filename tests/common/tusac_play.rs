@@ -4,7 +4,8 @@
 #![allow(dead_code)] // each test file uses its own subset
 
 use bailab::game::{GameState, Seat};
-use bailab::games::tusac::state::{Action, OnePackState};
+use bailab::games::tusac::actions::Action;
+use bailab::games::tusac::onepack::state::OnePackState;
 
 /// The legal actions of the seat to move.
 pub fn legal(s: &OnePackState) -> Vec<Action> {

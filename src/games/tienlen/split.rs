@@ -12,6 +12,7 @@
 use super::card::RANK_TWO;
 use super::cards::Cards;
 use super::combo::{classify, Combo};
+use crate::cache::{fib_hash, Cache};
 use arrayvec::ArrayVec;
 
 /// The highest rank index a sequence may reach (A; no 2 in straights or pair sequences, §3.1).
@@ -30,15 +31,13 @@ const CACHE: usize = 1 << 12;
 /// on rank counts).
 #[derive(Clone)]
 pub struct Splitter {
-    keys: Box<[u64]>,
-    costs: Box<[Cost]>,
+    cache: Box<Cache<Cost, CACHE>>,
 }
 
 impl Default for Splitter {
     fn default() -> Self {
         Splitter {
-            keys: vec![u64::MAX; CACHE].into_boxed_slice(),
-            costs: vec![0; CACHE].into_boxed_slice(),
+            cache: Box::new(Cache::new(0)),
         }
     }
 }
@@ -91,9 +90,9 @@ impl Splitter {
         if counts == 0 {
             return 0;
         }
-        let slot = (counts.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 52) as usize & (CACHE - 1);
-        if self.keys[slot] == counts {
-            return self.costs[slot];
+        let hash = fib_hash(counts);
+        if let Some(cost) = self.cache.get(hash, counts, 0) {
+            return cost;
         }
         let mut list = ArrayVec::new();
         openings(counts, &mut list);
@@ -102,8 +101,7 @@ impl Splitter {
             .map(|o| 16 + u8::from(o.single) + self.cost_of_counts(counts - o.take))
             .min()
             .expect("a non-empty hand has an opening");
-        self.keys[slot] = counts;
-        self.costs[slot] = best;
+        self.cache.insert(hash, counts, 0, best);
         best
     }
 

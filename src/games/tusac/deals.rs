@@ -4,9 +4,10 @@
 //! each core marks the other's [`NOT_APPLICABLE`] (the Kings dealt are taken in both).
 
 use super::card::{Card, Colour, Rank};
+use super::onepack::state::OnePackState;
+use super::onepack::trash::trash;
 use super::sets::{Origin, SetKind};
-use super::state::OnePackState;
-use super::trash::trash;
+use crate::text::const_eq;
 use crate::game::{Seat, MAX_SEATS};
 use crate::games::kind::{MeasureInfo, NOT_APPLICABLE, NOT_MEASURED};
 use crate::text::const_eq;

@@ -1,13 +1,16 @@
 //! Tứ Sắc's entry in the game registry ([`GameKind`]): its facts, options from a `[rules]` map,
 //! its own agents, its record hooks, its analyser and its benchmark figures.
 
-use super::analyze::{analyze, analyze_hand};
+use super::actions::{Action, Event};
 use super::engine::{TuSac, TuSacState, TuSacView};
 use super::greedy::{TuSacGreedy, GREEDY_INFO};
+use super::hand::Hand;
 use super::log::TuSacLog;
+use super::onepack::analyze::{analyze, analyze_hand};
+use super::onepack::state::OnePack;
+use super::onepack::trash::trash;
 use super::options::Core;
-use super::state::{Action, Event, OnePack};
-use super::{trash, Hand, Options};
+use super::options::Options;
 use crate::agent::features::{FeatureInfo, FeatureRow};
 use crate::agent::spec::AgentSpec;
 use crate::agent::Agent;
@@ -68,7 +71,7 @@ impl GameKind for TuSac {
 
     fn features(view: &TuSacView<'_>, legal: &[Action], rows: &mut [FeatureRow]) {
         match view {
-            TuSacView::OnePack(v) => super::features::features(v, legal, rows),
+            TuSacView::OnePack(v) => super::onepack::features::features(v, legal, rows),
             TuSacView::MultiPack(v) => super::packs::features::features(v, legal, rows),
         }
     }
@@ -163,7 +166,7 @@ impl GameKind for TuSac {
         text: &str,
         origin: &str,
     ) -> Result<(TuSac, crate::games::position::Position<TuSacState>), String> {
-        super::position::read(variant, text, origin)
+        super::onepack::position::read(variant, text, origin)
     }
 
     fn bench_rows(variant: &str, count: u64) -> Vec<BenchRow> {
@@ -212,7 +215,7 @@ fn multi_pack_bench_rows(game: &super::packs::MultiPack, count: u64) -> Vec<Benc
         game.options().hand_size
     );
     vec![BenchRow::over(&label, "hands/s", &hands, 1, |h| {
-        super::loose::best(h, &rules)
+        super::packs::loose::best(h, &rules)
     })]
 }
 

@@ -3,8 +3,8 @@
 
 use super::card::{format_cards, parse_cards, Card, CARD_TYPES};
 use super::engine::{TuSac, TuSacState};
-use super::state::DECK_SIZE;
-use super::worst::COPIES;
+use super::onepack::deck::DECK_SIZE;
+use super::onepack::worst::COPIES;
 use crate::game::RuleMap;
 use crate::games::kind::RecordSetup;
 

@@ -4,10 +4,10 @@
 use super::loose::{best, Counts};
 use super::state::{HandFacts, PacksState, Window, WindowKind, MAX_DECK, MAX_PLAYERS};
 use crate::game::{Seat, SeatView};
+use crate::games::tusac::actions::{Active, Phase};
 use crate::games::tusac::card::{Card, Rank, CARD_TYPES};
 use crate::games::tusac::options::WinTest;
 use crate::games::tusac::sets::SetInstance;
-use crate::games::tusac::state::{Active, Phase};
 use crate::rng::{shuffle, GameRng};
 use rand::Rng;
 use std::ops::Range;

@@ -1,12 +1,12 @@
 //! The hand analyser (`bailab analyze`): what a player's "Find Trash" button shows for a private
 //! block: trash, one optimal partition, the legal and worst discards, the hand value and the waits.
 
-use super::card::{format_cards, parse_cards, Card, CARD_TYPES};
-use super::hand::Hand;
 use super::rules::{can_win, cards_of, legal_discards};
-use super::sets::{Origin, SetInstance, SetKind, Zone};
 use super::trash::{optimal_partition, trash};
 use super::worst::{outs, unseen, worst_set, COPIES};
+use crate::games::tusac::card::{format_cards, parse_cards, Card, CARD_TYPES};
+use crate::games::tusac::hand::Hand;
+use crate::games::tusac::sets::{Origin, SetInstance, SetKind, Zone};
 use serde_json::{json, Value};
 
 /// Largest private block a player can hold (`F`'s 21 cards).

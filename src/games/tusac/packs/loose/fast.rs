@@ -15,12 +15,11 @@
 //!   the numbers of chows per colour of the tables' values for what the chows leave, and each
 //!   block's result is kept in a small per-thread cache.
 
-use super::{
-    solve_lb, solve_max, Block, Counts, SetRules, KAE_JOINED, KAE_SPLIT, PAWNS, RCH_SPLIT,
-};
+use super::{solve_lb, solve_max, Block, Counts, KAE_JOINED, KAE_SPLIT, PAWNS, RCH_SPLIT};
+use crate::cache::{fib_hash, Cache};
 use crate::games::tusac::card::{Rank, CARD_TYPES};
 use crate::games::tusac::options::{KingIdenticalSets, PointTable};
-use std::cell::Cell;
+use crate::games::tusac::sets::SetRules;
 use std::sync::OnceLock;
 
 /// Copies per type the tables cover.
@@ -220,18 +219,11 @@ struct Parts<'a> {
     max: bool,
 }
 
-/// One entry of the block cache: a packed [`Parts::cache_key`] and the packed `(loose, points)`.
-type Entry = (u64, u32);
-/// The cache holds 2^11 entries (32 KiB per thread).
-const CACHE_BITS: u32 = 11;
-/// The key of an empty entry (real keys use 54 bits).
-const EMPTY: u64 = u64::MAX;
-
 thread_local! {
-    /// A direct-mapped cache of chow-block results: the same K/A/E and R/C/H blocks recur over
-    /// the many near-identical hands one decision looks at (greedy's prospects, claim windows).
-    static BLOCKS: [Cell<Entry>; 1 << CACHE_BITS] =
-        const { [const { Cell::new((EMPTY, 0)) }; 1 << CACHE_BITS] };
+    /// A direct-mapped cache of chow-block results, by [`Parts::cache_key`], of the packed
+    /// `(loose, points)`: the same K/A/E and R/C/H blocks recur over the many near-identical
+    /// hands one decision looks at (greedy's prospects, claim windows). 2^11 entries.
+    static BLOCKS: Cache<u32, { 1 << 11 }> = const { Cache::new(0) };
 }
 
 impl Parts<'_> {
@@ -319,13 +311,12 @@ impl Parts<'_> {
     /// [`Parts::chow_block`] through the thread's block cache.
     fn cached(&self, block: Chows) -> (u32, u32) {
         let key = self.cache_key(block);
-        let slot = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - CACHE_BITS)) as usize;
-        let (k, v) = BLOCKS.with(|c| c[slot].get());
-        if k == key {
+        let hash = fib_hash(key);
+        if let Some(v) = BLOCKS.with(|c| c.get(hash, key, 0)) {
             return (v >> 16, v & 0xFFFF);
         }
         let (l, p) = self.chow_block(block);
-        BLOCKS.with(|c| c[slot].set((key, l << 16 | p)));
+        BLOCKS.with(|c| c.insert(hash, key, 0, l << 16 | p));
         (l, p)
     }
 

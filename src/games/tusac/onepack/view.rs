@@ -1,11 +1,12 @@
 //! What one seat may see (§1.5), and its determinizations (see [`super::determinize`]).
 
-use super::card::CARD_TYPES;
 use super::determinize;
-use super::hand::Hand;
-use super::sets::SetInstance;
-use super::state::{Active, OnePackState, Phase};
+use super::state::OnePackState;
 use crate::game::{GameState, Seat, SeatView};
+use crate::games::tusac::actions::{Active, Phase};
+use crate::games::tusac::card::CARD_TYPES;
+use crate::games::tusac::hand::Hand;
+use crate::games::tusac::sets::SetInstance;
 use crate::rng::GameRng;
 
 /// A seat's view of a Tứ Sắc state: its own private block and the public information of §1.5
@@ -71,7 +72,7 @@ impl<'a> OnePackView<'a> {
         self.state.discards(seat)
     }
     /// The rule options.
-    pub fn options(&self) -> &'a super::rules::Options {
+    pub fn options(&self) -> &'a crate::games::tusac::options::Options {
         self.state.options()
     }
     /// Copies of each type this seat has not seen: not in its hand, not public, not dead and not

@@ -7,19 +7,23 @@
 //! one card and is followed by a discard), except the seat that must discard, which holds 21.
 //! The stock is what is left of the 112 cards.
 
-use super::card::{parse_cards, Card, CARD_TYPES};
+use super::deck::DECK_SIZE;
 use super::determinize;
-use super::engine::{TuSac, TuSacState};
-use super::hand::Hand;
 use super::history::ClaimHistory;
 use super::rules::{can_win, legal_discards, pair_priority_binds};
-use super::sets::{Origin, SetInstance, SetKind, Zone};
-use super::state::{Active, OnePack, OnePackState, Phase, PublicBlock, Source, DECK_SIZE};
+use super::state::{OnePack, OnePackState, PublicBlock};
 use crate::fixed::CopyVec;
 use crate::game::RuleMap;
 use crate::game::Seat;
 use crate::games::kind::GameKind;
 use crate::games::position::{parse_toml, seat_tables, Common, CopyCount, Keys, Position};
+use crate::games::tusac::actions::{Active, Phase, Source};
+use crate::games::tusac::card::{parse_cards, Card, CARD_TYPES};
+use crate::games::tusac::engine::{TuSac, TuSacState};
+use crate::games::tusac::hand::Hand;
+use crate::games::tusac::sets::{Origin, SetInstance, SetKind, Zone};
+use crate::game::RuleMap;
+use crate::games::kind::GameKind;
 use crate::rng::stream_rng;
 
 /// Cards a seat holds in its private and public blocks between its decisions.
@@ -66,50 +70,10 @@ pub fn read(
     for (seat, table) in seat_tables(seat_keys, n)? {
         seats[seat as usize] = read_seat(seat, me, table, &mut seen)?;
     }
-    let to_hold = match active {
-        None => HELD + 1,
-        Some(_) => HELD,
-    };
-    let own_total = own.len() + seats[me as usize].public_cards;
-    if own_total != to_hold {
-        return Err(format!(
-            "'hand' holds {} cards and seat {me} has {} public cards, {own_total} in all; a \
-             seat {} holds {to_hold} (its 20 dealt cards{}), so the hand should hold {}",
-            own.len(),
-            seats[me as usize].public_cards,
-            if active.is_none() {
-                "that must discard"
-            } else {
-                "with a turn option"
-            },
-            if active.is_none() {
-                " and the card it just took or its extra card as F"
-            } else {
-                ""
-            },
-            to_hold as i64 - seats[me as usize].public_cards as i64
-        ));
-    }
+    check_own_total(own, seats[me as usize].public_cards, active, me)?;
     check_decision(own, active, &opts, me)?;
 
-    let mut s = OnePackState {
-        opts,
-        deck: OnePack::fresh_deck(),
-        next_draw: 0,
-        private: [Hand::EMPTY; super::state::MAX_PLAYERS],
-        public: [PublicBlock::default(); super::state::MAX_PLAYERS],
-        visible: [0; CARD_TYPES],
-        dead: [0; CARD_TYPES],
-        active,
-        phase: match active {
-            None => Phase::MustDiscard(me),
-            Some(_) => Phase::TurnOption(me),
-        },
-        outcome: None,
-        turns: 0,
-        events: CopyVec::default(),
-        history: ClaimHistory::default(),
-    };
+    let mut s = blank_state(opts, active, me);
     for &c in &dead {
         s.dead[c.index()] += 1;
         s.visible[c.index()] += 1;
@@ -128,23 +92,7 @@ pub fn read(
         hidden += size;
         s.private[x] = placeholder(size, info.khaps.unwrap_or(0));
     }
-    let stock = DECK_SIZE as i64 - seen.total() as i64 - hidden as i64;
-    if stock < 0 {
-        return Err(format!(
-            "the counts do not add up: {} cards are seen and the other seats hold {hidden} \
-             hidden cards, more than the {DECK_SIZE} of the pack",
-            seen.total()
-        ));
-    }
-    if let Some(given) = stock_given {
-        if given != stock as u64 {
-            return Err(format!(
-                "'stock' = {given}, but {stock} cards are left: {DECK_SIZE} − {} seen − {hidden} \
-                 in the other seats' private blocks (each holds 20 minus its public cards)",
-                seen.total()
-            ));
-        }
-    }
+    let stock = stock_left(seen.total(), hidden, stock_given)?;
     s.next_draw = (DECK_SIZE as i64 - stock) as u8;
     check_discards(&s, &seats)?;
     for (x, info) in seats.iter().enumerate() {
@@ -161,6 +109,91 @@ pub fn read(
     }
     let state = first_filling(&s, me)?.into();
     Ok((game.into(), Position { seat: me, state }))
+}
+
+/// Checks that the seat's hand and public cards make what it holds at its decision: 20 with a
+/// turn option, 21 when it must discard.
+fn check_own_total(
+    own: Hand,
+    public_cards: usize,
+    active: Option<Active>,
+    me: Seat,
+) -> Result<(), String> {
+    let to_hold = match active {
+        None => HELD + 1,
+        Some(_) => HELD,
+    };
+    let own_total = own.len() + public_cards;
+    if own_total != to_hold {
+        return Err(format!(
+            "'hand' holds {} cards and seat {me} has {} public cards, {own_total} in all; a \
+             seat {} holds {to_hold} (its 20 dealt cards{}), so the hand should hold {}",
+            own.len(),
+            public_cards,
+            if active.is_none() {
+                "that must discard"
+            } else {
+                "with a turn option"
+            },
+            if active.is_none() {
+                " and the card it just took or its extra card as F"
+            } else {
+                ""
+            },
+            to_hold as i64 - public_cards as i64
+        ));
+    }
+    Ok(())
+}
+
+/// The state of a position before its blocks are placed: the seat `me` to decide, on `active`
+/// (a turn option) or without one (it must discard).
+fn blank_state(
+    opts: crate::games::tusac::options::Options,
+    active: Option<Active>,
+    me: Seat,
+) -> OnePackState {
+    OnePackState {
+        opts,
+        deck: OnePack::fresh_deck(),
+        next_draw: 0,
+        private: [Hand::EMPTY; super::deck::MAX_PLAYERS],
+        public: [PublicBlock::default(); super::deck::MAX_PLAYERS],
+        visible: [0; CARD_TYPES],
+        dead: [0; CARD_TYPES],
+        active,
+        phase: match active {
+            None => Phase::MustDiscard(me),
+            Some(_) => Phase::TurnOption(me),
+        },
+        outcome: None,
+        turns: 0,
+        events: CopyVec::default(),
+        history: ClaimHistory::default(),
+    }
+}
+
+/// The cards left in the stock: the pack less the `seen` cards and the other seats' `hidden`
+/// ones, checked against the file's `stock` when given.
+fn stock_left(seen: usize, hidden: usize, stock_given: Option<u64>) -> Result<i64, String> {
+    let stock = DECK_SIZE as i64 - seen as i64 - hidden as i64;
+    if stock < 0 {
+        return Err(format!(
+            "the counts do not add up: {} cards are seen and the other seats hold {hidden} \
+             hidden cards, more than the {DECK_SIZE} of the pack",
+            seen
+        ));
+    }
+    if let Some(given) = stock_given {
+        if given != stock as u64 {
+            return Err(format!(
+                "'stock' = {given}, but {stock} cards are left: {DECK_SIZE} − {} seen − {hidden} \
+                 in the other seats' private blocks (each holds 20 minus its public cards)",
+                seen
+            ));
+        }
+    }
+    Ok(stock)
 }
 
 /// The one-pack game of a position file; the multi-pack variants have no position files yet.
@@ -408,7 +441,7 @@ fn placeholder(size: usize, khaps: u32) -> Hand {
 fn check_decision(
     own: Hand,
     active: Option<Active>,
-    opts: &super::Options,
+    opts: &crate::games::tusac::options::Options,
     me: Seat,
 ) -> Result<(), String> {
     let Some(a) = active else {

@@ -2,53 +2,15 @@
 //! restrictions 4sac adds by its options (§4.5: drawn Kings, the passed draw, any non-King
 //! discard).
 
-use super::card::{Card, Colour, Rank, COLOURS};
-use super::hand::Hand;
-use super::options::{DiscardRule, DrawnKing, PassedDraw, PointTable};
-use super::sets::{classic_value, pawn, value, Origin, SetKind, Zone};
 use super::trash::{is_waiting_pair_hand, trash, trash_and_value};
+use crate::games::tusac::card::{Card, Colour, Rank, COLOURS};
+use crate::games::tusac::hand::Hand;
+use crate::games::tusac::options::{DiscardRule, DrawnKing, PassedDraw};
+use crate::games::tusac::sets::{pawn, SetKind};
 use arrayvec::ArrayVec;
-use std::fmt;
 
-pub use super::options::Options;
-
-/// A meld: the set kind made and the private cards used; the active card completes it (§4.2).
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Meld {
-    /// The kind of set made.
-    pub kind: SetKind,
-    used: [Card; 3],
-    len: u8,
-}
-
-impl Meld {
-    /// A meld of `kind` with these private cards (canonical order is restored).
-    pub fn new(kind: SetKind, used: &[Card]) -> Meld {
-        let mut arr = [Card::default(); 3];
-        arr[..used.len()].copy_from_slice(used);
-        arr[..used.len()].sort();
-        Meld {
-            kind,
-            used: arr,
-            len: used.len() as u8,
-        }
-    }
-
-    /// The private cards used.
-    pub fn used(&self) -> &[Card] {
-        &self.used[..self.len as usize]
-    }
-
-    /// The value of the public set this meld makes (§2.5: a melded Quad is a Khui).
-    pub const fn value(&self) -> u32 {
-        classic_value(self.kind, Zone::Public, Origin::Melded)
-    }
-
-    /// The value of the public set this meld makes under a point table (§2.5).
-    pub const fn value_in(&self, table: PointTable) -> u32 {
-        value(table, self.kind, Zone::Public, Origin::Melded, false)
-    }
-}
+use crate::games::tusac::meld::{Meld, Melds};
+use crate::games::tusac::options::Options;
 
 /// Who takes the active card, for the restrictions of §4.5 on what each seat may make.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -126,23 +88,6 @@ pub fn discards_for(opts: &Options, hand: Hand) -> u32 {
             .fold(0, |set, c| set | 1 << c.index()),
     }
 }
-
-impl fmt::Display for Meld {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.kind)?;
-        for c in self.used() {
-            write!(f, " {c}")?;
-        }
-        Ok(())
-    }
-}
-
-/// The largest number of meld shapes for one active card: Pair + Triple, or one of King / Quad,
-/// plus one chow, three `Pawns3` and one `Pawns4`.
-pub const MAX_MELD_SHAPES: usize = 8;
-
-/// Meld shapes, canonical order.
-pub type Melds = ArrayVec<Meld, MAX_MELD_SHAPES>;
 
 /// Every meld shape `{active} ⊎ U` with `U` in `hand` that respects the Khap lock (§2.3 and
 /// LegalMelds (a)), in canonical action order (§3.6). The trash rule is not applied here.
@@ -248,7 +193,7 @@ pub fn pair_priority_binds(block: Hand, card: Card, opts: &Options) -> bool {
 /// never on a King; rule (b): it must not raise trash). No waiting-pair exception. `None` when
 /// the seat has no claim (it is then not asked).
 pub fn optional_claim(opts: &Options, block: Hand, card: Card) -> Option<Meld> {
-    use super::options::ClaimRule::Optional;
+    use crate::games::tusac::options::ClaimRule::Optional;
     match block.count(card) {
         3 if opts.khui_rule == Optional => Some(Meld::new(SetKind::Quad, &[card; 3])),
         2 if opts.pair_claim_rule == Optional
@@ -288,7 +233,7 @@ pub fn best_winning_meld_with(
     let mut shapes = Melds::new();
     meld_shapes(hand, active, &mut shapes);
     let mut best: Option<(Meld, u32, bool)> = None;
-    let m2 = opts.payout == super::options::Payout::Classic;
+    let m2 = opts.payout == crate::games::tusac::options::Payout::Classic;
     for &m in &shapes {
         if !kind_allowed(opts, m.kind, active, Taker::Winner) {
             continue;

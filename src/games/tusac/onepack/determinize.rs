@@ -23,15 +23,16 @@
 //! alone, `exp(−trash)` (`TRASH_WEIGHT`): without it sampled 4sac opponents could win on a
 //! discard a twenty-fifth as often as real ones.
 
-use super::card::{Card, CARD_TYPES};
-use super::hand::Hand;
+use super::deck::DECK_SIZE;
 use super::history::ClaimHistory;
-use super::options::DiscardRule;
-use super::rules::Options;
-use super::state::{OnePackState, DECK_SIZE};
+use super::state::OnePackState;
 use super::trash::trash;
 use super::worst::COPIES;
 use crate::game::Seat;
+use crate::games::tusac::card::{Card, CARD_TYPES};
+use crate::games::tusac::hand::Hand;
+use crate::games::tusac::options::DiscardRule;
+use crate::games::tusac::options::Options;
 use crate::rng::{shuffle, GameRng};
 use rand::Rng;
 

@@ -13,14 +13,16 @@
 //! seat that was asked and passed shows nothing more. A drawer with an exposed Pong of its draw
 //! and a block at trash 0 would have won by the upgrade (F3).
 
-use super::card::Card;
-use super::hand::Hand;
-use super::options::ClaimRule;
-use super::rules::{can_win_with, legal_discards, optional_claim, pair_priority_binds, Options};
-use super::state::{Active, Source, DECK_SIZE, MAX_PLAYERS};
+use super::deck::{DECK_SIZE, MAX_PLAYERS};
+use super::rules::{can_win_with, legal_discards, optional_claim, pair_priority_binds};
 use super::trash::trash;
 use crate::fixed::CopyVec;
 use crate::game::Seat;
+use crate::games::tusac::actions::{Active, Source};
+use crate::games::tusac::card::Card;
+use crate::games::tusac::hand::Hand;
+use crate::games::tusac::options::ClaimRule;
+use crate::games::tusac::options::Options;
 
 /// Bound on the cards one seat spends: its private block, at most 21 cards.
 const MAX_SPENT: usize = 21;

@@ -1,9 +1,9 @@
 //! The worst card of §5 (rule `OutsV1`): the legal discard with the fewest unseen partners.
 
-use super::card::{Card, Rank, CARD_TYPES, COLOURS};
-use super::hand::Hand;
 use super::rules::{cards_of, legal_discards};
-use super::sets::pawn;
+use crate::games::tusac::card::{Card, Rank, CARD_TYPES, COLOURS};
+use crate::games::tusac::hand::Hand;
+use crate::games::tusac::sets::pawn;
 
 /// Copies of each type in one pack (classic).
 pub const COPIES: u8 = 4;

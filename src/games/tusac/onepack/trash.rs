@@ -7,9 +7,9 @@
 //! Each entry also keeps the choice that gives the minimum trash and, among those, the largest
 //! value (§3.6), so an optimal partition is decoded from the tables too.
 
-use super::card::{Card, Colour, Rank, COLOURS};
-use super::hand::Hand;
-use super::sets::{pawn, Origin, SetInstance, SetKind, Zone};
+use crate::games::tusac::card::{Card, Colour, Rank, COLOURS};
+use crate::games::tusac::hand::Hand;
+use crate::games::tusac::sets::{pawn, Origin, SetInstance, SetKind, Zone};
 use arrayvec::ArrayVec;
 
 /// One colour's K/A/E/R/C/H part: trash, the R/C/H share of it, the best value, and the choice.
@@ -406,7 +406,7 @@ pub fn optimal_partition(hand: Hand) -> Partition {
     }
     for missing in COLOURS {
         for _ in 0..p.pawns3[missing as usize] {
-            let cards: ArrayVec<Card, 3> = super::sets::pawns_without(missing);
+            let cards: ArrayVec<Card, 3> = crate::games::tusac::sets::pawns_without(missing);
             push(SetKind::Pawns3, &cards, &mut rest);
         }
     }

@@ -1,8 +1,8 @@
 //! Payouts: classic (§6.1) with side payments and the worst-card penalty (§5.3), and 4sac's
 //! Kong deduction (§6.2).
 
-use super::rules::Options;
 use crate::game::{Seat, MAX_SEATS};
+use crate::games::tusac::options::Options;
 
 /// A loser's special sets at the end of the game, which drive the side payments of §6.1.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
