@@ -19,6 +19,7 @@ pub mod position;
 pub mod rules;
 pub mod score;
 pub mod state;
+pub mod types;
 pub mod view;
 
 pub use card::{format_cards, parse_cards, Card, CardListError, Suit};
@@ -27,8 +28,6 @@ pub use hand::Hand;
 pub use options::{ChanDiscardRule, FirstAfterDraw, Options, ThapThanhRule};
 pub use rules::{Meld, MeldKind, MeldSource, Pred, PredSet, SeatState};
 pub use score::{Factor, Score};
-pub use state::{
-    Action, Chan, ChanState, Event, Live, Origin, Phase, Position, Resume, Rule, Setup, Via,
-    MAX_ACTIONS,
-};
+pub use state::{Chan, ChanState, Position};
+pub use types::{Action, Event, Live, Origin, Phase, Resume, Rule, Setup, Via, MAX_ACTIONS};
 pub use view::ChanView;

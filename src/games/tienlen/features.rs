@@ -22,7 +22,7 @@ use super::card::RANK_TWO;
 use super::cards::Cards;
 use super::combo::{chat_value, classify, heo_total, is_chat, thoi, Combo, ComboType};
 use super::options::Options;
-use super::state::Action;
+use super::types::Action;
 use super::TienLenView;
 use crate::agents::rules::features::{feature, FeatureInfo, FeatureRow};
 use crate::game::{Seat, SeatView};

@@ -2,7 +2,7 @@
 //! cược are stored as integers in half-cược (§7.1). [`RULE_DOCS`] explains each option for
 //! `bailab rules`.
 
-use super::combo::{ToiTrang, ToiTrangSet};
+use super::toi_trang::{ToiTrang, ToiTrangSet};
 use crate::fixed::CopyVec;
 use crate::games::RuleDoc;
 use serde_json::{Map, Value};
