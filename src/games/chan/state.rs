@@ -97,13 +97,6 @@ impl Chan {
             prev_winner: winner,
         }
     }
-
-    /// An empty position to build by hand (tests, examples): see [`Position`].
-    pub fn position(&self) -> Position {
-        Position {
-            s: ChanState::empty(self.opts, Setup::default()),
-        }
-    }
 }
 
 impl Game for Chan {
@@ -147,7 +140,8 @@ pub struct ChanState {
 }
 
 impl ChanState {
-    fn empty(opts: Options, setup: Setup) -> ChanState {
+    /// A state with no cards dealt: the start of a deal, or of a position built by hand.
+    pub(super) fn empty(opts: Options, setup: Setup) -> ChanState {
         ChanState {
             opts,
             deck: [Card::default(); DECK_SIZE],
@@ -162,55 +156,6 @@ impl ChanState {
             turns: 0,
             events: CopyVec::default(),
         }
-    }
-
-    /// The options.
-    pub fn options(&self) -> &Options {
-        &self.opts
-    }
-    /// Number of players.
-    pub fn players(&self) -> usize {
-        self.opts.players as usize
-    }
-    /// The deal's setup (first player, previous winner).
-    pub fn setup(&self) -> Setup {
-        self.setup
-    }
-    /// The phase.
-    pub fn phase(&self) -> Phase {
-        self.phase
-    }
-    /// The live card, if any.
-    pub fn live(&self) -> Option<Live> {
-        self.live
-    }
-    /// A seat's record (hidden information: agents see only their own through the view).
-    pub fn seat(&self, seat: Seat) -> &SeatState {
-        &self.seats[seat as usize]
-    }
-    /// Dead cards (§2.5).
-    pub fn dead(&self) -> Hand {
-        self.dead
-    }
-    /// The shuffled deck the hand was dealt from (§2.4 order).
-    pub fn deck(&self) -> &[Card; DECK_SIZE] {
-        &self.deck
-    }
-    /// Cards left in the stock.
-    pub fn stock_len(&self) -> usize {
-        DECK_SIZE - self.next_draw as usize
-    }
-    /// The stock, top first.
-    pub fn stock(&self) -> &[Card] {
-        &self.deck[self.next_draw as usize..]
-    }
-    /// Discards made so far (returns included).
-    pub fn turns(&self) -> u32 {
-        self.turns
-    }
-    /// The winner's score, once the hand is won.
-    pub fn score(&self) -> Option<Score> {
-        self.score
     }
 
     fn next(&self, seat: Seat) -> Seat {
@@ -603,25 +548,10 @@ impl ChanState {
     }
 }
 
-impl GameState for ChanState {
-    type Action = Action;
-    type Actions = ArrayVec<Action, MAX_ACTIONS>;
-    type Event = Event;
-
-    fn to_move(&self) -> Option<Seat> {
-        match self.phase {
-            Phase::Opening(p)
-            | Phase::Turn(p)
-            | Phase::Drawn(p)
-            | Phase::MustDiscard(p)
-            | Phase::UWindow { seat: p, .. }
-            | Phase::ChiuWindow { seat: p, .. }
-            | Phase::MustReturn { seat: p, .. } => Some(p),
-            Phase::Ended => None,
-        }
-    }
-
-    fn legal_actions(&self, out: &mut Self::Actions) {
+impl ChanState {
+    /// The legal actions of the phase, into `out` (cleared first): `GameState::legal_actions`.
+    #[inline]
+    pub(super) fn legal_into(&self, out: &mut ArrayVec<Action, MAX_ACTIONS>) {
         out.clear();
         match self.phase {
             Phase::Opening(f) => {
@@ -655,7 +585,9 @@ impl GameState for ChanState {
         }
     }
 
-    fn apply(&mut self, action: Action) {
+    /// Plays `action` (legal in the phase), replacing the step's events: `GameState::apply`.
+    #[inline]
+    pub(super) fn apply_action(&mut self, action: Action) {
         debug_assert!(
             self.explain(action).is_empty(),
             "illegal {action} in {:?}: {}",
@@ -715,150 +647,6 @@ impl GameState for ChanState {
             (Phase::Drawn(p), Action::PassDrawn) => self.pass(p),
             (phase, action) => panic!("{action} is not an action of {phase:?}"),
         }
-    }
-
-    fn last_events(&self) -> &[Event] {
-        self.events.as_slice()
-    }
-
-    fn outcome(&self) -> Option<Outcome> {
-        self.outcome
-    }
-
-    /// `10 · (N − 1) · stake`: most wins score `S` from 2 (Xuông) to about 10 (one big factor,
-    /// or Chì + Bạch thủ with its gà), so the winner's `(N − 1)·S·stake` mostly stays within
-    /// this and the losers' `−S·stake` well within; rare big hands (Thập thành, S = 40) clip.
-    fn payout_scale(&self) -> f64 {
-        10.0 * (self.opts.players as f64 - 1.0) * f64::from(self.opts.stake)
-    }
-
-    type View<'a> = super::view::ChanView<'a>;
-    fn view(&self, seat: Seat) -> super::view::ChanView<'_> {
-        super::view::ChanView::new(self, seat)
-    }
-}
-
-/// A position built by hand, for tests and examples: hands, melds and history per seat, the
-/// stock, the live card and the phase. Nothing is checked: it is the caller's position.
-#[derive(Copy, Clone, Debug)]
-pub struct Position {
-    s: ChanState,
-}
-
-fn cards(text: &str) -> Hand {
-    text.parse()
-        .unwrap_or_else(|e| panic!("position: bad cards '{text}': {e}"))
-}
-
-fn card(text: &str) -> Card {
-    text.parse()
-        .unwrap_or_else(|e| panic!("position: bad card '{text}': {e}"))
-}
-
-impl Position {
-    /// Sets `seat`'s concealed cards.
-    pub fn hand(mut self, seat: Seat, text: &str) -> Position {
-        self.s.seats[seat as usize].concealed = cards(text);
-        self
-    }
-    /// Adds cards `seat` was dealt and no longer holds (they count in `initial` only).
-    pub fn spent(mut self, seat: Seat, text: &str) -> Position {
-        let p = &mut self.s.seats[seat as usize];
-        p.spent = p.spent.plus(cards(text));
-        self
-    }
-    /// Adds an exposed meld made by `source`, with its hand cards counted as dealt, and the
-    /// history it implies (`Taken`, `EatenCa`, `chiu_count`).
-    pub fn meld(
-        mut self,
-        seat: Seat,
-        hand_card: &str,
-        taken: &str,
-        source: MeldSource,
-    ) -> Position {
-        let (h, t) = (card(hand_card), card(taken));
-        let p = &mut self.s.seats[seat as usize];
-        let kind = match source {
-            MeldSource::Eat if h == t => MeldKind::Chan,
-            MeldSource::Eat => MeldKind::Ca,
-            _ => MeldKind::Quad,
-        };
-        match source {
-            MeldSource::Eat => {
-                p.spent.add(h);
-                p.taken |= t.bit();
-                if kind == MeldKind::Ca {
-                    p.eaten_ca |= 1 << t.rank_index().expect("a Ca has a rank");
-                }
-            }
-            MeldSource::Chiu => {
-                p.spent.add_n(t, 3);
-                p.taken |= t.bit();
-                p.chiu_count += 1;
-            }
-            MeldSource::ThienKhai => p.spent.add_n(t, 4),
-        }
-        p.melds.push(Meld {
-            kind,
-            hand_card: h,
-            taken: t,
-            source,
-        });
-        self
-    }
-    /// Records that `seat` discarded `card` earlier (`Dsc`; the card counts as dealt).
-    pub fn discarded(mut self, seat: Seat, text: &str) -> Position {
-        let p = &mut self.s.seats[seat as usize];
-        for c in cards(text).cards() {
-            p.dsc |= c.bit();
-            p.spent.add(c);
-        }
-        self
-    }
-    /// Records that `seat` declined `card` at its gate when a take was legal (`Dec`).
-    pub fn declined(mut self, seat: Seat, text: &str) -> Position {
-        let p = &mut self.s.seats[seat as usize];
-        for c in cards(text).cards() {
-            p.dec |= c.bit();
-            p.offers |= c.bit();
-        }
-        self
-    }
-    /// Sets the first player and the previous winner.
-    pub fn setup(mut self, setup: Setup) -> Position {
-        self.s.setup = setup;
-        self
-    }
-    /// Sets the stock, top first (the rest of the deck is left unspecified).
-    pub fn stock(mut self, text: &str) -> Position {
-        let list = super::card::parse_cards(text).expect("position: bad stock");
-        let start = DECK_SIZE - list.len();
-        self.s.deck[start..].copy_from_slice(&list);
-        self.s.next_draw = start as u8;
-        self
-    }
-    /// Places `card` live at `G(gate)`.
-    pub fn live(
-        mut self,
-        card_text: &str,
-        gate: Seat,
-        origin: Origin,
-        via: Via,
-        releaser: Option<Seat>,
-    ) -> Position {
-        self.s.live = Some(Live {
-            card: card(card_text),
-            gate,
-            origin,
-            via,
-            releaser,
-        });
-        self
-    }
-    /// The state, in `phase`.
-    pub fn at(mut self, phase: Phase) -> ChanState {
-        self.s.phase = phase;
-        self.s
     }
 }
 

@@ -3,10 +3,12 @@
 //! combinations and beats, legal-move generation, the options, the state machine with its
 //! payments, and the seat view.
 
+mod access;
 pub mod analyze;
 pub mod card;
 pub mod cards;
 pub mod combo;
+mod contract;
 pub mod deal_spec;
 pub mod deals;
 pub mod features;

@@ -195,108 +195,6 @@ impl TienLenState {
         s
     }
 
-    // ----- accessors -----
-
-    /// The rule options in force.
-    pub fn options(&self) -> &Options {
-        &self.opts
-    }
-    /// Number of players.
-    pub fn players(&self) -> usize {
-        self.opts.players as usize
-    }
-    /// The deck the game was dealt from (§2.3).
-    pub fn deck(&self) -> &[Card; DECK_SIZE] {
-        &self.deck
-    }
-    /// How the game was set up.
-    pub fn setup(&self) -> Setup {
-        self.setup
-    }
-    /// The dealer.
-    pub fn dealer(&self) -> Seat {
-        self.setup.dealer
-    }
-    /// The game's leader (§2.5).
-    pub fn leader(&self) -> Seat {
-        self.leader
-    }
-    /// True in an initial game (§2.4).
-    pub fn initial(&self) -> bool {
-        self.setup.initial
-    }
-    /// The card the next play must contain (the game's first play of an initial game).
-    pub fn required(&self) -> Option<Card> {
-        self.required
-    }
-    /// A seat's hand (hidden information: agents see it only through their own view).
-    pub fn hand(&self, seat: Seat) -> Cards {
-        self.hands[seat as usize]
-    }
-    /// Number of cards a seat holds (public).
-    pub fn hand_len(&self, seat: Seat) -> usize {
-        self.hands[seat as usize].len() as usize
-    }
-    /// The cards a seat has played (public).
-    pub fn played_by(&self, seat: Seat) -> Cards {
-        self.played_by[seat as usize]
-    }
-    /// Every card played so far (public).
-    pub fn played(&self) -> Cards {
-        self.played_by.iter().fold(Cards::EMPTY, |a, &b| a.union(b))
-    }
-    /// The cards set aside at the deal (N < 4; hidden).
-    pub fn set_aside(&self) -> Cards {
-        self.set_aside
-    }
-    /// The top combination and its owner.
-    pub fn top(&self) -> Option<(Combo, Seat)> {
-        self.top
-    }
-    /// Seats that passed in this trick (a seat mask).
-    pub fn passed(&self) -> u8 {
-        self.passed
-    }
-    /// Seats in the order they emptied their hands.
-    pub fn finished(&self) -> &[Seat] {
-        self.finished.as_slice()
-    }
-    /// Cóng seats (a seat mask, §6.2).
-    pub fn cong(&self) -> u8 {
-        self.cong
-    }
-    /// Seats that left play under `forbid_finish_on_two`, in order.
-    pub fn leavers(&self) -> &[Seat] {
-        self.leavers.as_slice()
-    }
-    /// Each seat's place so far (0 = not yet placed).
-    pub fn places(&self) -> &[u8] {
-        &self.places[..self.players()]
-    }
-    /// The chặt chain of the current trick.
-    pub fn chain(&self) -> Chain {
-        self.chain
-    }
-    /// The phase.
-    pub fn phase(&self) -> Phase {
-        self.phase
-    }
-    /// Every payment made so far (chặt during play; the rest at the end).
-    pub fn transfers(&self) -> &[Transfer] {
-        self.transfers.as_slice()
-    }
-    /// The đền player, once found.
-    pub fn den_player(&self) -> Option<Seat> {
-        self.den_player
-    }
-    /// The tới trắng winner and condition, if the game ended so.
-    pub fn toi_trang(&self) -> Option<(Seat, ToiTrang)> {
-        self.toi_trang
-    }
-    /// Plays made so far (in turn and out of turn).
-    pub fn turns(&self) -> u32 {
-        self.turns
-    }
     /// Seats still in play: holding cards, not cóng, not left (a seat mask, §4.1).
     pub fn active(&self) -> u8 {
         let m = (0..MAX_PLAYERS).fold(0u8, |m, s| m | (u8::from(!self.hands[s].is_empty()) << s));
@@ -775,21 +673,11 @@ fn combo_of(cards: Cards, kind: ComboType) -> Combo {
     }
 }
 
-impl GameState for TienLenState {
-    type Action = Action;
-    type Actions = Actions;
-    type Event = Event;
-
-    fn to_move(&self) -> Option<Seat> {
-        match self.phase {
-            Phase::Lead(s) | Phase::Respond(s) | Phase::OotWindow(s) => Some(s),
-            Phase::Over => None,
-        }
-    }
-
+impl TienLenState {
     /// Canonical order: plays (or chops) in the order of [`super::moves`], then `Pass` or
     /// `Decline` last.
-    fn legal_actions(&self, out: &mut Actions) {
+    #[inline]
+    pub(super) fn legal_into(&self, out: &mut Actions) {
         out.clear();
         match self.phase {
             Phase::Lead(p) => self.plays(p, self.phase, &mut |x| out.push(Action::Play(x))),
@@ -805,7 +693,9 @@ impl GameState for TienLenState {
         }
     }
 
-    fn apply(&mut self, action: Action) {
+    /// Plays `action` (legal in the phase), replacing the step's events: `GameState::apply`.
+    #[inline]
+    pub(super) fn apply_action(&mut self, action: Action) {
         debug_assert!(
             self.is_legal(action),
             "illegal action {action} in {:?}",
@@ -841,25 +731,5 @@ impl GameState for TienLenState {
             }
             (phase, action) => panic!("{action} is not an action of {phase:?}"),
         }
-    }
-
-    fn last_events(&self) -> &[Event] {
-        self.events.as_slice()
-    }
-
-    fn outcome(&self) -> Option<Outcome> {
-        self.outcome
-    }
-
-    /// 4 half-cược (2 cược): a plain 4-player game pays ±1 cược to the extreme places and a
-    /// thối or chặt adds about 1 more, so ±2 cược spans the typical game; cóng and tới trắng
-    /// payments (≥ 2 cược per loser) clip at the ends of the reward range, as they should.
-    fn payout_scale(&self) -> f64 {
-        4.0
-    }
-
-    type View<'a> = super::view::TienLenView<'a>;
-    fn view(&self, seat: Seat) -> super::view::TienLenView<'_> {
-        super::view::TienLenView::new(self, seat)
     }
 }
