@@ -20,6 +20,7 @@
 
 pub mod chan;
 pub mod position;
+pub mod rule_table;
 pub mod tienlen;
 pub mod tusac;
 
