@@ -5,7 +5,7 @@
 //! or a labelled row of that reference.
 
 use bailab::games::tienlen::options::RULE_DOCS;
-use bailab::games::tienlen::state::Rule;
+use bailab::games::tienlen::types::Rule;
 use bailab::games::tienlen::{Options, ToiTrang};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;

@@ -5,7 +5,7 @@
 use bailab::games::tienlen::card::DECK_SIZE;
 use bailab::games::tienlen::combo::heo_total;
 use bailab::games::tienlen::moves::{beating, combinations, MAX_ACTIONS};
-use bailab::games::tienlen::state::Rule;
+use bailab::games::tienlen::types::Rule;
 use bailab::games::tienlen::{
     beats, chat_value, classify, is_chat, parse_cards, thoi, toi_trang, Action, Card, Cards, Combo,
     ComboType, Event, Options, Phase, QuadChops, Setup, TienLen, TienLenState, ToiTrang,

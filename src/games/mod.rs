@@ -22,6 +22,7 @@
 pub mod chan;
 pub mod kind;
 pub mod position;
+pub mod rule_table;
 pub mod tienlen;
 pub mod tusac;
 

@@ -28,7 +28,7 @@ use super::hand::Hand;
 use super::options::Options;
 use super::rules::{after_chiu, after_eat, legal_discards, MeldKind, SeatState};
 use super::score::{score, WinFacts};
-use super::state::{Action, Origin, Phase, Via};
+use super::types::{Action, Origin, Phase, Via};
 use super::ChanView;
 use crate::agent::features::{feature, FeatureInfo, FeatureRow};
 use crate::game::{Seat, SeatView};

@@ -8,7 +8,8 @@ use super::card::{format_cards, parse_cards, Card, COPIES};
 use super::decompose::decompose;
 use super::greedy::{ChanGreedy, GREEDY_INFO};
 use super::log::ChanLog;
-use super::state::{Chan, ChanState, Event, Setup, DECK_SIZE};
+use super::state::{Chan, ChanState};
+use super::types::{Event, Setup, DECK_SIZE};
 use super::{Hand, Options};
 use crate::agent::features::{FeatureInfo, FeatureRow};
 use crate::agent::spec::AgentSpec;
@@ -103,7 +104,7 @@ impl GameKind for Chan {
 
     fn features(
         view: &super::ChanView<'_>,
-        legal: &[super::state::Action],
+        legal: &[super::types::Action],
         rows: &mut [FeatureRow],
     ) {
         super::features::features(view, legal, rows)

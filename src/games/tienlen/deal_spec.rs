@@ -3,7 +3,8 @@
 //! card lists in the notation of §1, and a deal from a reordered pack.
 
 use super::card::{parse_cards, Card, DECK_SIZE};
-use super::state::{Setup, TienLen, TienLenState, HAND_SIZE};
+use super::state::{TienLen, TienLenState};
+use super::types::{Setup, HAND_SIZE};
 use crate::deal_spec::{round_robin, DealLayout};
 use crate::game::RuleMap;
 use crate::game::{Game, Seat};

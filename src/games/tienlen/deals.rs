@@ -3,9 +3,10 @@
 
 use super::card::RANK_TWO;
 use super::cards::Cards;
-use super::combo::{toi_trang, toi_trang_conditions, ToiTrang};
+use super::combo::{toi_trang, toi_trang_conditions};
 use super::split::{combos, Splitter};
 use super::state::TienLenState;
+use super::toi_trang::ToiTrang;
 use crate::game::{Seat, MAX_SEATS};
 use crate::games::kind::MeasureInfo;
 use std::cell::RefCell;

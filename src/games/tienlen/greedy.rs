@@ -19,7 +19,8 @@
 
 use super::combo::{classify, Combo};
 use super::split::{combos, Split, Splitter};
-use super::state::{Action, Phase, TienLenState};
+use super::state::TienLenState;
+use super::types::{Action, Phase};
 use super::view::TienLenView;
 use crate::agent::greedy::Weights;
 use crate::agent::spec::AgentSpec;

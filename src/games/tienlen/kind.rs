@@ -8,7 +8,9 @@ use super::cards::Cards;
 use super::greedy::{TienLenGreedy, GREEDY_INFO};
 use super::log::TienLenLog;
 use super::split::{Split, Splitter};
-use super::state::{cuoc, Event, Setup, TienLen, TienLenState};
+use super::state::{TienLen, TienLenState};
+use super::types::cuoc;
+use super::types::{Event, Setup};
 use super::Options;
 use crate::agent::features::{FeatureInfo, FeatureRow};
 use crate::agent::spec::AgentSpec;
@@ -99,7 +101,7 @@ impl GameKind for TienLen {
 
     fn features(
         view: &super::TienLenView<'_>,
-        legal: &[super::state::Action],
+        legal: &[super::types::Action],
         rows: &mut [FeatureRow],
     ) {
         super::features::features(view, legal, rows)

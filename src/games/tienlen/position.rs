@@ -8,7 +8,8 @@
 use super::card::{parse_cards, Card, DECK_SIZE};
 use super::cards::Cards;
 use super::combo::classify;
-use super::state::{Chain, Phase, Setup, TienLen, TienLenState, HAND_SIZE, MAX_PLAYERS};
+use super::state::{TienLen, TienLenState};
+use super::types::{Chain, Phase, Setup, HAND_SIZE, MAX_PLAYERS};
 use crate::fixed::CopyVec;
 use crate::game::RuleMap;
 use crate::game::Seat;
