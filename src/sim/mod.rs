@@ -7,6 +7,7 @@ pub mod game_files;
 pub mod games_csv;
 pub mod guard;
 pub mod output;
+pub mod play;
 pub mod report;
 pub mod runner;
 pub mod sprt;

@@ -248,6 +248,38 @@ impl Session {
     }
 }
 
+impl Session {
+    /// Tallies the deals `start..end` just played into `buffers` and writes their rows, in deal
+    /// order; `seat_tally[r][s]` is the tally index of seat `s` in rotation `r`.
+    fn add_chunk(
+        &mut self,
+        exp: &Experiment,
+        seat_tally: &[[usize; MAX_SEATS]],
+        buffers: &ChunkBuffers,
+        (start, end): (u64, u64),
+    ) -> anyhow::Result<()> {
+        let (k, per_deal) = (exp.match_games as usize, buffers.per_deal);
+        let deals = buffers
+            .outcomes
+            .chunks(per_deal)
+            .take((end - start) as usize);
+        for (i, outcomes) in deals.enumerate() {
+            self.tally.add_deal(outcomes, |g, s| seat_tally[g / k][s]);
+            if k > 1 {
+                self.tally
+                    .add_matches(outcomes, k, |g, s| seat_tally[g / k][s]);
+            }
+            let lines = buffers
+                .records
+                .get(i * per_deal..(i + 1) * per_deal)
+                .unwrap_or(&[]);
+            self.files
+                .write_deal(exp, start + i as u64, outcomes, lines)?;
+        }
+        Ok(())
+    }
+}
+
 /// The buffers of a run's chunks, reused from chunk to chunk: each deal's outcomes (and
 /// records) in deal order, `per_deal` slots per deal, so no deal allocates.
 struct ChunkBuffers {
@@ -452,14 +484,13 @@ fn play_deals<G: GameKind>(
             .map(|_| Mutex::new(make_agents::<G>(exp)))
             .collect(),
     );
-    let k = exp.match_games as usize;
     let seat_tally: Vec<[usize; MAX_SEATS]> = (0..exp.rotations())
         .map(|r| {
             std::array::from_fn(|s| tally_index(exp, &session.tally.agents, r, s % exp.players()))
         })
         .collect();
     let mut buffers = ChunkBuffers {
-        per_deal: exp.rotations() * k,
+        per_deal: exp.rotations() * exp.match_games as usize,
         outcomes: Vec::new(),
         records: Vec::new(),
     };
@@ -493,29 +524,7 @@ fn play_deals<G: GameKind>(
         ) {
             break true;
         }
-        let per_deal = buffers.per_deal;
-        for (i, outcomes) in buffers
-            .outcomes
-            .chunks(per_deal)
-            .take((chunk_end - chunk_start) as usize)
-            .enumerate()
-        {
-            session
-                .tally
-                .add_deal(outcomes, |g, s| seat_tally[g / k][s]);
-            if k > 1 {
-                session
-                    .tally
-                    .add_matches(outcomes, k, |g, s| seat_tally[g / k][s]);
-            }
-            let lines = buffers
-                .records
-                .get(i * per_deal..(i + 1) * per_deal)
-                .unwrap_or(&[]);
-            session
-                .files
-                .write_deal(exp, chunk_start + i as u64, outcomes, lines)?;
-        }
+        session.add_chunk(exp, &seat_tally, &buffers, range)?;
         session.next = chunk_end;
         pace.progress(session.next - start);
         if let Some(t) = sprt.filter(|t| t.looks_at(session.next, end)) {
