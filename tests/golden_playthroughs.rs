@@ -1,11 +1,11 @@
 //! Golden playthroughs: the full log of one fixed game per variant is checked in, so a change to
 //! any rule shows as a diff. Regenerate with `BAILAB_BLESS=1 cargo test --test golden_playthroughs`.
 
-use bailab::cli::play::play;
 use bailab::games::chan::Chan;
 use bailab::games::tienlen::TienLen;
 use bailab::games::tusac::TuSac;
 use bailab::sim::recorder::check as check_record;
+use bailab::sim::play::play;
 use bailab::sim::GameId;
 
 fn check(name: &str, actual: &str) {

@@ -1,12 +1,12 @@
 //! `bailab replay [EXPERIMENT.toml] --deal I [--rotation R]`: the readable log of one game of an
 //! experiment, played again with the experiment's agents.
 
-use super::play::{play_in_match, play_with_spec, Played};
 use super::run::load;
 use crate::game::GameId;
 use crate::games::kind::GameKind;
 use crate::games::{with_game, GameVisitor};
 use crate::sim::experiment::Experiment;
+use crate::sim::play::{play_in_match, play_with_spec, Played};
 use crate::sim::runner::deal_plan;
 
 /// Arguments of `bailab replay`.

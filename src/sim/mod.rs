@@ -1,9 +1,14 @@
 //! Playing games: the seeded game loop shared by `play`, `replay`, the runner and the tests.
 
+pub mod checkpoint;
+pub mod deal;
 pub mod experiment;
+pub mod game_files;
 pub mod games_csv;
 pub mod guard;
 pub mod output;
+pub mod play;
+pub mod report;
 pub mod recorder;
 pub mod runner;
 pub mod sprt;

@@ -8,7 +8,7 @@ use super::state::MAX_ACTIONS;
 use super::trash::{colour_entry_of, pawn_entry_of, trash, trash_and_value};
 use super::view::OnePackView;
 use super::worst::outs;
-use crate::agents::rules::features::{feature, FeatureRow};
+use crate::agent::features::{feature, FeatureRow};
 use crate::game::SeatView;
 use crate::games::tusac::actions::{Action, Phase, Source};
 use crate::games::tusac::card::{Card, CARD_TYPES};

@@ -8,7 +8,7 @@ use super::rules::cards_of;
 use super::trash::trash_and_value;
 use super::view::OnePackView;
 use super::worst::worst_set;
-use crate::agents::greedy::TieBreak;
+use crate::agent::greedy::TieBreak;
 use crate::games::tusac::actions::{Action, Phase};
 use crate::games::tusac::options::{DiscardRule, PointTable};
 use crate::games::tusac::sets::{value, Origin, SetKind, Zone};
