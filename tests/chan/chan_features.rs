@@ -680,7 +680,7 @@ fn features_read_no_hidden_card() {
 
 /// Cost of the features per decision on random games, beside the cost of `greedy`'s choice
 /// on the same decisions (not a test of speed: run with
-/// `cargo test --release --test chan_features -- --ignored --nocapture`).
+/// `cargo test --release --test chan chan_features:: -- --ignored --nocapture`).
 #[test]
 #[ignore]
 fn features_cost() {

@@ -472,7 +472,7 @@ fn a_failed_run_leaves_the_earlier_results_untouched() {
 /// Not a check: the figures behind `results/equity-tusac-worst-card.md`'s reading of W1–W3 — per
 /// discard, how often D is penalised (§5.3), wins, loses, and how often another seat wins on a
 /// discard of D's, on the same deals as `bailab equity --seed 0`. Run with
-/// `cargo test --release --test equity -- --ignored --nocapture worst_card_probe`.
+/// `cargo test --release --test machinery equity::worst_card_probe -- --ignored --nocapture`.
 #[test]
 #[ignore]
 fn worst_card_probe() {

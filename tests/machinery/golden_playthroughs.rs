@@ -1,5 +1,5 @@
 //! Golden playthroughs: the full log of one fixed game per variant is checked in, so a change to
-//! any rule shows as a diff. Regenerate with `BAILAB_BLESS=1 cargo test --test golden_playthroughs`.
+//! any rule shows as a diff. Regenerate with `BAILAB_BLESS=1 cargo test --test machinery golden_playthroughs::`.
 
 use bailab::cli::play::play;
 use bailab::games::chan::Chan;

@@ -415,7 +415,7 @@ fn features_agree_with_the_engine_and_the_definitions() {
 }
 
 /// Cost per decision on the positions of greedy games, timed in play (the state is in cache, as
-/// for an agent): `cargo test --release --test tusac_features -- --ignored --nocapture`.
+/// for an agent): `cargo test --release --test tusac tusac_features:: -- --ignored --nocapture`.
 #[test]
 #[ignore]
 fn time_features_per_decision() {

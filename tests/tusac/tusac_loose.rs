@@ -305,7 +305,7 @@ fn the_solver_does_not_allocate_from_a_fresh_thread() {
     .unwrap();
 }
 
-/// `cargo test --release --test tusac_loose bench -- --ignored --nocapture`: ns per call of
+/// `cargo test --release --test tusac tusac_loose::bench -- --ignored --nocapture`: ns per call of
 /// `loose` and `win_score` on dealt hands (figures for the report, not a pass/fail test).
 #[test]
 #[ignore]

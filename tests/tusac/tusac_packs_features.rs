@@ -528,7 +528,7 @@ fn deal_measures_of_a_constructed_dirtyking26_deal() {
 
 #[test]
 fn deal_measures_of_a_sisepai21_natural_win() {
-    // F: gH×4 face down (8) + [rK rA rE] (2) = 10 > 9, complete (tests/tusac_packs.rs)
+    // F: gH×4 face down (8) + [rK rA rE] (2) = 10 > 9, complete (tests/tusac/tusac_packs.rs)
     let s = position(S21(2), &["gH gH gH gH rK rA rE", "yK yA yR yC yH yP"], "gP");
     assert_eq!(s.outcome().map(|o| o.reason), Some("natural_win"));
     let out = measured(&s);

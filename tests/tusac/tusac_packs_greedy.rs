@@ -442,7 +442,7 @@ fn greedy_decisions_do_not_allocate() {
 
 /// The figures of the report: greedy ×4 games/s on one thread at 4 players, the share of
 /// drawn greedy ×4 games over 10,000 deals, and greedy − random on 2,000 paired deals.
-/// `cargo test --release --test tusac_packs_greedy -- --ignored --nocapture`
+/// `cargo test --release --test tusac tusac_packs_greedy:: -- --ignored --nocapture`
 #[test]
 #[ignore]
 fn measure_greedy() {
