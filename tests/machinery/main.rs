@@ -8,6 +8,7 @@ mod common;
 #[path = "../common/counting_alloc.rs"]
 mod counting_alloc;
 
+mod alloc_run;
 mod cli;
 mod csv_columns;
 mod deals;
@@ -16,6 +17,7 @@ mod experiment_paths;
 mod golden_playthroughs;
 mod ismcts;
 mod k8s;
+mod layers;
 mod output_guards;
 mod partial_deals;
 mod plot;

@@ -14,8 +14,7 @@
 //! and built its agents once per worker, 1,000 → 10,000 greedy/random deals grew the count by
 //! about 9,000–10,000 (one `Vec` per deal) and an ISMCTS seat by about 20 per deal.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 /// Extra allocations a run of 10·N deals may make over one of N (chunks, a checkpoint).
 const SLACK: u64 = 300;
