@@ -4,7 +4,9 @@
 use super::GameArgs;
 use crate::deal_spec::DealSpec;
 use crate::game::GameId;
-use crate::games::{check_players, with_game, GameKind, GameVisitor, RuleMap};
+use crate::game::RuleMap;
+use crate::games::kind::{check_players, GameKind};
+use crate::games::{with_game, GameVisitor};
 use crate::sim::play::{play, play_with_spec, Played};
 
 /// Arguments of `bailab play`.

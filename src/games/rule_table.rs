@@ -6,7 +6,8 @@
 //! rules map ([`to_rules`]), explain it ([`docs`], `bailab rules`) and set one option from JSON
 //! ([`set`]), with the same error shape for every game: `rules: 'key' = value: what is wrong`.
 
-use crate::games::{RuleDoc, RuleMap};
+use crate::game::RuleMap;
+use crate::games::kind::RuleDoc;
 use serde_json::Value;
 
 /// One rule option of a game whose options are an `O`.

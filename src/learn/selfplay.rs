@@ -4,7 +4,6 @@
 use crate::agent::Agent;
 use crate::agents::rules::list::RuleList;
 use crate::agents::rules::{greedy, RulesAgent};
-use crate::agent::Agent;
 use crate::games::kind::GameKind;
 use crate::sim::deal::{DealLoop, Seating};
 use crate::sim::stats::mean_interval;

@@ -4,9 +4,9 @@
 use super::experiment::Experiment;
 pub use super::game_files::remove_stale;
 use super::game_files::PartialFile;
-use super::output::thousands;
 use super::sprt::SprtStep;
 use super::stats::Tally;
+use crate::text::thousands;
 use anyhow::{bail, Context};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;

@@ -3,12 +3,14 @@
 //! the golden playthroughs check them. The games are played by the one [`DealLoop`].
 
 use super::deal::{DealLoop, Event, Opening, Seating};
-use crate::agents::catalogue::{make_agent_with, Setting};
 use crate::agent::Agent;
+use crate::agents::catalogue::{make_agent_with, Setting};
 use crate::deal_spec::DealPlan;
 use crate::game::GameId;
-use crate::games::{GameKind, GameLog, RuleMap};
-use crate::record::{Record, Recorder};
+use crate::game::RuleMap;
+use crate::games::kind::{GameKind, GameLog};
+use crate::record::Record;
+use crate::sim::recorder::Recorder;
 use std::path::Path;
 
 /// One played game as a readable log and as a record.

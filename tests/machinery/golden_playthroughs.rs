@@ -4,8 +4,8 @@
 use bailab::games::chan::Chan;
 use bailab::games::tienlen::TienLen;
 use bailab::games::tusac::TuSac;
-use bailab::sim::recorder::check as check_record;
 use bailab::sim::play::play;
+use bailab::sim::recorder::check as check_record;
 use bailab::sim::GameId;
 
 fn check(name: &str, actual: &str) {

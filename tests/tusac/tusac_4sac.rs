@@ -4,8 +4,8 @@
 //! conserved, zero-sum payouts of the §6.2 formula, termination, the same seed gives the same
 //! game).
 
-use bailab::agent::uniform_index;
 use crate::tusac_play;
+use bailab::agent::uniform_index;
 use bailab::agents::catalogue::make_agent;
 use bailab::game::{Game, GameState, Outcome, Seat};
 use bailab::games::tusac::actions::{Action, Event, Phase, Source};

@@ -4,12 +4,13 @@
 //! engine's worst-card judgement and with the definitions of their outs. What every game's list
 //! must be is tested in `rules_agent.rs`, that features never allocate in `alloc.rs`.
 
-use bailab::agent::features::{FeatureRow, MAX_FEATURES};
-use bailab::agent::uniform_index;
 use crate::tusac_deck;
 use crate::tusac_play;
+use bailab::agent::features::{FeatureRow, MAX_FEATURES};
+use bailab::agent::uniform_index;
 use bailab::agents::catalogue::make_agent;
 use bailab::game::{Game, GameState, Seat, SeatView};
+use bailab::games::kind::GameKind;
 use bailab::games::tusac::actions::Phase;
 use bailab::games::tusac::card::{parse_cards, CARD_TYPES};
 use bailab::games::tusac::meld::Melds;

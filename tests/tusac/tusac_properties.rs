@@ -2,8 +2,8 @@
 //! conserved in every state, payouts sum to zero, trash discards lower trash by exactly one, no
 //! meld raises trash, every game ends, and a replayed seed gives the same game.
 
-use bailab::agent::uniform_index;
 use crate::tusac_play;
+use bailab::agent::uniform_index;
 use bailab::agents::catalogue::make_agent;
 use bailab::game::{Game, GameState, Outcome, Seat};
 use bailab::games::tusac::actions::{Action, Phase};

@@ -9,9 +9,9 @@
 //! becomes active. Each test asserts the per-seat trash it relies on, so a mistake in a
 //! constructed hand fails loudly instead of testing something else.
 
-use bailab::games::tusac::actions::{Phase, Rule, Source};
 use crate::tusac_deck;
 use crate::tusac_play;
+use bailab::games::tusac::actions::{Phase, Rule, Source};
 use bailab::games::tusac::card::{parse_cards, CARD_TYPES};
 use bailab::games::tusac::onepack::trash::is_waiting_pair_hand;
 use bailab::games::tusac::onepack::worst::outs;

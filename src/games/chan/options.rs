@@ -1,9 +1,9 @@
 //! The rule options of §9 (`docs/games/chan.md`), with their `[rules]` names and their
 //! explanations for `bailab rules` ([`RULE_DOCS`]); each is read where its rule is applied.
 
-use crate::games::rule_table::{self, int, named, rule_option, RuleOption};
 use crate::game::RuleMap;
 use crate::games::kind::RuleDoc;
+use crate::games::rule_table::{self, int, named, rule_option, RuleOption};
 use serde_json::Value;
 
 /// Every option of §9 as a rule option, in section order (the order `bailab rules --game chan`

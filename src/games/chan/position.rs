@@ -13,6 +13,7 @@ use super::hand::Hand;
 use super::rules::MeldSource;
 use super::state::{Chan, ChanState};
 use super::types::{Live, Origin, Phase, Resume, Setup, Via, DECK_SIZE};
+use crate::game::RuleMap;
 use crate::game::Seat;
 use crate::games::kind::GameKind;
 use crate::games::position::{parse_toml, seat_tables, Common, CopyCount, Keys, Position};

@@ -4,9 +4,9 @@
 
 use super::toi_trang::{ToiTrang, ToiTrangSet};
 use crate::fixed::CopyVec;
-use crate::games::rule_table::{self, rule_option, RuleOption};
 use crate::game::RuleMap;
 use crate::games::kind::RuleDoc;
+use crate::games::rule_table::{self, rule_option, RuleOption};
 use serde_json::{Map, Value};
 
 /// Every option of §8 as a rule option, in section order (the order `bailab rules` prints them

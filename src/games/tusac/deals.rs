@@ -7,7 +7,6 @@ use super::card::{Card, Colour, Rank};
 use super::onepack::state::OnePackState;
 use super::onepack::trash::trash;
 use super::sets::{Origin, SetKind};
-use crate::text::const_eq;
 use crate::game::{Seat, MAX_SEATS};
 use crate::games::kind::{MeasureInfo, NOT_APPLICABLE, NOT_MEASURED};
 use crate::text::const_eq;

@@ -39,11 +39,11 @@ use super::onepack::view::OnePackView;
 use super::packs::features::features as packs_features;
 use super::packs::greedy::{prospects_by_default, PacksGreedy};
 use super::packs::view::PacksView;
-use crate::agent::{choice, AgentInfo, ParamInfo};
-use crate::agent::greedy::{feature_slot, milli, TieBreak, Weights, TIEBREAK_PARAM};
 use crate::agent::features::{FeatureRow, MAX_FEATURES};
+use crate::agent::greedy::{feature_slot, milli, TieBreak, Weights, TIEBREAK_PARAM};
 use crate::agent::spec::AgentSpec;
 use crate::agent::Agent;
+use crate::agent::{choice, AgentInfo, ParamInfo};
 use crate::rng::GameRng;
 use std::cmp::Reverse;
 

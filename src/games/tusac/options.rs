@@ -8,10 +8,10 @@
 //! Options are read and written by their §7 names ([`OPTIONS`], `to_rules` / `from_rules`), and
 //! [`Options::validate`] checks a combination against what each core honours ([`CORE_TABLE`]).
 
-pub use crate::games::rule_table::Named;
-use crate::games::rule_table::{self, int, named, rule_option, RuleOption};
 use crate::game::RuleMap;
 use crate::games::kind::RuleDoc;
+pub use crate::games::rule_table::Named;
+use crate::games::rule_table::{self, int, named, rule_option, RuleOption};
 use serde_json::Value;
 
 /// What happens to four identical dealt cards (§1.4 step 3, option `dealt_quad`).

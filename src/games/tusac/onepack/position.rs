@@ -22,8 +22,6 @@ use crate::games::tusac::card::{parse_cards, Card, CARD_TYPES};
 use crate::games::tusac::engine::{TuSac, TuSacState};
 use crate::games::tusac::hand::Hand;
 use crate::games::tusac::sets::{Origin, SetInstance, SetKind, Zone};
-use crate::game::RuleMap;
-use crate::games::kind::GameKind;
 use crate::rng::stream_rng;
 
 /// Cards a seat holds in its private and public blocks between its decisions.
