@@ -19,6 +19,3 @@ pub mod state;
 pub mod trash;
 pub mod view;
 pub mod worst;
-
-pub use state::{OnePack, OnePackState};
-pub use view::OnePackView;
