@@ -7,6 +7,7 @@
 //! `options::Options`.
 
 pub mod analyze;
+pub mod deals;
 pub mod deck;
 pub mod determinize;
 pub mod features;
