@@ -1,4 +1,4 @@
-//! Tứ Sắc's rule-list features (`src/games/tusac/features.rs`): hand-worked values on constructed
+//! Tứ Sắc's rule-list features (`src/games/tusac/onepack/features.rs`): hand-worked values on constructed
 //! classic deals (one decision of each kind), and properties over random games: the features
 //! read the view only (a determinization of the view gives the same rows) and agree with the
 //! engine's worst-card judgement and with the definitions of their outs. What every game's list

@@ -1,5 +1,5 @@
 //! Integration tests of the loose-card solver of sisepai21 and dirtyking26
-//! (`src/games/tusac/loose.rs`) against the rules reference, `docs/games/tusac.md` §2, §3.3,
+//! (`src/games/tusac/packs/loose/`) against the rules reference, `docs/games/tusac.md` §2, §3.3,
 //! §3.6 and §4.7.
 //!
 //! The reference is a brute force that enumerates every partition of the whole hand directly:

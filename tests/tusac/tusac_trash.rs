@@ -1,4 +1,4 @@
-//! Integration tests of the classic trash solver (`src/games/tusac/trash.rs`) against the rules
+//! Integration tests of the classic trash solver (`src/games/tusac/onepack/trash.rs`) against the rules
 //! reference, `docs/games/tusac.md` §3.
 //!
 //! * The §3.5 worked examples, loaded from `tests/data/vectors/tusac-trash.jsonl`.

@@ -40,7 +40,7 @@ impl GameKind for TuSac {
     const DEAL_MEASURES: &'static [crate::games::kind::MeasureInfo] = super::deals::MEASURES;
     fn measure_deal(state: &Self::State, out: &mut [[i32; crate::game::MAX_SEATS]]) {
         match state {
-            TuSacState::OnePack(s) => super::deals::measure(s, out),
+            TuSacState::OnePack(s) => super::onepack::deals::measure(s, out),
             TuSacState::MultiPack(s) => super::packs::deals::measure(s, out),
         }
     }

@@ -7,6 +7,7 @@
 //! `options::Options`.
 
 pub mod analyze;
+pub mod deals;
 pub mod deck;
 pub mod determinize;
 pub mod features;
@@ -19,6 +20,3 @@ pub mod state;
 pub mod trash;
 pub mod view;
 pub mod worst;
-
-pub use state::{OnePack, OnePackState};
-pub use view::OnePackView;
