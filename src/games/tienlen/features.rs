@@ -360,6 +360,9 @@ pub fn features(view: &TienLenView<'_>, legal: &[Action], rows: &mut [FeatureRow
     MEMO_TABLE.with(|m| fill(&mut m.borrow_mut(), view, legal, rows));
 }
 
+/// The features of each legal action, with the split memo at hand.
+///
+/// Long: the hot path of greedy; one pass sharing the per-decision values across actions.
 fn fill(memo: &mut Memo, view: &TienLenView<'_>, legal: &[Action], rows: &mut [FeatureRow]) {
     let o = view.options();
     let me = view.seat();
