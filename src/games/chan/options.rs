@@ -8,111 +8,32 @@ use serde_json::Value;
 
 /// Every option of §9 as a rule option, in section order (the order `bailab rules --game chan`
 /// prints them in): name, section of `docs/games/chan.md`, meaning, and how its value reads.
+#[rustfmt::skip]
 pub const OPTIONS: &[RuleOption<Options>; 14] = &[
-    rule_option!(
-        "players",
-        "§2.1",
-        "number of players, 2 to 5; the first player is dealt 20 cards, the others 19, \
-              and the stock holds the other 99 − 19·players",
+    rule_option!("players", "§2.1", "number of players, 2 to 5; the first player is dealt 20 cards, the others 19, and the stock holds the other 99 − 19·players",
         get: |o| o.players.into(),
-        set: |o, v| players(v).map(|x| o.players = x)
-    ),
-    rule_option!(
-        "first_player_after_draw",
-        "§2.3",
-        "the first player after a drawn hand: Same (the same seat) or Next (the next seat \
-              in play order); after a win it is the winner",
-        first_player_after_draw,
-        named
-    ),
-    rule_option!(
-        "auto_expose_thien_khai",
-        "§5.2.1",
-        "true: a dealt 4-of-a-kind is laid down at once as a Thiên khai Quad, never to be \
-              discarded; false: it stays in hand (two Chắn)",
-        auto_expose_thien_khai,
-        flag
-    ),
-    rule_option!(
-        "chan_discard_rule",
-        "§6.3",
-        "discarding from a concealed chắn: SecondCardOnly (one card may go, never its twin \
-              afterwards, D2) or Strict (neither card may go, Dstrict)",
-        chan_discard_rule,
-        named
-    ),
-    rule_option!(
-        "u_pass_forfeit",
-        "§7.1",
-        "true: a player who declines an ù may not ù again for the rest of the hand",
-        u_pass_forfeit,
-        flag
-    ),
-    rule_option!(
-        "chi_includes_passed_draw",
-        "§8.1",
-        "true: an ù on a drawn card passed on to the winner's gate also scores Ù chì \
-              (false: only the winner's own draw, or a chíu return at its gate)",
-        chi_includes_passed_draw,
-        flag
-    ),
-    rule_option!(
-        "bach_thu_on_thien_u",
-        "§8.1",
-        "true: a Thiên ù with exactly 6 Chắn also scores Bạch thủ",
-        bach_thu_on_thien_u,
-        flag
-    ),
-    rule_option!(
-        "quad_factor_values",
-        "§8.1",
-        "[points, dịch] of each Thiên khai, Chíu and Bòn instance, integers 0 to 1000",
+        set: |o, v| players(v).map(|x| o.players = x)),
+    rule_option!("first_player_after_draw", "§2.3", "the first player after a drawn hand: Same (the same seat) or Next (the next seat in play order); after a win it is the winner", first_player_after_draw, named),
+    rule_option!("auto_expose_thien_khai", "§5.2.1", "true: a dealt 4-of-a-kind is laid down at once as a Thiên khai Quad, never to be discarded; false: it stays in hand (two Chắn)", auto_expose_thien_khai, flag),
+    rule_option!("chan_discard_rule", "§6.3", "discarding from a concealed chắn: SecondCardOnly (one card may go, never its twin afterwards, D2) or Strict (neither card may go, Dstrict)", chan_discard_rule, named),
+    rule_option!("u_pass_forfeit", "§7.1", "true: a player who declines an ù may not ù again for the rest of the hand", u_pass_forfeit, flag),
+    rule_option!("chi_includes_passed_draw", "§8.1", "true: an ù on a drawn card passed on to the winner's gate also scores Ù chì (false: only the winner's own draw, or a chíu return at its gate)", chi_includes_passed_draw, flag),
+    rule_option!("bach_thu_on_thien_u", "§8.1", "true: a Thiên ù with exactly 6 Chắn also scores Bạch thủ", bach_thu_on_thien_u, flag),
+    rule_option!("quad_factor_values", "§8.1", "[points, dịch] of each Thiên khai, Chíu and Bòn instance, integers 0 to 1000",
         get: |o| pair_value(o.quad_factor_values),
-        set: |o, v| pair(v).map(|x| o.quad_factor_values = x)
-    ),
-    rule_option!(
-        "thien_u_values",
-        "§8.1",
-        "[points, dịch] of Thiên ù, integers 0 to 1000",
+        set: |o, v| pair(v).map(|x| o.quad_factor_values = x)),
+    rule_option!("thien_u_values", "§8.1", "[points, dịch] of Thiên ù, integers 0 to 1000",
         get: |o| pair_value(o.thien_u_values),
-        set: |o, v| pair(v).map(|x| o.thien_u_values = x)
-    ),
-    rule_option!(
-        "thap_thanh_rule",
-        "§8.2",
-        "how a Thập thành hand adds its factors: SumAllPoints (the points of every \
-              instance) or SumPointsOfColourFactors (points for Thập thành, Bạch định, Tám đỏ \
-              and Kính tứ chi, dịch for the rest)",
-        thap_thanh_rule,
-        named
-    ),
-    rule_option!(
-        "xuong_points",
-        "§8.2",
-        "points of an ù with no factor (Ù xuông), 0 to 1000",
-        xuong_points, int 0..=1000
-    ),
-    rule_option!(
-        "ga_points",
-        "§8.3",
-        "points each gà adds to S (GA_POINTS), 0 to 1000; 0 disables gà",
-        ga_points, int 0..=1000
-    ),
-    rule_option!(
-        "stake",
-        "§8.4",
-        "payout units per point: each loser pays S × stake to the winner; 1 to 1000000",
+        set: |o, v| pair(v).map(|x| o.thien_u_values = x)),
+    rule_option!("thap_thanh_rule", "§8.2", "how a Thập thành hand adds its factors: SumAllPoints (the points of every instance) or SumPointsOfColourFactors (points for Thập thành, Bạch định, Tám đỏ and Kính tứ chi, dịch for the rest)", thap_thanh_rule, named),
+    rule_option!("xuong_points", "§8.2", "points of an ù with no factor (Ù xuông), 0 to 1000", xuong_points, int 0..=1000),
+    rule_option!("ga_points", "§8.3", "points each gà adds to S (GA_POINTS), 0 to 1000; 0 disables gà", ga_points, int 0..=1000),
+    rule_option!("stake", "§8.4", "payout units per point: each loser pays S × stake to the winner; 1 to 1000000",
         get: |o| o.stake.into(),
-        set: |o, v| stake(v).map(|x| o.stake = x)
-    ),
-    rule_option!(
-        "extra_factors",
-        "§9",
-        "factors beyond §8.1's table; only [] (none) is accepted: DiaU, BachThuChi, ChiuU, \
-              UBon and PhaThien are not implemented",
+        set: |o, v| stake(v).map(|x| o.stake = x)),
+    rule_option!("extra_factors", "§9", "factors beyond §8.1's table; only [] (none) is accepted: DiaU, BachThuChi, ChiuU, UBon and PhaThien are not implemented",
         get: |_| Value::Array(Vec::new()),
-        set: |_, v| extra_factors(v)
-    ),
+        set: |_, v| extra_factors(v)),
 ];
 
 /// What each option means and the section that defines it, in [`OPTIONS`] order.

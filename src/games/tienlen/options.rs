@@ -11,118 +11,43 @@ use serde_json::{Map, Value};
 
 /// Every option of §8 as a rule option, in section order (the order `bailab rules` prints them
 /// in): name, section of `docs/games/tienlen.md`, meaning, and how its value reads.
+#[rustfmt::skip]
 pub const OPTIONS: &[RuleOption<Options>; 17] = &[
-    rule_option!(
-        "players",
-        "§2.1",
-        "number of players, 2 to 4; 13 cards each, the rest set aside unseen",
+    rule_option!("players", "§2.1", "number of players, 2 to 4; 13 cards each, the rest set aside unseen",
         get: |o| o.players.into(),
-        set: |o, v| players(v).map(|x| o.players = x)
-    ),
-    rule_option!(
-        "ps3_chops_pair_of_twos",
-        "§3.2 C1, T5",
-        "a PairSequence3 (3 đôi thông) also chops a pair of 2s, not only a single 2",
-        ps3_chops_pair_of_twos, flag
-    ),
-    rule_option!(
-        "quad_chops",
-        "§3.2 C2, T4",
-        "the 2s a Quad chops: SingleAndPair, PairOnly or SingleOnly (it chops any PairSequence3 either way)",
+        set: |o, v| players(v).map(|x| o.players = x)),
+    rule_option!("ps3_chops_pair_of_twos", "§3.2 C1, T5", "a PairSequence3 (3 đôi thông) also chops a pair of 2s, not only a single 2", ps3_chops_pair_of_twos, flag),
+    rule_option!("quad_chops", "§3.2 C2, T4", "the 2s a Quad chops: SingleAndPair, PairOnly or SingleOnly (it chops any PairSequence3 either way)",
         get: |o| o.quad_chops.name().into(),
-        set: |o, v| quad_chops(v).map(|x| o.quad_chops = x)
-    ),
-    rule_option!(
-        "ps5_powers",
-        "§3.2 C4, T6",
-        "a PairSequence5/6 beats a single, pair or triple of 2s, any Quad and any shorter pair sequence (false: only a higher one of its own length)",
-        ps5_powers, flag
-    ),
-    rule_option!(
-        "ps5_value",
-        "§3.3, §7.3, T6",
-        "what a PairSequence5/6 is worth when chopped or counted in thối, in cược",
+        set: |o, v| quad_chops(v).map(|x| o.quad_chops = x)),
+    rule_option!("ps5_powers", "§3.2 C4, T6", "a PairSequence5/6 beats a single, pair or triple of 2s, any Quad and any shorter pair sequence (false: only a higher one of its own length)", ps5_powers, flag),
+    rule_option!("ps5_value", "§3.3, §7.3, T6", "what a PairSequence5/6 is worth when chopped or counted in thối, in cược",
         get: |o| cuoc_value(o.ps5_value),
-        set: |o, v| cuoc(v).map(|x| o.ps5_value = x)
-    ),
-    rule_option!(
-        "same_type_hang_beat_is_chat",
-        "§3.3, T7",
-        "beating hàng with a higher hàng of the same type is a chặt, paid like one",
-        same_type_hang_beat_is_chat, flag
-    ),
-    rule_option!(
-        "oot_chop_min_pairs",
-        "§3.3, §4.3.4, T16",
-        "fewest pairs of a pair sequence that may chop out of turn: 4, 5 or \"none\" (no out-of-turn chop)",
+        set: |o, v| cuoc(v).map(|x| o.ps5_value = x)),
+    rule_option!("same_type_hang_beat_is_chat", "§3.3, T7", "beating hàng with a higher hàng of the same type is a chặt, paid like one", same_type_hang_beat_is_chat, flag),
+    rule_option!("oot_chop_min_pairs", "§3.3, §4.3.4, T16", "fewest pairs of a pair sequence that may chop out of turn: 4, 5 or \"none\" (no out-of-turn chop)",
         get: |o| o.oot_chop_min_pairs.map_or("none".into(), Value::from),
-        set: |o, v| oot_chop_min_pairs(v).map(|x| o.oot_chop_min_pairs = x)
-    ),
-    rule_option!(
-        "passed_player_may_chop_in_turn",
-        "§4.3, T15",
-        "a seat that passed on this trick may still chặt the top in turn with hàng",
-        passed_player_may_chop_in_turn, flag
-    ),
-    rule_option!(
-        "forbid_finish_on_two",
-        "§4.3, T21",
-        "a play that empties the hand may not hold a 2; a leader left with a lone 2 leaves play in the last free place and pays its thối",
-        forbid_finish_on_two, flag
-    ),
-    rule_option!(
-        "huong_sai",
-        "§4.3.5, T14",
-        "who leads when the trick's owner has gone out: NextActiveAfterFinisher (the only value)",
+        set: |o, v| oot_chop_min_pairs(v).map(|x| o.oot_chop_min_pairs = x)),
+    rule_option!("passed_player_may_chop_in_turn", "§4.3, T15", "a seat that passed on this trick may still chặt the top in turn with hàng", passed_player_may_chop_in_turn, flag),
+    rule_option!("forbid_finish_on_two", "§4.3, T21", "a play that empties the hand may not hold a 2; a leader left with a lone 2 leaves play in the last free place and pays its thối", forbid_finish_on_two, flag),
+    rule_option!("huong_sai", "§4.3.5, T14", "who leads when the trick's owner has gone out: NextActiveAfterFinisher (the only value)",
         get: |_| "NextActiveAfterFinisher".into(),
-        set: |o, v| huong_sai(v).map(|x| o.huong_sai = x)
-    ),
-    rule_option!(
-        "initial_game_also_general_list",
-        "§5.1, T11",
-        "the normal-game tới trắng list also counts in an initial game",
-        initial_game_also_general_list, flag
-    ),
-    rule_option!(
-        "toi_trang_lists",
-        "§5.1",
-        "tới trắng conditions in force, a list of: TuQuy3, BaDoiThongCo3Bich, SanhRong, SauDoi, NamDoiThong, BonSam, HaiTuQuy, TuQuyHeo, DongMau",
+        set: |o, v| huong_sai(v).map(|x| o.huong_sai = x)),
+    rule_option!("initial_game_also_general_list", "§5.1, T11", "the normal-game tới trắng list also counts in an initial game", initial_game_also_general_list, flag),
+    rule_option!("toi_trang_lists", "§5.1", "tới trắng conditions in force, a list of: TuQuy3, BaDoiThongCo3Bich, SanhRong, SauDoi, NamDoiThong, BonSam, HaiTuQuy, TuQuyHeo, DongMau",
         get: |o| toi_trang_value(o.toi_trang_lists),
-        set: |o, v| toi_trang_lists(v).map(|x| o.toi_trang_lists = x)
-    ),
-    rule_option!(
-        "cong_den_enabled",
-        "§6.4, T17",
-        "đền: when all other seats are cóng, the first of them that passed holding a legal play pays for all and leads next",
-        cong_den_enabled, flag
-    ),
-    rule_option!(
-        "place_stakes",
-        "§7.2, T2",
-        "base transfers by place for each table size: {\"N\": [[payer place, payee place, cược], ...]}",
+        set: |o, v| toi_trang_lists(v).map(|x| o.toi_trang_lists = x)),
+    rule_option!("cong_den_enabled", "§6.4, T17", "đền: when all other seats are cóng, the first of them that passed holding a legal play pays for all and leads next", cong_den_enabled, flag),
+    rule_option!("place_stakes", "§7.2, T2", "base transfers by place for each table size: {\"N\": [[payer place, payee place, cược], ...]}",
         get: |o| place_stakes_value(&o.place_stakes),
-        set: place_stakes
-    ),
-    rule_option!(
-        "cong_pay",
-        "§7.5, T3",
-        "fixed part of what each cóng seat pays the first finisher, in cược (its thối is added)",
+        set: place_stakes),
+    rule_option!("cong_pay", "§7.5, T3", "fixed part of what each cóng seat pays the first finisher, in cược (its thối is added)",
         get: |o| cuoc_value(o.cong_pay),
-        set: |o, v| cuoc(v).map(|x| o.cong_pay = x)
-    ),
-    rule_option!(
-        "toi_trang_pay",
-        "§7.6, T12",
-        "what every other seat pays a tới trắng winner, in cược",
+        set: |o, v| cuoc(v).map(|x| o.cong_pay = x)),
+    rule_option!("toi_trang_pay", "§7.6, T12", "what every other seat pays a tới trắng winner, in cược",
         get: |o| cuoc_value(o.toi_trang_pay),
-        set: |o, v| cuoc(v).map(|x| o.toi_trang_pay = x)
-    ),
-    rule_option!(
-        "toi_trang_dem_heo",
-        "§7.6",
-        "the losers of a tới trắng also pay their thối (2s and hàng, §7.3) to the winner",
-        toi_trang_dem_heo, flag
-    ),
+        set: |o, v| cuoc(v).map(|x| o.toi_trang_pay = x)),
+    rule_option!("toi_trang_dem_heo", "§7.6", "the losers of a tới trắng also pay their thối (2s and hàng, §7.3) to the winner", toi_trang_dem_heo, flag),
 ];
 
 /// What every option means and the section that defines it, in [`OPTIONS`] order.
