@@ -5,10 +5,10 @@
 use super::state::OnePackState;
 use super::trash::trash;
 use crate::game::{Seat, MAX_SEATS};
+use crate::games::kind::{NOT_APPLICABLE, NOT_MEASURED};
 use crate::games::tusac::card::{Card, Colour, Rank};
 use crate::games::tusac::deals::{MEASURES, ONE_PACK_MEASURES};
 use crate::games::tusac::sets::{Origin, SetKind};
-use crate::games::{NOT_APPLICABLE, NOT_MEASURED};
 
 /// Writes the [`MEASURES`] of a freshly dealt one-pack game (allocation-free); the multi-pack
 /// measures are [`NOT_APPLICABLE`].
