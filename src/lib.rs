@@ -4,7 +4,7 @@
 //!
 //! The modules stand in layers, bottom to top. A module uses only what lies below it or in its
 //! own layer, never what lies above; no two files import each other, even through others.
-//! `tests/layers.rs` checks both on the source, with this same table:
+//! `tests/machinery/layers.rs` checks both on the source, with this same table:
 //!
 //! 0. `fixed`, `cache`, `rng`, `notation`, `text`: fixed-size containers, the hash cache, seeded
 //!    randomness, card notation and small text helpers

@@ -670,7 +670,7 @@ fn no_import_from_a_higher_layer() {
     let found = upward(&graph(&sources()));
     assert!(
         found.is_empty(),
-        "imports from a higher layer (see LAYERS in tests/layers.rs and src/lib.rs):\n  {}",
+        "imports from a higher layer (see LAYERS in tests/machinery/layers.rs and src/lib.rs):\n  {}",
         found.join("\n  ")
     );
 }

@@ -20,7 +20,7 @@
 //! lookups into fixed arrays: no heap allocation. The trash tables answer "what would this card
 //! do to the block" per trash part (§3.2 item 5), so the work shared by a decision's actions is
 //! done once: about 1 µs of CPU per decision on the positions of greedy games
-//! (`time_features_per_decision` in `tests/tusac_features.rs`).
+//! (`time_features_per_decision` in `tests/tusac/tusac_features.rs`).
 
 use crate::agent::features::FeatureInfo;
 

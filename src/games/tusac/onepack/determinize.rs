@@ -40,7 +40,7 @@ use rand::Rng;
 /// discards; 2 is calibrated on greedy play (4 × greedy, 300 deals, every legal discard of seat 0,
 /// 100 determinizations each): the predicted chance that some other seat can win on the card
 /// matches the true one, 1.76% against 1.75% (temper 1 predicts 0.63%, no weight 0.14%). The
-/// test `determinizations_predict_how_often_an_opponent_can_win_on_a_discard` (tests/tusac_view.rs)
+/// test `determinizations_predict_how_often_an_opponent_can_win_on_a_discard` (tests/tusac/tusac_view.rs)
 /// makes the same measurement on 150 deals.
 const DISCARD_TEMPER: f64 = 2.0;
 /// Where the discards imply nothing (4sac), the energy of a block is this times its trash: tidy
