@@ -9,24 +9,11 @@ use std::path::{Path, PathBuf};
 use crate::common;
 use common::*;
 
-fn read(path: &Path) -> Vec<u8> {
-    std::fs::read(path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()))
-}
-
 /// The files of a finished run that never depend on how or from where it was run.
 const REPRODUCIBLE: [&str; 4] = ["summary.csv", "tally.json", "meta.json", "games.csv"];
 
 fn assert_identical(a: &Path, b: &Path) {
-    for name in REPRODUCIBLE {
-        let (x, y) = (read(&a.join(name)), read(&b.join(name)));
-        assert!(!x.is_empty(), "{} is empty", a.join(name).display());
-        assert!(
-            x == y,
-            "{name} differs between {} and {}",
-            a.display(),
-            b.display()
-        );
-    }
+    assert_same_files(a, b, &REPRODUCIBLE);
     assert!(!b.join("checkpoint.json").exists(), "{}", b.display());
 }
 

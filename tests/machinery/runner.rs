@@ -10,10 +10,6 @@ use std::process::Child;
 use crate::common;
 use common::*;
 
-fn read(path: &Path) -> Vec<u8> {
-    std::fs::read(path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()))
-}
-
 /// An experiment file's text.
 fn experiment(agents: &[&str], deals: u64, seed: u64, rotate: bool) -> String {
     let agents: Vec<String> = agents.iter().map(|a| format!("\"{a}\"")).collect();
@@ -32,16 +28,7 @@ const DEALS_PAST_A_CHUNK: u64 = 5000;
 
 /// Asserts that two result folders hold byte-identical summary.csv, games.csv and records.jsonl.
 fn assert_same_results(a: &Path, b: &Path) {
-    for name in ["summary.csv", "games.csv", "records.jsonl"] {
-        let (x, y) = (read(&a.join(name)), read(&b.join(name)));
-        assert!(!x.is_empty(), "{} is empty", a.join(name).display());
-        assert!(
-            x == y,
-            "{name} differs between {} and {}",
-            a.display(),
-            b.display()
-        );
-    }
+    assert_same_files(a, b, &["summary.csv", "games.csv", "records.jsonl"]);
 }
 
 fn meta(dir: &Path) -> serde_json::Value {

@@ -11,10 +11,6 @@ use std::time::{Duration, Instant};
 use crate::common;
 use common::*;
 
-fn read(path: &Path) -> Vec<u8> {
-    std::fs::read(path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()))
-}
-
 fn names(dir: &Path) -> Vec<String> {
     let mut v: Vec<String> = std::fs::read_dir(dir)
         .unwrap()
@@ -43,16 +39,7 @@ const REPRODUCIBLE: [&str; 5] = [
 ];
 
 fn assert_identical(a: &Path, b: &Path) {
-    for name in REPRODUCIBLE {
-        let (x, y) = (read(&a.join(name)), read(&b.join(name)));
-        assert!(!x.is_empty(), "{} is empty", a.join(name).display());
-        assert!(
-            x == y,
-            "{name} differs between {} and {}",
-            a.display(),
-            b.display()
-        );
-    }
+    assert_same_files(a, b, &REPRODUCIBLE);
     let finished: Vec<String> = REPRODUCIBLE
         .iter()
         .chain(&["run.json"])
