@@ -24,10 +24,10 @@
 
 use super::card::{Card, COPIES, IDENTITIES};
 use super::hand::Hand;
+use super::options::Options;
 use super::rules::{Meld, MeldSource, SeatState};
 use super::state::ChanState;
 use super::types::{Live, Phase, Setup, DECK_SIZE, HAND_SIZE};
-use super::Options;
 use crate::game::{GameState, Seat, SeatView};
 use crate::rng::{shuffle, GameRng};
 
