@@ -11,6 +11,7 @@ use bailab::agent::Agent;
 use bailab::agents::catalogue::make_agent;
 use bailab::agents::rules::list::{Cond, Op, Rule, RuleList, Test};
 use bailab::agents::rules::{feature_names, RulesAgent};
+use bailab::game::GameId;
 use bailab::game::RuleMap;
 use bailab::game::{ActionBuffer, GameState};
 use bailab::games::chan::Chan;
@@ -19,7 +20,7 @@ use bailab::games::tienlen::TienLen;
 use bailab::games::tusac::TuSac;
 use bailab::games::{with_game, GameVisitor, GAMES};
 use bailab::rng::GameRng;
-use bailab::sim::{play_game, GameId};
+use bailab::sim::play_game;
 use std::sync::Arc;
 
 #[path = "common/counting_alloc.rs"]

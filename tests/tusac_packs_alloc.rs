@@ -5,9 +5,10 @@
 use bailab::agent::Agent;
 use bailab::agents::ismcts::{Ismcts, IsmctsParams};
 use bailab::agents::RandomAgent;
+use bailab::game::GameId;
 use bailab::games::tusac::options::Options;
 use bailab::games::tusac::packs::{MultiPack, PacksState};
-use bailab::sim::{play_game, GameId};
+use bailab::sim::play_game;
 
 #[path = "common/counting_alloc.rs"]
 mod counting_alloc;

@@ -2,7 +2,7 @@
 //! unfinished run (`checkpoint.json`) that `bailab run --resume` goes on from.
 
 use super::experiment::Experiment;
-pub use super::game_files::remove_stale;
+use super::game_files::remove_stale;
 use super::game_files::PartialFile;
 use super::sprt::SprtStep;
 use super::stats::Tally;

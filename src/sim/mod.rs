@@ -24,7 +24,7 @@ pub const fn agent_stream(rotation: u8, seat: Seat) -> u64 {
     1 + (rotation as u64) * MAX_SEATS as u64 + seat as u64
 }
 
-pub use crate::game::{Decision, GameId};
+use crate::game::{Decision, GameId};
 
 /// The RNG stream of game `j` of a match's deal (game 0 is the deal's own stream 0; later games
 /// use streams `1000 + j`, clear of the agents' streams).

@@ -29,15 +29,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-pub use super::checkpoint::{
-    prepare_merge, read_checkpoint, remove_stale, Shard, Stopped, TallyFile, CHECKPOINT,
-    CHECKPOINT_EVERY, RUN_FILES,
-};
-pub use super::game_files::games_header;
-pub use super::report::{
-    check_threads, describe_deal, human_duration, max_threads, print_report, write_results,
-    RunReport, WARN_LONGER_THAN,
-};
+use super::checkpoint::{read_checkpoint, Shard, Stopped, CHECKPOINT};
+use super::game_files::remove_stale;
+use super::report::{check_threads, write_results, RunReport};
 
 /// How to run an experiment (command-line settings, not part of the study).
 #[derive(Clone, Debug, Default)]

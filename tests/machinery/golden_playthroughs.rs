@@ -1,12 +1,12 @@
 //! Golden playthroughs: the full log of one fixed game per variant is checked in, so a change to
 //! any rule shows as a diff. Regenerate with `BAILAB_BLESS=1 cargo test --test machinery golden_playthroughs::`.
 
+use bailab::game::GameId;
 use bailab::games::chan::Chan;
 use bailab::games::tienlen::TienLen;
 use bailab::games::tusac::TuSac;
 use bailab::sim::play::play;
 use bailab::sim::recorder::check as check_record;
-use bailab::sim::GameId;
 
 fn check(name: &str, actual: &str) {
     let path = format!("{}/tests/golden/{name}", env!("CARGO_MANIFEST_DIR"));

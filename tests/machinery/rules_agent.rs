@@ -8,13 +8,14 @@ use bailab::agent::features::{FeatureInfo, FeatureRow, MAX_FEATURES};
 use bailab::agent::Agent;
 use bailab::agents::rules::list::{Cond, Op, Rule, RuleList, Test};
 use bailab::agents::rules::{feature_names, feature_rows, greedy, RulesAgent};
+use bailab::game::GameId;
 use bailab::game::RuleMap;
 use bailab::game::{ActionBuffer, GameState, SeatView};
 use bailab::games::kind::GameKind;
 use bailab::games::tusac::TuSac;
 use bailab::games::{with_game, GameVisitor, GAMES};
 use bailab::rng::stream_rng;
-use bailab::sim::{play_game, GameId};
+use bailab::sim::play_game;
 use common::{fails, ok, Scratch};
 use std::sync::Arc;
 

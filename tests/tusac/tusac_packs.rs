@@ -6,6 +6,7 @@
 use bailab::agent::Agent;
 use bailab::agents::ismcts::{Ismcts, IsmctsParams};
 use bailab::agents::RandomAgent;
+use bailab::game::GameId;
 use bailab::game::{Game, GameState, Outcome, Seat, SeatView};
 use bailab::games::tusac::actions::{Action, Event, Phase, Rule, Source};
 use bailab::games::tusac::card::{Rank, CARD_TYPES};
@@ -19,7 +20,7 @@ use bailab::games::tusac::sets::SetRules;
 use bailab::games::tusac::sets::{Origin, SetInstance, Zone};
 use bailab::games::tusac::{Card, Meld, SetKind};
 use bailab::rng::{stream_rng, DEAL_STREAM};
-use bailab::sim::{play_game, GameId};
+use bailab::sim::play_game;
 
 use crate::packs_position;
 use packs_position::{act, card, cards, count, deck_for, legal, meld, position_at as position};

@@ -6,6 +6,7 @@
 use bailab::agent::greedy::TieBreak;
 use bailab::agent::Agent;
 use bailab::agents::RandomAgent;
+use bailab::game::GameId;
 use bailab::game::{Game, GameState, Outcome, Seat};
 use bailab::games::tusac::actions::{Action, Phase};
 use bailab::games::tusac::card::{Card, Rank};
@@ -21,7 +22,7 @@ use bailab::games::tusac::packs::{MultiPack, PacksState};
 use bailab::games::tusac::sets::SetRules;
 use bailab::games::tusac::SetKind;
 use bailab::rng::stream_rng;
-use bailab::sim::{play_game, GameId};
+use bailab::sim::play_game;
 
 use crate::counting_alloc;
 use counting_alloc::allocations;

@@ -5,6 +5,7 @@
 use crate::tusac_play;
 use bailab::agent::uniform_index;
 use bailab::agents::catalogue::make_agent;
+use bailab::game::GameId;
 use bailab::game::{Game, GameState, Outcome, Seat};
 use bailab::games::tusac::actions::{Action, Phase};
 use bailab::games::tusac::onepack::deck::DECK_SIZE;
@@ -12,7 +13,7 @@ use bailab::games::tusac::onepack::state::OnePackState;
 use bailab::games::tusac::TuSac;
 use bailab::games::tusac::{trash, OnePack};
 use bailab::rng::{stream_rng, DEAL_STREAM};
-use bailab::sim::{agent_stream, play_game, GameId};
+use bailab::sim::{agent_stream, play_game};
 use tusac_play::total_cards;
 
 const GAMES: u64 = 100_000;
