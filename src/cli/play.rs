@@ -114,10 +114,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         deal: args.deal.as_deref().zip(spec.as_ref()),
         specs: &specs,
     };
-    let played = with_game(&args.game.game, visit)
-        .and_then(|p| p)
-        .map_err(anyhow::Error::msg)?;
-    if args.json {
+    show(with_game(&args.game.game, visit), args.json)
+}
+
+/// Prints a game played through `with_game` (`bailab play`, `bailab replay`): its JSON record
+/// when `json`, else its readable log; an unknown game or a failed play is the error.
+pub fn show(played: Result<Result<Played, String>, String>, json: bool) -> anyhow::Result<()> {
+    let played = played.and_then(|p| p).map_err(anyhow::Error::msg)?;
+    if json {
         println!("{}", serde_json::to_string(&played.record)?);
     } else {
         print!("{}", played.log);

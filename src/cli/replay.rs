@@ -1,6 +1,7 @@
 //! `bailab replay [EXPERIMENT.toml] --deal I [--rotation R]`: the readable log of one game of an
 //! experiment, played again with the experiment's agents.
 
+use super::play::show;
 use super::run::load;
 use crate::game::GameId;
 use crate::games::kind::GameKind;
@@ -76,13 +77,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             }
         }
     }
-    let played = with_game(&exp.game, Replay(&exp, id, args.match_game, &specs))
-        .and_then(|p| p)
-        .map_err(anyhow::Error::msg)?;
-    if args.json {
-        println!("{}", serde_json::to_string(&played.record)?);
-    } else {
-        print!("{}", played.log);
-    }
-    Ok(())
+    show(
+        with_game(&exp.game, Replay(&exp, id, args.match_game, &specs)),
+        args.json,
+    )
 }
