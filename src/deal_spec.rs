@@ -1,15 +1,16 @@
 //! Partial deals: a deal specification fixes some hands, some cards of a hand and the top of the
 //! stock; every other card is dealt at random from what is left (`docs/deals-spec.md`).
 //!
-//! The part written here is the same for every game: a game only says, through
-//! [`GameKind::deal_layout`], which deck positions each seat's hand and the stock take in its
-//! dealing order, how its card notation reads ([`GameKind::spec_cards`]) and how it deals a
-//! reordered pack ([`GameKind::deal_order`]). [`DealSpec::check`] turns a specification into a
-//! [`DealPlan`] (every error is found there, naming the card or seat), and [`deal_with_spec`] deals
-//! one game from the plan: the free cards shuffled with the caller's RNG into the free positions.
-//! Seeded with [`deal_rng`] (master seed, deal index), deal `i` is the same on any thread.
+//! The part written here is the same for every game: a game only says, through [`PartialDeals`]
+//! (its `GameKind` hooks), [`PartialDeals::layout`], which deck positions each seat's hand and the
+//! stock take in its dealing order, how its card notation reads ([`PartialDeals::cards`]) and how
+//! it deals a reordered pack ([`PartialDeals::deal_ordered`]). [`DealSpec::check`] turns a
+//! specification into a [`DealPlan`] (every error is found there, naming the card or seat), and
+//! [`deal_with_spec`] deals one game from the plan: the free cards shuffled with the caller's RNG
+//! into the free positions. Seeded with [`deal_rng`] (master seed, deal index), deal `i` is the
+//! same on any thread.
 
-use crate::games::{GameKind, RuleMap};
+use crate::game::{RuleMap, Seat};
 use crate::rng::{shuffle, stream_rng, GameRng, DEAL_STREAM};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -31,18 +32,18 @@ const FREE: u16 = u16::MAX;
 #[serde(transparent)]
 pub struct DealSpec(pub RuleMap);
 
-/// Where a game's deal puts each position of its deck: what [`GameKind::deal_layout`] returns.
+/// Where a game's deal puts each position of its deck: what [`PartialDeals::layout`] returns.
 #[derive(Clone, Debug, PartialEq)]
 pub struct DealLayout {
     /// The pack in the game's canonical order, one card per entry, written as the game writes
-    /// it; [`GameKind::deal_order`] receives indices into it.
+    /// it; [`PartialDeals::deal_ordered`] receives indices into it.
     pub pack: Vec<String>,
     /// The deck positions dealt to each seat (index = seat), in dealing order.
     pub hands: Vec<Vec<usize>>,
     /// The deck positions of the stock, the next card drawn first (empty: the game has none).
     pub stock: Vec<usize>,
     /// The record setup of such a deal (e.g. the first seat), passed to
-    /// [`GameKind::deal_order`].
+    /// [`PartialDeals::deal_ordered`].
     pub setup: RuleMap,
 }
 
@@ -77,20 +78,20 @@ pub fn deal_rng(master: u64, index: u64) -> GameRng {
 
 /// Deals one game of `game` from a checked plan: the fixed cards where the plan puts them, the
 /// free cards shuffled with `rng` into the other positions. When the game's rules redeal the
-/// result ([`GameKind::redeal_seat`], e.g. Tứ Sắc's §1.4 step 1), the free cards are shuffled
+/// result ([`PartialDeals::redeal`], e.g. Tứ Sắc's §1.4 step 1), the free cards are shuffled
 /// again with the same `rng` until they do not, so deal `i` stays deal `i`. Allocation-free.
 ///
 /// # Panics
 /// When `plan` was checked against another game or table, or when no deal passes the game's
 /// redeal rule in [`MAX_REDRAWS`] draws ([`DealSpec::check`] refuses plans that never do).
-pub fn deal_with_spec<G: GameKind>(game: &G, plan: &DealPlan, rng: &mut GameRng) -> G::State {
+pub fn deal_with_spec<G: PartialDeals>(game: &G, plan: &DealPlan, rng: &mut GameRng) -> G::Dealt {
     assert!(
-        plan.game == G::INFO.name && plan.players == game.seats(),
+        plan.game == G::NAME && plan.players == game.table(),
         "a deal plan of {} at {} seats used for {} at {}",
         plan.game,
         plan.players,
-        G::INFO.name,
-        game.seats()
+        G::NAME,
+        game.table()
     );
     let mut order = [0u16; MAX_DECK];
     let order = &mut order[..plan.template.len()];
@@ -100,7 +101,7 @@ pub fn deal_with_spec<G: GameKind>(game: &G, plan: &DealPlan, rng: &mut GameRng)
     let mut draws = 0u32;
     loop {
         plan.draw(order, free, rng);
-        let Some(seat) = game.redeal_seat(order) else {
+        let Some(seat) = game.redeal(order) else {
             break;
         };
         draws += 1;
@@ -108,11 +109,34 @@ pub fn deal_with_spec<G: GameKind>(game: &G, plan: &DealPlan, rng: &mut GameRng)
             draws < MAX_REDRAWS,
             "no deal of the specification passes the redeal rule of {} in {MAX_REDRAWS} \
              draws (seat {seat} last held a hand the rules redeal)",
-            G::INFO.name
+            G::NAME
         );
     }
-    game.deal_order(order, &plan.setup)
+    game.deal_ordered(order, &plan.setup)
         .expect("a checked plan deals")
+}
+
+/// What partial deals need of a game: its name and table, and its hooks for partial deals.
+/// Every game has it through [`GameKind`](crate::games::kind::GameKind) (a blanket impl beside
+/// that trait, each method forwarding to the hook of the same meaning), so that this file needs
+/// nothing above it.
+pub trait PartialDeals {
+    /// The dealt game state.
+    type Dealt;
+    /// The game's name.
+    const NAME: &'static str;
+    /// The number of seats at the table.
+    fn table(&self) -> usize;
+    /// The deck positions of each seat's hand and of the stock when seat `first` is dealt first.
+    fn layout(&self, first: Option<Seat>) -> Result<DealLayout, String>;
+    /// A list of cards in the game's notation, each written as the game writes it.
+    fn cards(text: &str) -> Result<Vec<String>, String>;
+    /// Deals the pack of [`PartialDeals::layout`] reordered, `deck[i] = pack[order[i]]`.
+    fn deal_ordered(&self, order: &[u16], setup: &RuleMap) -> Result<Self::Dealt, String>;
+    /// The first seat whose hand in the deal of `order` makes the rules redeal, if any.
+    fn redeal(&self, order: &[u16]) -> Option<Seat>;
+    /// Refuses a plan whose fixed cards make the rules redeal every deal.
+    fn plan_ok(&self, plan: &DealPlan) -> Result<(), String>;
 }
 
 /// The most draws of the free cards [`deal_with_spec`] makes for one deal.
@@ -132,8 +156,8 @@ impl DealSpec {
     /// Reads a deal file: a `[deal]` table (as in an experiment) or the same keys at the top
     /// level. `origin` names the file in errors. The keys are checked by [`DealSpec::check`].
     pub fn parse(text: &str, origin: &str) -> Result<DealSpec, String> {
-        let map: RuleMap = toml::from_str(text)
-            .map_err(|e| crate::sim::experiment::toml_error(text, origin, &e))?;
+        let map: RuleMap =
+            toml::from_str(text).map_err(|e| crate::text::toml_error(text, origin, &e))?;
         match map.get("deal") {
             Some(serde_json::Value::Object(table)) if map.len() == 1 => Ok(DealSpec(table.clone())),
             Some(serde_json::Value::Object(_)) => Err(format!(
@@ -154,14 +178,14 @@ impl DealSpec {
     /// plan to deal from. Errors name the key, seat or card at fault: an unknown key or seat,
     /// a card not in the game's notation, a full hand of the wrong size, more fixed cards than
     /// a hand holds, a stock top longer than the stock, more copies of a card than the pack.
-    pub fn check<G: GameKind>(&self, game: &G) -> Result<DealPlan, String> {
-        let players = game.seats();
+    pub fn check<G: PartialDeals>(&self, game: &G) -> Result<DealPlan, String> {
+        let players = game.table();
         let mut first = None;
         let mut stock_top = Vec::new();
         let mut seats = Vec::new();
         for (key, value) in &self.0 {
             match key.as_str() {
-                "first" => first = Some(seat_value(key, value, players)? as crate::game::Seat),
+                "first" => first = Some(seat_value(key, value, players)? as Seat),
                 "stock_top" => {
                     let text = text_value(key, value)?;
                     let text = text.trim_end().strip_suffix(REST).unwrap_or(text);
@@ -170,7 +194,7 @@ impl DealSpec {
                 _ => seats.push(seat_entry::<G>(key, value, players)?),
             }
         }
-        let layout = game.deal_layout(first)?;
+        let layout = game.layout(first)?;
         if layout.pack.len() > MAX_DECK {
             return Err(format!(
                 "partial deals handle packs of at most {MAX_DECK} cards"
@@ -179,9 +203,9 @@ impl DealSpec {
         for s in &seats {
             check_hand_size(s, layout.hands[s.seat].len())?;
         }
-        check_stock(&stock_top, layout.stock.len(), G::INFO.name)?;
-        let plan = plan(G::INFO.name, players, &layout, &seats, &stock_top)?;
-        game.check_plan(&plan)?;
+        check_stock(&stock_top, layout.stock.len(), G::NAME)?;
+        let plan = plan(G::NAME, players, &layout, &seats, &stock_top)?;
+        game.plan_ok(&plan)?;
         check_redeals(game, &plan)?;
         Ok(plan)
     }
@@ -194,16 +218,16 @@ impl DealSpec {
 
 /// Refuses a plan every deal of which the game's rules redeal (the seats' needs together
 /// exceed what the free cards can give, though each seat alone passes
-/// [`GameKind::check_plan`]): draws with a fixed RNG until one deal passes, naming the seat that
+/// [`PartialDeals::plan_ok`]): draws with a fixed RNG until one deal passes, naming the seat that
 /// failed most often when none does.
-fn check_redeals<G: GameKind>(game: &G, plan: &DealPlan) -> Result<(), String> {
+fn check_redeals<G: PartialDeals>(game: &G, plan: &DealPlan) -> Result<(), String> {
     let mut order = vec![0u16; plan.template.len()];
     let mut free = plan.free_cards.clone();
     let mut rng = stream_rng(0, 0, DEAL_STREAM);
     let mut failed = vec![0u32; plan.players];
     for _ in 0..CHECK_DRAWS {
         plan.draw(&mut order, &mut free, &mut rng);
-        match game.redeal_seat(&order) {
+        match game.redeal(&order) {
             None => return Ok(()),
             Some(seat) => failed[usize::from(seat)] += 1,
         }
@@ -213,7 +237,7 @@ fn check_redeals<G: GameKind>(game: &G, plan: &DealPlan) -> Result<(), String> {
         "seat{worst}: no deal of this specification passes the redeal rule of {} in \
          {CHECK_DRAWS} draws (seat {worst}'s hand failed most often): fix fewer of the cards \
          the hands need",
-        G::INFO.name
+        G::NAME
     ))
 }
 
@@ -239,7 +263,7 @@ fn seat_value(key: &str, value: &serde_json::Value, players: usize) -> Result<us
 }
 
 /// Reads a list of cards in the game's notation; the game's parser names a bad card.
-fn cards_of<G: GameKind>(key: &str, text: &str) -> Result<Vec<String>, String> {
+fn cards_of<G: PartialDeals>(key: &str, text: &str) -> Result<Vec<String>, String> {
     if let Some(i) = text.split_whitespace().position(|t| t == REST) {
         return Err(format!(
             "{key}: card {} '{REST}': '{REST}' may only end the list (the rest of the hand at \
@@ -247,11 +271,11 @@ fn cards_of<G: GameKind>(key: &str, text: &str) -> Result<Vec<String>, String> {
             i + 1
         ));
     }
-    G::spec_cards(text).map_err(|e| format!("{key}: {e}"))
+    G::cards(text).map_err(|e| format!("{key}: {e}"))
 }
 
 /// A `seatN` key: the seat and its cards (`...` at the end: only these cards are fixed).
-fn seat_entry<G: GameKind>(
+fn seat_entry<G: PartialDeals>(
     key: &str,
     value: &serde_json::Value,
     players: usize,

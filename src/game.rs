@@ -168,3 +168,6 @@ pub struct Decision {
     /// The index of the chosen action in the legal list.
     pub chosen: usize,
 }
+
+/// Rule options as `name → value`: an experiment's `[rules]` table or a record's `rules`.
+pub type RuleMap = serde_json::Map<String, serde_json::Value>;

@@ -1,9 +1,30 @@
 //! bailab: a Monte Carlo simulator and AI research toolkit for Vietnamese card games.
 //!
-//! The core contracts live in [`game`]; each game is a folder of [`games`]; randomness is derived
-//! by [`rng`].
+//! # Layers
+//!
+//! The modules stand in layers, bottom to top. A module uses only what lies below it or in its
+//! own layer, never what lies above; no two files import each other, even through others.
+//! `tests/machinery/layers.rs` checks both on the source, with this same table:
+//!
+//! 0. `fixed`, `cache`, `rng`, `notation`, `text`: fixed-size containers, the hash cache, seeded
+//!    randomness, card notation and small text helpers
+//! 1. `game`, `agent`: the contracts: a game, its state and a seat's view; an agent, its spec,
+//!    features and greedy weights
+//! 2. `record`, `deal_spec`: building blocks shared by games and the runner: the record format and
+//!    partial deals
+//! 3. `games`: the games, the `GameKind` trait and the registry
+//! 4. `agents`: the generic agents and the catalogue: random, first, ismcts, rules
+//! 5. `sim`: the seeded game loop, the runner, records of play, statistics and output
+//! 6. `study`, `learn`: studies of deals, equity and tuning; learning rule lists
+//! 7. `cli`: the commands
+//!
+//! A game is a folder of [`games`] implementing the contracts of [`game`] and [`agent`] plus
+//! [`games::kind::GameKind`], and one entry in the registry ([`games::with_game`]); everything
+//! above it is written once for every game. Randomness is derived by [`rng`].
 
+pub mod agent;
 pub mod agents;
+pub mod cache;
 pub mod cli;
 pub mod deal_spec;
 pub mod fixed;
@@ -15,5 +36,6 @@ pub mod record;
 pub mod rng;
 pub mod sim;
 pub mod study;
+pub mod text;
 
 pub use game::{ActionBuffer, Game, GameState, Outcome, Seat, MAX_SEATS};

@@ -6,18 +6,21 @@
 //! (forced ones too) from a fresh thread's very first call; the multi-pack variants (sisepai21,
 //! dirtyking26) at 4 and 8 players through the registry's `TuSac` too.
 
+use bailab::agent::features::{FeatureRow, MAX_FEATURES};
+use bailab::agent::Agent;
 use bailab::agents::catalogue::make_agent;
-use bailab::agents::rules::features::{FeatureRow, MAX_FEATURES};
 use bailab::agents::rules::list::{Cond, Op, Rule, RuleList, Test};
 use bailab::agents::rules::{feature_names, RulesAgent};
-use bailab::agents::Agent;
+use bailab::game::GameId;
+use bailab::game::RuleMap;
 use bailab::game::{ActionBuffer, GameState};
 use bailab::games::chan::Chan;
+use bailab::games::kind::GameKind;
 use bailab::games::tienlen::TienLen;
 use bailab::games::tusac::TuSac;
-use bailab::games::{with_game, GameKind, GameVisitor, RuleMap, GAMES};
+use bailab::games::{with_game, GameVisitor, GAMES};
 use bailab::rng::GameRng;
-use bailab::sim::{play_game, GameId};
+use bailab::sim::play_game;
 use std::sync::Arc;
 
 #[path = "common/counting_alloc.rs"]

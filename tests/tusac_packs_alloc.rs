@@ -2,11 +2,13 @@
 //! allocator sees zero heap allocations while random games and ISMCTS decisions of sisepai21 and
 //! dirtyking26 are played after setup (agents built), for 4 and 8 players (2 and 4 packs).
 
+use bailab::agent::Agent;
 use bailab::agents::ismcts::{Ismcts, IsmctsParams};
-use bailab::agents::{Agent, RandomAgent};
+use bailab::agents::RandomAgent;
+use bailab::game::GameId;
 use bailab::games::tusac::options::Options;
 use bailab::games::tusac::packs::{MultiPack, PacksState};
-use bailab::sim::{play_game, GameId};
+use bailab::sim::play_game;
 
 #[path = "common/counting_alloc.rs"]
 mod counting_alloc;

@@ -1,37 +1,14 @@
 //! The catalogue of agents (`bailab agents`) and building an agent for a game from its spec.
 //!
 //! `random`, `first` and `ismcts` play every game; each game adds its own agents (such as its
-//! `greedy`) through [`GameInfo::agents`](crate::games::GameInfo) and builds them itself.
+//! `greedy`) through [`GameInfo::agents`](crate::games::kind::GameInfo) and builds them itself.
 
 use super::ismcts::{FinalMove, Ismcts, IsmctsParams, Opponents, Root};
-use super::spec::AgentSpec;
-use super::{Agent, FirstAgent, RandomAgent};
-use crate::games::GameKind;
+use super::{FirstAgent, RandomAgent};
+use crate::agent::spec::{AgentSpec, PATH};
+use crate::agent::{choice, number, Agent, AgentInfo, ParamInfo};
+use crate::games::kind::GameKind;
 use std::path::Path;
-
-/// One parameter of an agent.
-#[derive(Copy, Clone, Debug)]
-pub struct ParamInfo {
-    /// The key in the spec string.
-    pub name: &'static str,
-    /// The default value.
-    pub default: &'static str,
-    /// What it does and its allowed values.
-    pub about: &'static str,
-}
-
-/// One agent of the catalogue.
-#[derive(Copy, Clone, Debug)]
-pub struct AgentInfo {
-    /// The name in the spec string.
-    pub name: &'static str,
-    /// The games it plays.
-    pub games: &'static str,
-    /// What it does.
-    pub about: &'static str,
-    /// Its parameters.
-    pub params: &'static [ParamInfo],
-}
 
 /// The agents that play every game.
 pub const CATALOGUE: &[AgentInfo] = &[
@@ -91,50 +68,6 @@ pub const CATALOGUE: &[AgentInfo] = &[
     super::rules::RULES_INFO,
 ];
 
-/// Reads a parameter of `spec` as a number within `range`, or its default.
-pub fn number<T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy>(
-    spec: &AgentSpec,
-    key: &str,
-    default: T,
-    range: (T, T),
-) -> Result<T, String> {
-    let Some(text) = spec.get(key) else {
-        return Ok(default);
-    };
-    let v: T = text
-        .parse()
-        .map_err(|_| format!("agent '{}': {key} '{text}' is not a number", spec.name))?;
-    if v < range.0 || v > range.1 {
-        return Err(format!(
-            "agent '{}': {key} = {v} is outside {} to {}",
-            spec.name, range.0, range.1
-        ));
-    }
-    Ok(v)
-}
-
-/// Reads a parameter of `spec` that names one of `choices`, or its default.
-pub fn choice<T: Copy>(
-    spec: &AgentSpec,
-    key: &str,
-    default: &str,
-    choices: &[(&str, T)],
-) -> Result<T, String> {
-    let text = spec.get(key).unwrap_or(default);
-    choices
-        .iter()
-        .find(|(name, _)| *name == text)
-        .map(|&(_, value)| value)
-        .ok_or_else(|| {
-            let names: Vec<&str> = choices.iter().map(|(name, _)| *name).collect();
-            format!(
-                "agent '{}': {key} '{text}' is not {}",
-                spec.name,
-                names.join(" or ")
-            )
-        })
-}
-
 /// The search settings of an `ismcts` spec.
 pub fn ismcts_params(spec: &AgentSpec) -> Result<IsmctsParams, String> {
     let time_ms: u64 = number(spec, "time_ms", 0, (0, 3_600_000))?;
@@ -191,7 +124,7 @@ pub fn ismcts_params(spec: &AgentSpec) -> Result<IsmctsParams, String> {
 fn check_params(spec: &AgentSpec, info: &AgentInfo) -> Result<(), String> {
     for (k, _) in &spec.params {
         if !info.params.iter().any(|p| p.name == *k) {
-            if k == super::spec::PATH {
+            if k == PATH {
                 let value = spec.get(k).unwrap_or_default();
                 return Err(format!(
                     "agent spec '{}:{value}': '{value}' is not key=value (agent '{}' takes no \

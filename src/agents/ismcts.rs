@@ -29,7 +29,7 @@
 //! whose identity (`Eq`) is the same in every determinization, and `payout_scale` to map payouts
 //! to rewards in `[0, 1]` ([`crate::game::reward`]).
 
-use super::Agent;
+use crate::agent::Agent;
 use crate::game::{reward, ActionBuffer, GameState, Seat, SeatView, MAX_SEATS};
 use crate::rng::GameRng;
 use rand::Rng;

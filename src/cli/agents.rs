@@ -1,8 +1,10 @@
 //! `bailab agents`: the games, and the agents with the games they play and their parameters.
 
-use crate::agents::catalogue::{AgentInfo, CATALOGUE};
-use crate::agents::rules::features::all_features;
-use crate::games::{with_game, GameKind, GameVisitor, GAMES};
+use crate::agent::features::all_features;
+use crate::agent::AgentInfo;
+use crate::agents::catalogue::CATALOGUE;
+use crate::games::kind::GameKind;
+use crate::games::{with_game, GameVisitor, GAMES};
 
 /// Arguments of `bailab agents`.
 #[derive(clap::Args, Debug)]

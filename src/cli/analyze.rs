@@ -1,7 +1,8 @@
 //! `bailab analyze`: the hand analyser of a game, for one hand (or play) or JSON Lines from stdin.
 
 use super::GameArgs;
-use crate::games::{with_game, Analysis, AnalyzeOptions, GameKind, GameVisitor};
+use crate::games::kind::{Analysis, AnalyzeOptions, GameKind};
+use crate::games::{with_game, GameVisitor};
 use std::io::{BufRead, Write};
 
 /// Arguments of `bailab analyze`.

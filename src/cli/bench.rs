@@ -3,11 +3,13 @@
 //! cores (with the mean turns per game and turns/s: games of different lengths compare by the
 //! work per turn), and ISMCTS iterations/s.
 
+use crate::agent::spec::AgentSpec;
 use crate::agents::catalogue::{ismcts_params, make_agent};
 use crate::agents::ismcts::Ismcts;
-use crate::agents::spec::AgentSpec;
+use crate::game::RuleMap;
 use crate::game::{ActionBuffer, GameState};
-use crate::games::{with_game, GameKind, GameVisitor, RuleMap, GAMES};
+use crate::games::kind::GameKind;
+use crate::games::{with_game, GameVisitor, GAMES};
 use crate::rng::{stream_rng, DEAL_STREAM};
 use crate::sim::experiment::Experiment;
 use crate::sim::runner::throughput;
@@ -145,7 +147,7 @@ impl GameVisitor for Bench<'_> {
         let info = G::INFO;
         let variant = match &args.variant {
             Some(v) => {
-                crate::games::check_variant(&info, v).map_err(anyhow::Error::msg)?;
+                crate::games::kind::check_variant(&info, v).map_err(anyhow::Error::msg)?;
                 v.as_str()
             }
             None => info.variants[0],
@@ -202,36 +204,61 @@ impl GameVisitor for Bench<'_> {
                 &extra,
             );
         }
-        let game = G::build(variant, 4, &RuleMap::new()).map_err(anyhow::Error::msg)?;
-        let states = decision_states(&game, args.searches);
-        let mut reference_ms = None;
-        for settings in ISMCTS_BENCH_SETTINGS {
-            for &iters in &args.ismcts_iters {
-                let (per_s, ms) = ismcts_speed::<G>(&states, settings, iters);
-                reference_ms.get_or_insert(ms);
-                let extra = format!("{ms:>9.3} ms/decision (1 thread)");
-                row(
-                    &ismcts_label(iters, settings),
-                    per_s,
-                    "iterations/s",
-                    &extra,
-                );
-            }
-        }
-        if let Some(file) = &rules {
-            let per_s = decisions_per_second::<G>(&states, &format!("rules:{file}"))?;
-            let us = 1e6 / per_s;
-            let mut extra = format!("{us:>9.3} µs/decision");
-            if let (Some(ms), Some(iters)) = (reference_ms, args.ismcts_iters.first()) {
-                extra += &format!(
-                    ", {:.0}× faster than ismcts iters={iters} (defaults)",
-                    ms * 1000.0 / us
-                );
-            }
-            row(&rules_label(file), per_s, "decisions/s", &extra);
-        }
+        let labels = SearchLabels {
+            ismcts: &ismcts_label,
+            rules: &rules_label,
+        };
+        search_rows::<G>(args, variant, rules.as_deref(), &labels, &row)?;
         Ok(())
     }
+}
+
+/// How the search rows of a game's table are labelled.
+struct SearchLabels<'a> {
+    /// An ismcts row, from its iterations and settings.
+    ismcts: &'a dyn Fn(u32, &str) -> String,
+    /// A rule-list row, from its file.
+    rules: &'a dyn Fn(&str) -> String,
+}
+
+/// The search figures of game `G` (ismcts at each setting and iteration count, then the rule
+/// list `rules` if any), each printed by `row` as it is measured.
+fn search_rows<G: GameKind>(
+    args: &Args,
+    variant: &str,
+    rules: Option<&str>,
+    labels: &SearchLabels<'_>,
+    row: &dyn Fn(&str, f64, &str, &str),
+) -> anyhow::Result<()> {
+    let game = G::build(variant, 4, &RuleMap::new()).map_err(anyhow::Error::msg)?;
+    let states = decision_states(&game, args.searches);
+    let mut reference_ms = None;
+    for settings in ISMCTS_BENCH_SETTINGS {
+        for &iters in &args.ismcts_iters {
+            let (per_s, ms) = ismcts_speed::<G>(&states, settings, iters);
+            reference_ms.get_or_insert(ms);
+            let extra = format!("{ms:>9.3} ms/decision (1 thread)");
+            row(
+                &(labels.ismcts)(iters, settings),
+                per_s,
+                "iterations/s",
+                &extra,
+            );
+        }
+    }
+    if let Some(file) = rules {
+        let per_s = decisions_per_second::<G>(&states, &format!("rules:{file}"))?;
+        let us = 1e6 / per_s;
+        let mut extra = format!("{us:>9.3} µs/decision");
+        if let (Some(ms), Some(iters)) = (reference_ms, args.ismcts_iters.first()) {
+            extra += &format!(
+                ", {:.0}× faster than ismcts iters={iters} (defaults)",
+                ms * 1000.0 / us
+            );
+        }
+        row(&(labels.rules)(file), per_s, "decisions/s", &extra);
+    }
+    Ok(())
 }
 
 /// Runs the command.

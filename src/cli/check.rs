@@ -1,8 +1,8 @@
 //! `bailab check FILE`: rebuild every recorded game from its deck, replay its events through the
 //! engine and report `ok` or the first problem, per record.
 
-use crate::record::check;
 use crate::record::Record;
+use crate::sim::recorder::check;
 use std::io::Read;
 
 /// Arguments of `bailab check`.

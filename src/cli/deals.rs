@@ -1,13 +1,14 @@
 //! `bailab deals`: hand-value distributions of dealt games, or of a run's played games
 //! (`docs/deals.md`).
 
-use crate::games::{check_players, check_variant, game_info, with_game, GameKind, GameVisitor};
+use crate::games::kind::{check_players, check_variant, GameKind};
+use crate::games::{game_info, with_game, GameVisitor};
 use crate::sim::guard::Outputs;
-use crate::sim::output::thousands;
 use crate::study::deals::{
     applicable, count_deals, distributions, summary, write_outputs, DealPlan, OUTPUT_FILES,
 };
 use crate::study::played::{games_file, read_games, run_game};
+use crate::text::thousands;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -137,7 +138,7 @@ struct Visit<'a> {
 impl GameVisitor for Visit<'_> {
     type Output = anyhow::Result<()>;
     fn visit<G: GameKind>(self) -> anyhow::Result<()> {
-        let rules = crate::games::RuleMap::new();
+        let rules = crate::game::RuleMap::new();
         let game = G::build(self.variant, self.players, &rules).map_err(anyhow::Error::msg)?;
         // the game is checked first: a bad player count is named before the output folder
         let out = Outputs::prepare(self.dir, &OUTPUT_FILES, self.force)?;
@@ -196,7 +197,7 @@ fn show(head: &str, dists: &[crate::study::deals::Distribution], dir: &Path) {
 fn threads(args: &Args) -> anyhow::Result<usize> {
     match args.threads {
         Some(t) => {
-            crate::sim::runner::check_threads(t)?;
+            crate::sim::report::check_threads(t)?;
             Ok(t)
         }
         None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),

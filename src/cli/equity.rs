@@ -5,9 +5,11 @@
 
 use super::GameArgs;
 use crate::deal_spec::DealSpec;
-use crate::games::{with_game, GameKind, GameVisitor, RuleMap};
+use crate::game::RuleMap;
+use crate::games::kind::GameKind;
+use crate::games::{with_game, GameVisitor};
 use crate::sim::guard::Outputs;
-use crate::sim::runner::check_threads;
+use crate::sim::report::check_threads;
 use crate::study::equity::{
     csv, estimate, table, CsvStudy, EquityOptions, EquityReport, Progress, Source,
 };
@@ -106,6 +108,74 @@ impl Progress for Bar {
     }
 }
 
+/// `bailab equity` for the game it visits.
+struct Visit<'a> {
+    args: &'a Args,
+    variant: &'a str,
+    text: &'a str,
+    path: &'a str,
+    threads: usize,
+    output: &'a Path,
+}
+impl GameVisitor for Visit<'_> {
+    type Output = anyhow::Result<()>;
+    fn visit<G: GameKind>(self) -> anyhow::Result<()> {
+        let a = self.args;
+        let (players, source) =
+            source::<G>(a, self.variant, self.text, self.path).map_err(|e| {
+                // TOML syntax errors already start with the file and line
+                match e.starts_with(self.path) {
+                    true => anyhow::anyhow!("{e}"),
+                    false => anyhow::anyhow!("{}: {e}", self.path),
+                }
+            })?;
+
+        anyhow::ensure!(
+            a.agents.len() <= players,
+            "{} --agents for {players} players: give at most one per seat",
+            a.agents.len()
+        );
+        let agents: Vec<String> = (0..players)
+            .map(|s| a.agents[s % a.agents.len()].clone())
+            .collect();
+        let opts = EquityOptions {
+            agents,
+            budget: a.samples,
+            check_every: a.check_every,
+            seed: a.seed,
+            threads: self.threads,
+        };
+        let out = Outputs::prepare(self.output, &OUTPUT_FILES, a.force)?;
+        let began = Instant::now();
+        let bar = Bar::new(a.quiet, a.samples);
+        let report = estimate::<G>(&source, &opts, &bar)?;
+        if let Some(b) = &bar.0 {
+            b.finish_and_clear();
+        }
+        let seconds = began.elapsed().as_secs_f64();
+        let meta = Meta {
+            game: G::INFO.name,
+            variant: self.variant,
+            path: self.path,
+            text: self.text,
+            threads: self.threads,
+            seconds,
+            deal: a.deal.is_some(),
+        };
+        write(out, &meta, &opts, &report)?;
+        if !a.quiet {
+            print!("{}", table(&report, G::INFO.payout_unit));
+            println!(
+                "{:.1} s, {} threads; wrote {}",
+                seconds,
+                self.threads,
+                self.output.join("equity.csv").display()
+            );
+        }
+        Ok(())
+    }
+}
+
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<()> {
     let variant = args.game.variant()?;
@@ -126,72 +196,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .map_or("position".into(), |s| s.to_string_lossy().to_string());
         PathBuf::from("results").join(format!("equity-{stem}"))
     });
-    struct Visit<'a> {
-        args: &'a Args,
-        variant: &'a str,
-        text: &'a str,
-        path: &'a str,
-        threads: usize,
-        output: &'a Path,
-    }
-    impl GameVisitor for Visit<'_> {
-        type Output = anyhow::Result<()>;
-        fn visit<G: GameKind>(self) -> anyhow::Result<()> {
-            let a = self.args;
-            let (players, source) =
-                source::<G>(a, self.variant, self.text, self.path).map_err(|e| {
-                    // TOML syntax errors already start with the file and line
-                    match e.starts_with(self.path) {
-                        true => anyhow::anyhow!("{e}"),
-                        false => anyhow::anyhow!("{}: {e}", self.path),
-                    }
-                })?;
-
-            anyhow::ensure!(
-                a.agents.len() <= players,
-                "{} --agents for {players} players: give at most one per seat",
-                a.agents.len()
-            );
-            let agents: Vec<String> = (0..players)
-                .map(|s| a.agents[s % a.agents.len()].clone())
-                .collect();
-            let opts = EquityOptions {
-                agents,
-                budget: a.samples,
-                check_every: a.check_every,
-                seed: a.seed,
-                threads: self.threads,
-            };
-            let out = Outputs::prepare(self.output, &OUTPUT_FILES, a.force)?;
-            let began = Instant::now();
-            let bar = Bar::new(a.quiet, a.samples);
-            let report = estimate::<G>(&source, &opts, &bar)?;
-            if let Some(b) = &bar.0 {
-                b.finish_and_clear();
-            }
-            let seconds = began.elapsed().as_secs_f64();
-            let meta = Meta {
-                game: G::INFO.name,
-                variant: self.variant,
-                path: self.path,
-                text: self.text,
-                threads: self.threads,
-                seconds,
-                deal: a.deal.is_some(),
-            };
-            write(out, &meta, &opts, &report)?;
-            if !a.quiet {
-                print!("{}", table(&report, G::INFO.payout_unit));
-                println!(
-                    "{:.1} s, {} threads; wrote {}",
-                    seconds,
-                    self.threads,
-                    self.output.join("equity.csv").display()
-                );
-            }
-            Ok(())
-        }
-    }
     with_game(
         &args.game.game,
         Visit {
@@ -218,7 +222,7 @@ fn source<G: GameKind>(
         let (game, pos) = G::read_position(variant, text, path)?;
         return Ok((game.seats(), Source::View(pos)));
     }
-    crate::games::check_players(&G::INFO, args.players)?;
+    crate::games::kind::check_players(&G::INFO, args.players)?;
     let game = G::build(variant, args.players, &RuleMap::new())?;
     let plan = DealSpec::parse(text, path)?.check(&game)?;
     Ok((args.players, Source::Deal { game, plan }))

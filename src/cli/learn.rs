@@ -2,7 +2,8 @@
 //! reproducible, and write it with a report of every rule tried.
 
 use super::GameArgs;
-use crate::games::{with_game, GameKind, GameVisitor};
+use crate::games::kind::GameKind;
+use crate::games::{with_game, GameVisitor};
 use crate::learn::{learn, LearnConfig, Learned};
 use crate::sim::guard::{split_file, Outputs};
 use std::path::{Path, PathBuf};
@@ -88,7 +89,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let variant = args.game.variant()?;
     let info = args.game.info();
     let players = args.players.unwrap_or(info.seats.1.min(4));
-    crate::games::check_players(info, players).map_err(anyhow::Error::msg)?;
+    crate::games::kind::check_players(info, players).map_err(anyhow::Error::msg)?;
     check_budgets(&args)?;
     let output = args
         .output
@@ -158,7 +159,7 @@ fn check_budgets(args: &Args) -> anyhow::Result<()> {
         anyhow::bail!("--min-t {}: must be a number ≥ 0", args.min_t);
     }
     if let Some(t) = args.threads {
-        crate::sim::runner::check_threads(t)?;
+        crate::sim::report::check_threads(t)?;
     }
     Ok(())
 }

@@ -1,10 +1,9 @@
 //! `bailab merge DIR...`: combine shard outputs into exactly what one run would have written.
 
+use crate::sim::checkpoint::{prepare_merge, TallyFile, CHECKPOINT, RUN_FILES};
 use crate::sim::guard::{remove_stale_stages, Outputs};
 use crate::sim::output::write_atomic;
-use crate::sim::runner::{
-    prepare_merge, print_report, write_results, RunReport, TallyFile, CHECKPOINT, RUN_FILES,
-};
+use crate::sim::report::{print_report, write_results, RunReport};
 use anyhow::{bail, Context};
 use std::path::{Path, PathBuf};
 

@@ -73,14 +73,14 @@ pub struct GameArgs {
 
 impl GameArgs {
     /// The game's facts.
-    pub fn info(&self) -> &'static crate::games::GameInfo {
+    pub fn info(&self) -> &'static crate::games::kind::GameInfo {
         crate::games::game_info(&self.game).expect("clap checked the name")
     }
     /// The variant asked for, or the game's default; checked against the game.
     pub fn variant(&self) -> anyhow::Result<String> {
         let info = self.info();
         let v = self.variant.as_deref().unwrap_or(info.variants[0]);
-        crate::games::check_variant(info, v).map_err(anyhow::Error::msg)?;
+        crate::games::kind::check_variant(info, v).map_err(anyhow::Error::msg)?;
         Ok(v.to_string())
     }
 }

@@ -2,15 +2,12 @@
 //! readable log or as a JSON record.
 
 use super::GameArgs;
-use crate::agents::catalogue::{make_agent_with, Setting};
-use crate::agents::Agent;
-use crate::deal_spec::{deal_rng, deal_with_spec, DealPlan, DealSpec};
+use crate::deal_spec::DealSpec;
 use crate::game::GameId;
-use crate::games::{check_players, with_game, GameKind, GameLog, GameVisitor, RuleMap};
-use crate::record::{Record, Recorder};
-use crate::rng::{stream_rng, DEAL_STREAM};
-use crate::sim::{agent_rngs, match_deal_stream, play_out};
-use std::path::Path;
+use crate::game::RuleMap;
+use crate::games::kind::{check_players, GameKind};
+use crate::games::{with_game, GameVisitor};
+use crate::sim::play::{play, play_with_spec, Played};
 
 /// Arguments of `bailab play`.
 #[derive(clap::Args, Debug)]
@@ -117,133 +114,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         deal: args.deal.as_deref().zip(spec.as_ref()),
         specs: &specs,
     };
-    let played = with_game(&args.game.game, visit)
-        .and_then(|p| p)
-        .map_err(anyhow::Error::msg)?;
-    if args.json {
+    show(with_game(&args.game.game, visit), args.json)
+}
+
+/// Prints a game played through `with_game` (`bailab play`, `bailab replay`): its JSON record
+/// when `json`, else its readable log; an unknown game or a failed play is the error.
+pub fn show(played: Result<Result<Played, String>, String>, json: bool) -> anyhow::Result<()> {
+    let played = played.and_then(|p| p).map_err(anyhow::Error::msg)?;
+    if json {
         println!("{}", serde_json::to_string(&played.record)?);
     } else {
         print!("{}", played.log);
     }
     Ok(())
-}
-
-/// One played game as a readable log and as a record.
-pub struct Played {
-    /// The readable log.
-    pub log: String,
-    /// The record.
-    pub record: Record,
-}
-
-/// Plays one game of `game` with one agent spec per seat (cycled if fewer), dealt from the deck
-/// text `deck` (the spec's dealing order) or from the seeded shuffle of `id`.
-pub fn play<G: GameKind>(
-    game: &G,
-    id: GameId,
-    deck: Option<&str>,
-    specs: &[String],
-) -> Result<Played, String> {
-    let start = match deck {
-        Some(d) => game.deal_recorded(d, &RuleMap::new())?,
-        None => game.deal(&mut stream_rng(id.master, id.deal, DEAL_STREAM)),
-    };
-    let note = if deck.is_some() { " (deck given)" } else { "" };
-    play_match(game, id, start, 0, note, specs, None)
-}
-
-/// Plays one game of `game` dealt from a checked deal plan: its fixed cards, the rest from the
-/// seeded stream of `id` (as `run` deals deal `id.deal`); `origin` names the specification in the
-/// log's title. The agents' files are read from `base` (`None`: the current folder).
-pub fn play_with_spec<G: GameKind>(
-    game: &G,
-    id: GameId,
-    plan: &DealPlan,
-    origin: &str,
-    specs: &[String],
-    base: Option<&Path>,
-) -> Result<Played, String> {
-    let start = deal_with_spec(game, plan, &mut deal_rng(id.master, id.deal));
-    let note = format!(" (deal {origin}: {})", plan.describe());
-    play_match(game, id, start, 0, &note, specs, base)
-}
-
-/// Plays game `j` of the match of deal `id` (the games before it are played first, unlogged,
-/// with the same agents and their continuing RNG streams, as the runner plays them). The agents'
-/// files are read from `base` (`None`: the current folder).
-pub fn play_in_match<G: GameKind>(
-    game: &G,
-    id: GameId,
-    j: u32,
-    specs: &[String],
-    base: Option<&Path>,
-) -> Result<Played, String> {
-    let start = game.deal(&mut stream_rng(id.master, id.deal, DEAL_STREAM));
-    play_match(game, id, start, j, "", specs, base)
-}
-
-/// Plays a match from `start` (its game 0) up to game `j` and logs game `j`; the agents play
-/// `game`'s variant and read their files from `base`.
-fn play_match<G: GameKind>(
-    game: &G,
-    id: GameId,
-    start: G::State,
-    j: u32,
-    note: &str,
-    specs: &[String],
-    base: Option<&Path>,
-) -> Result<Played, String> {
-    let setting = Setting {
-        variant: Some(game.variant()),
-        base,
-    };
-    let mut agents: Vec<Box<dyn Agent<G::State>>> = specs
-        .iter()
-        .map(|s| make_agent_with::<G>(s, setting))
-        .collect::<Result<_, _>>()?;
-    let seat_agent: Vec<usize> = (0..game.seats()).map(|s| s % specs.len()).collect();
-    let per_seat: Vec<String> = seat_agent.iter().map(|&i| specs[i].clone()).collect();
-    let mut rngs = agent_rngs(id);
-    let mut start = start;
-    for k in 1..=j {
-        let mut end = start.clone();
-        play_out(&mut end, &mut agents, &seat_agent, &mut rngs, |_| {});
-        start = game.deal_next(
-            &end,
-            &mut stream_rng(id.master, id.deal, match_deal_stream(k)),
-        );
-    }
-    let in_match = if j > 0 {
-        format!(", match game {j}")
-    } else {
-        String::new()
-    };
-    let title = format!(
-        "bailab: seed {}, deal {}, rotation {}{in_match}{note}, agents by seat: {}",
-        id.master,
-        id.deal,
-        id.rotation,
-        per_seat.join(" | ")
-    );
-    let mut log = G::Log::new(&title, &start);
-    let mut recorder = Recorder::<G>::default();
-    let mut last = start.clone();
-    play_out(
-        &mut last,
-        &mut agents,
-        &seat_agent,
-        &mut rngs,
-        |(s, step)| {
-            recorder.observe(s, step);
-            if let Some((d, action)) = step {
-                log.decision(d.seat, d.legal, &action.to_string(), s);
-            }
-        },
-    );
-    let mut record = recorder.finish(game, &start, &last, &per_seat, Some(id));
-    record.match_game = (j > 0).then_some(j);
-    Ok(Played {
-        log: log.finish(&last),
-        record,
-    })
 }

@@ -1,11 +1,13 @@
 //! `bailab replay [EXPERIMENT.toml] --deal I [--rotation R]`: the readable log of one game of an
 //! experiment, played again with the experiment's agents.
 
-use super::play::{play_in_match, play_with_spec, Played};
+use super::play::show;
 use super::run::load;
 use crate::game::GameId;
-use crate::games::{with_game, GameKind, GameVisitor};
+use crate::games::kind::GameKind;
+use crate::games::{with_game, GameVisitor};
 use crate::sim::experiment::Experiment;
+use crate::sim::play::{play_in_match, play_with_spec, Played};
 use crate::sim::runner::deal_plan;
 
 /// Arguments of `bailab replay`.
@@ -75,13 +77,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             }
         }
     }
-    let played = with_game(&exp.game, Replay(&exp, id, args.match_game, &specs))
-        .and_then(|p| p)
-        .map_err(anyhow::Error::msg)?;
-    if args.json {
-        println!("{}", serde_json::to_string(&played.record)?);
-    } else {
-        print!("{}", played.log);
-    }
-    Ok(())
+    show(
+        with_game(&exp.game, Replay(&exp, id, args.match_game, &specs)),
+        args.json,
+    )
 }

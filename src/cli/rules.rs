@@ -4,7 +4,9 @@
 //! `--rules` changed it, its default; or as JSON: the map records store, and every option
 //! explained.
 
-use crate::games::{game_info, with_game, GameInfo, GameKind, GameVisitor, RuleDoc, RuleMap};
+use crate::game::RuleMap;
+use crate::games::kind::{GameInfo, GameKind, RuleDoc};
+use crate::games::{game_info, with_game, GameVisitor};
 
 /// Arguments of `bailab rules`.
 #[derive(clap::Args, Debug)]

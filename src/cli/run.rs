@@ -1,10 +1,10 @@
 //! `bailab run [EXPERIMENT.toml]`: play an experiment on all cores and write its statistics;
 //! `bailab run --resume DIR`: finish a run that was stopped or killed.
 
+use crate::sim::checkpoint::{read_checkpoint, Shard, Stopped, CHECKPOINT, CHECKPOINT_EVERY};
 use crate::sim::experiment::Experiment;
-use crate::sim::runner::{
-    print_report, resume_run, run_experiment, RunOptions, Shard, Stopped, CHECKPOINT_EVERY,
-};
+use crate::sim::report::{check_threads, print_report};
+use crate::sim::runner::{resume_run, run_experiment, RunOptions};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -94,10 +94,10 @@ fn stop_on_ctrl_c() -> Arc<AtomicBool> {
 /// with the deals done). A checkpoint of anything else is left to the fresh run's guard, which
 /// refuses it.
 fn same_unfinished_run(dir: &Path, exp: &Experiment, shard: Option<Shard>) -> anyhow::Result<bool> {
-    if !dir.join(crate::sim::runner::CHECKPOINT).exists() {
+    if !dir.join(CHECKPOINT).exists() {
         return Ok(false);
     }
-    let ck = crate::sim::runner::read_checkpoint(dir)?;
+    let ck = read_checkpoint(dir)?;
     if !(exp.differences(&ck.experiment).is_empty() && ck.shard == shard) {
         return Ok(false);
     }
@@ -116,7 +116,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         anyhow::bail!("--checkpoint-secs must be a number of seconds ≥ 0");
     }
     if let Some(t) = args.threads {
-        crate::sim::runner::check_threads(t)?;
+        check_threads(t)?;
     }
     let shard = args
         .shard
@@ -137,7 +137,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     };
     let (exp, result) = match &args.resume {
         Some(dir) => {
-            let ck = crate::sim::runner::read_checkpoint(dir)?;
+            let ck = read_checkpoint(dir)?;
             opts.stop = Some(stop_on_ctrl_c());
             (ck.experiment, resume_run(dir, &opts))
         }

@@ -2,10 +2,11 @@
 //! random numbers and racing, and write the best as a loadable agent with a report.
 
 use super::GameArgs;
-use crate::agents::greedy::{Weight, Weights};
-use crate::games::{with_game, GameKind, GameVisitor};
+use crate::agent::greedy::{Weight, Weights};
+use crate::games::kind::GameKind;
+use crate::games::{with_game, GameVisitor};
 use crate::sim::guard::{split_file, Outputs};
-use crate::study::tune::{tune, TuneConfig, Tuned, MAX_CANDIDATES};
+use crate::study::tune::{tune, TuneConfig, Tuned, MAX_CANDIDATES, REPORT_HEADER};
 use std::path::{Path, PathBuf};
 
 /// Arguments of `bailab tune`.
@@ -77,7 +78,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let info = args.game.info();
     let players = info.seats.1.min(4);
     if let Some(t) = args.threads {
-        crate::sim::runner::check_threads(t)?;
+        crate::sim::report::check_threads(t)?;
     }
     let opponents = opponents(&args, players)?;
     if args.candidates == 0 && args.include.is_empty() && args.start.is_none() {
@@ -247,16 +248,7 @@ fn write_outputs(
 /// `report.csv`: one row per candidate per round.
 fn report_csv(table: &[Weight], t: &Tuned) -> anyhow::Result<String> {
     let mut w = csv::Writer::from_writer(Vec::new());
-    w.write_record([
-        "candidate",
-        "params",
-        "round",
-        "deals",
-        "mean_diff",
-        "mean_diff_lo95",
-        "mean_diff_hi95",
-        "status",
-    ])?;
+    w.write_record(REPORT_HEADER)?;
     for r in &t.rows {
         w.write_record([
             r.candidate.to_string(),

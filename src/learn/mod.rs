@@ -33,7 +33,8 @@ pub mod selfplay;
 
 use crate::agents::rules::list::{Rule, RuleList};
 use crate::agents::rules::{feature_names, greedy_column, rank_column};
-use crate::games::{GameKind, RuleMap};
+use crate::game::RuleMap;
+use crate::games::kind::GameKind;
 use selfplay::Gain;
 use std::collections::HashSet;
 use std::ops::Range;

@@ -2,14 +2,14 @@
 //! instance ISMCTS) with more than one legal action, what greedy would take and what the
 //! teacher took. Collected from games of the teacher in one seat against greedy in the others.
 
+use crate::agent::features::{FeatureRow, MAX_FEATURES};
+use crate::agent::spec::AgentSpec;
+use crate::agent::Agent;
 use crate::agents::catalogue::{lookup, make_agent, make_ismcts};
 use crate::agents::ismcts::Ismcts;
-use crate::agents::rules::features::{FeatureRow, MAX_FEATURES};
 use crate::agents::rules::{feature_rows, greedy};
-use crate::agents::spec::AgentSpec;
-use crate::agents::Agent;
 use crate::game::{ActionBuffer, GameId, GameState};
-use crate::games::GameKind;
+use crate::games::kind::GameKind;
 use crate::rng::GameRng;
 use crate::rng::{stream_rng, DEAL_STREAM};
 use crate::sim::agent_rngs;

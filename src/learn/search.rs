@@ -2,7 +2,7 @@
 //! the list choose as the teacher chose at the most decisions.
 
 use super::samples::Samples;
-use crate::agents::rules::features::FeatureRow;
+use crate::agent::features::FeatureRow;
 use crate::agents::rules::list::{final_choice, narrow, Cond, Op, Rule, Test};
 use rayon::prelude::*;
 use std::collections::BTreeMap;

@@ -1,12 +1,11 @@
 //! Scoring a rule list by play: its payout in one seat against greedy in the others, on the
 //! same deals for every list (common random numbers), every deal in all rotations.
 
+use crate::agent::Agent;
 use crate::agents::rules::list::RuleList;
 use crate::agents::rules::{greedy, RulesAgent};
-use crate::agents::Agent;
-use crate::game::{GameId, MAX_SEATS};
-use crate::games::GameKind;
-use crate::sim::play_game;
+use crate::games::kind::GameKind;
+use crate::sim::deal::{DealLoop, Seating};
 use crate::sim::stats::mean_interval;
 use rayon::prelude::*;
 use std::sync::Arc;
@@ -35,19 +34,11 @@ pub fn payouts<G: GameKind>(
                 ]
             },
             |agents, d| {
-                let deal = SELFPLAY_DEALS_FROM + d;
-                let total = (0..n)
-                    .map(|r| {
-                        let seat_agent: [usize; MAX_SEATS] =
-                            std::array::from_fn(|s| usize::from(s != r));
-                        let id = GameId {
-                            master: seed,
-                            deal,
-                            rotation: r as u8,
-                        };
-                        play_game(game, id, agents, &seat_agent[..n], |_| {}).payouts[r]
-                    })
-                    .sum();
+                let looper = DealLoop::seeded(game, seed, Seating::Spotlight(2), 0..n);
+                let mut total = 0i64;
+                looper.outcomes(SELFPLAY_DEALS_FROM + d, agents, |at, o| {
+                    total += o.payouts[at.rotation]
+                });
                 tick();
                 total
             },

@@ -4,9 +4,10 @@
 use super::sprt::SprtConfig;
 use crate::agents::catalogue::{check_specs_with, Setting};
 use crate::deal_spec::DealSpec;
-use crate::games::{
-    check_players, check_variant, game_info, with_game, GameKind, GameVisitor, RuleMap,
-};
+use crate::game::RuleMap;
+use crate::games::kind::{check_players, check_variant, GameKind};
+use crate::games::{game_info, with_game, GameVisitor};
+use crate::text::toml_error;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
@@ -365,24 +366,4 @@ fn check_numbers(text: &str) -> Result<(), String> {
         return Err(format!("{line}{place}: {value} is not {what} ({range})"));
     }
     Ok(())
-}
-
-/// A TOML error as the parser words it, with the offending line and the one before it shown
-/// (a parser often notices a fault, such as a missing quote or bracket, on the next line).
-pub fn toml_error(text: &str, origin: &str, e: &toml::de::Error) -> String {
-    let message = e.message().trim_end();
-    let Some(span) = e.span() else {
-        return format!("{origin}: {message}");
-    };
-    let at = span.start.min(text.len());
-    let line = text[..at].matches('\n').count() + 1;
-    let column = at - text[..at].rfind('\n').map_or(0, |i| i + 1) + 1;
-    let lines: Vec<&str> = text.lines().collect();
-    let mut out = format!("{origin}: line {line}, column {column}: {message}");
-    for n in line.saturating_sub(1).max(1)..=line {
-        if let Some(l) = lines.get(n - 1) {
-            out += &format!("\n  {n:>4} | {l}");
-        }
-    }
-    out
 }

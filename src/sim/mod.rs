@@ -1,14 +1,20 @@
 //! Playing games: the seeded game loop shared by `play`, `replay`, the runner and the tests.
 
+pub mod checkpoint;
+pub mod deal;
 pub mod experiment;
+pub mod game_files;
 pub mod games_csv;
 pub mod guard;
 pub mod output;
+pub mod play;
+pub mod recorder;
+pub mod report;
 pub mod runner;
 pub mod sprt;
 pub mod stats;
 
-use crate::agents::Agent;
+use crate::agent::Agent;
 use crate::game::{ActionBuffer, Game, GameState, Outcome, Seat, SeatView, MAX_SEATS};
 use crate::rng::{stream_rng, GameRng, DEAL_STREAM};
 
@@ -18,7 +24,7 @@ pub const fn agent_stream(rotation: u8, seat: Seat) -> u64 {
     1 + (rotation as u64) * MAX_SEATS as u64 + seat as u64
 }
 
-pub use crate::game::{Decision, GameId};
+use crate::game::{Decision, GameId};
 
 /// The RNG stream of game `j` of a match's deal (game 0 is the deal's own stream 0; later games
 /// use streams `1000 + j`, clear of the agents' streams).

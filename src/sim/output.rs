@@ -3,6 +3,7 @@
 
 use super::experiment::Experiment;
 use super::stats::{mean_interval, wilson, Tally};
+use crate::text::thousands;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -241,19 +242,6 @@ pub fn matches_csv(exp: &Experiment, t: &Tally) -> Vec<u8> {
     w.into_inner().expect("in memory")
 }
 
-/// A count with thousands separators: `1,234,567`.
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
 /// A rate as a percentage with one decimal.
 fn percent(x: f64) -> String {
     format!("{:.1}%", 100.0 * x)
@@ -291,6 +279,35 @@ pub fn console_summary(exp: &Experiment, t: &Tally) -> String {
         thousands(drawn),
         percent(drawn as f64 / games as f64)
     );
+    out += &agent_table(t);
+    let equal = 1.0 / n.max(1) as f64;
+    out += &format!(
+        "reference: equal play wins 1/{n} = {} of seat-games ({} with the {} drawn)\n",
+        percent(equal),
+        percent(equal * (1.0 - drawn as f64 / games as f64)),
+        percent(drawn as f64 / games as f64)
+    );
+    out += &format!(
+        "payouts are in {unit}; intervals are 95% (Wilson for win rates, Student t for means)\n"
+    );
+    for p in &t.pairs {
+        let (m, lo, hi, _) = mean_interval(p.diff_sum, p.diff_sq, p.deals, p.scale as f64);
+        out += &format!(
+            "paired: {} − {}, mean over {} deals of the per-deal difference of mean payouts: \
+             {m:+.3} {unit}, 95% interval [{lo:+.3}, {hi:+.3}]\n",
+            t.agents[p.a],
+            t.agents[p.b],
+            thousands(p.deals)
+        );
+    }
+    out
+}
+
+/// The per-agent table of [`console_summary`]: games, seats, wins, win rate, penalties and mean
+/// payout, one aligned row per agent under a header.
+fn agent_table(t: &Tally) -> String {
+    let games = t.games.max(1);
+    let mut out = String::new();
     let header = [
         "agent",
         "games",
@@ -335,26 +352,6 @@ pub fn console_summary(exp: &Experiment, t: &Tally) -> String {
         }
         out += line.trim_end();
         out += "\n";
-    }
-    let equal = 1.0 / n.max(1) as f64;
-    out += &format!(
-        "reference: equal play wins 1/{n} = {} of seat-games ({} with the {} drawn)\n",
-        percent(equal),
-        percent(equal * (1.0 - drawn as f64 / games as f64)),
-        percent(drawn as f64 / games as f64)
-    );
-    out += &format!(
-        "payouts are in {unit}; intervals are 95% (Wilson for win rates, Student t for means)\n"
-    );
-    for p in &t.pairs {
-        let (m, lo, hi, _) = mean_interval(p.diff_sum, p.diff_sq, p.deals, p.scale as f64);
-        out += &format!(
-            "paired: {} − {}, mean over {} deals of the per-deal difference of mean payouts: \
-             {m:+.3} {unit}, 95% interval [{lo:+.3}, {hi:+.3}]\n",
-            t.agents[p.a],
-            t.agents[p.b],
-            thousands(p.deals)
-        );
     }
     out
 }

@@ -11,6 +11,7 @@
 //! for any thread count and across `--resume` (docs/sprt.md).
 
 use super::stats::{PairTally, Tally};
+use crate::text::thousands;
 use serde::{Deserialize, Serialize};
 
 /// The `[sprt]` table of an experiment. Unknown keys are errors.
@@ -362,10 +363,6 @@ impl SprtOutcome {
             self.agents[0], self.agents[1], self.lower, self.upper, self.alpha, self.beta
         )
     }
-}
-
-fn thousands(n: u64) -> String {
-    super::output::thousands(n)
 }
 
 /// The header of `sprt.csv`.

@@ -7,7 +7,7 @@
 //! are the same for any number of threads.
 
 use crate::game::MAX_SEATS;
-use crate::games::{GameKind, MeasureInfo, Per, NOT_APPLICABLE, NOT_MEASURED};
+use crate::games::kind::{GameKind, MeasureInfo, Per, NOT_APPLICABLE, NOT_MEASURED};
 use crate::rng::stream_rng;
 use crate::sim::guard::Outputs;
 use crate::sim::match_deal_stream;
@@ -273,6 +273,19 @@ pub fn num(x: f64) -> String {
     format!("{x:.decimals$}")
 }
 
+/// Writes one row of `distributions.csv` or `means.csv`: the fields both start with (game,
+/// variant, measure, group, per), then the file's own.
+fn write_row(
+    w: &mut csv::Writer<Vec<u8>>,
+    game: &str,
+    variant: &str,
+    d: &Distribution,
+    own: &[&str],
+) {
+    let key = [game, variant, &d.measure, &d.group, d.per];
+    w.write_record(key.iter().chain(own)).expect("in memory");
+}
+
 /// The `distributions.csv` text of `dists` for a game and variant.
 pub fn distributions_csv(game: &str, variant: &str, dists: &[Distribution]) -> Vec<u8> {
     let mut w = csv::Writer::from_writer(Vec::new());
@@ -281,20 +294,20 @@ pub fn distributions_csv(game: &str, variant: &str, dists: &[Distribution]) -> V
         let total = d.total();
         for (v, c) in d.rows() {
             let (share, lo, hi) = wilson(c, total);
-            w.write_record([
+            write_row(
+                &mut w,
                 game,
                 variant,
-                &d.measure,
-                &d.group,
-                d.per,
-                &v.to_string(),
-                &c.to_string(),
-                &total.to_string(),
-                &num(share),
-                &num(lo),
-                &num(hi),
-            ])
-            .expect("in memory");
+                d,
+                &[
+                    &v.to_string(),
+                    &c.to_string(),
+                    &total.to_string(),
+                    &num(share),
+                    &num(lo),
+                    &num(hi),
+                ],
+            );
         }
     }
     w.into_inner().expect("in memory")
@@ -306,19 +319,19 @@ pub fn means_csv(game: &str, variant: &str, dists: &[Distribution]) -> Vec<u8> {
     w.write_record(MEANS_HEADER).expect("in memory");
     for d in dists {
         let (mean, lo, hi, sd) = d.mean();
-        w.write_record([
+        write_row(
+            &mut w,
             game,
             variant,
-            &d.measure,
-            &d.group,
-            d.per,
-            &d.total().to_string(),
-            &num(mean),
-            &num(lo),
-            &num(hi),
-            &num(sd),
-        ])
-        .expect("in memory");
+            d,
+            &[
+                &d.total().to_string(),
+                &num(mean),
+                &num(lo),
+                &num(hi),
+                &num(sd),
+            ],
+        );
     }
     w.into_inner().expect("in memory")
 }

@@ -7,12 +7,12 @@
 //! are split among threads; the stopping rule is checked only at fixed sample counts, so the
 //! stop is the same for any thread count too.
 
+use crate::agent::Agent;
 use crate::agents::catalogue::make_agent;
-use crate::agents::Agent;
 use crate::deal_spec::{deal_with_spec, DealPlan};
 use crate::game::{ActionBuffer, GameId, GameState, Seat};
+use crate::games::kind::GameKind;
 use crate::games::position::Position;
-use crate::games::GameKind;
 use crate::rng::{stream_rng, DEAL_STREAM};
 use crate::sim::stats::{mean_interval, wilson};
 use crate::sim::{agent_rngs, play_out};

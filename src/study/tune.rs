@@ -19,16 +19,15 @@
 //! Deterministic for any thread count: each deal's games depend on the seed and the deal only,
 //! and results are collected in deal order.
 
+use crate::agent::greedy::{Weight, Weights};
+use crate::agent::spec::AgentSpec;
+use crate::agent::Agent;
 use crate::agents::catalogue::{lookup, make_agent};
-use crate::agents::greedy::{Weight, Weights};
-use crate::agents::spec::AgentSpec;
-use crate::agents::Agent;
-use crate::game::{GameId, MAX_SEATS};
-use crate::games::GameKind;
+use crate::games::kind::GameKind;
 use crate::learn::selfplay::Gain;
 use crate::learn::Progress;
 use crate::rng::{stream_rng, GameRng};
-use crate::sim::play_game;
+use crate::sim::deal::{DealLoop, Seating};
 use rand::Rng;
 use rayon::prelude::*;
 
@@ -40,6 +39,18 @@ const SAMPLE_STREAM: u64 = 0x7475_6e65; // "tune"
 
 /// The most candidates (besides the default).
 pub const MAX_CANDIDATES: usize = 10_000;
+
+/// The header of `bailab tune`'s `report.csv`: one row per candidate per round.
+pub const REPORT_HEADER: [&str; 8] = [
+    "candidate",
+    "params",
+    "round",
+    "deals",
+    "mean_diff",
+    "mean_diff_lo95",
+    "mean_diff_hi95",
+    "status",
+];
 
 /// What to tune and how.
 #[derive(Clone, Debug)]
@@ -217,24 +228,11 @@ pub fn payouts<G: GameKind>(
         .map_init(
             || build().expect("checked above"),
             |agents, d| {
-                let total =
-                    (0..n)
-                        .map(|r| {
-                            let seat_agent: [usize; MAX_SEATS] = std::array::from_fn(|s| {
-                                if s == r {
-                                    0
-                                } else {
-                                    1 + (s + n - r - 1) % n
-                                }
-                            });
-                            let id = GameId {
-                                master: seed,
-                                deal: TUNE_DEALS_FROM + d,
-                                rotation: r as u8,
-                            };
-                            play_game(game, id, agents, &seat_agent[..n], |_| {}).payouts[r]
-                        })
-                        .sum::<i64>();
+                let looper = DealLoop::seeded(game, seed, Seating::Spotlight(n), 0..n);
+                let mut total = 0i64;
+                looper.outcomes(TUNE_DEALS_FROM + d, agents, |at, o| {
+                    total += o.payouts[at.rotation]
+                });
                 progress.tick();
                 total
             },
@@ -242,10 +240,9 @@ pub fn payouts<G: GameKind>(
         .collect())
 }
 
-/// Tunes game `G`'s greedy (see the module documentation).
-pub fn tune<G: GameKind>(cfg: &TuneConfig, progress: &dyn Progress) -> Result<Tuned, String> {
-    let table = G::GREEDY_WEIGHTS;
-    if table.is_empty() {
+/// The game and the candidate weights of a tuning, once its settings are checked.
+fn setup<G: GameKind>(cfg: &TuneConfig) -> Result<(G, Vec<Weights>), String> {
+    if G::GREEDY_WEIGHTS.is_empty() {
         return Err(format!("{}'s greedy has no weights to tune", G::INFO.name));
     }
     if cfg.opponents.len() + 1 != cfg.players {
@@ -265,6 +262,13 @@ pub fn tune<G: GameKind>(cfg: &TuneConfig, progress: &dyn Progress) -> Result<Tu
                 .into(),
         );
     }
+    Ok((game, candidates))
+}
+
+/// Tunes game `G`'s greedy (see the module documentation).
+pub fn tune<G: GameKind>(cfg: &TuneConfig, progress: &dyn Progress) -> Result<Tuned, String> {
+    let table = G::GREEDY_WEIGHTS;
+    let (game, candidates) = setup::<G>(cfg)?;
     let specs: Vec<String> = candidates.iter().map(|w| spec_of(table, w)).collect();
     let mut alive: Vec<usize> = (0..candidates.len()).collect();
     let mut sums: Vec<Vec<i64>> = vec![Vec::new(); candidates.len()];

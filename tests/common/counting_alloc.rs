@@ -1,6 +1,7 @@
 //! A global allocator that counts this thread's heap allocations, for the zero-allocation tests
-//! (ARCHITECTURE.md contract 5). Include it with `#[path = "common/counting_alloc.rs"] mod
-//! counting_alloc;` in a test file: it installs itself as that binary's global allocator.
+//! (ARCHITECTURE.md contract 5). Declare it once in a test binary's `main.rs` (`#[path =
+//! "../common/counting_alloc.rs"] mod counting_alloc;`): it installs itself as that binary's global
+//! allocator, and its modules read `crate::counting_alloc::allocations`.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;

@@ -1,6 +1,6 @@
 //! How well a game's determinizations predict that another seat could win on a discard: the
-//! measure behind the Tứ Sắc determinization weights (tests/tusac_view.rs,
-//! tests/tusac_packs_view.rs).
+//! measure behind the Tứ Sắc determinization weights (tests/tusac/tusac_view.rs,
+//! tests/tusac/tusac_packs_view.rs).
 
 use bailab::game::{ActionBuffer, GameState, SeatView};
 use bailab::games::tusac::{Action, Card};

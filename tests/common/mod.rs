@@ -129,3 +129,23 @@ pub fn wait_for(path: &Path, child: &mut Child) {
         std::thread::sleep(Duration::from_millis(10));
     }
 }
+
+/// A file's bytes; a missing file fails the test naming it.
+pub fn read(path: &Path) -> Vec<u8> {
+    std::fs::read(path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()))
+}
+
+/// Asserts that the result folders `a` and `b` hold the same bytes in each of `names`, and that
+/// none of them is empty in `a`.
+pub fn assert_same_files(a: &Path, b: &Path, names: &[&str]) {
+    for name in names {
+        let (x, y) = (read(&a.join(name)), read(&b.join(name)));
+        assert!(!x.is_empty(), "{} is empty", a.join(name).display());
+        assert!(
+            x == y,
+            "{name} differs between {} and {}",
+            a.display(),
+            b.display()
+        );
+    }
+}

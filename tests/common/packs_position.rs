@@ -1,13 +1,13 @@
 //! Constructed multi-pack Tứ Sắc positions (sisepai21, dirtyking26) for tests: cards from
 //! notation, the deck of §1.3 item 4 for given hands, the dealt state, and a checked step.
-//! Include with `#[path = "common/packs_position.rs"] mod packs_position;`.
+//! Declared in `tests/tusac/main.rs`; its modules `use crate::packs_position`.
 #![allow(dead_code)] // each test file uses its own subset
 
 use bailab::game::{GameState, Seat};
+use bailab::games::tusac::actions::Action;
 use bailab::games::tusac::card::parse_cards;
 use bailab::games::tusac::options::Options;
 use bailab::games::tusac::packs::{MultiPack, PacksState};
-use bailab::games::tusac::state::Action;
 use bailab::games::tusac::{Card, Meld, SetKind};
 
 /// Cards in notation (up to 16 copies of a card: four packs).

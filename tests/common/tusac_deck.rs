@@ -1,8 +1,8 @@
-//! Constructed classic Tứ Sắc deals, shared by the test files that include this one
-//! (`#[path = "common/tusac_deck.rs"] mod tusac_deck;`).
+//! Constructed classic Tứ Sắc deals, shared by the test modules of `tests/tusac/` (declared in its
+//! `main.rs`).
 
 use bailab::games::tusac::card::{parse_cards, CARD_TYPES};
-use bailab::games::tusac::state::DECK_SIZE;
+use bailab::games::tusac::onepack::deck::DECK_SIZE;
 use bailab::games::tusac::{Card, OnePack, OnePackState, Options};
 
 /// Cards per hand in classic (§1.3 item 2).

@@ -1,10 +1,11 @@
 //! Stepping a one-pack Tứ Sắc state in tests: its legal actions, a checked apply, and the card
-//! count that conservation tests compare. Include with `#[path = "common/tusac_play.rs"] mod
-//! tusac_play;`.
+//! count that conservation tests compare. Declared in `tests/tusac/main.rs`; its modules `use
+//! crate::tusac_play`.
 #![allow(dead_code)] // each test file uses its own subset
 
 use bailab::game::{GameState, Seat};
-use bailab::games::tusac::state::{Action, OnePackState};
+use bailab::games::tusac::actions::Action;
+use bailab::games::tusac::onepack::state::OnePackState;
 
 /// The legal actions of the seat to move.
 pub fn legal(s: &OnePackState) -> Vec<Action> {

@@ -27,8 +27,8 @@
 //! prefer = "is_discard and outs <= 1"
 //! ```
 
-use super::features::{FeatureInfo, FeatureRow};
-use crate::sim::experiment::toml_error;
+use crate::agent::features::{FeatureInfo, FeatureRow};
+use crate::text::toml_error;
 use arrayvec::ArrayVec;
 use serde::Deserialize;
 use std::fmt;

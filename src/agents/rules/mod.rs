@@ -3,16 +3,14 @@
 //! or written by hand. It reads the seat's view only (through the game's features and its
 //! greedy agent) and allocates nothing in play.
 
-pub mod features;
 pub mod list;
 
-use self::features::{all_features, FeatureRow, GREEDY_RANKS};
 use self::list::{choose, RuleList};
-use super::catalogue::{AgentInfo, ParamInfo};
-use super::spec::AgentSpec;
-use super::Agent;
+use crate::agent::features::{all_features, FeatureRow, GREEDY_RANKS, MAX_FEATURES};
+use crate::agent::spec::AgentSpec;
+use crate::agent::{Agent, AgentInfo, ParamInfo};
 use crate::game::{ActionBuffer, GameState};
-use crate::games::GameKind;
+use crate::games::kind::GameKind;
 use crate::rng::GameRng;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -50,7 +48,7 @@ impl<G: GameKind> RulesAgent<G> {
         RulesAgent {
             list,
             greedy: greedy::<G>(),
-            rows: vec![[0; features::MAX_FEATURES]; capacity],
+            rows: vec![[0; MAX_FEATURES]; capacity],
             cands: Vec::with_capacity(capacity),
         }
     }
@@ -89,7 +87,7 @@ pub fn feature_rows<G: GameKind>(
 ) -> usize {
     let rows = &mut rows[..legal.len()];
     for row in rows.iter_mut() {
-        *row = [0; features::MAX_FEATURES];
+        *row = [0; MAX_FEATURES];
     }
     G::features(view, legal, rows);
     let (gc, rc) = (greedy_column::<G>(), rank_column::<G>());
@@ -160,7 +158,8 @@ pub fn read_rules<G: GameKind>(path: &Path) -> Result<RuleList, String> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("rule file {origin}: cannot read it: {e}"))?;
     let list = RuleList::parse(&text, &origin, G::INFO.name, all_features(G::FEATURES))?;
-    crate::games::check_variant(&G::INFO, &list.variant).map_err(|e| format!("{origin}: {e}"))?;
+    crate::games::kind::check_variant(&G::INFO, &list.variant)
+        .map_err(|e| format!("{origin}: {e}"))?;
     Ok(list)
 }
 

@@ -3,10 +3,11 @@
 //! card lists in the spec's notation, and a deal from a reordered pack.
 
 use super::card::{parse_cards, Card};
-use super::state::{Chan, ChanState, Setup, DECK_SIZE, HAND_SIZE};
+use super::state::{Chan, ChanState};
+use super::types::{Setup, DECK_SIZE, HAND_SIZE};
 use crate::deal_spec::{round_robin, DealLayout};
+use crate::game::RuleMap;
 use crate::game::{Game, Seat};
-use crate::games::RuleMap;
 
 /// The layout of a deal with first player `first` (default seat 0, the first hand of a match).
 pub fn layout(game: &Chan, first: Option<Seat>) -> DealLayout {

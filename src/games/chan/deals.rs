@@ -5,7 +5,7 @@ use super::card::Card;
 use super::decompose::{decompose, win_shape};
 use super::state::ChanState;
 use crate::game::{Seat, MAX_SEATS};
-use crate::games::{MeasureInfo, NOT_MEASURED};
+use crate::games::kind::{MeasureInfo, NOT_MEASURED};
 
 /// The measures, in the order [`measure`] writes them.
 pub const MEASURES: &[MeasureInfo] = &[

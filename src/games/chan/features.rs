@@ -1,5 +1,5 @@
 //! Chắn's features of a candidate action, for rule lists (`rules:PATH`): computed from the
-//! acting seat's view only (see [`crate::agents::rules::features`]).
+//! acting seat's view only (see [`crate::agent::features`]).
 //!
 //! They aim at what `greedy` (a one-step lone-card minimiser) does not see:
 //! - the Chắn requirement of `WinShape` (§3.4: at least 6 Chắn), which makes breaking a
@@ -28,9 +28,9 @@ use super::hand::Hand;
 use super::options::Options;
 use super::rules::{after_chiu, after_eat, legal_discards, MeldKind, SeatState};
 use super::score::{score, WinFacts};
-use super::state::{Action, Origin, Phase, Via};
+use super::types::{Action, Origin, Phase, Via};
 use super::ChanView;
-use crate::agents::rules::features::{feature, FeatureInfo, FeatureRow};
+use crate::agent::features::{feature, FeatureInfo, FeatureRow};
 use crate::game::{Seat, SeatView};
 
 /// Row slots, in the order of [`FEATURES`].
@@ -259,7 +259,7 @@ pub const FEATURES: &[FeatureInfo] = &[
 ];
 
 const N: usize = F::Count as usize;
-const _: () = assert!(FEATURES.len() == N && N < crate::agents::rules::features::MAX_FEATURES);
+const _: () = assert!(FEATURES.len() == N && N < crate::agent::features::MAX_FEATURES);
 
 /// The Tôm and Lèo groups (§1.3) as identity masks.
 const TOM_MASK: u32 = TOM[0].bit() | TOM[1].bit() | TOM[2].bit();
@@ -529,6 +529,8 @@ fn pairs(melds: &[super::rules::Meld]) -> u8 {
 }
 
 /// Writes the features of each legal action into `rows` (one row per action).
+///
+/// Long: the hot path of greedy; one pass sharing the per-decision values across actions.
 pub fn features(view: &ChanView<'_>, legal: &[Action], rows: &mut [FeatureRow]) {
     let me = view.seat();
     let n = view.players() as Seat;
@@ -733,7 +735,7 @@ pub fn features(view: &ChanView<'_>, legal: &[Action], rows: &mut [FeatureRow]) 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::agents::uniform_index;
+    use crate::agent::uniform_index;
     use crate::game::{Game, GameState};
     use crate::games::chan::Chan;
     use crate::rng::{stream_rng, DEAL_STREAM};

@@ -23,14 +23,15 @@ use super::card::{Card, IDENTITIES};
 use super::decompose::decompose;
 use super::features::{features, FEATURES};
 use super::hand::Hand;
-use super::state::MAX_ACTIONS;
-use super::state::{Action, ChanState};
+use super::state::ChanState;
+use super::types::Action;
+use super::types::MAX_ACTIONS;
 use super::view::ChanView;
-use crate::agents::catalogue::AgentInfo;
-use crate::agents::greedy::{feature_slot, milli, TieBreak, Weights, TIEBREAK_PARAM};
-use crate::agents::rules::features::{FeatureRow, MAX_FEATURES};
-use crate::agents::spec::AgentSpec;
-use crate::agents::Agent;
+use crate::agent::features::{FeatureRow, MAX_FEATURES};
+use crate::agent::greedy::{feature_slot, milli, TieBreak, Weights, TIEBREAK_PARAM};
+use crate::agent::spec::AgentSpec;
+use crate::agent::Agent;
+use crate::agent::AgentInfo;
 use crate::rng::GameRng;
 
 /// The catalogue entry of Chắn's `greedy`.

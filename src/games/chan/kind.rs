@@ -8,16 +8,18 @@ use super::card::{format_cards, parse_cards, Card, COPIES};
 use super::decompose::decompose;
 use super::greedy::{ChanGreedy, GREEDY_INFO};
 use super::log::ChanLog;
-use super::state::{Chan, ChanState, Event, Setup, DECK_SIZE};
+use super::state::{Chan, ChanState};
+use super::types::{Event, Setup, DECK_SIZE};
 use super::{Hand, Options};
-use crate::agents::rules::features::{FeatureInfo, FeatureRow};
-use crate::agents::spec::AgentSpec;
-use crate::agents::Agent;
+use crate::agent::features::{FeatureInfo, FeatureRow};
+use crate::agent::spec::AgentSpec;
+use crate::agent::Agent;
 use crate::deal_spec::DealLayout;
 use crate::game::Game;
-use crate::games::{
+use crate::game::RuleMap;
+use crate::games::kind::{
     check_variant, rules_with_players, Analysis, AnalyzeOptions, BenchRow, GameInfo, GameKind,
-    RecordSetup, RuleDoc, RuleMap,
+    RecordSetup, RuleDoc,
 };
 use crate::record::RecordEvent;
 use crate::rng::{stream_rng, DEAL_STREAM};
@@ -45,7 +47,7 @@ pub fn parse_deck(text: &str) -> Result<[Card; DECK_SIZE], String> {
 fn setup_of(map: &RuleMap, players: u8) -> Result<Setup, String> {
     let mut setup = Setup::default();
     for (k, v) in map {
-        let seat = || crate::games::setup_seat(k, v, players);
+        let seat = || crate::games::kind::setup_seat(k, v, players);
         match k.as_str() {
             "first" => setup.first = seat()?,
             "prev_winner" if v.is_null() => setup.prev_winner = None,
@@ -77,7 +79,7 @@ impl GameKind for Chan {
     ) -> Result<(Chan, crate::games::position::Position<ChanState>), String> {
         super::position::read(variant, text, origin)
     }
-    const DEAL_MEASURES: &'static [crate::games::MeasureInfo] = super::deals::MEASURES;
+    const DEAL_MEASURES: &'static [crate::games::kind::MeasureInfo] = super::deals::MEASURES;
     fn measure_deal(state: &Self::State, out: &mut [[i32; crate::game::MAX_SEATS]]) {
         super::deals::measure(state, out);
     }
@@ -98,11 +100,11 @@ impl GameKind for Chan {
 
     const FEATURES: &'static [FeatureInfo] = super::features::FEATURES;
 
-    const GREEDY_WEIGHTS: &'static [crate::agents::greedy::Weight] = super::greedy::WEIGHTS;
+    const GREEDY_WEIGHTS: &'static [crate::agent::greedy::Weight] = super::greedy::WEIGHTS;
 
     fn features(
         view: &super::ChanView<'_>,
-        legal: &[super::state::Action],
+        legal: &[super::types::Action],
         rows: &mut [FeatureRow],
     ) {
         super::features::features(view, legal, rows)

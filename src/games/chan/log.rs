@@ -3,9 +3,10 @@
 //! the outcome with the winner's factors.
 
 use super::decompose::decompose;
-use super::state::{ChanState, DECK_SIZE};
+use super::state::ChanState;
+use super::types::DECK_SIZE;
 use crate::game::{GameState, Seat};
-use crate::games::GameLog;
+use crate::games::kind::GameLog;
 use crate::notation::spaced;
 use std::fmt::Write;
 

@@ -11,10 +11,12 @@
 use super::card::{parse_cards, Card, IDENTITIES};
 use super::hand::Hand;
 use super::rules::MeldSource;
-use super::state::{Chan, ChanState, Live, Origin, Phase, Resume, Setup, Via, DECK_SIZE};
+use super::state::{Chan, ChanState};
+use super::types::{Live, Origin, Phase, Resume, Setup, Via, DECK_SIZE};
+use crate::game::RuleMap;
 use crate::game::Seat;
+use crate::games::kind::GameKind;
 use crate::games::position::{parse_toml, seat_tables, Common, CopyCount, Keys, Position};
-use crate::games::{GameKind, RuleMap};
 
 /// Cards a seat holds, concealed and exposed, between its decisions.
 const HELD: usize = 19;
@@ -65,6 +67,30 @@ pub fn read(
         Some(_) => return Err("'live' must be one card".into()),
     };
     let (phase, live) = decision(phase, from, live_card, releaser, gate, me, n)?;
+    check_own_total(&hand, &seats, me, phase)?;
+    check_discards(&seats, &seen, &hand)?;
+
+    let mut s = lay_out(&game, first, &seats, live, phase);
+    s.dead = Hand::of(&dead);
+    deal_unseen(&mut s, &seats, me, &hand, &seen, stock_given)?;
+    if let (Phase::UWindow { .. }, Some(l)) = (phase, live) {
+        if !s.u_eligible(me, &l) {
+            return Err(format!(
+                "phase \"u\": seat {me} cannot ù on {} (§7.1), so the ù window does not ask it",
+                l.card
+            ));
+        }
+    }
+    Ok((game, Position { seat: me, state: s }))
+}
+
+/// Checks that the seat's concealed and exposed cards number what a seat holds at this decision.
+fn check_own_total(
+    hand: &[Card],
+    seats: &[SeatInfo],
+    me: Seat,
+    phase: Phase,
+) -> Result<(), String> {
     let to_hold = HELD + usize::from(matches!(phase, Phase::MustDiscard(_)));
     let own_total = hand.len() + seats[me as usize].exposed;
     if own_total != to_hold {
@@ -81,8 +107,17 @@ pub fn read(
             to_hold as i64 - seats[me as usize].exposed as i64
         ));
     }
-    check_discards(&seats, &seen, &hand)?;
+    Ok(())
+}
 
+/// The public part of the position: melds, discards, declined offers, the live card and phase.
+fn lay_out(
+    game: &Chan,
+    first: Seat,
+    seats: &[SeatInfo],
+    live: Option<Live>,
+    phase: Phase,
+) -> ChanState {
     let mut b = game.position().setup(Setup {
         first,
         prev_winner: None,
@@ -105,8 +140,19 @@ pub fn read(
         }
         b = b.live(&l.card.to_string(), l.gate, l.origin, l.via, l.releaser);
     }
-    let mut s = b.at(phase);
-    s.dead = Hand::of(&dead);
+    b.at(phase)
+}
+
+/// Deals the cards nobody has seen: the other seats' hidden hands, then the stock (checked
+/// against `stock` when given).
+fn deal_unseen(
+    s: &mut ChanState,
+    seats: &[SeatInfo],
+    me: Seat,
+    hand: &[Card],
+    seen: &CopyCount<IDENTITIES>,
+    stock_given: Option<u64>,
+) -> Result<(), String> {
     let mut unseen = Vec::with_capacity(DECK_SIZE);
     for c in Card::all() {
         (seen.counts()[c.index()]..4).for_each(|_| unseen.push(c));
@@ -115,14 +161,14 @@ pub fn read(
     let mut hidden = 0;
     for (x, info) in seats.iter().enumerate() {
         if x == me as usize {
-            s.seats[x].concealed = Hand::of(&hand);
+            s.seats[x].concealed = Hand::of(hand);
             continue;
         }
         let size = hidden_size(x, info)?;
         hidden += size;
         let cards: Vec<Card> = next.by_ref().take(size).collect();
         if cards.len() < size {
-            return Err(too_many(&seen, hidden));
+            return Err(too_many(seen, hidden));
         }
         s.seats[x].concealed = Hand::of(&cards);
     }
@@ -138,15 +184,7 @@ pub fn read(
     let start = DECK_SIZE - rest.len();
     s.deck[start..].copy_from_slice(&rest);
     s.next_draw = start as u8;
-    if let (Phase::UWindow { .. }, Some(l)) = (phase, live) {
-        if !s.u_eligible(me, &l) {
-            return Err(format!(
-                "phase \"u\": seat {me} cannot ù on {} (§7.1), so the ù window does not ask it",
-                l.card
-            ));
-        }
-    }
-    Ok((game, Position { seat: me, state: s }))
+    Ok(())
 }
 
 fn too_many(seen: &CopyCount<IDENTITIES>, hidden: usize) -> String {
@@ -346,36 +384,33 @@ fn decision(
         via,
         releaser: rel,
     };
+    let phase = phase_of(phase, via, rel, me)?;
+    Ok((phase, Some(live)))
+}
+
+/// The phase named `phase` for a live card come `via` from `rel` (checked against each other).
+fn phase_of(phase: &str, via: Via, rel: Option<Seat>, me: Seat) -> Result<Phase, String> {
     let resume = if via == Via::Draw {
         Resume::Drawn
     } else {
         Resume::Turn
     };
-    let phase = match (phase, via) {
-        ("turn", Via::Draw) => {
-            return Err(
-                "phase \"turn\" is on a discarded or passed card; the seat's own draw is \
+    match (phase, via) {
+        ("turn", Via::Draw) => Err(
+            "phase \"turn\" is on a discarded or passed card; the seat's own draw is \
                         phase \"drawn\""
-                    .into(),
-            )
-        }
-        ("turn", _) => Phase::Turn(me),
-        ("drawn", Via::Draw) => Phase::Drawn(me),
-        ("drawn", _) => {
-            return Err("phase \"drawn\" is on the seat's own draw (from = \"draw\")".into())
-        }
-        ("u", _) if rel == Some(me) => {
-            return Err(format!(
-                "seat {me} released the live card; the ù window does not ask its releaser, so \
+                .into(),
+        ),
+        ("turn", _) => Ok(Phase::Turn(me)),
+        ("drawn", Via::Draw) => Ok(Phase::Drawn(me)),
+        ("drawn", _) => Err("phase \"drawn\" is on the seat's own draw (from = \"draw\")".into()),
+        ("u", _) if rel == Some(me) => Err(format!(
+            "seat {me} released the live card; the ù window does not ask its releaser, so \
                  the decision is not seat {me}'s"
-            ))
-        }
-        ("u", _) => Phase::UWindow { seat: me, resume },
-        (other, _) => {
-            return Err(format!(
-                "'phase' = \"{other}\": write \"discard\", \"turn\", \"drawn\" or \"u\""
-            ))
-        }
-    };
-    Ok((phase, Some(live)))
+        )),
+        ("u", _) => Ok(Phase::UWindow { seat: me, resume }),
+        (other, _) => Err(format!(
+            "'phase' = \"{other}\": write \"discard\", \"turn\", \"drawn\" or \"u\""
+        )),
+    }
 }

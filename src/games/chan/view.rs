@@ -24,9 +24,10 @@
 
 use super::card::{Card, COPIES, IDENTITIES};
 use super::hand::Hand;
+use super::options::Options;
 use super::rules::{Meld, MeldSource, SeatState};
-use super::state::{ChanState, Live, Phase, Setup, DECK_SIZE, HAND_SIZE};
-use super::Options;
+use super::state::ChanState;
+use super::types::{Live, Phase, Setup, DECK_SIZE, HAND_SIZE};
 use crate::game::{GameState, Seat, SeatView};
 use crate::rng::{shuffle, GameRng};
 
@@ -219,7 +220,7 @@ impl SeatView for ChanView<'_> {
 fn rewrite_deal(s: &mut ChanState) {
     let n = s.players();
     let f = s.setup().first as usize;
-    let mut dealt: [Hand; super::state::MAX_PLAYERS] = [Hand::EMPTY; super::state::MAX_PLAYERS];
+    let mut dealt: [Hand; super::types::MAX_PLAYERS] = [Hand::EMPTY; super::types::MAX_PLAYERS];
     for (x, d) in dealt.iter_mut().enumerate().take(n) {
         *d = s.seats[x].initial();
     }

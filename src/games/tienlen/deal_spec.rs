@@ -3,10 +3,11 @@
 //! card lists in the notation of §1, and a deal from a reordered pack.
 
 use super::card::{parse_cards, Card, DECK_SIZE};
-use super::state::{Setup, TienLen, TienLenState, HAND_SIZE};
+use super::state::{TienLen, TienLenState};
+use super::types::{Setup, HAND_SIZE};
 use crate::deal_spec::{round_robin, DealLayout};
+use crate::game::RuleMap;
 use crate::game::{Game, Seat};
-use crate::games::RuleMap;
 
 /// The layout of a first game of a match dealt by `first` (the dealer, default seat 0):
 /// `deck[k]` goes to seat `(dealer + k) mod n`; the cards past `13n` are set aside, not a stock.

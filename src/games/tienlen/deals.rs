@@ -3,11 +3,12 @@
 
 use super::card::RANK_TWO;
 use super::cards::Cards;
-use super::combo::{toi_trang, toi_trang_conditions, ToiTrang};
+use super::combo::{toi_trang, toi_trang_conditions};
 use super::split::{combos, Splitter};
 use super::state::TienLenState;
+use super::toi_trang::ToiTrang;
 use crate::game::{Seat, MAX_SEATS};
-use crate::games::MeasureInfo;
+use crate::games::kind::MeasureInfo;
 use std::cell::RefCell;
 
 /// The measures, in the order [`measure`] writes them: first one per tới trắng condition of

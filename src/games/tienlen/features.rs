@@ -1,5 +1,5 @@
 //! Tiến Lên's features of a candidate action, for rule lists (`rules:PATH`): computed from the
-//! acting seat's view only (see [`crate::agents::rules::features`]).
+//! acting seat's view only (see [`crate::agent::features`]).
 //!
 //! `greedy` plays by the hand's best split ([`super::split`]): it leads its lowest combination,
 //! answers with the play that costs the split least and keeps 2s and hàng until an opponent is
@@ -10,9 +10,9 @@
 //!
 //! Cost: the per-decision values (the best split of the hand, its hàng value, what the unseen
 //! cards could form) are computed once; each action then costs a classification, one lookup of
-//! the best split of the hand after it in a per-thread memo keyed by rank counts (a copy of the
-//! split search of [`super::split`] that also records each split's composition and first
-//! combination), and, only for plays touching a hàng of the hand or leaving at most 4
+//! the best split of the hand after it in a per-thread memo keyed by rank counts (the search of
+//! [`super::split`], its summaries with each split's composition and first combination kept
+//! here), and, only for plays touching a hàng of the hand or leaving at most 4
 //! combinations, a thối or a rebuilt split of the cards left. Measured in 4-player greedy games
 //! (one core): about 0.6 µs per decision on average, 1.2 µs for a lead (10 actions on
 //! average), 0.5 µs for an answer (3 actions), against 0.33 µs for the whole greedy game step.
@@ -22,11 +22,14 @@ use super::card::RANK_TWO;
 use super::cards::Cards;
 use super::combo::{chat_value, classify, heo_total, is_chat, thoi, Combo, ComboType};
 use super::options::Options;
-use super::state::Action;
+use super::split::{
+    best_opening, lowest_suits, Summary, C_PAIR, C_PAIR_SEQUENCE, C_QUAD, C_SINGLE, C_STRAIGHT,
+    C_TRIPLE,
+};
+use super::types::Action;
 use super::TienLenView;
-use crate::agents::rules::features::{feature, FeatureInfo, FeatureRow};
+use crate::agent::features::{feature, FeatureInfo, FeatureRow};
 use crate::game::{Seat, SeatView};
-use arrayvec::ArrayVec;
 use std::cell::RefCell;
 
 /// Declares the features once: the row slots ([`F`]) and [`FEATURES`] in the same order.
@@ -132,37 +135,6 @@ features! {
         "active opponents who have played no card yet (cóng if this seat goes out first); 0..3",
 }
 
-/// The highest rank a sequence may reach (A; no 2 in sequences, §3.1).
-const RANK_ACE: u32 = 11;
-
-/// Composition slots of a split summary: the bit shift of each type's 4-bit count.
-const C_SINGLE: u32 = 0;
-const C_PAIR: u32 = 4;
-const C_TRIPLE: u32 = 8;
-const C_QUAD: u32 = 12;
-const C_STRAIGHT: u32 = 16;
-const C_PAIR_SEQUENCE: u32 = 20;
-
-/// A best split in one word: its cost `16 · combinations + singles` in bits 0..8 (the cost of
-/// [`super::split`]), then one 4-bit count per combination type from bit 8 (`C_*` slots).
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-struct Summary(u32);
-
-impl Summary {
-    /// `16 · combinations + singles`.
-    const fn cost(self) -> u32 {
-        self.0 & 0xFF
-    }
-    /// Combinations (plays to go out).
-    const fn plays(self) -> u32 {
-        self.cost() / 16
-    }
-    /// Combinations of the type in slot `slot`.
-    const fn count(self, slot: u32) -> u32 {
-        self.0 >> (8 + slot) & 0xF
-    }
-}
-
 /// The composition slot of a combination type.
 const fn slot(kind: ComboType) -> u32 {
     match kind {
@@ -172,53 +144,6 @@ const fn slot(kind: ComboType) -> u32 {
         ComboType::Quad => C_QUAD,
         ComboType::Straight(_) => C_STRAIGHT,
         ComboType::PairSequence(_) => C_PAIR_SEQUENCE,
-    }
-}
-
-/// One way to open a split at its lowest rank: the per-rank counts it takes (nibbles) and its
-/// composition slot.
-#[derive(Copy, Clone, Debug)]
-struct Opening {
-    take: u64,
-    slot: u32,
-}
-
-impl Opening {
-    /// What the opening adds to a summary: one combination (a single counts twice in the cost)
-    /// and one of its type.
-    const fn adds(self) -> u32 {
-        16 + (self.slot == C_SINGLE) as u32 + (1 << (8 + self.slot))
-    }
-}
-
-/// The openings at the lowest rank of `counts`, in the order of [`super::split`] (sets by size,
-/// then straights, then pair sequences, shortest first), so that the first best opening is the
-/// splitter's.
-fn openings(counts: u64, out: &mut ArrayVec<Opening, 24>) {
-    out.clear();
-    let r = counts.trailing_zeros() / 4;
-    let at = |i: u32| counts >> (4 * i) & 0xF;
-    for k in 1..=at(r) {
-        out.push(Opening {
-            take: k << (4 * r),
-            slot: 4 * (k as u32 - 1),
-        });
-    }
-    if r > RANK_ACE {
-        return;
-    }
-    for (per_rank, slot) in [(1u64, C_STRAIGHT), (2, C_PAIR_SEQUENCE)] {
-        let mut take = 0u64;
-        let mut len = 0;
-        let mut i = r;
-        while i <= RANK_ACE && at(i) >= per_rank {
-            take |= per_rank << (4 * i);
-            len += 1;
-            if len >= 3 {
-                out.push(Opening { take, slot });
-            }
-            i += 1;
-        }
     }
 }
 
@@ -261,16 +186,9 @@ impl Memo {
         if self.keys[slot] == counts {
             return (Summary(self.vals[slot]), self.firsts[slot]);
         }
-        let mut list = ArrayVec::new();
-        openings(counts, &mut list);
-        let (mut best, mut first) = (u32::MAX, 0);
-        for o in &list {
-            let v = self.summary(counts - o.take).0 + o.adds();
-            if v & 0xFF < best & 0xFF {
-                best = v;
-                first = o.take | u64::from(o.slot) << 56;
-            }
-        }
+        let (best, o) = best_opening(counts, |rest| self.summary(rest));
+        let best = best.0;
+        let first = o.take | u64::from(o.slot) << 56;
         self.keys[slot] = counts;
         self.vals[slot] = best;
         self.firsts[slot] = first;
@@ -300,25 +218,6 @@ impl Memo {
             }
         }
     }
-}
-
-/// The cards of `hand` taking `take` (nibble counts) per rank, lowest suits first.
-fn lowest_suits(hand: Cards, take: u64) -> Cards {
-    let mut out = 0u64;
-    let mut t = take;
-    while t != 0 {
-        let r = t.trailing_zeros() / 4;
-        let mut k = t >> (4 * r) & 0xF;
-        t &= !(0xF << (4 * r));
-        let mut bits = hand.0 >> (4 * r) & 0xF;
-        while k > 0 && bits != 0 {
-            let b = bits & bits.wrapping_neg();
-            out |= b << (4 * r);
-            bits &= bits - 1;
-            k -= 1;
-        }
-    }
-    Cards(out)
 }
 
 /// The hàng value of `cards` as thối counts it (quads and pair sequences of ranks 3..A), in
@@ -461,6 +360,9 @@ pub fn features(view: &TienLenView<'_>, legal: &[Action], rows: &mut [FeatureRow
     MEMO_TABLE.with(|m| fill(&mut m.borrow_mut(), view, legal, rows));
 }
 
+/// The features of each legal action, with the split memo at hand.
+///
+/// Long: the hot path of greedy; one pass sharing the per-decision values across actions.
 fn fill(memo: &mut Memo, view: &TienLenView<'_>, legal: &[Action], rows: &mut [FeatureRow]) {
     let o = view.options();
     let me = view.seat();
@@ -505,7 +407,7 @@ fn fill(memo: &mut Memo, view: &TienLenView<'_>, legal: &[Action], rows: &mut [F
     };
     let chain = view.chain();
 
-    let mut base: FeatureRow = [0; crate::agents::rules::features::MAX_FEATURES];
+    let mut base: FeatureRow = [0; crate::agent::features::MAX_FEATURES];
     let mut put = |f: F, v: i16| base[f as usize] = v;
     put(F::IsLead, i16::from(top.is_none()));
     put(F::PlaysBefore, feature(before.plays()));

@@ -19,12 +19,13 @@
 
 use super::combo::{classify, Combo};
 use super::split::{combos, Split, Splitter};
-use super::state::{Action, Phase, TienLenState};
+use super::state::TienLenState;
+use super::types::{Action, Phase};
 use super::view::TienLenView;
-use crate::agents::catalogue::AgentInfo;
-use crate::agents::greedy::Weights;
-use crate::agents::spec::AgentSpec;
-use crate::agents::Agent;
+use crate::agent::greedy::Weights;
+use crate::agent::spec::AgentSpec;
+use crate::agent::Agent;
+use crate::agent::AgentInfo;
 use crate::game::{Seat, SeatView};
 use crate::rng::GameRng;
 

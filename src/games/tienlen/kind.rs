@@ -8,16 +8,19 @@ use super::cards::Cards;
 use super::greedy::{TienLenGreedy, GREEDY_INFO};
 use super::log::TienLenLog;
 use super::split::{Split, Splitter};
-use super::state::{cuoc, Event, Setup, TienLen, TienLenState};
+use super::state::{TienLen, TienLenState};
+use super::types::cuoc;
+use super::types::{Event, Setup};
 use super::Options;
-use crate::agents::rules::features::{FeatureInfo, FeatureRow};
-use crate::agents::spec::AgentSpec;
-use crate::agents::Agent;
+use crate::agent::features::{FeatureInfo, FeatureRow};
+use crate::agent::spec::AgentSpec;
+use crate::agent::Agent;
 use crate::deal_spec::DealLayout;
 use crate::game::Game;
-use crate::games::{
+use crate::game::RuleMap;
+use crate::games::kind::{
     check_variant, rules_with_players, Analysis, AnalyzeOptions, BenchRow, GameInfo, GameKind,
-    RecordSetup, RuleDoc, RuleMap,
+    RecordSetup, RuleDoc,
 };
 use crate::record::RecordEvent;
 use crate::rng::{stream_rng, DEAL_STREAM};
@@ -44,7 +47,7 @@ pub fn parse_deck(text: &str) -> Result<[Card; DECK_SIZE], String> {
 fn setup_of(map: &RuleMap, players: u8) -> Result<Setup, String> {
     let mut setup = Setup::FIRST;
     for (k, v) in map {
-        let seat = || crate::games::setup_seat(k, v, players);
+        let seat = || crate::games::kind::setup_seat(k, v, players);
         match k.as_str() {
             "dealer" => setup.dealer = seat()?,
             "leader" => setup.leader = Some(seat()?),
@@ -73,7 +76,7 @@ impl GameKind for TienLen {
     };
     type Log = TienLenLog;
 
-    const DEAL_MEASURES: &'static [crate::games::MeasureInfo] = super::deals::MEASURES;
+    const DEAL_MEASURES: &'static [crate::games::kind::MeasureInfo] = super::deals::MEASURES;
     fn measure_deal(state: &Self::State, out: &mut [[i32; crate::game::MAX_SEATS]]) {
         super::deals::measure(state, out);
     }
@@ -94,11 +97,11 @@ impl GameKind for TienLen {
 
     const FEATURES: &'static [FeatureInfo] = super::features::FEATURES;
 
-    const GREEDY_WEIGHTS: &'static [crate::agents::greedy::Weight] = super::greedy::WEIGHTS;
+    const GREEDY_WEIGHTS: &'static [crate::agent::greedy::Weight] = super::greedy::WEIGHTS;
 
     fn features(
         view: &super::TienLenView<'_>,
-        legal: &[super::state::Action],
+        legal: &[super::types::Action],
         rows: &mut [FeatureRow],
     ) {
         super::features::features(view, legal, rows)

@@ -4,7 +4,7 @@
 
 use super::state::TienLenState;
 use crate::game::{GameState, Seat};
-use crate::games::GameLog;
+use crate::games::kind::GameLog;
 use std::fmt::Write;
 
 /// Accumulates the log of one game as it is played.

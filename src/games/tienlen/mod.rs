@@ -3,10 +3,12 @@
 //! combinations and beats, legal-move generation, the options, the state machine with its
 //! payments, and the seat view.
 
+mod access;
 pub mod analyze;
 pub mod card;
 pub mod cards;
 pub mod combo;
+mod contract;
 pub mod deal_spec;
 pub mod deals;
 pub mod features;
@@ -18,17 +20,18 @@ pub mod options;
 pub mod position;
 pub mod split;
 pub mod state;
+pub mod toi_trang;
+pub mod types;
 pub mod view;
 
 pub use card::{format_cards, parse_cards, Card, CardListError};
 pub use cards::Cards;
 pub use combo::{
     beats, chat_value, classify, is_chat, thoi, toi_trang, toi_trang_conditions, Combo, ComboType,
-    ToiTrang, ToiTrangSet,
 };
 pub use moves::MAX_ACTIONS;
 pub use options::{HuongSai, Options, QuadChops, Stake};
-pub use state::{
-    Action, Actions, Chain, Event, Phase, Rule, Setup, TienLen, TienLenState, Transfer,
-};
+pub use state::{TienLen, TienLenState};
+pub use toi_trang::{ToiTrang, ToiTrangSet};
+pub use types::{Action, Actions, Chain, Event, Phase, Rule, Setup, Transfer};
 pub use view::TienLenView;

@@ -11,7 +11,7 @@ use super::options::Options;
 /// The most legal actions of one decision. Proof: a decision offers a subset of the valid
 /// combinations of a 13-card hand plus one `Pass`/`Decline`; the number of combinations depends
 /// only on the per-rank counts, and the exhaustive search over every count pattern
-/// (`tests/tienlen_rules.rs`, `capacity_is_the_exhaustive_maximum`) finds the maximum 486, for
+/// (`tests/tienlen/tienlen_rules.rs`, `capacity_is_the_exhaustive_maximum`) finds the maximum 486, for
 /// counts 3-3-4-3 on four consecutive ranks (e.g. `9 T J Q`): 13 singles, 15 pairs, 7 triples,
 /// 1 quad, 180 straights and 270 pair sequences.
 pub const MAX_ACTIONS: usize = 487;

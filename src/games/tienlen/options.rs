@@ -2,100 +2,56 @@
 //! cược are stored as integers in half-cược (§7.1). [`RULE_DOCS`] explains each option for
 //! `bailab rules`.
 
-use super::combo::{ToiTrang, ToiTrangSet};
+use super::toi_trang::{ToiTrang, ToiTrangSet};
 use crate::fixed::CopyVec;
-use crate::games::RuleDoc;
+use crate::game::RuleMap;
+use crate::games::kind::RuleDoc;
+use crate::games::rule_table::{self, rule_option, RuleOption};
 use serde_json::{Map, Value};
 
-/// What every option of [`Options::to_rules`] means and the section of `docs/games/tienlen.md`
-/// that defines it, in section order (the order `bailab rules` prints them in).
-pub const RULE_DOCS: &[RuleDoc] = &[
-    RuleDoc {
-        name: "players",
-        section: "§2.1",
-        doc: "number of players, 2 to 4; 13 cards each, the rest set aside unseen",
-    },
-    RuleDoc {
-        name: "ps3_chops_pair_of_twos",
-        section: "§3.2 C1, T5",
-        doc: "a PairSequence3 (3 đôi thông) also chops a pair of 2s, not only a single 2",
-    },
-    RuleDoc {
-        name: "quad_chops",
-        section: "§3.2 C2, T4",
-        doc: "the 2s a Quad chops: SingleAndPair, PairOnly or SingleOnly (it chops any PairSequence3 either way)",
-    },
-    RuleDoc {
-        name: "ps5_powers",
-        section: "§3.2 C4, T6",
-        doc: "a PairSequence5/6 beats a single, pair or triple of 2s, any Quad and any shorter pair sequence (false: only a higher one of its own length)",
-    },
-    RuleDoc {
-        name: "ps5_value",
-        section: "§3.3, §7.3, T6",
-        doc: "what a PairSequence5/6 is worth when chopped or counted in thối, in cược",
-    },
-    RuleDoc {
-        name: "same_type_hang_beat_is_chat",
-        section: "§3.3, T7",
-        doc: "beating hàng with a higher hàng of the same type is a chặt, paid like one",
-    },
-    RuleDoc {
-        name: "oot_chop_min_pairs",
-        section: "§3.3, §4.3.4, T16",
-        doc: "fewest pairs of a pair sequence that may chop out of turn: 4, 5 or \"none\" (no out-of-turn chop)",
-    },
-    RuleDoc {
-        name: "passed_player_may_chop_in_turn",
-        section: "§4.3, T15",
-        doc: "a seat that passed on this trick may still chặt the top in turn with hàng",
-    },
-    RuleDoc {
-        name: "forbid_finish_on_two",
-        section: "§4.3, T21",
-        doc: "a play that empties the hand may not hold a 2; a leader left with a lone 2 leaves play in the last free place and pays its thối",
-    },
-    RuleDoc {
-        name: "huong_sai",
-        section: "§4.3.5, T14",
-        doc: "who leads when the trick's owner has gone out: NextActiveAfterFinisher (the only value)",
-    },
-    RuleDoc {
-        name: "initial_game_also_general_list",
-        section: "§5.1, T11",
-        doc: "the normal-game tới trắng list also counts in an initial game",
-    },
-    RuleDoc {
-        name: "toi_trang_lists",
-        section: "§5.1",
-        doc: "tới trắng conditions in force, a list of: TuQuy3, BaDoiThongCo3Bich, SanhRong, SauDoi, NamDoiThong, BonSam, HaiTuQuy, TuQuyHeo, DongMau",
-    },
-    RuleDoc {
-        name: "cong_den_enabled",
-        section: "§6.4, T17",
-        doc: "đền: when all other seats are cóng, the first of them that passed holding a legal play pays for all and leads next",
-    },
-    RuleDoc {
-        name: "place_stakes",
-        section: "§7.2, T2",
-        doc: "base transfers by place for each table size: {\"N\": [[payer place, payee place, cược], ...]}",
-    },
-    RuleDoc {
-        name: "cong_pay",
-        section: "§7.5, T3",
-        doc: "fixed part of what each cóng seat pays the first finisher, in cược (its thối is added)",
-    },
-    RuleDoc {
-        name: "toi_trang_pay",
-        section: "§7.6, T12",
-        doc: "what every other seat pays a tới trắng winner, in cược",
-    },
-    RuleDoc {
-        name: "toi_trang_dem_heo",
-        section: "§7.6",
-        doc: "the losers of a tới trắng also pay their thối (2s and hàng, §7.3) to the winner",
-    },
+/// Every option of §8 as a rule option, in section order (the order `bailab rules` prints them
+/// in): name, section of `docs/games/tienlen.md`, meaning, and how its value reads.
+#[rustfmt::skip]
+pub const OPTIONS: &[RuleOption<Options>; 17] = &[
+    rule_option!("players", "§2.1", "number of players, 2 to 4; 13 cards each, the rest set aside unseen",
+        get: |o| o.players.into(),
+        set: |o, v| players(v).map(|x| o.players = x)),
+    rule_option!("ps3_chops_pair_of_twos", "§3.2 C1, T5", "a PairSequence3 (3 đôi thông) also chops a pair of 2s, not only a single 2", ps3_chops_pair_of_twos, flag),
+    rule_option!("quad_chops", "§3.2 C2, T4", "the 2s a Quad chops: SingleAndPair, PairOnly or SingleOnly (it chops any PairSequence3 either way)",
+        get: |o| o.quad_chops.name().into(),
+        set: |o, v| quad_chops(v).map(|x| o.quad_chops = x)),
+    rule_option!("ps5_powers", "§3.2 C4, T6", "a PairSequence5/6 beats a single, pair or triple of 2s, any Quad and any shorter pair sequence (false: only a higher one of its own length)", ps5_powers, flag),
+    rule_option!("ps5_value", "§3.3, §7.3, T6", "what a PairSequence5/6 is worth when chopped or counted in thối, in cược",
+        get: |o| cuoc_value(o.ps5_value),
+        set: |o, v| cuoc(v).map(|x| o.ps5_value = x)),
+    rule_option!("same_type_hang_beat_is_chat", "§3.3, T7", "beating hàng with a higher hàng of the same type is a chặt, paid like one", same_type_hang_beat_is_chat, flag),
+    rule_option!("oot_chop_min_pairs", "§3.3, §4.3.4, T16", "fewest pairs of a pair sequence that may chop out of turn: 4, 5 or \"none\" (no out-of-turn chop)",
+        get: |o| o.oot_chop_min_pairs.map_or("none".into(), Value::from),
+        set: |o, v| oot_chop_min_pairs(v).map(|x| o.oot_chop_min_pairs = x)),
+    rule_option!("passed_player_may_chop_in_turn", "§4.3, T15", "a seat that passed on this trick may still chặt the top in turn with hàng", passed_player_may_chop_in_turn, flag),
+    rule_option!("forbid_finish_on_two", "§4.3, T21", "a play that empties the hand may not hold a 2; a leader left with a lone 2 leaves play in the last free place and pays its thối", forbid_finish_on_two, flag),
+    rule_option!("huong_sai", "§4.3.5, T14", "who leads when the trick's owner has gone out: NextActiveAfterFinisher (the only value)",
+        get: |_| "NextActiveAfterFinisher".into(),
+        set: |o, v| huong_sai(v).map(|x| o.huong_sai = x)),
+    rule_option!("initial_game_also_general_list", "§5.1, T11", "the normal-game tới trắng list also counts in an initial game", initial_game_also_general_list, flag),
+    rule_option!("toi_trang_lists", "§5.1", "tới trắng conditions in force, a list of: TuQuy3, BaDoiThongCo3Bich, SanhRong, SauDoi, NamDoiThong, BonSam, HaiTuQuy, TuQuyHeo, DongMau",
+        get: |o| toi_trang_value(o.toi_trang_lists),
+        set: |o, v| toi_trang_lists(v).map(|x| o.toi_trang_lists = x)),
+    rule_option!("cong_den_enabled", "§6.4, T17", "đền: when all other seats are cóng, the first of them that passed holding a legal play pays for all and leads next", cong_den_enabled, flag),
+    rule_option!("place_stakes", "§7.2, T2", "base transfers by place for each table size: {\"N\": [[payer place, payee place, cược], ...]}",
+        get: |o| place_stakes_value(&o.place_stakes),
+        set: place_stakes),
+    rule_option!("cong_pay", "§7.5, T3", "fixed part of what each cóng seat pays the first finisher, in cược (its thối is added)",
+        get: |o| cuoc_value(o.cong_pay),
+        set: |o, v| cuoc(v).map(|x| o.cong_pay = x)),
+    rule_option!("toi_trang_pay", "§7.6, T12", "what every other seat pays a tới trắng winner, in cược",
+        get: |o| cuoc_value(o.toi_trang_pay),
+        set: |o, v| cuoc(v).map(|x| o.toi_trang_pay = x)),
+    rule_option!("toi_trang_dem_heo", "§7.6", "the losers of a tới trắng also pay their thối (2s and hàng, §7.3) to the winner", toi_trang_dem_heo, flag),
 ];
+
+/// What every option means and the section that defines it, in [`OPTIONS`] order.
+pub const RULE_DOCS: &[RuleDoc] = &rule_table::docs(OPTIONS);
 
 /// Which 2s a `Quad` chops under C2 (§3.2, option `quad_chops`; v2: a Quad still chops any PS3).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -267,183 +223,22 @@ impl Options {
 
     /// Every option as `name → value`: cược amounts as numbers (0.5 steps), enums by name,
     /// `oot_chop_min_pairs` as 4, 5 or `"none"`, `place_stakes` as `{"N": [[payer, payee, cược]]}`.
-    pub fn to_rules(&self) -> Map<String, Value> {
-        let mut m = Map::new();
-        let mut put = |k: &str, v: Value| {
-            m.insert(k.to_string(), v);
-        };
-        let cuoc = |half: u32| -> Value {
-            if half.is_multiple_of(2) {
-                Value::from(half / 2)
-            } else {
-                Value::from(f64::from(half) / 2.0)
-            }
-        };
-        put("players", self.players.into());
-        put("ps3_chops_pair_of_twos", self.ps3_chops_pair_of_twos.into());
-        put("quad_chops", self.quad_chops.name().into());
-        put("ps5_powers", self.ps5_powers.into());
-        put("ps5_value", cuoc(self.ps5_value));
-        put(
-            "same_type_hang_beat_is_chat",
-            self.same_type_hang_beat_is_chat.into(),
-        );
-        put(
-            "oot_chop_min_pairs",
-            match self.oot_chop_min_pairs {
-                Some(k) => k.into(),
-                None => "none".into(),
-            },
-        );
-        put(
-            "passed_player_may_chop_in_turn",
-            self.passed_player_may_chop_in_turn.into(),
-        );
-        put("forbid_finish_on_two", self.forbid_finish_on_two.into());
-        put(
-            "initial_game_also_general_list",
-            self.initial_game_also_general_list.into(),
-        );
-        put(
-            "toi_trang_lists",
-            Value::Array(
-                self.toi_trang_lists
-                    .iter()
-                    .map(|t| Value::from(t.id()))
-                    .collect(),
-            ),
-        );
-        put("toi_trang_pay", cuoc(self.toi_trang_pay));
-        put("toi_trang_dem_heo", self.toi_trang_dem_heo.into());
-        let mut ps = Map::new();
-        for (i, list) in self.place_stakes.iter().enumerate() {
-            let rows = list
-                .as_slice()
-                .iter()
-                .map(|s| Value::Array(vec![s.payer.into(), s.payee.into(), cuoc(s.amount)]))
-                .collect();
-            ps.insert((i + 2).to_string(), Value::Array(rows));
-        }
-        put("place_stakes", Value::Object(ps));
-        put("cong_pay", cuoc(self.cong_pay));
-        put("cong_den_enabled", self.cong_den_enabled.into());
-        put("huong_sai", "NextActiveAfterFinisher".into());
-        m
+    pub fn to_rules(&self) -> RuleMap {
+        rule_table::to_rules(OPTIONS, self)
     }
 
     /// Options from a `name → value` map: the defaults for `players` (4 when absent), then every
     /// given key. Unknown keys, wrong types and impossible values are errors naming the key.
-    pub fn from_rules(rules: &Map<String, Value>) -> Result<Options, String> {
-        let players = match rules.get("players") {
-            None => 4,
-            Some(v) => v
-                .as_u64()
-                .and_then(|p| u8::try_from(p).ok())
-                .filter(|p| (2..=4).contains(p))
-                .ok_or_else(|| format!("rules: 'players' = {v}: must be 2, 3 or 4"))?,
-        };
-        let mut o = Options::default_for(players);
+    pub fn from_rules(rules: &RuleMap) -> Result<Options, String> {
+        let mut o = Options::default_for(4);
+        if let Some(v) = rules.get("players") {
+            o = Options::default_for(
+                players(v).map_err(|e| format!("rules: 'players' = {v}: {e}"))?,
+            );
+        }
         for (k, v) in rules {
-            let bad = |what: &str| format!("rules: '{k}' = {v}: {what}");
-            let flag = || v.as_bool().ok_or_else(|| bad("expected true or false"));
-            let cuoc = || {
-                cuoc_of(v).ok_or_else(|| bad("expected an amount in cược, a multiple of 0.5 ≥ 0"))
-            };
-            match k.as_str() {
-                "players" => {}
-                "ps3_chops_pair_of_twos" => o.ps3_chops_pair_of_twos = flag()?,
-                "quad_chops" => {
-                    o.quad_chops = match v.as_str() {
-                        Some("SingleAndPair") => QuadChops::SingleAndPair,
-                        Some("PairOnly") => QuadChops::PairOnly,
-                        Some("SingleOnly") => QuadChops::SingleOnly,
-                        _ => {
-                            return Err(bad(
-                                "expected \"SingleAndPair\", \"PairOnly\" or \"SingleOnly\"",
-                            ))
-                        }
-                    }
-                }
-                "ps5_powers" => o.ps5_powers = flag()?,
-                "ps5_value" => o.ps5_value = cuoc()?,
-                "same_type_hang_beat_is_chat" => o.same_type_hang_beat_is_chat = flag()?,
-                "oot_chop_min_pairs" => {
-                    o.oot_chop_min_pairs = match v {
-                        Value::Null => None,
-                        Value::String(s) if s.eq_ignore_ascii_case("none") => None,
-                        _ => match v.as_u64() {
-                            Some(4) => Some(4),
-                            Some(5) => Some(5),
-                            _ => return Err(bad("expected 4, 5 or \"none\"")),
-                        },
-                    }
-                }
-                "passed_player_may_chop_in_turn" => o.passed_player_may_chop_in_turn = flag()?,
-                "forbid_finish_on_two" => o.forbid_finish_on_two = flag()?,
-                "initial_game_also_general_list" => o.initial_game_also_general_list = flag()?,
-                "toi_trang_lists" => {
-                    let items = v
-                        .as_array()
-                        .ok_or_else(|| bad("expected a list of condition ids"))?;
-                    let mut set = ToiTrangSet::EMPTY;
-                    for item in items {
-                        let t = item
-                            .as_str()
-                            .and_then(ToiTrang::from_id)
-                            .ok_or_else(|| bad(&format!("{item} is not a tới trắng id (§5.1)")))?;
-                        set = set.with(t);
-                    }
-                    o.toi_trang_lists = set;
-                }
-                "toi_trang_pay" => o.toi_trang_pay = cuoc()?,
-                "toi_trang_dem_heo" => o.toi_trang_dem_heo = flag()?,
-                "place_stakes" => {
-                    let per_n = v
-                        .as_object()
-                        .ok_or_else(|| bad("expected {\"N\": [[payer, payee, cược], ...]}"))?;
-                    for (n, rows) in per_n {
-                        let n: usize = match n.parse() {
-                            Ok(n @ 2..=4) => n,
-                            _ => return Err(bad(&format!("'{n}' is not a table size 2, 3 or 4"))),
-                        };
-                        let rows = rows
-                            .as_array()
-                            .ok_or_else(|| bad("expected a list of [payer, payee, cược]"))?;
-                        if rows.len() > MAX_STAKES {
-                            return Err(bad(&format!("at most {MAX_STAKES} transfers")));
-                        }
-                        let mut list = StakeList::default();
-                        for row in rows {
-                            let t = row.as_array().filter(|r| r.len() == 3);
-                            let place = |i: usize| {
-                                t.and_then(|r| r[i].as_u64())
-                                    .and_then(|p| u8::try_from(p).ok())
-                            };
-                            match (place(0), place(1), t.and_then(|r| cuoc_of(&r[2]))) {
-                                (Some(payer), Some(payee), Some(amount)) => list.push(Stake {
-                                    payer,
-                                    payee,
-                                    amount,
-                                }),
-                                _ => {
-                                    return Err(bad(&format!(
-                                        "{row} is not [payer place, payee place, cược]"
-                                    )))
-                                }
-                            }
-                        }
-                        o.place_stakes[n - 2] = list;
-                    }
-                }
-                "cong_pay" => o.cong_pay = cuoc()?,
-                "cong_den_enabled" => o.cong_den_enabled = flag()?,
-                "huong_sai" => {
-                    if v.as_str() != Some("NextActiveAfterFinisher") {
-                        return Err(bad("only \"NextActiveAfterFinisher\" exists"));
-                    }
-                }
-                _ => return Err(format!("rules: unknown option '{k}'")),
-            }
+            rule_table::set(OPTIONS, &mut o, k, k, v)
+                .unwrap_or_else(|| Err(format!("rules: unknown option '{k}'")))?;
         }
         o.validate()?;
         Ok(o)
@@ -454,4 +249,132 @@ impl Options {
 fn cuoc_of(v: &Value) -> Option<u32> {
     let x = v.as_f64()? * 2.0;
     ((0.0..=1e6).contains(&x) && x.fract() == 0.0).then_some(x as u32)
+}
+
+/// An amount in half-cược as the rules map writes it, in cược.
+fn cuoc_value(half: u32) -> Value {
+    if half.is_multiple_of(2) {
+        Value::from(half / 2)
+    } else {
+        Value::from(f64::from(half) / 2.0)
+    }
+}
+
+/// An amount in cược, as half-cược.
+fn cuoc(v: &Value) -> Result<u32, String> {
+    cuoc_of(v).ok_or_else(|| "expected an amount in cược, a multiple of 0.5 ≥ 0".to_string())
+}
+
+/// `players`: 2, 3 or 4.
+fn players(v: &Value) -> Result<u8, String> {
+    v.as_u64()
+        .and_then(|p| u8::try_from(p).ok())
+        .filter(|p| (2..=4).contains(p))
+        .ok_or_else(|| "must be 2, 3 or 4".to_string())
+}
+
+/// `quad_chops` by name.
+fn quad_chops(v: &Value) -> Result<QuadChops, String> {
+    match v.as_str() {
+        Some("SingleAndPair") => Ok(QuadChops::SingleAndPair),
+        Some("PairOnly") => Ok(QuadChops::PairOnly),
+        Some("SingleOnly") => Ok(QuadChops::SingleOnly),
+        _ => Err("expected \"SingleAndPair\", \"PairOnly\" or \"SingleOnly\"".to_string()),
+    }
+}
+
+/// `oot_chop_min_pairs`: 4, 5, or `"none"` (any case) or `null` for none.
+fn oot_chop_min_pairs(v: &Value) -> Result<Option<u8>, String> {
+    match v {
+        Value::Null => Ok(None),
+        Value::String(s) if s.eq_ignore_ascii_case("none") => Ok(None),
+        _ => match v.as_u64() {
+            Some(4) => Ok(Some(4)),
+            Some(5) => Ok(Some(5)),
+            _ => Err("expected 4, 5 or \"none\"".to_string()),
+        },
+    }
+}
+
+/// `huong_sai`: its only value.
+fn huong_sai(v: &Value) -> Result<HuongSai, String> {
+    if v.as_str() != Some("NextActiveAfterFinisher") {
+        return Err("only \"NextActiveAfterFinisher\" exists".to_string());
+    }
+    Ok(HuongSai::NextActiveAfterFinisher)
+}
+
+/// `toi_trang_lists` as the rules map writes it: the ids in §5.1 order.
+fn toi_trang_value(set: ToiTrangSet) -> Value {
+    Value::Array(set.iter().map(|t| Value::from(t.id())).collect())
+}
+
+/// `toi_trang_lists`: a list of condition ids.
+fn toi_trang_lists(v: &Value) -> Result<ToiTrangSet, String> {
+    let items = v.as_array().ok_or("expected a list of condition ids")?;
+    let mut set = ToiTrangSet::EMPTY;
+    for item in items {
+        let t = item
+            .as_str()
+            .and_then(ToiTrang::from_id)
+            .ok_or_else(|| format!("{item} is not a tới trắng id (§5.1)"))?;
+        set = set.with(t);
+    }
+    Ok(set)
+}
+
+/// `place_stakes` as the rules map writes it: `{"N": [[payer, payee, cược], ...]}`.
+fn place_stakes_value(per_n: &[StakeList; 3]) -> Value {
+    let mut ps = Map::new();
+    for (i, list) in per_n.iter().enumerate() {
+        let rows = list
+            .as_slice()
+            .iter()
+            .map(|s| Value::Array(vec![s.payer.into(), s.payee.into(), cuoc_value(s.amount)]))
+            .collect();
+        ps.insert((i + 2).to_string(), Value::Array(rows));
+    }
+    Value::Object(ps)
+}
+
+/// `place_stakes`: the lists given replace those table sizes' lists, one table size at a time.
+fn place_stakes(o: &mut Options, v: &Value) -> Result<(), String> {
+    let per_n = v
+        .as_object()
+        .ok_or("expected {\"N\": [[payer, payee, cược], ...]}")?;
+    for (n, rows) in per_n {
+        let n: usize = match n.parse() {
+            Ok(n @ 2..=4) => n,
+            _ => return Err(format!("'{n}' is not a table size 2, 3 or 4")),
+        };
+        o.place_stakes[n - 2] = stake_list(rows)?;
+    }
+    Ok(())
+}
+
+/// One table size's `[[payer, payee, cược], ...]`.
+fn stake_list(rows: &Value) -> Result<StakeList, String> {
+    let rows = rows
+        .as_array()
+        .ok_or("expected a list of [payer, payee, cược]")?;
+    if rows.len() > MAX_STAKES {
+        return Err(format!("at most {MAX_STAKES} transfers"));
+    }
+    let mut list = StakeList::default();
+    for row in rows {
+        let t = row.as_array().filter(|r| r.len() == 3);
+        let place = |i: usize| {
+            t.and_then(|r| r[i].as_u64())
+                .and_then(|p| u8::try_from(p).ok())
+        };
+        match (place(0), place(1), t.and_then(|r| cuoc_of(&r[2]))) {
+            (Some(payer), Some(payee), Some(amount)) => list.push(Stake {
+                payer,
+                payee,
+                amount,
+            }),
+            _ => return Err(format!("{row} is not [payer place, payee place, cược]")),
+        }
+    }
+    Ok(list)
 }

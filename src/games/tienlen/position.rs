@@ -7,12 +7,14 @@
 
 use super::card::{parse_cards, Card, DECK_SIZE};
 use super::cards::Cards;
-use super::combo::classify;
-use super::state::{Chain, Phase, Setup, TienLen, TienLenState, HAND_SIZE, MAX_PLAYERS};
+use super::combo::{classify, Combo};
+use super::state::{TienLen, TienLenState};
+use super::types::{Chain, Phase, Setup, HAND_SIZE, MAX_PLAYERS};
 use crate::fixed::CopyVec;
+use crate::game::RuleMap;
 use crate::game::Seat;
+use crate::games::kind::GameKind;
 use crate::games::position::{parse_toml, seat_tables, Common, CopyCount, Keys, Position};
-use crate::games::{GameKind, RuleMap};
 
 /// Reads a position file into the game (the variant, the file's players) and the position.
 pub fn read(
@@ -43,21 +45,7 @@ pub fn read(
         sizes[seat as usize] = k.uint("cards")?;
         k.finish()?;
     }
-    let top = match (top, owner) {
-        (Some(t), Some(o)) => {
-            let combo = classify(t).ok_or_else(|| {
-                format!(
-                    "'top' = {t} is not a combination (§3): a single, pair, triple, quad, \
-                         sequence or pair sequence"
-                )
-            })?;
-            played[o as usize] = played[o as usize].union(t);
-            Some((combo, o))
-        }
-        (Some(_), None) => return Err("'top' needs 'top_owner': the seat that played it".into()),
-        (None, Some(_)) => return Err("'top_owner' is given without 'top'".into()),
-        (None, None) => None,
-    };
+    let top = top_of(top, owner, &mut played)?;
     let phase = decision(phase, top, &passed, me, &game)?;
     let mut hands = [Cards::EMPTY; MAX_PLAYERS];
     let mut unseen = Cards::ALL.minus(seen.0).iter();
@@ -102,6 +90,30 @@ pub fn read(
     s.transfers = CopyVec::default();
     s.outcome = None;
     Ok((game, Position { seat: me, state: s }))
+}
+
+/// The top combination and its owner (both or neither given); the top counts among its owner's
+/// played cards.
+fn top_of(
+    top: Option<Cards>,
+    owner: Option<Seat>,
+    played: &mut [Cards; MAX_PLAYERS],
+) -> Result<Option<(Combo, Seat)>, String> {
+    match (top, owner) {
+        (Some(t), Some(o)) => {
+            let combo = classify(t).ok_or_else(|| {
+                format!(
+                    "'top' = {t} is not a combination (§3): a single, pair, triple, quad, \
+                         sequence or pair sequence"
+                )
+            })?;
+            played[o as usize] = played[o as usize].union(t);
+            Ok(Some((combo, o)))
+        }
+        (Some(_), None) => Err("'top' needs 'top_owner': the seat that played it".into()),
+        (None, Some(_)) => Err("'top_owner' is given without 'top'".into()),
+        (None, None) => Ok(None),
+    }
 }
 
 /// Reads the card list at `key`; a card seen before (a one-copy deck) is an error naming where.

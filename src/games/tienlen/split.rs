@@ -9,9 +9,9 @@
 //! counts in a fixed table owned by the caller, so a split is a handful of lookups once warm.
 //! Cards are then assigned lowest suit first.
 
-use super::card::RANK_TWO;
 use super::cards::Cards;
 use super::combo::{classify, Combo};
+use crate::cache::{fib_hash, Cache};
 use arrayvec::ArrayVec;
 
 /// The highest rank index a sequence may reach (A; no 2 in straights or pair sequences, §3.1).
@@ -30,59 +30,119 @@ const CACHE: usize = 1 << 12;
 /// on rank counts).
 #[derive(Clone)]
 pub struct Splitter {
-    keys: Box<[u64]>,
-    costs: Box<[Cost]>,
+    cache: Box<Cache<Cost, CACHE>>,
 }
 
 impl Default for Splitter {
     fn default() -> Self {
         Splitter {
-            keys: vec![u64::MAX; CACHE].into_boxed_slice(),
-            costs: vec![0; CACHE].into_boxed_slice(),
+            cache: Box::new(Cache::new(0)),
         }
     }
 }
 
-/// One way to open a split at its lowest rank: how many cards per rank it takes.
-#[derive(Copy, Clone, Debug)]
-struct Opening {
-    /// Per-rank counts removed, packed in nibbles like [`Cards::nibble_counts`].
-    take: u64,
-    /// Whether it is a single card.
-    single: bool,
+/// Composition slots of a split [`Summary`]: the bit shift of each combination type's 4-bit
+/// count.
+pub(super) const C_SINGLE: u32 = 0;
+/// The slot of pairs.
+pub(super) const C_PAIR: u32 = 4;
+/// The slot of triples.
+pub(super) const C_TRIPLE: u32 = 8;
+/// The slot of quads.
+pub(super) const C_QUAD: u32 = 12;
+/// The slot of straights.
+pub(super) const C_STRAIGHT: u32 = 16;
+/// The slot of pair sequences.
+pub(super) const C_PAIR_SEQUENCE: u32 = 20;
+
+/// A best split in one word: its [`Cost`] in bits 0..8, then one 4-bit count per combination
+/// type from bit 8 (`C_*` slots). A search that only needs the cost leaves the counts at 0.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(super) struct Summary(pub(super) u32);
+
+impl Summary {
+    /// `16 · combinations + singles`.
+    pub(super) const fn cost(self) -> u32 {
+        self.0 & 0xFF
+    }
+    /// Combinations (plays to go out).
+    pub(super) const fn plays(self) -> u32 {
+        self.cost() / 16
+    }
+    /// Combinations of the type in slot `slot`.
+    pub(super) const fn count(self, slot: u32) -> u32 {
+        self.0 >> (8 + slot) & 0xF
+    }
 }
 
-/// The openings at the lowest rank of `counts` (nibble-packed rank counts), into `out`.
+/// One way to open a split at its lowest rank: the per-rank counts it takes (nibbles, like
+/// [`Cards::nibble_counts`]) and its composition slot.
+#[derive(Copy, Clone, Debug)]
+pub(super) struct Opening {
+    /// Per-rank counts removed.
+    pub(super) take: u64,
+    /// The combination type's `C_*` slot.
+    pub(super) slot: u32,
+}
+
+impl Opening {
+    /// What the opening adds to a summary: one combination (a single counts twice in the cost)
+    /// and one of its type.
+    const fn adds(self) -> u32 {
+        16 + (self.slot == C_SINGLE) as u32 + (1 << (8 + self.slot))
+    }
+}
+
+/// The openings at the lowest rank of `counts` (nibble-packed rank counts), into `out`: sets by
+/// size, then straights, then pair sequences, shortest first.
 fn openings(counts: u64, out: &mut ArrayVec<Opening, 24>) {
     out.clear();
     let r = counts.trailing_zeros() / 4;
-    let at = |i: u32| (counts >> (4 * i) & 0xF) as u32;
-    let c = at(r);
-    for k in 1..=c {
+    let at = |i: u32| counts >> (4 * i) & 0xF;
+    for k in 1..=at(r) {
         out.push(Opening {
-            take: u64::from(k) << (4 * r),
-            single: k == 1,
+            take: k << (4 * r),
+            slot: 4 * (k as u32 - 1),
         });
     }
     if r > RANK_ACE {
         return;
     }
-    for (per_rank, min_len) in [(1u64, 3u32), (2, 3)] {
+    for (per_rank, slot) in [(1u64, C_STRAIGHT), (2, C_PAIR_SEQUENCE)] {
         let mut take = 0u64;
         let mut len = 0;
         let mut i = r;
-        while i <= RANK_ACE && u64::from(at(i)) >= per_rank {
+        while i <= RANK_ACE && at(i) >= per_rank {
             take |= per_rank << (4 * i);
             len += 1;
-            if len >= min_len {
-                out.push(Opening {
-                    take,
-                    single: false,
-                });
+            if len >= 3 {
+                out.push(Opening { take, slot });
             }
             i += 1;
         }
     }
+}
+
+/// The best split of non-empty rank `counts` and its first best opening (the one a split takes
+/// first), given `rest`: the best split of what an opening leaves (the caller's cache, or a
+/// recursion into this search).
+#[inline]
+pub(super) fn best_opening(
+    counts: u64,
+    mut rest: impl FnMut(u64) -> Summary,
+) -> (Summary, Opening) {
+    let mut list = ArrayVec::new();
+    openings(counts, &mut list);
+    let mut best = u32::MAX;
+    let mut first = list[0];
+    for &o in &list {
+        let v = rest(counts - o.take).0 + o.adds();
+        if v & 0xFF < best & 0xFF {
+            best = v;
+            first = o;
+        }
+    }
+    (Summary(best), first)
 }
 
 impl Splitter {
@@ -91,19 +151,13 @@ impl Splitter {
         if counts == 0 {
             return 0;
         }
-        let slot = (counts.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 52) as usize & (CACHE - 1);
-        if self.keys[slot] == counts {
-            return self.costs[slot];
+        let hash = fib_hash(counts);
+        if let Some(cost) = self.cache.get(hash, counts, 0) {
+            return cost;
         }
-        let mut list = ArrayVec::new();
-        openings(counts, &mut list);
-        let best = list
-            .iter()
-            .map(|o| 16 + u8::from(o.single) + self.cost_of_counts(counts - o.take))
-            .min()
-            .expect("a non-empty hand has an opening");
-        self.keys[slot] = counts;
-        self.costs[slot] = best;
+        let (best, _) = best_opening(counts, |rest| Summary(self.cost_of_counts(rest).into()));
+        let best = best.cost() as Cost;
+        self.cache.insert(hash, counts, 0, best);
         best
     }
 
@@ -117,15 +171,9 @@ impl Splitter {
     pub fn split(&mut self, hand: Cards, out: &mut Split) {
         out.clear();
         let mut left = hand;
-        let mut list = ArrayVec::new();
         while !left.is_empty() {
             let counts = left.nibble_counts();
-            let want = self.cost_of_counts(counts);
-            openings(counts, &mut list);
-            let o = list
-                .iter()
-                .find(|o| 16 + u8::from(o.single) + self.cost_of_counts(counts - o.take) == want)
-                .expect("the best cost comes from an opening");
+            let (_, o) = best_opening(counts, |rest| Summary(self.cost_of_counts(rest).into()));
             let cards = lowest_suits(left, o.take);
             out.push(classify(cards).expect("openings are valid combinations"));
             left = left.minus(cards);
@@ -134,15 +182,22 @@ impl Splitter {
 }
 
 /// The cards of `hand` taking `take` (nibble counts) per rank, lowest suits first.
-fn lowest_suits(hand: Cards, take: u64) -> Cards {
-    let mut out = Cards::EMPTY;
-    for ri in 0..=RANK_TWO {
-        let k = (take >> (4 * ri) & 0xF) as usize;
-        for c in hand.of_rank(ri).iter().take(k) {
-            out = out.with(c);
+pub(super) fn lowest_suits(hand: Cards, take: u64) -> Cards {
+    let mut out = 0u64;
+    let mut t = take;
+    while t != 0 {
+        let r = t.trailing_zeros() / 4;
+        let mut k = t >> (4 * r) & 0xF;
+        t &= !(0xF << (4 * r));
+        let mut bits = hand.0 >> (4 * r) & 0xF;
+        while k > 0 && bits != 0 {
+            let b = bits & bits.wrapping_neg();
+            out |= b << (4 * r);
+            bits &= bits - 1;
+            k -= 1;
         }
     }
-    out
+    Cards(out)
 }
 
 /// Number of combinations of a cost.

@@ -5,7 +5,8 @@ use super::card::{Card, DECK_SIZE};
 use super::cards::Cards;
 use super::combo::{toi_trang, Combo};
 use super::options::Options;
-use super::state::{Actions, Chain, Phase, TienLenState, HAND_SIZE, MAX_PLAYERS};
+use super::state::TienLenState;
+use super::types::{Actions, Chain, Phase, HAND_SIZE, MAX_PLAYERS};
 use crate::game::{GameState, Seat, SeatView};
 use crate::rng::{shuffle, GameRng};
 

@@ -96,6 +96,21 @@ impl Card {
     pub const fn is_pawn(self) -> bool {
         self.0 >= 24
     }
+    /// The other two cards of the chow of non-pawn `self`: K/A/E or R/C/H of its colour.
+    #[inline]
+    pub fn chow_others(self) -> [Card; 2] {
+        let group = if self.rank() <= Rank::Elephant {
+            [Rank::King, Rank::Advisor, Rank::Elephant]
+        } else {
+            [Rank::Rook, Rank::Cannon, Rank::Horse]
+        };
+        let mut out = [self; 2];
+        let others = group.into_iter().filter(|&r| r != self.rank());
+        for (slot, r) in out.iter_mut().zip(others) {
+            *slot = Card::new(self.colour(), r);
+        }
+        out
+    }
     /// Every card type in canonical order.
     pub fn all() -> impl Iterator<Item = Card> + Clone {
         (0..CARD_TYPES as u8).map(Card)

@@ -4,12 +4,13 @@
 
 use super::card::{parse_cards, Card, CARD_TYPES};
 use super::engine::{TuSac, TuSacState};
+use super::onepack::deck::DECK_SIZE;
+use super::onepack::state::OnePack;
 use super::packs::live_copies;
 use super::packs::state::MAX_DECK;
-use super::state::{OnePack, DECK_SIZE};
 use crate::deal_spec::{round_robin, DealLayout, DealPlan};
+use crate::game::RuleMap;
 use crate::game::Seat;
-use crate::games::RuleMap;
 
 /// The most copies of one card type any variant plays with (4 packs).
 const MAX_COPIES: u8 = 16;

@@ -1,17 +1,13 @@
 //! What `bailab deals` measures on a dealt Tứ Sắc game (`docs/deals.md`): the state right after
 //! the deal and the steps of §1.4 (Quans laid down, Khaps counted, the natural-win test). One
-//! list for both cores: the one-pack measures, then the multi-pack ones ([`super::packs::deals`]);
-//! each core marks the other's [`NOT_APPLICABLE`] (the Kings dealt are taken in both).
+//! list for both cores: the one-pack measures, then the multi-pack ones; each core writes its
+//! own ([`super::onepack::deals`], [`super::packs::deals`]) and marks the other's
+//! [`NOT_APPLICABLE`](crate::games::kind::NOT_APPLICABLE) (the Kings dealt are taken in both).
 
-use super::card::{Card, Colour, Rank};
-use super::sets::{Origin, SetKind};
-use super::state::OnePackState;
-use super::trash::trash;
-use crate::agents::greedy::const_eq;
-use crate::game::{Seat, MAX_SEATS};
-use crate::games::{MeasureInfo, NOT_APPLICABLE, NOT_MEASURED};
+use crate::games::kind::MeasureInfo;
+use crate::text::const_eq;
 
-/// The measures, in the order [`measure`] writes them.
+/// The measures, in the order the cores write them.
 pub const MEASURES: &[MeasureInfo] = &[
     MeasureInfo::hand("trash", 21, "trash count (§3.1) of the private block after the deal and §1.4 (the first player holds 21 cards, the others 20; Quans already laid down)"),
     MeasureInfo::hand("khaps", 7, "Khaps (§2.2, §1.4 step 4): card types held exactly three times in the private block"),
@@ -51,50 +47,4 @@ pub const ONE_PACK_MEASURES: usize = measure_index("loose");
 /// Whether measure `i` is taken in both cores (Kings dealt).
 pub const fn shared_measure(i: usize) -> bool {
     i == measure_index("kings") || i == measure_index("copies_rK")
-}
-
-/// Writes the [`MEASURES`] of a freshly dealt one-pack game (allocation-free); the multi-pack
-/// measures are [`NOT_APPLICABLE`].
-pub fn measure(s: &OnePackState, out: &mut [[i32; MAX_SEATS]]) {
-    out[ONE_PACK_MEASURES..MEASURES.len()].fill([NOT_APPLICABLE; MAX_SEATS]);
-    let red_king = Card::new(Colour::Red, Rank::King);
-    let first = s.options().first_player;
-    for seat in 0..s.players() as Seat {
-        let private = s.private(seat);
-        let quans = s
-            .public_sets(seat)
-            .iter()
-            .filter(|x| x.kind == SetKind::Quad && x.origin == Origin::Dealt)
-            .count();
-        let dealt = |c: Card| i32::from(private.count(c)) + 4 * i32::from(quans_of(s, seat, c));
-        let kings: i32 = [Colour::Red, Colour::Yellow, Colour::Green, Colour::White]
-            .into_iter()
-            .map(|c| dealt(Card::new(c, Rank::King)))
-            .sum();
-        let t = trash(private);
-        let row = seat as usize;
-        out[0][row] = i32::from(t);
-        out[1][row] = s.khaps(seat) as i32;
-        out[2][row] = quans as i32;
-        out[3][row] = i32::from(t == 0);
-        out[4][row] = s.hand_value(seat) as i32;
-        out[5][row] = kings;
-        out[6][row] = dealt(red_king);
-    }
-    let natural = trash(s.private(first)) == 0;
-    out[7][0] = i32::from(natural);
-    out[8][0] = if natural {
-        s.hand_value(first) as i32
-    } else {
-        NOT_MEASURED
-    };
-}
-
-/// 1 when `seat` was dealt all four copies of `c` (a Quan of `c`), else 0.
-fn quans_of(s: &OnePackState, seat: Seat, c: Card) -> u8 {
-    u8::from(
-        s.public_sets(seat)
-            .iter()
-            .any(|x| x.kind == SetKind::Quad && x.origin == Origin::Dealt && x.cards()[0] == c),
-    )
 }

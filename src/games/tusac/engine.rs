@@ -9,10 +9,11 @@
 //! variant through one registry entry. Both cores share the action and event vocabulary of
 //! `state.rs`; a state is the core's own `Copy` value, and every call is one `match`.
 
+use super::actions::{Action, ActionList, Event};
+use super::onepack::state::{OnePack, OnePackState};
+use super::onepack::view::OnePackView;
 use super::options::{Core, Options};
 use super::packs::{MultiPack, PacksState, PacksView};
-use super::state::{Action, ActionList, Event, OnePack, OnePackState};
-use super::view::OnePackView;
 use crate::game::{Game, GameState, Outcome, Seat, SeatView};
 use crate::rng::GameRng;
 

@@ -28,23 +28,22 @@
 //! (`packs/features.rs`, where trash is the loose cards), a decline being any action marked
 //! `is_decline`, ties going to the fewest loose cards, then the most points left.
 
+use super::actions::{Action, Phase, MAX_ACTIONS};
 use super::engine::{TuSacState, TuSacView};
-use super::features::{features, FEATURES};
-use super::options::DiscardRule;
+use super::features::FEATURES;
+use super::onepack::features::features;
+use super::onepack::greedy::{upgrade_gain, OnePackGreedy};
+use super::onepack::state::OnePackState;
+use super::onepack::trash::trash_and_value;
+use super::onepack::view::OnePackView;
 use super::packs::features::features as packs_features;
 use super::packs::greedy::{prospects_by_default, PacksGreedy};
-use super::packs::PacksView;
-use super::rules::cards_of;
-use super::sets::{value, Origin, SetKind, Zone};
-use super::state::{Action, OnePackState, Phase, LIST_CAPACITY};
-use super::trash::trash_and_value;
-use super::worst::worst_set;
-use super::OnePackView;
-use crate::agents::catalogue::{choice, AgentInfo, ParamInfo};
-use crate::agents::greedy::{feature_slot, milli, TieBreak, Weights, TIEBREAK_PARAM};
-use crate::agents::rules::features::{FeatureRow, MAX_FEATURES};
-use crate::agents::spec::AgentSpec;
-use crate::agents::Agent;
+use super::packs::view::PacksView;
+use crate::agent::features::{FeatureRow, MAX_FEATURES};
+use crate::agent::greedy::{feature_slot, milli, TieBreak, Weights, TIEBREAK_PARAM};
+use crate::agent::spec::AgentSpec;
+use crate::agent::Agent;
+use crate::agent::{choice, AgentInfo, ParamInfo};
 use crate::rng::GameRng;
 use std::cmp::Reverse;
 
@@ -125,7 +124,7 @@ pub struct TuSacGreedy {
     /// The multi-pack rule's prospects tie-break ([`PROSPECTS_PARAM`]): forced on or off, or
     /// `None` for the variant's default ([`prospects_by_default`]).
     pub prospects: Option<bool>,
-    rows: [FeatureRow; LIST_CAPACITY],
+    rows: [FeatureRow; MAX_ACTIONS],
 }
 
 impl TuSacGreedy {
@@ -137,7 +136,7 @@ impl TuSacGreedy {
             weights,
             always_score: false,
             prospects: None,
-            rows: [[0; MAX_FEATURES]; LIST_CAPACITY],
+            rows: [[0; MAX_FEATURES]; MAX_ACTIONS],
         }
     }
 
@@ -161,48 +160,6 @@ impl TuSacGreedy {
                 Weights::from_spec(spec, WEIGHTS, "tusac")?,
             )
         })
-    }
-
-    /// Greedy's rule: a worst discard; the meld leaving least trash, then most value.
-    fn plain(&self, view: &OnePackView<'_>, legal: &[Action], rng: &mut GameRng) -> Option<usize> {
-        let hand = view.own_hand();
-        match view.phase() {
-            Phase::MustDiscard(_) if view.options().discard_rule == DiscardRule::AnyNonKing => {
-                let worst = worst_set(hand, view.visible());
-                let keys = legal.iter().enumerate().filter_map(|(i, a)| match a {
-                    Action::Discard(c) => {
-                        let (t, v) = trash_and_value(hand.without(*c));
-                        let not_worst = worst >> c.index() & 1 == 0;
-                        Some((i, (t, Reverse(v), not_worst)))
-                    }
-                    _ => None,
-                });
-                self.tiebreak.pick(keys, rng)
-            }
-            Phase::MustDiscard(_) => {
-                let worst = worst_set(hand, view.visible());
-                let keys = legal.iter().enumerate().filter_map(|(i, a)| match a {
-                    Action::Discard(c) if cards_of(worst).any(|w| w == *c) => Some((i, ())),
-                    _ => None,
-                });
-                self.tiebreak.pick(keys, rng)
-            }
-            _ => {
-                let table = view.options().point_table;
-                let keys = legal.iter().enumerate().filter_map(|(i, a)| match a {
-                    Action::Meld(m) => {
-                        let (t, v) = trash_and_value(hand.without_all(m.used()));
-                        Some((i, (t, Reverse(m.value_in(table) + u32::from(v)))))
-                    }
-                    Action::Upgrade => {
-                        let (t, v) = trash_and_value(hand);
-                        Some((i, (t, Reverse(upgrade_gain(table) + u32::from(v)))))
-                    }
-                    _ => None,
-                });
-                self.tiebreak.pick(keys, rng)
-            }
-        }
     }
 
     /// The weighted score of the common terms of action row `r`.
@@ -279,24 +236,15 @@ impl TuSacGreedy {
     }
 }
 
-/// What the exposed Pong upgrade (F3) adds: a melded Kong's value over a public Pong's (§2.5).
-fn upgrade_gain(table: super::options::PointTable) -> u32 {
-    let kong = value(table, SetKind::Quad, Zone::Public, Origin::Melded, false);
-    kong.saturating_sub(value(
-        table,
-        SetKind::Triple,
-        Zone::Public,
-        Origin::Melded,
-        false,
-    ))
-}
-
 impl Agent<OnePackState> for TuSacGreedy {
     fn act(&mut self, view: &OnePackView<'_>, legal: &[Action], rng: &mut GameRng) -> usize {
         let choice = if self.scores() {
             self.scored(view, legal, rng)
         } else {
-            self.plain(view, legal, rng)
+            OnePackGreedy {
+                tiebreak: self.tiebreak,
+            }
+            .choose(view, legal, rng)
         };
         // No meld: decline (the draw or pass is always the last legal action of a turn option).
         choice.unwrap_or(legal.len() - 1)

@@ -1,20 +1,24 @@
 //! Tứ Sắc's entry in the game registry ([`GameKind`]): its facts, options from a `[rules]` map,
 //! its own agents, its record hooks, its analyser and its benchmark figures.
 
-use super::analyze::{analyze, analyze_hand};
+use super::actions::{Action, Event};
 use super::engine::{TuSac, TuSacState, TuSacView};
 use super::greedy::{TuSacGreedy, GREEDY_INFO};
+use super::hand::Hand;
 use super::log::TuSacLog;
+use super::onepack::analyze::{analyze, analyze_hand};
+use super::onepack::state::OnePack;
+use super::onepack::trash::trash;
 use super::options::Core;
-use super::state::{Action, Event, OnePack};
-use super::{trash, Hand, Options};
-use crate::agents::rules::features::{FeatureInfo, FeatureRow};
-use crate::agents::spec::AgentSpec;
-use crate::agents::Agent;
+use super::options::Options;
+use crate::agent::features::{FeatureInfo, FeatureRow};
+use crate::agent::spec::AgentSpec;
+use crate::agent::Agent;
 use crate::deal_spec::DealLayout;
 use crate::game::Game;
-use crate::games::{
-    Analysis, AnalyzeOptions, BenchRow, GameInfo, GameKind, RecordSetup, RuleDoc, RuleMap,
+use crate::game::RuleMap;
+use crate::games::kind::{
+    Analysis, AnalyzeOptions, BenchRow, GameInfo, GameKind, RecordSetup, RuleDoc,
 };
 use crate::record::RecordEvent;
 use crate::rng::{stream_rng, DEAL_STREAM};
@@ -33,17 +37,17 @@ impl GameKind for TuSac {
     };
     type Log = TuSacLog;
 
-    const DEAL_MEASURES: &'static [crate::games::MeasureInfo] = super::deals::MEASURES;
+    const DEAL_MEASURES: &'static [crate::games::kind::MeasureInfo] = super::deals::MEASURES;
     fn measure_deal(state: &Self::State, out: &mut [[i32; crate::game::MAX_SEATS]]) {
         match state {
-            TuSacState::OnePack(s) => super::deals::measure(s, out),
+            TuSacState::OnePack(s) => super::onepack::deals::measure(s, out),
             TuSacState::MultiPack(s) => super::packs::deals::measure(s, out),
         }
     }
 
     fn build(variant: &str, players: usize, rules: &RuleMap) -> Result<TuSac, String> {
-        crate::games::check_variant(&Self::INFO, variant)?;
-        let all = crate::games::rules_with_players(rules, players)?;
+        crate::games::kind::check_variant(&Self::INFO, variant)?;
+        let all = crate::games::kind::rules_with_players(rules, players)?;
         TuSac::new(Options::from_rules(variant, &all)?)
     }
 
@@ -53,7 +57,7 @@ impl GameKind for TuSac {
 
     /// Checked against the rule cores (§7) without dealing.
     fn rules_in_force(variant: &str, players: usize, rules: &RuleMap) -> Result<RuleMap, String> {
-        let all = crate::games::rules_with_players(rules, players)?;
+        let all = crate::games::kind::rules_with_players(rules, players)?;
         Ok(Options::from_rules(variant, &all)?.to_rules())
     }
 
@@ -63,11 +67,11 @@ impl GameKind for TuSac {
 
     const FEATURES: &'static [FeatureInfo] = super::features::FEATURES;
 
-    const GREEDY_WEIGHTS: &'static [crate::agents::greedy::Weight] = super::greedy::WEIGHTS;
+    const GREEDY_WEIGHTS: &'static [crate::agent::greedy::Weight] = super::greedy::WEIGHTS;
 
     fn features(view: &TuSacView<'_>, legal: &[Action], rows: &mut [FeatureRow]) {
         match view {
-            TuSacView::OnePack(v) => super::features::features(v, legal, rows),
+            TuSacView::OnePack(v) => super::onepack::features::features(v, legal, rows),
             TuSacView::MultiPack(v) => super::packs::features::features(v, legal, rows),
         }
     }
@@ -136,7 +140,7 @@ impl GameKind for TuSac {
     }
 
     fn analyze(hand: &str, opts: &AnalyzeOptions) -> Result<Analysis, String> {
-        crate::games::check_variant(&Self::INFO, &opts.variant)?;
+        crate::games::kind::check_variant(&Self::INFO, &opts.variant)?;
         if opts.play.is_some() || opts.against.is_some() {
             return Err(
                 "--play and --against are for games with plays (tienlen); a tusac \
@@ -162,7 +166,7 @@ impl GameKind for TuSac {
         text: &str,
         origin: &str,
     ) -> Result<(TuSac, crate::games::position::Position<TuSacState>), String> {
-        super::position::read(variant, text, origin)
+        super::onepack::position::read(variant, text, origin)
     }
 
     fn bench_rows(variant: &str, count: u64) -> Vec<BenchRow> {
@@ -211,7 +215,7 @@ fn multi_pack_bench_rows(game: &super::packs::MultiPack, count: u64) -> Vec<Benc
         game.options().hand_size
     );
     vec![BenchRow::over(&label, "hands/s", &hands, 1, |h| {
-        super::loose::best(h, &rules)
+        super::packs::loose::best(h, &rules)
     })]
 }
 

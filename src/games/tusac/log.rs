@@ -3,12 +3,13 @@
 
 use super::card::{format_cards, Card};
 use super::engine::TuSacState;
-use super::loose::{best, max_points, Counts};
+use super::onepack::deck::DECK_SIZE;
+use super::onepack::state::OnePackState;
+use super::onepack::trash::trash;
+use super::packs::loose::{best, max_points, Counts};
 use super::packs::PacksState;
-use super::state::{OnePackState, DECK_SIZE};
-use super::trash::trash;
 use crate::game::{GameState, Outcome, Seat};
-use crate::games::GameLog;
+use crate::games::kind::GameLog;
 use std::fmt::Write;
 
 /// Accumulates the log of one game as it is played.
@@ -154,7 +155,7 @@ impl TuSacLog {
     }
 
     /// Records the events of the last step (`last_events`), numbering them.
-    fn events(&mut self, events: &[super::state::Event]) {
+    fn events(&mut self, events: &[super::actions::Event]) {
         for e in events {
             self.step += 1;
             let _ = writeln!(self.text, "  {:>4}. {e}", self.step);

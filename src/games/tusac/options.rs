@@ -8,7 +8,10 @@
 //! Options are read and written by their §7 names ([`OPTIONS`], `to_rules` / `from_rules`), and
 //! [`Options::validate`] checks a combination against what each core honours ([`CORE_TABLE`]).
 
-use crate::games::{RuleDoc, RuleMap};
+use crate::game::RuleMap;
+use crate::games::kind::RuleDoc;
+pub use crate::games::rule_table::Named;
+use crate::games::rule_table::{self, int, named, rule_option, RuleOption};
 use serde_json::Value;
 
 /// What happens to four identical dealt cards (§1.4 step 3, option `dealt_quad`).
@@ -341,10 +344,7 @@ impl Options {
     /// Every rule option in force as `name → value` (records, `bailab rules`): each field of
     /// [`OPTIONS`] by its §7 name, then the fixed readings of [`FIXED`].
     pub fn to_rules(&self) -> RuleMap {
-        let mut m = RuleMap::new();
-        for f in OPTIONS {
-            m.insert(f.name.to_string(), (f.get)(self));
-        }
+        let mut m = rule_table::to_rules(OPTIONS, self);
         for x in FIXED {
             m.insert(x.name.to_string(), x.value.json());
         }
@@ -375,8 +375,8 @@ impl Options {
             .iter()
             .find(|(alias, _)| *alias == name)
             .map_or(name, |&(_, key)| key);
-        if let Some(f) = OPTIONS.iter().find(|f| f.name == key) {
-            return (f.set)(self, value).map_err(|e| format!("rules: '{name}' = {value}: {e}"));
+        if let Some(done) = rule_table::set(OPTIONS, self, key, name, value) {
+            return done;
         }
         if let Some(x) = FIXED.iter().find(|x| x.name == key) {
             if x.value.json() == *value {
@@ -388,7 +388,7 @@ impl Options {
                 x.section
             ));
         }
-        let known: Vec<&str> = OPTIONS.iter().map(|f| f.name).collect();
+        let known = rule_table::names(OPTIONS);
         let fixed: Vec<&str> = FIXED.iter().map(|x| x.name).collect();
         Err(format!(
             "rules: unknown option '{name}' (known: {}; fixed: {})",
@@ -436,34 +436,6 @@ impl Options {
     }
 }
 
-/// Option enums written by their variant names, as §7 writes them (`"ExposeQuan"`).
-pub trait Named: Copy + PartialEq + 'static {
-    /// Every value with its name, in declaration order.
-    const NAMES: &'static [(Self, &'static str)];
-
-    /// The value's name.
-    fn name(self) -> &'static str {
-        Self::NAMES
-            .iter()
-            .find(|(v, _)| *v == self)
-            .map_or("?", |&(_, n)| n)
-    }
-
-    /// The names, joined for a message (`ExposeQuan, ExposeKong`).
-    fn all_names() -> String {
-        let names: Vec<&str> = Self::NAMES.iter().map(|&(_, n)| n).collect();
-        names.join(", ")
-    }
-}
-
-macro_rules! named {
-    ($t:ident: $($v:ident),+) => {
-        impl Named for $t {
-            const NAMES: &'static [($t, &'static str)] = &[$(($t::$v, stringify!($v))),+];
-        }
-    };
-}
-
 named!(DealtQuad: ExposeQuan, ExposeKong, FaceDownLocked);
 named!(DiscardRule: ReduceTrashByOne, AnyNonKing);
 named!(ClaimRule: Forced, Optional);
@@ -473,44 +445,6 @@ named!(KingIdenticalSets: All, None, QuadOnly);
 named!(PointTable: Classic, FourSac, Sisepai21, DirtyKing26);
 named!(WinTest: TrashZero, CompleteOver9, CompleteOver20Even);
 named!(Payout: Classic, KongDeduction, Points);
-
-/// A rule option: its §7 name, where the spec defines it, what it means, and how it is read
-/// from and written to a [`RuleMap`].
-#[derive(Copy, Clone)]
-pub struct OptionField {
-    /// The §7 name (the key in records and `[rules]`).
-    pub name: &'static str,
-    /// The spec section.
-    pub section: &'static str,
-    /// A one-line explanation.
-    pub doc: &'static str,
-    /// The value in force.
-    pub get: fn(&Options) -> Value,
-    /// Sets the value; the error says what is accepted.
-    pub set: fn(&mut Options, &Value) -> Result<(), String>,
-}
-
-/// An integer in `lo..=hi`.
-fn int<T: TryFrom<i64>>(v: &Value, lo: i64, hi: i64) -> Result<T, String> {
-    v.as_i64()
-        .filter(|x| (lo..=hi).contains(x))
-        .and_then(|x| T::try_from(x).ok())
-        .ok_or_else(|| format!("expected an integer {lo} to {hi}"))
-}
-
-/// `true` or `false`.
-fn flag(v: &Value) -> Result<bool, String> {
-    v.as_bool()
-        .ok_or_else(|| "expected true or false".to_string())
-}
-
-/// One of an enum's names.
-fn pick<T: Named>(v: &Value) -> Result<T, String> {
-    v.as_str()
-        .and_then(|s| T::NAMES.iter().find(|&&(_, n)| n == s))
-        .map(|&(x, _)| x)
-        .ok_or_else(|| format!("expected one of {}", T::all_names()))
-}
 
 /// A points gate: an integer 0 to 255, or `"none"`.
 fn gate(v: &Value) -> Result<Option<u8>, String> {
@@ -522,80 +456,42 @@ fn gate(v: &Value) -> Result<Option<u8>, String> {
         .map_err(|_| "expected an integer 0 to 255 or \"none\"".to_string())
 }
 
-macro_rules! field {
-    ($name:literal, $section:literal, $doc:literal, $f:ident, int $lo:literal..=$hi:literal) => {
-        OptionField {
-            name: $name,
-            section: $section,
-            doc: $doc,
-            get: |o| o.$f.into(),
-            set: |o, v| int(v, $lo, $hi).map(|x| o.$f = x),
-        }
-    };
-    ($name:literal, $section:literal, $doc:literal, $f:ident, flag) => {
-        OptionField {
-            name: $name,
-            section: $section,
-            doc: $doc,
-            get: |o| o.$f.into(),
-            set: |o, v| flag(v).map(|x| o.$f = x),
-        }
-    };
-    ($name:literal, $section:literal, $doc:literal, $f:ident, named) => {
-        OptionField {
-            name: $name,
-            section: $section,
-            doc: $doc,
-            get: |o| o.$f.name().into(),
-            set: |o, v| pick(v).map(|x| o.$f = x),
-        }
-    };
-    ($name:literal, $section:literal, $doc:literal, $f:ident, gate) => {
-        OptionField {
-            name: $name,
-            section: $section,
-            doc: $doc,
-            get: |o| o.$f.map_or("none".into(), Value::from),
-            set: |o, v| gate(v).map(|x| o.$f = x),
-        }
-    };
-}
-
 /// Every field of [`Options`] as a rule option, in the order of §7.
-pub const OPTIONS: &[OptionField] = &[
-    field!("players", "§1.2", "number of players (classic, 4sac 2–4; sisepai21, dirtyking26 2–8)", players, int 0..=255),
-    field!("first_player", "§1.2", "the seat F that is dealt the extra card and discards first", first_player, int 0..=255),
-    field!("decks", "§1.1", "packs of 112 cards shuffled together (Sisepai: max(2, ceil(n/2)))", decks, int 1..=4),
-    field!("hand_size", "§1.3", "cards dealt to each player; F gets one more", hand_size, int 0..=255),
-    field!("redeal_dead_hands", "§1.4 step 1", "redeal when a seat holds neither a non-King triple nor a King", redeal_dead_hands, flag),
-    field!("double_rank", "§1.4 step 2", "a double rank is drawn from the bottom of the stock (Kings skipped)", double_rank, flag),
-    field!("dealt_quad", "§1.4 step 3", "four identical dealt cards: ExposeQuan, ExposeKong or FaceDownLocked", dealt_quad, named),
-    field!("natural_win_for_first", "§1.4 step 5", "F wins at once with a complete dealt hand (§7: natural_win_for_F)", natural_win_for_first, flag),
-    field!("king_identical_sets", "§2.1", "identical sets of Kings: All, None or QuadOnly", king_identical_sets, named),
-    field!("cross_colour_sets", "§2.1", "Colours3/Colours4 of any non-King rank are sets", cross_colour_sets, flag),
-    field!("dealt_only_king_groups", "§2.5", "Kings4Colours (10) and Kings4Mixed (8) are sets when dealt", dealt_only_king_groups, flag),
-    field!("point_table", "§2.5", "the point table: Classic, FourSac, Sisepai21 or DirtyKing26", point_table, named),
-    field!("khap_lock", "§3.1", "private identical triples are locked (true: the one-pack core with trash; false: the multi-pack core with loose cards, §3.3)", khap_lock, flag),
-    field!("meld_must_not_raise_trash", "§4.4, §4.5", "no meld may raise the melder's trash", meld_must_not_raise_trash, flag),
-    field!("discard_rule", "§4.4 C7, §4.5, §4.6 S6", "legal discards: ReduceTrashByOne or AnyNonKing", discard_rule, named),
-    field!("khui_rule", "§4.4 C2, §4.5 F2, §4.6 S2", "out-of-turn Khui/Kong/Quad claims: Forced or Optional", khui_rule, named),
-    field!("pair_claim_rule", "§4.4 C3, §4.5 F2, §4.6 S2", "out-of-turn pair (Triple/Pong) claims: Forced or Optional", pair_claim_rule, named),
-    field!("pair_priority_excludes_turn_player", "§4.4 C3", "C3 pair priority does not bind the turn player T (§7: pair_priority_excludes_T)", pair_priority_excludes_turn_player, flag),
-    field!("pair_waiting_exception", "§4.4 C3", "a seat waiting on two trash cards of one colour is exempt from C3", pair_waiting_exception, flag),
-    field!("passed_draw", "§4.4 C6, §4.5 F5, §4.6 S4", "a declined own draw: AnySet, ChowPawnsOrPair or DrawerDiscards", passed_draw, named),
-    field!("drawn_king", "§4.5, §4.6 S1", "a drawn King: Ordinary, WinKongThenDrawer or WinCallsThenForcedLone", drawn_king, named),
-    field!("exposed_triple_upgrade", "§4.5 F3", "a drawer may add its own drawn card to its exposed Triple", exposed_triple_upgrade, flag),
-    field!("pair_meld_min_points", "§4.6 S5", "a Pair meld needs more than this many current points, or \"none\"", pair_meld_min_points, gate),
-    field!("win_test", "§4.7", "the win test: TrashZero, CompleteOver9 or CompleteOver20Even", win_test, named),
-    field!("stock_floor", "§4.7", "no draw may take the stock below this many cards; the game is drawn there", stock_floor, int 0..=255),
-    field!("reshuffles", "§4.7", "times the dead pile may become a new stock", reshuffles, int 0..=255),
-    field!("payout", "§6", "the payout rule: Classic (m·(base + hv) + flat), KongDeduction (k·WP − kong_L) or Points (k·WP)", payout, named),
-    field!("quan_khui_multiplier", "§6.1", "m when the winner owns a Quan or Khui (no stacking)", quan_khui_multiplier, int 0..=1000),
-    field!("base", "§6.1", "base of m·(base + hv) + flat", base, int -1000..=1000),
-    field!("flat", "§6.1", "flat of m·(base + hv) + flat", flat, int -1000..=1000),
-    field!("points_multiplier", "§6.2–6.4", "k of k·WP", points_multiplier, int 0..=1000),
-    field!("kong_deduction_floor_zero", "§6.2", "a loser's k·WP − kong_L is floored at 0", kong_deduction_floor_zero, flag),
-    field!("worst_card_penalty", "§5.3", "the worst-card penalty is in force", worst_card_penalty, flag),
+pub const OPTIONS: &[RuleOption<Options>] = &[
+    rule_option!("players", "§1.2", "number of players (classic, 4sac 2–4; sisepai21, dirtyking26 2–8)", players, int 0..=255),
+    rule_option!("first_player", "§1.2", "the seat F that is dealt the extra card and discards first", first_player, int 0..=255),
+    rule_option!("decks", "§1.1", "packs of 112 cards shuffled together (Sisepai: max(2, ceil(n/2)))", decks, int 1..=4),
+    rule_option!("hand_size", "§1.3", "cards dealt to each player; F gets one more", hand_size, int 0..=255),
+    rule_option!("redeal_dead_hands", "§1.4 step 1", "redeal when a seat holds neither a non-King triple nor a King", redeal_dead_hands, flag),
+    rule_option!("double_rank", "§1.4 step 2", "a double rank is drawn from the bottom of the stock (Kings skipped)", double_rank, flag),
+    rule_option!("dealt_quad", "§1.4 step 3", "four identical dealt cards: ExposeQuan, ExposeKong or FaceDownLocked", dealt_quad, named),
+    rule_option!("natural_win_for_first", "§1.4 step 5", "F wins at once with a complete dealt hand (§7: natural_win_for_F)", natural_win_for_first, flag),
+    rule_option!("king_identical_sets", "§2.1", "identical sets of Kings: All, None or QuadOnly", king_identical_sets, named),
+    rule_option!("cross_colour_sets", "§2.1", "Colours3/Colours4 of any non-King rank are sets", cross_colour_sets, flag),
+    rule_option!("dealt_only_king_groups", "§2.5", "Kings4Colours (10) and Kings4Mixed (8) are sets when dealt", dealt_only_king_groups, flag),
+    rule_option!("point_table", "§2.5", "the point table: Classic, FourSac, Sisepai21 or DirtyKing26", point_table, named),
+    rule_option!("khap_lock", "§3.1", "private identical triples are locked (true: the one-pack core with trash; false: the multi-pack core with loose cards, §3.3)", khap_lock, flag),
+    rule_option!("meld_must_not_raise_trash", "§4.4, §4.5", "no meld may raise the melder's trash", meld_must_not_raise_trash, flag),
+    rule_option!("discard_rule", "§4.4 C7, §4.5, §4.6 S6", "legal discards: ReduceTrashByOne or AnyNonKing", discard_rule, named),
+    rule_option!("khui_rule", "§4.4 C2, §4.5 F2, §4.6 S2", "out-of-turn Khui/Kong/Quad claims: Forced or Optional", khui_rule, named),
+    rule_option!("pair_claim_rule", "§4.4 C3, §4.5 F2, §4.6 S2", "out-of-turn pair (Triple/Pong) claims: Forced or Optional", pair_claim_rule, named),
+    rule_option!("pair_priority_excludes_turn_player", "§4.4 C3", "C3 pair priority does not bind the turn player T (§7: pair_priority_excludes_T)", pair_priority_excludes_turn_player, flag),
+    rule_option!("pair_waiting_exception", "§4.4 C3", "a seat waiting on two trash cards of one colour is exempt from C3", pair_waiting_exception, flag),
+    rule_option!("passed_draw", "§4.4 C6, §4.5 F5, §4.6 S4", "a declined own draw: AnySet, ChowPawnsOrPair or DrawerDiscards", passed_draw, named),
+    rule_option!("drawn_king", "§4.5, §4.6 S1", "a drawn King: Ordinary, WinKongThenDrawer or WinCallsThenForcedLone", drawn_king, named),
+    rule_option!("exposed_triple_upgrade", "§4.5 F3", "a drawer may add its own drawn card to its exposed Triple", exposed_triple_upgrade, flag),
+    rule_option!("pair_meld_min_points", "§4.6 S5", "a Pair meld needs more than this many current points, or \"none\"", get: |o| o.pair_meld_min_points.map_or("none".into(), Value::from),
+        set: |o, v| gate(v).map(|x| o.pair_meld_min_points = x)),
+    rule_option!("win_test", "§4.7", "the win test: TrashZero, CompleteOver9 or CompleteOver20Even", win_test, named),
+    rule_option!("stock_floor", "§4.7", "no draw may take the stock below this many cards; the game is drawn there", stock_floor, int 0..=255),
+    rule_option!("reshuffles", "§4.7", "times the dead pile may become a new stock", reshuffles, int 0..=255),
+    rule_option!("payout", "§6", "the payout rule: Classic (m·(base + hv) + flat), KongDeduction (k·WP − kong_L) or Points (k·WP)", payout, named),
+    rule_option!("quan_khui_multiplier", "§6.1", "m when the winner owns a Quan or Khui (no stacking)", quan_khui_multiplier, int 0..=1000),
+    rule_option!("base", "§6.1", "base of m·(base + hv) + flat", base, int -1000..=1000),
+    rule_option!("flat", "§6.1", "flat of m·(base + hv) + flat", flat, int -1000..=1000),
+    rule_option!("points_multiplier", "§6.2–6.4", "k of k·WP", points_multiplier, int 0..=1000),
+    rule_option!("kong_deduction_floor_zero", "§6.2", "a loser's k·WP − kong_L is floored at 0", kong_deduction_floor_zero, flag),
+    rule_option!("worst_card_penalty", "§5.3", "the worst-card penalty is in force", worst_card_penalty, flag),
 ];
 
 /// The explanation of every option and fixed reading, for `bailab rules`.

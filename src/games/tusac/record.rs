@@ -3,9 +3,10 @@
 
 use super::card::{format_cards, parse_cards, Card, CARD_TYPES};
 use super::engine::{TuSac, TuSacState};
-use super::state::DECK_SIZE;
-use super::worst::COPIES;
-use crate::games::{RecordSetup, RuleMap};
+use super::onepack::deck::DECK_SIZE;
+use super::onepack::worst::COPIES;
+use crate::game::RuleMap;
+use crate::games::kind::RecordSetup;
 
 /// Reads a deck: exactly one pack in any order. Errors name the first extra or missing card.
 pub fn parse_deck(text: &str) -> Result<[Card; DECK_SIZE], String> {

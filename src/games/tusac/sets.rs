@@ -2,8 +2,7 @@
 //! point values of every variant (§2.5).
 
 use super::card::{Card, Colour, Rank, COLOURS};
-use super::loose::SetRules;
-use super::options::PointTable;
+use super::options::{KingIdenticalSets, Options, PointTable};
 use arrayvec::ArrayVec;
 use std::fmt;
 
@@ -289,6 +288,56 @@ pub fn pawns_without(missing: Colour) -> ArrayVec<Card, 3> {
         .filter(|&&c| c != missing)
         .map(|&c| pawn(c))
         .collect()
+}
+
+/// Which sets a partition may use and how they score: from the options and the game's double rank.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct SetRules {
+    /// Which identical sets Kings form (§2.1).
+    pub king_identical: KingIdenticalSets,
+    /// `Colours3`/`Colours4` are sets (dirtyking26).
+    pub cross_colour: bool,
+    /// `Kings4Colours`/`Kings4Mixed` are sets (dirtyking26).
+    pub king_groups: bool,
+    /// The point table of §2.5.
+    pub table: PointTable,
+    /// The double rank (dirtyking26, §2.5 doubling), if any.
+    pub double_rank: Option<Rank>,
+}
+
+impl SetRules {
+    /// The set rules of these options, with the game's double rank (`None` without one).
+    pub fn new(opts: &Options, double_rank: Option<Rank>) -> SetRules {
+        SetRules {
+            king_identical: opts.king_identical_sets,
+            cross_colour: opts.cross_colour_sets,
+            king_groups: opts.dealt_only_king_groups,
+            table: opts.point_table,
+            double_rank,
+        }
+    }
+
+    /// Whether a set of `kind` (of Kings when `kings`) is a set under these rules (§2.1).
+    pub const fn allows(&self, kind: SetKind, kings: bool) -> bool {
+        use SetKind::*;
+        match kind {
+            Pair | Triple if kings => matches!(self.king_identical, KingIdenticalSets::All),
+            Quad if kings => !matches!(self.king_identical, KingIdenticalSets::None),
+            Colours3 | Colours4 => self.cross_colour,
+            Kings4Colours | Kings4Mixed => self.king_groups,
+            _ => true,
+        }
+    }
+
+    /// A small number identifying these rules, for the solver caches' keys.
+    pub(crate) fn tag(&self) -> u32 {
+        let ki = self.king_identical as u32;
+        let dr = self.double_rank.map_or(0, |r| r as u32 + 1);
+        ki | (self.cross_colour as u32) << 2
+            | (self.king_groups as u32) << 3
+            | (self.table as u32) << 4
+            | dr << 6
+    }
 }
 
 #[cfg(test)]

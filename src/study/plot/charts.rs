@@ -5,7 +5,8 @@ use super::label::{cut, decimals, file_part, percent, short_spec, short_unit, si
 use super::read::{Csv, Est};
 use super::table::{AgentRow, DistRow, EquityRow, PairRow, StrengthRow, Table, TuneRow};
 use super::Options;
-use crate::games::{game_info, GameInfo};
+use crate::games::game_info;
+use crate::games::kind::GameInfo;
 use anyhow::Context as _;
 use plotters::style::RGBColor;
 use std::path::Path;
@@ -172,6 +173,28 @@ fn diff_fmt(v: usize, d: usize) -> (impl Fn(&Est) -> String, impl Fn(f64) -> Str
     )
 }
 
+/// A panel of win rates (shares, as bars, no zero line): the agents' in a summary, the
+/// actions' in an equity estimate.
+fn win_forest<'a>(
+    caption: &str,
+    x_desc: &str,
+    items: Vec<Item>,
+    value: &'a dyn Fn(&Est) -> String,
+    x_fmt: &'a dyn Fn(f64) -> String,
+) -> Forest<'a> {
+    Forest {
+        caption: caption.into(),
+        x_desc: x_desc.into(),
+        items,
+        mark: Mark::Bar,
+        zero_line: false,
+        value,
+        x_fmt,
+        legend: Vec::new(),
+        breaks: Vec::new(),
+    }
+}
+
 /// Formatters for shares: value text `25.6% [25.2, 26.0]` and ticks.
 fn share_fmt(span: f64) -> (impl Fn(&Est) -> String, impl Fn(f64) -> String) {
     let d = decimals(100.0 * span).min(2);
@@ -205,17 +228,13 @@ fn summary(agents: &[AgentRow], pairs: &[PairRow], ctx: &Context) -> anyhow::Res
     };
     let wins = agent_items(|a| a.win_rate);
     let (wv, wx) = share_fmt(span(wins.iter().map(|i| &i.est)));
-    let win_panel = Forest {
-        caption: "Win rate per agent, 95% interval".into(),
-        x_desc: "share of games won".into(),
-        items: wins,
-        mark: Mark::Bar,
-        zero_line: false,
-        value: &wv,
-        x_fmt: &wx,
-        legend: Vec::new(),
-        breaks: Vec::new(),
-    };
+    let win_panel = win_forest(
+        "Win rate per agent, 95% interval",
+        "share of games won",
+        wins,
+        &wv,
+        &wx,
+    );
     let unit = ctx.unit();
     let second = if pairs.is_empty() {
         let items = agent_items(|a| a.payout);
@@ -422,17 +441,13 @@ fn equity(rows: &[EquityRow], ctx: &Context) -> anyhow::Result<String> {
         legend: Vec::new(),
         breaks: Vec::new(),
     };
-    let right = Forest {
-        caption: "Win rate, 95% interval".into(),
-        x_desc: "share of playouts won".into(),
-        items: wins,
-        mark: Mark::Bar,
-        zero_line: false,
-        value: &wv,
-        x_fmt: &wx,
-        legend: Vec::new(),
-        breaks: Vec::new(),
-    };
+    let right = win_forest(
+        "Win rate, 95% interval",
+        "share of playouts won",
+        wins,
+        &wv,
+        &wx,
+    );
     let label_px = draw::label_width(left.items.iter().map(|i| i.label.clone()));
     let title = ctx.title(&format!("equity per action ({})", ctx.name));
     let h = draw::forest_height(&left);

@@ -395,8 +395,10 @@ pub struct Histogram {
 /// The height of a histogram panel.
 pub const HIST_PX: u32 = 520;
 
-/// Draws a histogram on `area`.
-pub fn histogram(area: &Area, h: &Histogram) -> anyhow::Result<()> {
+/// The extent of a histogram: the smallest and largest bar value, the smallest gap between
+/// bar values (1 for a single value), and the top of the y axis (room above the highest
+/// whisker, more with several series side by side).
+fn histogram_bounds(h: &Histogram) -> (f64, f64, f64, f64) {
     let mut values: Vec<f64> = h
         .series
         .iter()
@@ -421,6 +423,12 @@ pub fn histogram(area: &Area, h: &Histogram) -> anyhow::Result<()> {
         0.0
     };
     let top = if top > 0.0 { top * (1.1 + room) } else { 1.0 };
+    (vmin, vmax, gap, top)
+}
+
+/// Draws a histogram on `area`.
+pub fn histogram(area: &Area, h: &Histogram) -> anyhow::Result<()> {
+    let (vmin, vmax, gap, top) = histogram_bounds(h);
     let (x0, x1) = (vmin - 0.6 * gap, vmax + 0.6 * gap);
     let mut chart = ChartBuilder::on(area)
         .caption(&h.caption, (FONT, CAPTION))

@@ -1,6 +1,7 @@
 //! Reading the toolkit's CSVs: which format a header is, and its rows as typed values, with
 //! errors that name the file, line and column.
 
+use crate::study::tune::REPORT_HEADER;
 use anyhow::{anyhow, bail, Context};
 use std::path::{Path, PathBuf};
 
@@ -91,19 +92,7 @@ const FORMATS: [(Kind, &[&str]); 5] = [
             "mean_payout_hi95",
         ],
     ),
-    (
-        Kind::Tune,
-        &[
-            "candidate",
-            "params",
-            "round",
-            "deals",
-            "mean_diff",
-            "mean_diff_lo95",
-            "mean_diff_hi95",
-            "status",
-        ],
-    ),
+    (Kind::Tune, &REPORT_HEADER),
 ];
 
 /// Which format a header is, if any.

@@ -15,11 +15,13 @@
 //! King `Quad` from three copies). Off turn only identical sets (`Triple`, `Quad`) and King calls
 //! may be made (S2): each wait names the meld it is best reached by.
 
-use super::loose::{best, max_points, partition, set_points, win_score, Counts, SetRules};
+use super::loose::partition::partition;
+use super::loose::{best, max_points, set_points, win_score, Counts};
 use super::melds::{meld_points, meld_shapes};
 use crate::games::tusac::card::{format_cards, parse_cards, Card, Rank, CARD_TYPES, RANKS};
+use crate::games::tusac::meld::{Meld, Melds};
 use crate::games::tusac::options::{KingIdenticalSets, Options, WinTest};
-use crate::games::tusac::rules::{Meld, Melds};
+use crate::games::tusac::sets::SetRules;
 use crate::games::tusac::sets::{SetInstance, SetKind};
 use serde_json::{json, Value};
 

@@ -1,15 +1,16 @@
 //! The multi-pack game and its deal (§1.1, §1.3, §1.4): the deck-order convention, the redeal
 //! check, the double rank, face-down quadruples and `F`'s natural win.
 
-use super::loose::{win_score, Counts, SetRules};
+use super::loose::{win_score, Counts};
 use super::state::{HandFacts, PacksState, Window, MAX_DECK, MAX_PLAYERS};
 use crate::fixed::CopyVec;
 use crate::game::{Game, Seat};
+use crate::games::tusac::actions::{Event, Phase, Rule};
 use crate::games::tusac::card::{Card, CARD_TYPES};
 use crate::games::tusac::options::{
     ClaimRule, Core, DealtQuad, DiscardRule, DrawnKing, Options, PassedDraw, Payout, WinTest,
 };
-use crate::games::tusac::state::{Event, Phase, Rule};
+use crate::games::tusac::sets::SetRules;
 use crate::rng::{shuffle, GameRng};
 use rand::Rng;
 use std::sync::OnceLock;

@@ -8,9 +8,9 @@
 use super::loose::{best, win_score};
 use super::state::PacksState;
 use crate::game::{Seat, MAX_SEATS};
+use crate::games::kind::{NOT_APPLICABLE, NOT_MEASURED};
 use crate::games::tusac::card::{Card, Colour, Rank};
 use crate::games::tusac::deals::{measure_index, shared_measure, MEASURES, ONE_PACK_MEASURES};
-use crate::games::{NOT_APPLICABLE, NOT_MEASURED};
 
 const KINGS: usize = measure_index("kings");
 const COPIES_RK: usize = measure_index("copies_rK");

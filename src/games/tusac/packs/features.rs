@@ -40,19 +40,20 @@
 //! The work shared by a decision's actions (unseen counts, the seat's points) is done once; the
 //! solver calls go through [`loose::best`]'s tables and caches: no heap allocation.
 
-use super::loose::{self, best, win_score, Counts, SetRules};
+use super::loose::{self, best, win_score, Counts};
 use super::melds::{legal_melds, meld_points};
 use super::state::MAX_ACTIONS;
 use super::view::PacksView;
-use crate::agents::greedy::feature_slot;
-use crate::agents::rules::features::{feature, FeatureRow};
+use crate::agent::features::{feature, FeatureRow};
+use crate::agent::greedy::feature_slot;
 use crate::game::{Seat, SeatView};
-use crate::games::tusac::card::{Card, Rank, CARD_TYPES, COLOURS};
+use crate::games::tusac::actions::{Action, Phase, Source};
+use crate::games::tusac::card::{Card, CARD_TYPES, COLOURS};
 use crate::games::tusac::features::FEATURES;
+use crate::games::tusac::meld::{Meld, Melds};
 use crate::games::tusac::options::{KingIdenticalSets, WinTest};
-use crate::games::tusac::rules::{Meld, Melds};
 use crate::games::tusac::sets::SetKind;
-use crate::games::tusac::state::{Action, Phase, Source};
+use crate::games::tusac::sets::SetRules;
 
 /// The slot of feature `name` in [`FEATURES`].
 const fn slot(name: &str) -> usize {
@@ -153,21 +154,6 @@ fn discards(h: &Counts) -> impl Iterator<Item = Card> + '_ {
     (4..CARD_TYPES).filter(|&t| h[t] > 0).map(Card::from_index)
 }
 
-/// The other two cards of the chow of non-King, non-pawn `x`: K/A/E or R/C/H of its colour.
-fn chow_others(x: Card) -> [Card; 2] {
-    let group = if x.rank() <= Rank::Elephant {
-        [Rank::King, Rank::Advisor, Rank::Elephant]
-    } else {
-        [Rank::Rook, Rank::Cannon, Rank::Horse]
-    };
-    let mut out = [x; 2];
-    let others = group.into_iter().filter(|&r| r != x.rank());
-    for (slot, r) in out.iter_mut().zip(others) {
-        *slot = Card::new(x.colour(), r);
-    }
-    out
-}
-
 /// The cards of `x`'s rank in the three other colours.
 fn across(x: Card) -> [Card; 3] {
     let mut out = [x; 3];
@@ -179,6 +165,48 @@ fn across(x: Card) -> [Card; 3] {
 }
 
 impl Decision {
+    /// The decision of the seat whose `view` this is.
+    fn new(view: &PacksView<'_>) -> Decision {
+        let o = view.options();
+        Decision {
+            rules: SetRules::new(o, view.double_rank()),
+            unseen: view.unseen(),
+            pair_min: o.pair_meld_min_points,
+            win_test: o.win_test,
+            king_quads: o.king_identical_sets == KingIdenticalSets::QuadOnly,
+        }
+    }
+
+    /// The outs of each legal discard of `hand`, by action index, and their least.
+    fn discard_outs(&self, legal: &[Action], hand: &Counts) -> ([u32; MAX_ACTIONS], u32) {
+        let mut discard_outs = [0u32; MAX_ACTIONS];
+        let mut min_outs = u32::MAX;
+        for (a, slot) in legal.iter().zip(discard_outs.iter_mut()) {
+            if let Action::Discard(c) = *a {
+                *slot = self.outs(c, &without(hand, &[c]));
+                min_outs = min_outs.min(*slot);
+            }
+        }
+        (discard_outs, min_outs)
+    }
+
+    /// After a meld leaving `after` with `fixed_after` points made: the fewest combos a
+    /// follow-up discard feeds (0 without one), and the most win and improve outs over those
+    /// discards (of `after` itself without one).
+    fn followups(&self, after: &Counts, fixed_after: u32) -> (u32, u32, u32) {
+        let (mut least, mut win, mut improve) = (None::<u32>, 0, 0);
+        for c in discards(after) {
+            least = Some(least.map_or(self.combos(c), |l| l.min(self.combos(c))));
+            let (w, i) = self.block_outs(&without(after, &[c]), fixed_after);
+            win = win.max(w);
+            improve = improve.max(i);
+        }
+        if least.is_none() {
+            (win, improve) = self.block_outs(after, fixed_after);
+        }
+        (least.unwrap_or(0), win, improve)
+    }
+
     /// Unseen copies of `x`.
     fn unseen(&self, x: Card) -> u32 {
         u32::from(self.unseen[x.index()])
@@ -194,7 +222,7 @@ impl Decision {
         let n = |x: Card| self.unseen(x);
         let mut sum = n(c);
         if !c.is_pawn() {
-            let [a, b] = chow_others(c).map(n);
+            let [a, b] = c.chow_others().map(n);
             sum += a * b;
         }
         if self.crosses(c) {
@@ -210,7 +238,7 @@ impl Decision {
         let held = |x: Card| after[x.index()] > 0;
         let mut total = self.unseen(c); // Pair, Triple, Quad
         if !c.is_pawn() {
-            let [a, b] = chow_others(c);
+            let [a, b] = c.chow_others();
             for (x, y) in [(a, b), (b, a)] {
                 if !x.is_king() && held(y) {
                     total += self.unseen(x);
@@ -304,7 +332,7 @@ fn discarded(view: &PacksView<'_>, x: Seat) -> usize {
 
 /// The features of the situation, the same for every action of the decision.
 fn situation(view: &PacksView<'_>, loose_now: u8) -> FeatureRow {
-    let mut base: FeatureRow = [0; crate::agents::rules::features::MAX_FEATURES];
+    let mut base: FeatureRow = [0; crate::agent::features::MAX_FEATURES];
     let me = view.seat();
     let (mut quads, mut min_hand, mut max_discards) = (0usize, usize::MAX, 0usize);
     for x in (0..view.options().players).filter(|&x| x != me) {
@@ -334,27 +362,13 @@ pub fn features(view: &PacksView<'_>, legal: &[Action], rows: &mut [FeatureRow])
     if legal.is_empty() {
         return;
     }
-    let o = view.options();
-    let d = Decision {
-        rules: SetRules::new(o, view.double_rank()),
-        unseen: view.unseen(),
-        pair_min: o.pair_meld_min_points,
-        win_test: o.win_test,
-        king_quads: o.king_identical_sets == KingIdenticalSets::QuadOnly,
-    };
+    let d = Decision::new(view);
     let hand = *view.hand();
     let fixed = view.fixed_points();
     let (loose_now, points_now) = best(&hand, &d.rules);
     let base = situation(view, loose_now);
 
-    let mut discard_outs = [0u32; MAX_ACTIONS];
-    let mut min_outs = u32::MAX;
-    for (a, slot) in legal.iter().zip(discard_outs.iter_mut()) {
-        if let Action::Discard(c) = *a {
-            *slot = d.outs(c, &without(&hand, &[c]));
-            min_outs = min_outs.min(*slot);
-        }
-    }
+    let (discard_outs, min_outs) = d.discard_outs(legal, &hand);
     let active = view.active().map(|a| a.card);
 
     for (i, (a, row)) in legal.iter().zip(rows.iter_mut()).enumerate() {
@@ -390,17 +404,8 @@ pub fn features(view: &PacksView<'_>, legal: &[Action], rows: &mut [FeatureRow])
                 set(MELD_KIND, m.kind as u32 + 1);
                 set(MELD_CARDS, m.used().len() as u32);
                 set(MELD_VALUE, points);
-                let (mut least, mut win, mut improve) = (None::<u32>, 0, 0);
-                for c in discards(&after) {
-                    least = Some(least.map_or(d.combos(c), |l| l.min(d.combos(c))));
-                    let (w, i) = d.block_outs(&without(&after, &[c]), fixed_after);
-                    win = win.max(w);
-                    improve = improve.max(i);
-                }
-                if least.is_none() {
-                    (win, improve) = d.block_outs(&after, fixed_after);
-                }
-                set(FOLLOWUP_COMBOS, least.unwrap_or(0));
+                let (least, win, improve) = d.followups(&after, fixed_after);
+                set(FOLLOWUP_COMBOS, least);
                 set(WIN_OUTS, win);
                 set(IMPROVE_OUTS, improve);
                 (after, fixed_after)

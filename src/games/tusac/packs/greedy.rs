@@ -42,19 +42,20 @@
 //! breaks ties with `tiebreak=random`); it allocates nothing.
 
 use super::loose::{
-    best, complete_win_score, sum_masks, win_score, BlockSolver, Counts, SetRules, BLOCK_IDS,
+    best, complete_win_score, sum_masks, win_score, BlockSolver, Counts, BLOCK_IDS,
 };
 use super::melds::meld_points;
 use super::outs::{block_outs, Ask};
 use super::state::{PacksState, MAX_ACTIONS};
 use super::view::PacksView;
-use crate::agents::greedy::TieBreak;
-use crate::agents::Agent;
+use crate::agent::greedy::TieBreak;
+use crate::agent::Agent;
+use crate::games::tusac::actions::{Action, Phase};
 use crate::games::tusac::card::{Card, CARD_TYPES};
+use crate::games::tusac::meld::Meld;
 use crate::games::tusac::options::{KingIdenticalSets, Options, WinTest};
-use crate::games::tusac::rules::Meld;
 use crate::games::tusac::sets::SetKind;
-use crate::games::tusac::state::{Action, Phase};
+use crate::games::tusac::sets::SetRules;
 use crate::rng::GameRng;
 use arrayvec::ArrayVec;
 use std::cmp::Reverse;

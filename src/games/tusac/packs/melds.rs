@@ -1,9 +1,10 @@
 //! The melds of §2.3 for sisepai21 and dirtyking26, the set precedence of §2.4 and the pair
 //! points gate of §4.6 S5.
 
-use super::loose::{max_points, points_of, Counts, SetRules};
+use super::loose::{max_points, points_of, Counts};
 use crate::games::tusac::card::{Card, Rank, CARD_TYPES};
-use crate::games::tusac::rules::{Meld, Melds, MAX_MELD_SHAPES};
+use crate::games::tusac::meld::{Meld, Melds, MAX_MELD_SHAPES};
+use crate::games::tusac::sets::SetRules;
 use crate::games::tusac::sets::{Origin, SetInstance, SetKind, Zone};
 use arrayvec::ArrayVec;
 use std::sync::OnceLock;
@@ -281,8 +282,8 @@ pub const fn precedence(kind: SetKind, kings: bool) -> u8 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::tusac::loose::set_points;
     use crate::games::tusac::options::Options;
+    use crate::games::tusac::packs::loose::set_points;
 
     /// Whether `hand` holds the cards a meld uses, by the meld's definition: `k` copies of the
     /// active card for an identical set, one of each (distinct) card otherwise.

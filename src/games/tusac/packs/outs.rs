@@ -7,11 +7,11 @@
 
 use super::loose::{complete_total, sum_masks, BlockSolver, Counts};
 use super::melds::{meld_points, meld_shapes};
+use crate::cache::{fib_hash, Cache};
 use crate::games::tusac::card::Card;
+use crate::games::tusac::meld::Melds;
 use crate::games::tusac::options::WinTest;
-use crate::games::tusac::rules::Melds;
 use crate::games::tusac::sets::SetKind;
-use std::cell::Cell;
 use std::thread::LocalKey;
 
 /// The most types a block has (a K/A/E or R/C/H block of every colour).
@@ -154,54 +154,31 @@ fn block_key(hand: &Counts, types: &[u8], b: usize, pairs: bool) -> Option<u64> 
     Some(counts | (b as u64) << 48 | u64::from(pairs) << 52)
 }
 
-/// One entry of a cache: a packed [`block_key`], the rules' tag with [`FILLED`], the answer.
-#[derive(Copy, Clone)]
-struct Entry<T> {
-    key: u64,
-    tag: u32,
-    value: T,
-}
-
 /// The outs of an empty cache entry.
 const NO_OUTS: BlockOuts = BlockOuts {
     improve: 0,
     wins: [0; MAX_TYPES],
 };
 
-/// The tag bit of a filled entry (rules' tags use 10 bits).
-const FILLED: u32 = 1 << 31;
-
-/// A per-thread direct-mapped cache of `N` (a power of two) entries.
-type Cache<T, const N: usize> = LocalKey<[Cell<Entry<T>>; N]>;
-
 thread_local! {
     /// The improve bits of blocks (2^11 entries, 32 KiB per thread).
-    static IMPROVES: [Cell<Entry<u16>>; 1 << 11] =
-        const { [const { Cell::new(Entry { key: 0, tag: 0, value: 0 }) }; 1 << 11] };
+    static IMPROVES: Cache<u16, { 1 << 11 }> = const { Cache::new(0) };
     /// The whole outs of blocks that could win (2^10 entries, 208 KiB per thread).
-    static WINS: [Cell<Entry<BlockOuts>>; 1 << 10] =
-        const { [const { Cell::new(Entry { key: 0, tag: 0, value: NO_OUTS }) }; 1 << 10] };
+    static WINS: Cache<BlockOuts, { 1 << 10 }> = const { Cache::new(NO_OUTS) };
 }
 
 /// The answer of `key` under rules tagged `tag`, from `cache` or from `answer`.
 fn cached<T: Copy, const N: usize>(
-    cache: &'static Cache<T, N>,
+    cache: &'static LocalKey<Cache<T, N>>,
     key: u64,
     tag: u32,
     answer: impl FnOnce() -> T,
 ) -> T {
-    let slot = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - N.trailing_zeros())) as usize;
-    let e = cache.with(|c| c[slot].get());
-    if e.key == key && e.tag == tag | FILLED {
-        return e.value;
+    let hash = fib_hash(key);
+    if let Some(value) = cache.with(|c| c.get(hash, key, tag)) {
+        return value;
     }
     let value = answer();
-    cache.with(|c| {
-        c[slot].set(Entry {
-            key,
-            tag: tag | FILLED,
-            value,
-        })
-    });
+    cache.with(|c| c.insert(hash, key, tag, value));
     value
 }

@@ -6,17 +6,18 @@
 //! state (no event, not in any view) until the last one, then the highest set by §2.4 is played
 //! (ties to the earlier seat in the claim order, `T` first).
 
-use super::loose::{best, complete_win_score, max_points, set_points, win_score, Counts, SetRules};
+use super::loose::{best, complete_win_score, max_points, set_points, win_score, Counts};
 use super::melds::{
     gated_shape_set, identical_claims, meld_points, melded_set, precedence, shapes_in,
 };
 use crate::fixed::CopyVec;
 use crate::game::{GameState, Outcome, Seat, MAX_SEATS};
+use crate::games::tusac::actions::{Action, Active, Event, Phase, Rule, Source};
 use crate::games::tusac::card::{Card, Rank, CARD_TYPES};
+use crate::games::tusac::meld::{Meld, Melds};
 use crate::games::tusac::options::Options;
-use crate::games::tusac::rules::{Meld, Melds};
+use crate::games::tusac::sets::SetRules;
 use crate::games::tusac::sets::{Origin, SetInstance, SetKind, Zone};
-use crate::games::tusac::state::{Action, Active, Event, Phase, Rule, Source};
 use crate::rng::{shuffle, stream_rng};
 use arrayvec::ArrayVec;
 
@@ -30,6 +31,10 @@ pub const MAX_MELDED: usize = 42;
 /// Bound on the legal actions of one decision: discards are distinct non-King types (24); a turn
 /// option offers at most 8 melds plus a draw; a claim at most 2 melds plus a pass.
 pub const MAX_ACTIONS: usize = 24;
+const _: () = assert!(
+    MAX_ACTIONS <= crate::games::tusac::actions::MAX_ACTIONS,
+    "the shared list holds every action"
+);
 /// Bound on the events of one step: the deal reports a redeal, the double rank, at most 6
 /// face-down quads per seat and a natural win (51); an action chains at most a discard, a
 /// declined draw and then, per King drawn (at most 16), a no-discard, a reshuffle, a draw and a
@@ -604,101 +609,4 @@ impl PacksState {
     }
 }
 
-impl GameState for PacksState {
-    type Action = Action;
-    type Actions = crate::games::tusac::state::ActionList;
-    type Event = Event;
-
-    fn to_move(&self) -> Option<Seat> {
-        match self.phase {
-            Phase::MustDiscard(x) | Phase::TurnOption(x) | Phase::Claim(x) => Some(x),
-            Phase::Over => None,
-        }
-    }
-
-    fn legal_actions(&self, out: &mut Self::Actions) {
-        out.clear();
-        let mut melds = Melds::new();
-        match self.phase {
-            Phase::MustDiscard(x) => {
-                let hand = &self.hands[x as usize];
-                let types = (4..CARD_TYPES).filter(|&t| hand[t] > 0);
-                out.extend(types.map(|t| Action::Discard(Card::from_index(t))));
-            }
-            Phase::TurnOption(_) => {
-                let a = self.active.expect("a turn option has an active card");
-                let cross = self.rules.cross_colour;
-                shapes_in(self.window.turn_shapes, a.card, cross, &mut melds);
-                out.extend(melds.iter().map(|&m| Action::Meld(m)));
-                out.push(if a.source == Source::OwnDraw {
-                    Action::PassDrawn
-                } else {
-                    Action::Draw
-                });
-            }
-            Phase::Claim(x) => {
-                let a = self.active.expect("a claim has an active card");
-                if self.window.kind == WindowKind::KingQuad {
-                    if self.hands[x as usize][a.card.index()] >= 3 {
-                        melds.push(Meld::new(SetKind::Quad, &[a.card; 3]));
-                    }
-                } else {
-                    identical_claims(&self.hands[x as usize], a.card, &mut melds);
-                }
-                out.extend(melds.iter().map(|&m| Action::Meld(m)));
-                out.push(Action::Pass);
-            }
-            Phase::Over => {}
-        }
-    }
-
-    fn apply(&mut self, action: Action) {
-        debug_assert!(
-            self.is_legal(action),
-            "illegal action {action} in {:?}",
-            self.phase
-        );
-        self.events.clear();
-        match (self.phase, action) {
-            (Phase::MustDiscard(x), Action::Discard(card)) => {
-                self.hands[x as usize][card.index()] -= 1;
-                self.refresh_facts(x);
-                self.turns += 1;
-                self.active = Some(Active {
-                    card,
-                    source: Source::Discard,
-                    owner: x,
-                    worst: true,
-                });
-                self.events.push(Event::Discard {
-                    seat: x,
-                    card,
-                    worst: None,
-                });
-                self.claim_window();
-            }
-            (Phase::TurnOption(_) | Phase::Claim(_), Action::Meld(m)) => self.answer(Some(m)),
-            (Phase::TurnOption(_), Action::Draw | Action::PassDrawn)
-            | (Phase::Claim(_), Action::Pass) => self.answer(None),
-            (phase, action) => panic!("{action} is not an action of {phase:?}"),
-        }
-    }
-
-    fn last_events(&self) -> &[Event] {
-        self.events.as_slice()
-    }
-
-    fn outcome(&self) -> Option<Outcome> {
-        self.outcome
-    }
-
-    /// 100: a sisepai21 win is worth 10–30 points per loser, a dirtyking26 win 22–50.
-    fn payout_scale(&self) -> f64 {
-        100.0
-    }
-
-    type View<'a> = super::view::PacksView<'a>;
-    fn view(&self, seat: Seat) -> super::view::PacksView<'_> {
-        super::view::PacksView::new(self, seat)
-    }
-}
+mod play;

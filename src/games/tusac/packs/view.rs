@@ -4,10 +4,10 @@
 use super::loose::{best, Counts};
 use super::state::{HandFacts, PacksState, Window, WindowKind, MAX_DECK, MAX_PLAYERS};
 use crate::game::{Seat, SeatView};
+use crate::games::tusac::actions::{Active, Phase};
 use crate::games::tusac::card::{Card, Rank, CARD_TYPES};
 use crate::games::tusac::options::WinTest;
 use crate::games::tusac::sets::SetInstance;
-use crate::games::tusac::state::{Active, Phase};
 use crate::rng::{shuffle, GameRng};
 use rand::Rng;
 use std::ops::Range;
@@ -19,7 +19,7 @@ use std::ops::Range;
 /// sisepai21 (complete, over 9) 0.69% against 0.71% at `w` = 1 (0.01% unweighted, 3.4% at 2);
 /// dirtyking26 (complete, over 20 and even) 0.83% against 0.83% at `w` = 1.4 (0.47% at 1, 1.07%
 /// at 1.6). The test `determinizations_predict_how_often_an_opponent_can_win_on_a_discard`
-/// (tests/tusac_packs_view.rs) repeats the measurement.
+/// (tests/tusac/tusac_packs_view.rs) repeats the measurement.
 fn loose_weight(test: WinTest) -> f64 {
     match test {
         WinTest::CompleteOver20Even => 1.4,

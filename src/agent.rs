@@ -1,0 +1,96 @@
+//! The agent contracts that games and the generic agents both need: what an agent is
+//! ([`Agent`]), how it is described in the catalogue ([`AgentInfo`], [`ParamInfo`]) and built
+//! from a spec string ([`spec`]), the features rule lists read ([`features`]) and the greedy
+//! agents' shared tie-break and tunable weights ([`greedy`]).
+//!
+//! It lies below both `games` and `agents`: a game builds its own agents from these, and the
+//! generic agents (`random`, `first`, `ismcts`, `rules`) play every game through them.
+
+pub mod features;
+pub mod greedy;
+pub mod spec;
+
+use crate::game::GameState;
+use crate::rng::GameRng;
+use rand::Rng;
+use spec::AgentSpec;
+
+/// Chooses actions for one seat. It sees the seat's view, the legal actions (the game's
+/// canonical order) and its own RNG, and returns the index of its choice in `legal`.
+pub trait Agent<S: GameState>: Send {
+    /// The index in `legal` (never empty) of the chosen action.
+    fn act(&mut self, view: &S::View<'_>, legal: &[S::Action], rng: &mut GameRng) -> usize;
+}
+
+/// One parameter of an agent.
+#[derive(Copy, Clone, Debug)]
+pub struct ParamInfo {
+    /// The key in the spec string.
+    pub name: &'static str,
+    /// The default value.
+    pub default: &'static str,
+    /// What it does and its allowed values.
+    pub about: &'static str,
+}
+
+/// One agent of the catalogue.
+#[derive(Copy, Clone, Debug)]
+pub struct AgentInfo {
+    /// The name in the spec string.
+    pub name: &'static str,
+    /// The games it plays.
+    pub games: &'static str,
+    /// What it does.
+    pub about: &'static str,
+    /// Its parameters.
+    pub params: &'static [ParamInfo],
+}
+
+/// Reads a parameter of `spec` as a number within `range`, or its default.
+pub fn number<T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy>(
+    spec: &AgentSpec,
+    key: &str,
+    default: T,
+    range: (T, T),
+) -> Result<T, String> {
+    let Some(text) = spec.get(key) else {
+        return Ok(default);
+    };
+    let v: T = text
+        .parse()
+        .map_err(|_| format!("agent '{}': {key} '{text}' is not a number", spec.name))?;
+    if v < range.0 || v > range.1 {
+        return Err(format!(
+            "agent '{}': {key} = {v} is outside {} to {}",
+            spec.name, range.0, range.1
+        ));
+    }
+    Ok(v)
+}
+
+/// Reads a parameter of `spec` that names one of `choices`, or its default.
+pub fn choice<T: Copy>(
+    spec: &AgentSpec,
+    key: &str,
+    default: &str,
+    choices: &[(&str, T)],
+) -> Result<T, String> {
+    let text = spec.get(key).unwrap_or(default);
+    choices
+        .iter()
+        .find(|(name, _)| *name == text)
+        .map(|&(_, value)| value)
+        .ok_or_else(|| {
+            let names: Vec<&str> = choices.iter().map(|(name, _)| *name).collect();
+            format!(
+                "agent '{}': {key} '{text}' is not {}",
+                spec.name,
+                names.join(" or ")
+            )
+        })
+}
+
+/// A uniform index in `0..len` (`len > 0`).
+pub fn uniform_index(len: usize, rng: &mut GameRng) -> usize {
+    rng.random_range(0..len as u32) as usize
+}

@@ -1,0 +1,337 @@
+//! A run's output folder: the lock, the guards against mixing studies, and the checkpoint of an
+//! unfinished run (`checkpoint.json`) that `bailab run --resume` goes on from.
+
+use super::experiment::Experiment;
+use super::game_files::remove_stale;
+use super::game_files::PartialFile;
+use super::sprt::SprtStep;
+use super::stats::Tally;
+use crate::text::thousands;
+use anyhow::{bail, Context};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// The file that holds the state of an unfinished run.
+pub const CHECKPOINT: &str = "checkpoint.json";
+
+/// The value of a checkpoint's `format` key.
+pub const CHECKPOINT_FORMAT: &str = "bailab-checkpoint/1";
+
+/// How often a run checkpoints by default (at the first chunk boundary after this long).
+pub const CHECKPOINT_EVERY: Duration = Duration::from_secs(5);
+
+/// The state of an unfinished run (`checkpoint.json`): the deals done so far, their exact
+/// tallies and how long each per-game file was at that point. `bailab run --resume DIR` goes on
+/// from here and writes the same files as a run that was never stopped.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Checkpoint {
+    /// Always [`CHECKPOINT_FORMAT`].
+    pub format: String,
+    /// The experiment as run.
+    pub experiment: Experiment,
+    /// The shard, if any.
+    pub shard: Option<Shard>,
+    /// The deal range of the run.
+    pub deals: (u64, u64),
+    /// Deals `deals.0 .. next` are done.
+    pub next: u64,
+    /// Their exact tallies.
+    pub tally: Tally,
+    /// Byte length of each per-game file (`games.csv`, `records.jsonl`) written so far, as
+    /// `NAME.partial`; the run writes exactly these.
+    pub files: BTreeMap<String, u64>,
+    /// Wall time of the sessions so far, in seconds.
+    pub elapsed_s: f64,
+    /// Sessions so far (1 for a run that was never resumed).
+    pub sessions: u32,
+    /// The looks of the early-stopping test so far (runs with an `[sprt]` table).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sprt: Vec<SprtStep>,
+    /// The absolute folder the experiment's agent files are read from (its project folder, see
+    /// [`Experiment::project`]), so that a resumed run reads the same files from any folder.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub project: Option<PathBuf>,
+}
+
+/// A run stopped on request (Ctrl-C) after writing its checkpoint: an error that says how to
+/// go on.
+#[derive(Debug)]
+pub struct Stopped {
+    /// The output folder, which holds the checkpoint.
+    pub dir: PathBuf,
+    /// Deals done (of the run's range).
+    pub done: u64,
+    /// Deals in the run's range.
+    pub total: u64,
+}
+
+impl std::fmt::Display for Stopped {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "stopped after {} of {} deals; the finished part is kept in {}. Continue with:\n  \
+             bailab run --resume {}",
+            thousands(self.done),
+            thousands(self.total),
+            self.dir.display(),
+            shell_word(&self.dir.display().to_string())
+        )
+    }
+}
+
+impl std::error::Error for Stopped {}
+
+/// A path as one shell word (quoted when it needs to be).
+fn shell_word(s: &str) -> String {
+    if !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "/._-+=:,@".contains(c))
+    {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', r"'\''"))
+    }
+}
+
+/// The files a run or a merge writes into its folder (the per-game ones also as `NAME.partial`
+/// while a run is unfinished, and every one as `NAME.<pid>.tmp` while it is written).
+pub const RUN_FILES: [&str; 9] = [
+    "summary.csv",
+    "sprt.csv",
+    "matches.csv",
+    "tally.json",
+    "meta.json",
+    "run.json",
+    "games.csv",
+    "records.jsonl",
+    CHECKPOINT,
+];
+
+/// An exclusive hold on an output folder (an advisory lock on the folder itself, released when
+/// the process ends, however it ends): no two runs or merges write into one folder at once.
+pub struct FolderLock {
+    _dir: Option<std::fs::File>,
+}
+
+impl FolderLock {
+    /// Creates the folder if needed and locks it; a path that names a file is refused.
+    pub fn take(dir: &Path) -> anyhow::Result<FolderLock> {
+        if dir.exists() && !dir.is_dir() {
+            bail!(
+                "{}: the output path is a file, not a folder (results go into a folder: name a \
+                 new or existing folder)",
+                dir.display()
+            );
+        }
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        // Folders open as files on Unix; elsewhere the lock is skipped.
+        let Ok(handle) = std::fs::File::open(dir) else {
+            return Ok(FolderLock { _dir: None });
+        };
+        match handle.try_lock() {
+            Ok(()) => Ok(FolderLock { _dir: Some(handle) }),
+            Err(std::fs::TryLockError::WouldBlock) => bail!(
+                "{}: another bailab run or merge is writing into this folder",
+                dir.display()
+            ),
+            // A file system without locks: go on unlocked.
+            Err(std::fs::TryLockError::Error(_)) => Ok(FolderLock { _dir: None }),
+        }
+    }
+}
+
+/// Removes what a dead run left in a locked folder: temporary files (`NAME.<pid>.tmp`) of the
+/// result files, and, unless `keep_partial`, the unfinished per-game files (`NAME.partial`).
+/// Other files are never touched.
+pub(super) fn remove_leftovers(dir: &Path, keep_partial: bool) -> anyhow::Result<()> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Ok(());
+    };
+    for entry in entries {
+        let entry = entry?;
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else { continue };
+        let leftover = RUN_FILES.iter().any(|base| {
+            let Some(rest) = name.strip_prefix(base) else {
+                return false;
+            };
+            let tmp = rest
+                .strip_prefix('.')
+                .and_then(|r| r.strip_suffix(".tmp"))
+                .is_some_and(|pid| !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()));
+            tmp || (rest == ".partial" && !keep_partial)
+        });
+        if leftover {
+            remove_stale(&entry.path())?;
+        }
+    }
+    Ok(())
+}
+
+/// Refuses to write into a folder that holds another experiment's results or any unfinished run,
+/// unless `force`; with `force`, removes the checkpoint.
+pub(super) fn guard_folder(
+    dir: &Path,
+    exp: &Experiment,
+    shard: Option<Shard>,
+    force: bool,
+) -> anyhow::Result<()> {
+    let show = dir.display();
+    let ck_path = dir.join(CHECKPOINT);
+    if ck_path.exists() {
+        if force {
+            return remove_stale(&ck_path);
+        }
+        let ck = read_checkpoint(dir)?;
+        if exp.differences(&ck.experiment).is_empty() && ck.shard == shard {
+            bail!(
+                "{show} holds an unfinished run of this experiment ({} of {} deals done): continue \
+                 it with `bailab run --resume {}`, or start over with --force",
+                thousands(ck.next - ck.deals.0),
+                thousands(ck.deals.1 - ck.deals.0),
+                shell_word(&show.to_string())
+            );
+        }
+        bail!(
+            "{show} holds an unfinished run of another experiment ('{}'; {}): choose another \
+             folder with --output, or discard it with --force",
+            ck.experiment.name,
+            describe(&exp.differences(&ck.experiment), ck.shard, shard)
+        );
+    }
+    let tally_path = dir.join("tally.json");
+    if tally_path.exists() && !force {
+        let there: TallyFile = std::fs::read_to_string(&tally_path)
+            .ok()
+            .and_then(|t| serde_json::from_str(&t).ok())
+            .ok_or_else(|| {
+                anyhow::anyhow!(
+                    "{show} holds a tally.json that is not a bailab tally: choose another folder \
+                     with --output, or replace it with --force"
+                )
+            })?;
+        let diffs = exp.differences(&there.experiment);
+        if !diffs.is_empty() {
+            bail!(
+                "{show} holds the results of another experiment ('{}'; {}): choose another \
+                 folder with --output, or replace them with --force",
+                there.experiment.name,
+                diffs.join("; ")
+            );
+        }
+    }
+    Ok(())
+}
+
+fn describe(diffs: &[String], there: Option<Shard>, here: Option<Shard>) -> String {
+    let mut all = diffs.to_vec();
+    if there != here {
+        let s = |x: Option<Shard>| x.map_or("none".to_string(), |s| format!("{}/{}", s.k, s.n));
+        all.push(format!("shard: {} there, {} here", s(there), s(here)));
+    }
+    all.join("; ")
+}
+
+/// Reads the checkpoint of an unfinished run in `dir`.
+pub fn read_checkpoint(dir: &Path) -> anyhow::Result<Checkpoint> {
+    let path = dir.join(CHECKPOINT);
+    let text = match std::fs::read_to_string(&path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let partial = ["games.csv", "records.jsonl"]
+                .iter()
+                .any(|n| PartialFile::partial_path(dir, n).exists());
+            if partial {
+                bail!(
+                    "{}: the run there ended before its first checkpoint (no {CHECKPOINT}): \
+                     nothing to resume; start it again",
+                    dir.display()
+                );
+            }
+            bail!(
+                "{}: no unfinished run to resume here (no {CHECKPOINT}; a finished run removes it)",
+                dir.display()
+            )
+        }
+        Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
+    };
+    let ck: Checkpoint = serde_json::from_str(&text).with_context(|| {
+        format!(
+            "{} is not a bailab checkpoint (start over with --force)",
+            path.display()
+        )
+    })?;
+    if ck.format != CHECKPOINT_FORMAT {
+        bail!(
+            "{}: format '{}' is not {CHECKPOINT_FORMAT}",
+            path.display(),
+            ck.format
+        );
+    }
+    Ok(ck)
+}
+
+/// The absolute folder the agent files of `exp` are read from: its project folder, or the
+/// current folder (`None` only if the current folder cannot be named).
+pub fn absolute_project(exp: &Experiment) -> Option<PathBuf> {
+    let folder = exp.project.as_deref().unwrap_or(Path::new("."));
+    folder
+        .canonicalize()
+        .or_else(|_| std::path::absolute(folder))
+        .ok()
+}
+
+/// Prepares the output folder of a merge: locked, refused if it holds another experiment's
+/// results or an unfinished run (unless `force`), temporary leftovers removed.
+pub fn prepare_merge(dir: &Path, exp: &Experiment, force: bool) -> anyhow::Result<FolderLock> {
+    let lock = FolderLock::take(dir)?;
+    guard_folder(dir, exp, None, force)?;
+    remove_leftovers(dir, false)?;
+    Ok(lock)
+}
+
+/// One shard of a study: shard `k` of `n` plays the `k`-th of `n` contiguous deal ranges.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shard {
+    /// This shard, `0..n`.
+    pub k: u64,
+    /// Number of shards.
+    pub n: u64,
+}
+
+impl Shard {
+    /// Reads `K/N` with `0 ≤ K < N`.
+    pub fn parse(text: &str) -> Result<Shard, String> {
+        let bad = || format!("--shard '{text}': expected K/N with 0 ≤ K < N, e.g. 0/3");
+        let (k, n) = text.split_once('/').ok_or_else(bad)?;
+        let (k, n): (u64, u64) = (
+            k.trim().parse().map_err(|_| bad())?,
+            n.trim().parse().map_err(|_| bad())?,
+        );
+        if n == 0 || k >= n {
+            return Err(bad());
+        }
+        Ok(Shard { k, n })
+    }
+
+    /// The deal range `[start, end)` of this shard.
+    pub fn range(&self, deals: u64) -> (u64, u64) {
+        let at = |k: u64| (u128::from(deals) * u128::from(k) / u128::from(self.n)) as u64;
+        (at(self.k), at(self.k + 1))
+    }
+}
+
+/// What `tally.json` holds: enough for `merge` to rebuild the summary exactly.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct TallyFile {
+    /// The experiment as run.
+    pub experiment: Experiment,
+    /// The shard, if any.
+    pub shard: Option<Shard>,
+    /// The deal range played.
+    pub deals: (u64, u64),
+    /// The exact tallies.
+    pub tally: Tally,
+}

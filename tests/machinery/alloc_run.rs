@@ -1,0 +1,93 @@
+//! A whole `bailab run` allocates nothing per deal: the real binary, run as a child process at
+//! N and 10·N deals, makes about as many heap allocations either way, in every game, with
+//! greedy and random seats and with an ISMCTS seat.
+//!
+//! Counted from outside the library: the binary's `#[global_allocator]` (src/main.rs) counts
+//! every allocation of the process — startup, parsing, the thread pool, the files, the report —
+//! and prints `allocations: N` at exit when `BAILAB_COUNT_ALLOCATIONS` is set. This was chosen
+//! over an `LD_PRELOAD` shim built with `cc` because it needs no C compiler, no dynamic loader
+//! tricks and works wherever the binary runs, while still counting the whole process the way a
+//! user runs it (the library's own `tests/alloc.rs` counts only the game loop, in-process).
+//!
+//! The allowance is a constant, not a per-deal figure: a longer run has a few more chunks (each
+//! a rayon batch) and maybe a checkpoint, nothing per deal. Before the runner reused its buffers
+//! and built its agents once per worker, 1,000 → 10,000 greedy/random deals grew the count by
+//! about 9,000–10,000 (one `Vec` per deal) and an ISMCTS seat by about 20 per deal.
+
+use crate::common::*;
+
+/// Extra allocations a run of 10·N deals may make over one of N (chunks, a checkpoint).
+const SLACK: u64 = 300;
+
+/// The allocations of `bailab run` on an experiment of `deals` deals.
+fn allocations(s: &Scratch, game: &str, agents: &[&str], deals: u64) -> u64 {
+    let agents: Vec<String> = agents.iter().map(|a| format!("\"{a}\"")).collect();
+    let (game, variant) = game.split_once('/').unwrap_or((game, ""));
+    let variant = if variant.is_empty() {
+        String::new()
+    } else {
+        format!("variant = \"{variant}\"\n")
+    };
+    let name = format!("{game}-{deals}");
+    let exp = s.write(
+        &format!("{name}.toml"),
+        &format!(
+            "name = \"{name}\"\ngame = \"{game}\"\n{variant}agents = [{}]\ndeals = {deals}\n\
+             seed = 1\nrotate = true\noutput = \"out-{name}\"\n",
+            agents.join(", ")
+        ),
+    );
+    let out = command(&s.0, &["run", &exp, "--quiet", "--force", "--threads", "2"])
+        .env("BAILAB_COUNT_ALLOCATIONS", "1")
+        .output()
+        .expect("bailab runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "bailab run failed: {stderr}");
+    stderr
+        .lines()
+        .find_map(|l| l.strip_prefix("allocations: "))
+        .unwrap_or_else(|| panic!("no allocation count in: {stderr}"))
+        .trim()
+        .parse()
+        .expect("a count")
+}
+
+/// Asserts that 10·`deals` deals allocate at most [`SLACK`] more than `deals` deals.
+fn flat(test: &str, game: &str, agents: &[&str], deals: u64) {
+    let s = Scratch::new(test);
+    let small = allocations(&s, game, agents, deals);
+    let large = allocations(&s, game, agents, 10 * deals);
+    eprintln!(
+        "{game} {agents:?}: {deals} deals {small}, {} deals {large}",
+        10 * deals
+    );
+    assert!(
+        large <= small + SLACK,
+        "{game} {agents:?}: {small} allocations for {deals} deals but {large} for {}: the run \
+         allocates per deal",
+        10 * deals
+    );
+}
+
+const GREEDY_RANDOM: [&str; 4] = ["greedy", "random", "random", "random"];
+
+#[test]
+fn tusac_run_allocates_nothing_per_deal() {
+    flat("alloc-run-tusac", "tusac/classic", &GREEDY_RANDOM, 1000);
+}
+
+#[test]
+fn chan_run_allocates_nothing_per_deal() {
+    flat("alloc-run-chan", "chan", &GREEDY_RANDOM, 1000);
+}
+
+#[test]
+fn tienlen_run_allocates_nothing_per_deal() {
+    flat("alloc-run-tienlen", "tienlen", &GREEDY_RANDOM, 1000);
+}
+
+#[test]
+fn ismcts_run_allocates_nothing_per_deal() {
+    let agents = ["ismcts:iters=10", "greedy", "greedy", "greedy"];
+    flat("alloc-run-ismcts", "tusac/classic", &agents, 10);
+}

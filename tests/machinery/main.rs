@@ -1,0 +1,34 @@
+//! Integration tests, one test binary: The machinery shared by every game: the command line, runner, experiments, deals, records, outputs, plots, studies, golden playthroughs and the repository standing alone.
+//! Each former `tests/<name>.rs` is a module here; what they share comes from `tests/common/`.
+//! Run one file's tests with `cargo test --release --test machinery <name>::`.
+
+#[path = "../common/mod.rs"]
+mod common;
+// The counting allocator counts per thread, so one for the whole binary serves every module.
+#[path = "../common/counting_alloc.rs"]
+mod counting_alloc;
+
+mod alloc_run;
+mod cli;
+mod csv_columns;
+mod deals;
+mod equity;
+mod experiment_paths;
+mod golden_playthroughs;
+mod ismcts;
+mod k8s;
+mod layers;
+mod output_guards;
+mod partial_deals;
+mod plot;
+mod random_sim;
+mod records;
+mod rules_agent;
+mod rules_reference;
+mod runner;
+mod sigterm;
+mod specs;
+mod sprt;
+mod standalone;
+mod trust;
+mod tune;
