@@ -430,6 +430,18 @@ fn a_node_set_down_requeues_its_tasks_which_resume() {
         .filter(|t| t.2 == "RUNNING")
         .map(|t| t.0)
         .collect();
+    // Slurm reports a task RUNNING a moment before its script logs its start: wait until each
+    // has, so that the start after the requeue is its second.
+    wait_for("the running tasks to log their start", 30, || {
+        running
+            .iter()
+            .all(|&k| {
+                study
+                    .log(&array, k)
+                    .contains(&format!("shard {k}/{N} of exp.toml"))
+            })
+            .then_some(())
+    });
     must(
         study.dir(),
         "scontrol",
