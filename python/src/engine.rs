@@ -3,10 +3,10 @@
 //! monomorphised through [`with_game`] by [`Build`], so Python reaches each game's own engine
 //! with no game named here.
 
-use bailab::agent::features::{all_features, FeatureRow, MAX_FEATURES};
-use bailab::agents::rules::{feature_rows, greedy};
+use crate::seen::{Seen, SeenBy};
+use bailab::agent::features::all_features;
 use bailab::deal_spec::{deal_with_spec, DealSpec};
-use bailab::game::{ActionBuffer, Decision, GameId, GameState, RuleMap, Seat, SeatView};
+use bailab::game::{ActionBuffer, Decision, GameId, GameState, OwnedView, RuleMap, Seat};
 use bailab::games::kind::{check_players, GameKind};
 use bailab::games::observe::Segment;
 use bailab::games::{with_game, GameVisitor};
@@ -64,18 +64,8 @@ pub trait Table: Send {
     fn payouts(&self) -> Option<Vec<i64>>;
     /// The game's record (the JSON `bailab play --json` writes and `bailab check` reads).
     fn record(&self, agents: &[String]) -> Result<String, String>;
-    /// Seat `seat`'s observation (JSON).
-    fn observation(&self, seat: Seat) -> serde_json::Value;
-    /// Writes seat `seat`'s tensor into `out` (the tensor layout's length).
-    fn tensor(&self, seat: Seat, out: &mut [f32]);
-    /// Writes the vector of every legal action of the seat to decide into `out`, one row after
-    /// another (the action layout's length each), and returns the number of rows.
-    fn action_vectors(&self, out: &mut Vec<f32>) -> usize;
-    /// The rule-learner's feature rows of the legal actions of the seat to decide.
-    fn feature_rows(&self) -> Vec<FeatureRow>;
-    /// A state consistent with everything seat `seat` sees, its hidden cards resampled with the
-    /// RNG of `seed`. It has no record (it starts mid-game).
-    fn determinize(&self, seat: Seat, seed: u64) -> Box<dyn Table>;
+    /// What seat `seat` sees now (a copy).
+    fn seen(&self, seat: Seat) -> Box<dyn Seen>;
     /// The table as [`Any`], for code that knows its game.
     fn as_any(&self) -> &dyn Any;
 }
@@ -174,6 +164,16 @@ fn game_id(seed: u64, index: u64) -> GameId {
 }
 
 impl<G: GameKind + Send + Sync> GameTable<G> {
+    /// A table of a determinized state: no deal, so no record.
+    pub fn determinized(game: Arc<G>, state: G::State) -> Self {
+        GameTable {
+            game,
+            id: game_id(0, 0),
+            start: None,
+            state,
+            decisions: Vec::new(),
+        }
+    }
     /// The legal actions of the seat to decide (none once the game is over).
     pub fn legal_actions(&self) -> <G::State as GameState>::Actions {
         let mut out = <G::State as GameState>::Actions::default();
@@ -240,47 +240,10 @@ impl<G: GameKind + Send + Sync> Table for GameTable<G> {
         let record = recorder.finish(&self.game, start, &state, agents, Some(self.id));
         serde_json::to_string(&record).map_err(|e| e.to_string())
     }
-    fn observation(&self, seat: Seat) -> serde_json::Value {
-        self.game.observation(&self.state.view(seat))
-    }
-    fn tensor(&self, seat: Seat, out: &mut [f32]) {
-        self.game.tensor(&self.state.view(seat), out)
-    }
-    fn action_vectors(&self, out: &mut Vec<f32>) -> usize {
-        let Some(seat) = self.state.to_move() else {
-            out.clear();
-            return 0;
-        };
-        let width: usize = self.game.action_layout().iter().map(|s| s.len).sum();
-        let legal = self.legal_actions();
-        out.clear();
-        out.resize(width * legal.as_slice().len(), 0.0);
-        let view = self.state.view(seat);
-        for (row, &action) in out.chunks_mut(width.max(1)).zip(legal.as_slice()) {
-            self.game.action_vector(&view, action, row);
-        }
-        legal.as_slice().len()
-    }
-    fn feature_rows(&self) -> Vec<FeatureRow> {
-        let Some(seat) = self.state.to_move() else {
-            return Vec::new();
-        };
-        let legal = self.legal_actions();
-        let mut rows = vec![[0; MAX_FEATURES]; legal.as_slice().len()];
-        let mut teacher = greedy::<G>();
-        let mut rng = python_rng(0);
-        let view = self.state.view(seat);
-        feature_rows::<G>(&view, legal.as_slice(), &mut *teacher, &mut rows, &mut rng);
-        rows
-    }
-    fn determinize(&self, seat: Seat, seed: u64) -> Box<dyn Table> {
-        let state = self.state.view(seat).determinize(&mut python_rng(seed));
-        Box::new(GameTable {
+    fn seen(&self, seat: Seat) -> Box<dyn Seen> {
+        Box::new(SeenBy {
             game: Arc::clone(&self.game),
-            id: self.id,
-            start: None,
-            state,
-            decisions: Vec::new(),
+            owned: OwnedView::new(self.state.clone(), seat),
         })
     }
     fn as_any(&self) -> &dyn Any {

@@ -17,6 +17,9 @@ pub fn to_json(value: &Bound<'_, PyAny>) -> PyResult<serde_json::Value> {
     if let Ok(i) = value.extract::<i64>() {
         return Ok(Value::from(i));
     }
+    if let Ok(u) = value.extract::<u64>() {
+        return Ok(Value::from(u));
+    }
     if let Ok(f) = value.extract::<f64>() {
         return Ok(Value::from(f));
     }

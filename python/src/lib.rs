@@ -3,10 +3,16 @@
 //!
 //! - [`engine`]: every game made object-safe (`Engine`, `Table`), reached through the registry.
 //! - [`state`]: `Game`, `State` and `Action`; [`view`]: `View`, what one seat may see.
+//! - [`seen`]: one seat's view, object-safe.
+//! - [`agent`]: `Agent`, and Python callables seated at Rust tables.
+//! - [`run`]: experiments through the runner, with Python agents.
 //! - [`json`]: JSON values between Python and Rust.
 
+mod agent;
 mod engine;
 mod json;
+mod run;
+mod seen;
 mod state;
 mod view;
 
@@ -38,6 +44,9 @@ fn _bailab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<state::PyState>()?;
     m.add_class::<state::PyAction>()?;
     m.add_class::<view::PyView>()?;
+    m.add_class::<agent::PyAgent>()?;
     m.add_function(wrap_pyfunction!(games, m)?)?;
+    m.add_function(wrap_pyfunction!(run::_run, m)?)?;
+    m.add_function(wrap_pyfunction!(run::_toml, m)?)?;
     Ok(())
 }

@@ -170,9 +170,8 @@ impl PyAction {
     }
 }
 
-/// The legal actions of a table as `Action` objects.
-pub fn actions(table: &dyn Table) -> Vec<PyAction> {
-    let legal = table.legal();
+/// Legal actions in notation as `Action` objects.
+pub fn actions(legal: Vec<String>) -> Vec<PyAction> {
     legal
         .into_iter()
         .enumerate()
@@ -218,7 +217,7 @@ impl PyState {
     /// The legal actions of the seat to decide, in the game's canonical order, as `Action`s
     /// (`str(a)` is the notation, `a.index` what `apply` takes); empty once the game is over.
     fn legal_actions(&self) -> Vec<PyAction> {
-        actions(&**self.table())
+        actions(self.table().legal())
     }
 
     /// Applies the legal action of index `action` (an int or an `Action`), then every forced
@@ -248,8 +247,7 @@ impl PyState {
             )));
         }
         Ok(PyView::new(
-            self.table().boxed(),
-            seat,
+            self.table().seen(seat),
             Arc::clone(&self.engine),
         ))
     }

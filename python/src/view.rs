@@ -1,9 +1,10 @@
-//! `bailab.View`: what one seat may see of a state. It holds a copy of the state, but every
-//! method reads the seat's view only (the engines' `SeatView`), so nothing reachable from it
+//! `bailab.View`: what one seat may see of a state. It holds a [`Seen`], the engines' view that
+//! owns a copy of the state but reads it as the seat's view only, so nothing reachable from it
 //! reveals another seat's hidden cards.
 
-use crate::engine::{Engine, Table};
+use crate::engine::Engine;
 use crate::json::from_json;
+use crate::seen::Seen;
 use crate::state::{actions, PyAction, PyState};
 use bailab::game::Seat;
 use numpy::ndarray::Array2;
@@ -14,27 +15,25 @@ use std::sync::{Arc, Mutex, MutexGuard};
 /// One seat's view of a state (a snapshot).
 #[pyclass(module = "bailab", name = "View", frozen)]
 pub struct PyView {
-    table: Mutex<Box<dyn Table>>,
-    seat: Seat,
+    seen: Mutex<Box<dyn Seen>>,
     engine: Arc<dyn Engine>,
 }
 
 impl PyView {
-    /// The view of `seat` of a copy of a table.
-    pub fn new(table: Box<dyn Table>, seat: Seat, engine: Arc<dyn Engine>) -> Self {
+    /// A view of `engine`'s game.
+    pub fn new(seen: Box<dyn Seen>, engine: Arc<dyn Engine>) -> Self {
         PyView {
-            table: Mutex::new(table),
-            seat,
+            seen: Mutex::new(seen),
             engine,
         }
     }
-    /// The table, locked (private: only the seat's view of it is ever read).
-    fn table(&self) -> MutexGuard<'_, Box<dyn Table>> {
-        self.table.lock().unwrap_or_else(|e| e.into_inner())
+    /// The name of the view's game.
+    pub fn game_name(&self) -> &'static str {
+        self.engine.describe().0
     }
-    /// Whether this seat decides now.
-    fn deciding(&self) -> bool {
-        self.table().to_move() == Some(self.seat)
+    /// The seat's view, locked.
+    pub fn seen(&self) -> MutexGuard<'_, Box<dyn Seen>> {
+        self.seen.lock().unwrap_or_else(|e| e.into_inner())
     }
 }
 
@@ -43,35 +42,31 @@ impl PyView {
     /// The seat whose view this is.
     #[getter]
     fn seat(&self) -> Seat {
-        self.seat
+        self.seen().seat()
     }
 
     /// Whether this seat is the one to decide.
     #[getter]
     fn to_move(&self) -> bool {
-        self.deciding()
+        self.seen().deciding()
     }
 
     /// The view as a dict (docs/observations.md): the seat, the phase, its own hand, every
     /// seat's public cards and counts.
     fn observation(&self, py: Python<'_>) -> PyResult<PyObject> {
-        from_json(py, &self.table().observation(self.seat))
+        from_json(py, &self.seen().observation())
     }
 
     /// The view as a fixed-size float32 array (`game.tensor_layout()` names its segments).
     fn tensor<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f32>> {
         let mut out = vec![0.0f32; self.engine.tensor_layout().iter().map(|s| s.len).sum()];
-        self.table().tensor(self.seat, &mut out);
+        self.seen().tensor(&mut out);
         out.into_pyarray(py)
     }
 
     /// The legal actions when this seat decides (else empty), as `State.legal_actions()`.
     fn legal_actions(&self) -> Vec<PyAction> {
-        if self.deciding() {
-            actions(&**self.table())
-        } else {
-            Vec::new()
-        }
+        actions(self.seen().legal())
     }
 
     /// One float32 row per legal action (`game.action_layout()` names its segments): the cards
@@ -79,11 +74,7 @@ impl PyView {
     fn action_features<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<f32>> {
         let width: usize = self.engine.action_layout().iter().map(|s| s.len).sum();
         let mut out = Vec::new();
-        let rows = if self.deciding() {
-            self.table().action_vectors(&mut out)
-        } else {
-            0
-        };
+        let rows = self.seen().action_vectors(&mut out);
         Array2::from_shape_vec((rows, width), out)
             .expect("one row of the layout's width per action")
             .into_pyarray(py)
@@ -93,11 +84,7 @@ impl PyView {
     /// int16, shape `(len(legal_actions()), len(game.feature_names()))`.
     fn feature_rows<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray2<i16>> {
         let width = self.engine.feature_names().len();
-        let rows = if self.deciding() {
-            self.table().feature_rows()
-        } else {
-            Vec::new()
-        };
+        let rows = self.seen().feature_rows();
         let flat: Vec<i16> = rows
             .iter()
             .flat_map(|r| r[..width].iter().copied())
@@ -110,12 +97,12 @@ impl PyView {
     /// A whole state consistent with everything this seat sees: the cards it cannot see are
     /// resampled with the RNG of `seed` (the same seed, the same state). What search samples.
     fn determinize(&self, seed: u64) -> PyState {
-        let table = self.table().determinize(self.seat, seed);
+        let table = self.seen().determinize(seed);
         PyState::new(table, Arc::clone(&self.engine))
     }
 
     fn __repr__(&self) -> String {
         let (name, variant, _) = self.engine.describe();
-        format!("View({name} {variant}, seat {})", self.seat)
+        format!("View({name} {variant}, seat {})", self.seen().seat())
     }
 }

@@ -7,7 +7,7 @@ use super::combo::{toi_trang, Combo};
 use super::options::Options;
 use super::state::TienLenState;
 use super::types::{Actions, Chain, Phase, HAND_SIZE, MAX_PLAYERS};
-use crate::game::{GameState, Seat, SeatView};
+use crate::game::{GameState, OwnedView, Seat, SeatView};
 use crate::rng::{shuffle, GameRng};
 
 /// Sampling attempts before a determinization keeps a sample in which some seat's dealt hand
@@ -122,6 +122,9 @@ impl SeatView for TienLenView<'_> {
 
     fn seat(&self) -> Seat {
         self.seat
+    }
+    fn owned(&self) -> OwnedView<TienLenState> {
+        OwnedView::new(*self.state, self.seat)
     }
 
     /// Resamples the other hands (and the set-aside cards when N < 4) uniformly from the unseen

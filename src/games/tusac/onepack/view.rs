@@ -2,7 +2,7 @@
 
 use super::determinize;
 use super::state::OnePackState;
-use crate::game::{GameState, Seat, SeatView};
+use crate::game::{GameState, OwnedView, Seat, SeatView};
 use crate::games::tusac::actions::{Active, Phase};
 use crate::games::tusac::card::CARD_TYPES;
 use crate::games::tusac::hand::Hand;
@@ -19,6 +19,10 @@ pub struct OnePackView<'a> {
 }
 
 impl<'a> OnePackView<'a> {
+    /// A copy of the state, for the engine's [`SeatView::owned`] of every core.
+    pub(in crate::games::tusac) fn copy_state(&self) -> OnePackState {
+        *self.state
+    }
     pub(super) fn new(state: &'a OnePackState, seat: Seat) -> OnePackView<'a> {
         OnePackView { state, seat }
     }
@@ -90,6 +94,9 @@ impl SeatView for OnePackView<'_> {
 
     fn seat(&self) -> Seat {
         self.seat
+    }
+    fn owned(&self) -> OwnedView<OnePackState> {
+        OwnedView::new(*self.state, self.seat)
     }
 
     fn determinize(&self, rng: &mut GameRng) -> OnePackState {

@@ -3,7 +3,7 @@
 
 use super::loose::{best, Counts};
 use super::state::{HandFacts, PacksState, Window, WindowKind, MAX_DECK, MAX_PLAYERS};
-use crate::game::{Seat, SeatView};
+use crate::game::{OwnedView, Seat, SeatView};
 use crate::games::tusac::actions::{Active, Phase};
 use crate::games::tusac::card::{Card, Rank, CARD_TYPES};
 use crate::games::tusac::options::WinTest;
@@ -41,6 +41,10 @@ pub struct PacksView<'a> {
 }
 
 impl<'a> PacksView<'a> {
+    /// A copy of the state, for the engine's [`SeatView::owned`] of every core.
+    pub(in crate::games::tusac) fn copy_state(&self) -> PacksState {
+        *self.state
+    }
     /// The view of `seat`.
     pub fn new(state: &'a PacksState, seat: Seat) -> PacksView<'a> {
         PacksView { state, seat }
@@ -180,6 +184,9 @@ impl SeatView for PacksView<'_> {
     type State = PacksState;
     fn seat(&self) -> Seat {
         self.seat
+    }
+    fn owned(&self) -> OwnedView<PacksState> {
+        OwnedView::new(*self.state, self.seat)
     }
 
     /// Resamples the other seats' face-down blocks (non-King types with four unseen copies),
