@@ -10,6 +10,6 @@
 See docs/python.md.
 """
 
-from ._bailab import Game, State, games
+from ._bailab import Game, State, VecEnv, games
 
-__all__ = ["Game", "State", "games"]
+__all__ = ["Game", "State", "VecEnv", "games"]

@@ -4,10 +4,12 @@
 //! - [`engine`]: every game made object-safe (`Engine`, `Table`), reached through the registry.
 //! - [`state`]: `Game`, `State` and `Action`; [`view`]: `View`, what one seat may see.
 //! - [`json`]: JSON values between Python and Rust.
+//! - [`vecenv`]: `VecEnv`, a batch of environments for reinforcement learning.
 
 mod engine;
 mod json;
 mod state;
+mod vecenv;
 mod view;
 
 use bailab::games::GAMES;
@@ -38,6 +40,7 @@ fn _bailab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<state::PyState>()?;
     m.add_class::<state::PyAction>()?;
     m.add_class::<view::PyView>()?;
+    m.add_class::<vecenv::PyVecEnv>()?;
     m.add_function(wrap_pyfunction!(games, m)?)?;
     Ok(())
 }
