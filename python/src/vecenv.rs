@@ -288,7 +288,8 @@ impl PyVecEnv {
             None => PyArray3::zeros(py, shape, false),
         };
         {
-            let mut rw = out.readwrite();
+            let mut rw =
+                (out.try_readwrite()).map_err(|e| PyValueError::new_err(format!("out: {e}")))?;
             let slice = rw.as_slice_mut()?;
             let batch = self.batch();
             py.allow_threads(|| batch.action_features(slice));

@@ -256,6 +256,9 @@ def test_action_features_into_a_given_array():
     assert np.array_equal(out, env.action_features())
     with pytest.raises(ValueError, match="shape"):
         env.action_features(out=np.zeros((3, game.max_actions, game.action_size), np.float32))
+    out.flags.writeable = False
+    with pytest.raises(ValueError, match="out"):
+        env.action_features(out=out)
 
 
 def test_an_index_out_of_range_names_the_env_and_moves_nothing():
