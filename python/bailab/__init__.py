@@ -13,7 +13,7 @@
 See docs/python.md.
 """
 
-from ._bailab import Action, Agent, Game, State, View, games
+from ._bailab import Action, Agent, Game, State, VecEnv, View, games
 from .experiments import Results, run
 
-__all__ = ["Action", "Agent", "Game", "Results", "State", "View", "games", "run"]
+__all__ = ["Action", "Agent", "Game", "Results", "State", "VecEnv", "View", "games", "run"]

@@ -7,6 +7,7 @@
 //! - [`agent`]: `Agent`, and Python callables seated at Rust tables.
 //! - [`run`]: experiments through the runner, with Python agents.
 //! - [`json`]: JSON values between Python and Rust.
+//! - [`vecenv`]: `VecEnv`, a batch of environments for reinforcement learning.
 
 mod agent;
 mod engine;
@@ -14,6 +15,7 @@ mod json;
 mod run;
 mod seen;
 mod state;
+mod vecenv;
 mod view;
 
 use bailab::games::GAMES;
@@ -45,6 +47,7 @@ fn _bailab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<state::PyAction>()?;
     m.add_class::<view::PyView>()?;
     m.add_class::<agent::PyAgent>()?;
+    m.add_class::<vecenv::PyVecEnv>()?;
     m.add_function(wrap_pyfunction!(games, m)?)?;
     m.add_function(wrap_pyfunction!(run::_run, m)?)?;
     m.add_function(wrap_pyfunction!(run::_toml, m)?)?;
