@@ -16,6 +16,11 @@ Measures, in one run:
       from Python). RLCard is installed with pip into a venv of its own under /tmp if this
       Python lacks it.
 
+  (d) an experiment through `bailab.run` on one thread with a built-in agent called through
+      Python (`bailab.Agent(spec)` seated as a Python agent) beside the same experiment with
+      the agent seated in Rust, per game (games/s; their ratio is the cost of Python in the
+      loop). Back to back, alternating, median of three.
+
 Then prints the ratios VecEnv / RLCard. Needs bailab installed (`pip install ./python`).
 """
 
@@ -161,6 +166,27 @@ def run_rlcard(games, seconds):
     return json.loads(out.stdout)
 
 
+def bench_in_the_loop(game, spec, deals):
+    """Games/s of `spec` against `random` seated through Python and in Rust, one thread: the
+    medians of three alternating runs of `deals` deals each."""
+    import statistics
+
+    import bailab
+
+    players = 4
+    exp = {"name": "loop", "game": game, "deals": deals, "seed": 5,
+           "agents": ["mine"] + ["random"] * (players - 1)}
+    agent = bailab.Agent(spec)
+    python, rust = [], []
+    for _ in range(3):
+        r = bailab.run(exp, agents={"mine": agent}, threads=1, games=False)
+        python.append(r.games_played / r.elapsed_s)
+        r = bailab.run(exp | {"agents": [spec] + ["random"] * (players - 1)}, threads=1,
+                       games=False)
+        rust.append(r.games_played / r.elapsed_s)
+    return statistics.median(python), statistics.median(rust)
+
+
 def table(rows):
     """Prints rows of (section, what, config, steps/s) aligned."""
     widths = [max(len(str(r[i])) for r in rows) for i in range(3)]
@@ -206,6 +232,12 @@ def main():
         for r in result["rows"]:
             rl[r["game"]] = r["steps"] / r["seconds"]
             rows.append((f"(c) RLCard {result['version']}", r["game"], "env.step, random", rl[r["game"]]))
+    loop = {}
+    for game, deals in [("tusac", 300), ("chan", 300), ("tienlen", 300)]:
+        python, rust = bench_in_the_loop(game, "greedy", deals)
+        loop[game] = rust / python
+        rows.append(("(d) run, greedy via Python", game, "1 thread, games/s", python))
+        rows.append(("(d) run, greedy in Rust", game, "1 thread, games/s", rust))
     print()
     table(rows)
     print("\nsteps: (a) one State.apply; (b) one learning-seat decision (per env per step call;")
@@ -215,6 +247,9 @@ def main():
         print(f"{'VecEnv config':24}" + "".join(f"{g:>12}" for g in rl))
         for config, rate in vec.items():
             print(f"{config:24}" + "".join(f"{rate / r:>12.1f}" for r in rl.values()))
+    print("\nPython in the loop: Rust games/s ÷ Python-seated games/s (goal ≤ 5):")
+    for game, ratio in loop.items():
+        print(f"  {game:10} {ratio:.2f}")
     if args.csv:
         with open(args.csv, "w", newline="") as f:
             w = csv.writer(f)

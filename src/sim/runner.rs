@@ -85,6 +85,15 @@ struct Faults {
 }
 
 impl Faults {
+    /// How a chunk's deals ended if not all were played and tallied: a failed agent voids its
+    /// deal's chunk, even when every deal was played; otherwise `played` false means stopped.
+    fn interrupted(&self, played: bool) -> Option<Ending> {
+        let first = self.first.lock().unwrap_or_else(|e| e.into_inner()).take();
+        match first {
+            Some(fault) => Some(Ending::Fault(fault)),
+            None => (!played).then_some(Ending::Stopped),
+        }
+    }
     /// Takes the faults of `agents` (seat slots of `exp`) after deal `deal`.
     fn collect<S: GameState>(&self, exp: &Experiment, deal: u64, agents: &mut [Box<dyn Agent<S>>]) {
         for (slot, agent) in agents.iter_mut().enumerate() {
@@ -355,6 +364,14 @@ const BLANK: Outcome = Outcome {
 };
 
 impl ChunkBuffers {
+    /// Empty buffers for the deals of `exp`.
+    fn new(exp: &Experiment) -> Self {
+        ChunkBuffers {
+            per_deal: exp.rotations() * exp.match_games as usize,
+            outcomes: Vec::new(),
+            records: Vec::new(),
+        }
+    }
     /// Sizes the buffers for `deals` deals (they only grow) and returns the slices in use.
     fn slots(&mut self, deals: usize, records: bool) -> (&mut [Outcome], &mut [String]) {
         let n = deals * self.per_deal;
@@ -558,16 +575,8 @@ fn play_deals<G: GameKind>(
             .map(|_| Mutex::new(make_agents::<G>(exp)))
             .collect(),
     );
-    let seat_tally: Vec<[usize; MAX_SEATS]> = (0..exp.rotations())
-        .map(|r| {
-            std::array::from_fn(|s| tally_index(exp, &session.tally.agents, r, s % exp.players()))
-        })
-        .collect();
-    let mut buffers = ChunkBuffers {
-        per_deal: exp.rotations() * exp.match_games as usize,
-        outcomes: Vec::new(),
-        records: Vec::new(),
-    };
+    let seat_tally = seat_tallies(exp, &session.tally.agents);
+    let mut buffers = ChunkBuffers::new(exp);
     let mut pace = Pace::new(
         (opts.quiet, opts.checkpoint_every),
         threads,
@@ -597,17 +606,8 @@ fn play_deals<G: GameKind>(
             plan.records,
             (&stop, &faults),
         );
-        // A failed agent voids its deal's chunk, even when every deal was played.
-        if let Some(fault) = faults
-            .first
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .take()
-        {
-            break Ending::Fault(fault);
-        }
-        if !played {
-            break Ending::Stopped;
+        if let Some(ending) = faults.interrupted(played) {
+            break ending;
         }
         session.add_chunk(exp, &seat_tally, &buffers, range)?;
         session.next = chunk_end;
@@ -631,6 +631,13 @@ fn play_deals<G: GameKind>(
     };
     pace.finish();
     Ok(ending)
+}
+
+/// The tally index of every seat in every rotation: `[r][s]`.
+fn seat_tallies(exp: &Experiment, agents: &[String]) -> Vec<[usize; MAX_SEATS]> {
+    (0..exp.rotations())
+        .map(|r| std::array::from_fn(|s| tally_index(exp, agents, r, s % exp.players())))
+        .collect()
 }
 
 /// The tally index of the agent at seat `s` in rotation `r`.

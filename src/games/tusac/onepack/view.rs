@@ -20,7 +20,7 @@ pub struct OnePackView<'a> {
 
 impl<'a> OnePackView<'a> {
     /// A copy of the state, for the engine's [`SeatView::owned`] of every core.
-    pub(in crate::games::tusac) fn copy_state(&self) -> OnePackState {
+    pub(crate) fn copy_state(&self) -> OnePackState {
         *self.state
     }
     pub(super) fn new(state: &'a OnePackState, seat: Seat) -> OnePackView<'a> {

@@ -42,7 +42,7 @@ pub struct PacksView<'a> {
 
 impl<'a> PacksView<'a> {
     /// A copy of the state, for the engine's [`SeatView::owned`] of every core.
-    pub(in crate::games::tusac) fn copy_state(&self) -> PacksState {
+    pub(crate) fn copy_state(&self) -> PacksState {
         *self.state
     }
     /// The view of `seat`.
