@@ -75,6 +75,20 @@ impl<'a> OnePackView<'a> {
     pub fn discards(&self, seat: Seat) -> u32 {
         self.state.discards(seat)
     }
+    /// The cards a seat has discarded, taken later or not (public: every discard is shown
+    /// face up).
+    pub fn discarded(&self, seat: Seat) -> Hand {
+        self.state.claim_history().discarded(seat)
+    }
+    /// Whether every seat's Khap count is public (classic, §1.4 step 4); otherwise
+    /// [`Self::khaps`] reads 0 for the other seats.
+    pub fn khaps_announced(&self) -> bool {
+        self.state.khaps_announced()
+    }
+    /// The seat to decide now, or `None` when the game is over (public).
+    pub fn to_move(&self) -> Option<Seat> {
+        self.state.to_move()
+    }
     /// The rule options.
     pub fn options(&self) -> &'a crate::games::tusac::options::Options {
         self.state.options()

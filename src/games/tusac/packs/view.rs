@@ -89,6 +89,26 @@ impl<'a> PacksView<'a> {
     pub fn double_rank(&self) -> Option<Rank> {
         self.state.double_rank()
     }
+    /// The cards a seat has discarded, taken later or not (public).
+    pub fn discarded(&self, seat: Seat) -> &Counts {
+        self.state.discarded(seat)
+    }
+    /// The stock's public part: the cards looked at for the double rank, not yet drawn (public).
+    pub fn public_stock(&self) -> &[Card] {
+        self.state.public_stock()
+    }
+    /// The seats the open claim window asks, in claim order (public; empty when none is open).
+    pub fn asked(&self) -> &[Seat] {
+        self.state.asked()
+    }
+    /// Dead-pile reshuffles still allowed (§4.7, public).
+    pub fn reshuffles_left(&self) -> u8 {
+        self.state.reshuffles_left()
+    }
+    /// The seat to decide now, or `None` when the game is over (public).
+    pub fn to_move(&self) -> Option<Seat> {
+        crate::game::GameState::to_move(self.state)
+    }
     /// What the solver says of the seat's own hand (kept by the state).
     pub fn facts(&self) -> HandFacts {
         self.state.facts(self.seat)
