@@ -3,7 +3,7 @@ every game and variant: the view of a seat and the same seat's view of any deter
 other hands resampled from what the seat has not seen) give the same observation, tensor, legal
 actions, action features and feature rows, while the other seats' own views do change; and in
 Tiến Lên, where every card is unique, no card of another seat's hand appears anywhere in the
-observation outside the seat's own `hand` and its `unseen` list."""
+observation outside the seat's own `hand`, its `unseen` list and the rules' `required` card."""
 
 import random
 
@@ -24,8 +24,10 @@ def encodings(view):
             view.action_features().tolist(), view.feature_rows().tolist())
 
 
-def card_strings(value, skip=("hand", "unseen")):
-    """Every string anywhere in an observation, outside the keys `skip`."""
+def card_strings(value, skip=("hand", "unseen", "required")):
+    """Every string anywhere in an observation, outside the keys `skip`: the seat's own hand,
+    the cards it has not seen, and `required`, the card the first lead of a game must hold
+    (3♠: its holder is public by the rules, who must lead with it)."""
     if isinstance(value, dict):
         return [s for k, v in value.items() if k not in skip for s in card_strings(v, skip)]
     if isinstance(value, list):
