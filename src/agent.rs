@@ -1,13 +1,15 @@
 //! The agent contracts that games and the generic agents both need: what an agent is
 //! ([`Agent`]), how it is described in the catalogue ([`AgentInfo`], [`ParamInfo`]) and built
 //! from a spec string ([`spec`]), the features rule lists read ([`features`]) and the greedy
-//! agents' shared tie-break and tunable weights ([`greedy`]).
+//! agents' shared tie-break and tunable weights ([`greedy`]), and the agents a program embedding
+//! bailab supplies ([`host`]).
 //!
 //! It lies below both `games` and `agents`: a game builds its own agents from these, and the
 //! generic agents (`random`, `first`, `ismcts`, `rules`) play every game through them.
 
 pub mod features;
 pub mod greedy;
+pub mod host;
 pub mod spec;
 
 use crate::game::GameState;
@@ -20,6 +22,13 @@ use spec::AgentSpec;
 pub trait Agent<S: GameState>: Send {
     /// The index in `legal` (never empty) of the chosen action.
     fn act(&mut self, view: &S::View<'_>, legal: &[S::Action], rng: &mut GameRng) -> usize;
+    /// The error this agent met since it was last asked, if any (an outside program that
+    /// failed, a Python exception), taken. The runner asks after every deal and stops the run
+    /// there: the deal's games do not count, and `--resume` plays it again. An agent that has
+    /// failed answers 0 until then. Built-in agents never fail.
+    fn fault(&mut self) -> Option<String> {
+        None
+    }
 }
 
 /// One parameter of an agent.

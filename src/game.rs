@@ -62,7 +62,7 @@ pub trait Game: Sync + Send {
 }
 
 /// A game in progress: a plain value. Cloning never allocates.
-pub trait GameState: Clone + Send {
+pub trait GameState: Clone + Send + 'static {
     /// A decision a seat can take.
     type Action: Copy + Eq + Debug + Display + Send;
     /// The fixed-capacity list the legal actions are written into.
@@ -104,6 +104,45 @@ pub trait SeatView {
     /// A full state consistent with everything this seat can see: hidden hands and the stock
     /// resampled from the cards it has not seen. This is what information-set search samples.
     fn determinize(&self, rng: &mut crate::rng::GameRng) -> Self::State;
+    /// The same view owning a copy of the state, for a view that must outlive the decision
+    /// (a Python agent may keep it). It still reads as this seat's view only.
+    fn owned(&self) -> OwnedView<Self::State>;
+}
+
+/// A seat's view that owns a copy of its state: what a view is when it must outlive the state
+/// it was taken of. The state is private to this module, so only [`OwnedView::view`] reads it.
+#[derive(Clone)]
+pub struct OwnedView<S: GameState> {
+    state: S,
+    seat: Seat,
+}
+
+impl<S: GameState> OwnedView<S> {
+    /// The view of `seat` of `state` (a game's [`SeatView::owned`] builds it from its view).
+    pub fn new(state: S, seat: Seat) -> Self {
+        OwnedView { state, seat }
+    }
+    /// The seat's view.
+    pub fn view(&self) -> S::View<'_> {
+        self.state.view(self.seat)
+    }
+    /// The seat whose view this is.
+    pub fn seat(&self) -> Seat {
+        self.seat
+    }
+    /// Whether this seat is the one to decide now. (Which other seat decides is not told: in
+    /// some games that a seat is asked depends on its hidden hand.)
+    pub fn deciding(&self) -> bool {
+        self.state.to_move() == Some(self.seat)
+    }
+    /// Writes the legal actions into `out` when this seat is the one to decide; else `out` is
+    /// left empty (another seat's legal actions would reveal its hand).
+    pub fn legal_actions(&self, out: &mut S::Actions) {
+        out.clear();
+        if self.deciding() {
+            self.state.legal_actions(out);
+        }
+    }
 }
 
 /// How a finished game ended and who pays whom. Payouts are integers that sum to zero.

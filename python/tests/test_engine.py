@@ -3,8 +3,6 @@
 and bad input raised as ValueError naming the problem."""
 
 import json
-import os
-import subprocess
 import tempfile
 from pathlib import Path
 
@@ -12,22 +10,9 @@ import pytest
 
 import bailab
 
-REPO = Path(__file__).resolve().parents[2]
+from conftest import cli
+
 VARIANTS = [(g["name"], v) for g in bailab.games() for v in g["variants"]]
-
-
-def bailab_bin():
-    """The `bailab` binary the README's test command built (`cargo test --release`)."""
-    target = Path(os.environ.get("CARGO_TARGET_DIR", REPO / "target"))
-    path = Path(os.environ.get("BAILAB_BIN", target / "release" / "bailab"))
-    assert path.exists(), f"{path} not found: run `cargo build --release` first"
-    return str(path)
-
-
-def cli(*args):
-    out = subprocess.run([bailab_bin(), *args], capture_output=True, text=True)
-    assert out.returncode == 0, out.stderr
-    return out.stdout
 
 
 def play_first(game, seed, index):

@@ -5,6 +5,7 @@
 
 use super::ismcts::{FinalMove, Ismcts, IsmctsParams, Opponents, Root};
 use super::{FirstAgent, RandomAgent};
+use crate::agent::host::Host;
 use crate::agent::spec::{AgentSpec, PATH};
 use crate::agent::{choice, number, Agent, AgentInfo, ParamInfo};
 use crate::games::kind::GameKind;
@@ -206,6 +207,8 @@ pub struct Setting<'a> {
     pub variant: Option<&'a str>,
     /// The folder a relative file in the spec is read from (`None`: the current folder).
     pub base: Option<&'a Path>,
+    /// The embedding program's agents, seated by their plain names (`None`: none).
+    pub host: Option<&'a Host>,
 }
 
 /// Builds an agent of game `G` from its spec string, its file (if any) read from the current
@@ -220,6 +223,9 @@ pub fn make_agent_with<G: GameKind>(
     text: &str,
     setting: Setting<'_>,
 ) -> Result<Box<dyn Agent<G::State>>, String> {
+    if let Some(host) = setting.host.filter(|h| h.has(text)) {
+        return host.build::<G::State>(G::INFO.name, text);
+    }
     let mut spec = AgentSpec::parse(text).map_err(|e| parse_error::<G>(text, e))?;
     spec.base = setting.base.map(Path::to_path_buf);
     spec.variant = setting.variant.map(str::to_string);

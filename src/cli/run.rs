@@ -134,6 +134,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         force: args.force,
         stop: None,
         checkpoint_every: Some(Duration::from_secs_f64(args.checkpoint_secs)),
+        host: Default::default(),
     };
     let (exp, result) = match &args.resume {
         Some(dir) => {

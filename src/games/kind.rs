@@ -11,6 +11,7 @@ use crate::agent::Agent;
 use crate::agent::AgentInfo;
 use crate::deal_spec::{DealLayout, DealPlan, PartialDeals};
 use crate::game::{Game, GameState, RuleMap, Seat};
+use crate::games::observe::Observe;
 use crate::games::position::Position;
 use crate::record::RecordEvent;
 
@@ -135,7 +136,7 @@ impl BenchRow {
 }
 
 /// What the machinery needs of a game beyond the contracts of [`crate::game`].
-pub trait GameKind: Game + Clone + 'static {
+pub trait GameKind: Game + Observe + Clone + 'static {
     /// The game's facts.
     const INFO: GameInfo;
     /// The readable log of this game.

@@ -21,6 +21,7 @@
 
 pub mod chan;
 pub mod kind;
+pub mod observe;
 pub mod position;
 pub mod rule_table;
 pub mod tienlen;

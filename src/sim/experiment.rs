@@ -2,6 +2,7 @@
 //! games per match, master seed, seat rotation, output folder and whether to write per-game rows.
 
 use super::sprt::SprtConfig;
+use crate::agent::host::Host;
 use crate::agents::catalogue::{check_specs_with, Setting};
 use crate::deal_spec::DealSpec;
 use crate::game::RuleMap;
@@ -68,6 +69,10 @@ pub struct Experiment {
     /// the study, so never written into its results.
     #[serde(skip)]
     pub project: Option<PathBuf>,
+    /// The embedding program's agents (Python callables), seated by name; not part of the
+    /// study either.
+    #[serde(skip)]
+    pub host: Host,
 }
 
 fn default_name() -> String {
@@ -97,9 +102,21 @@ impl Experiment {
         origin: &str,
         project: Option<PathBuf>,
     ) -> Result<Experiment, String> {
+        Experiment::parse_hosted(text, origin, project, Host::default())
+    }
+
+    /// [`Experiment::parse_in`] with the embedding program's agents `host`, which the
+    /// experiment may seat by name.
+    pub fn parse_hosted(
+        text: &str,
+        origin: &str,
+        project: Option<PathBuf>,
+        host: Host,
+    ) -> Result<Experiment, String> {
         check_numbers(text).map_err(|e| format!("{origin}: {e}"))?;
         let mut exp: Experiment = toml::from_str(text).map_err(|e| toml_error(text, origin, &e))?;
         exp.project = project;
+        exp.host = host;
         if exp.variant.is_empty() {
             if let Ok(info) = game_info(&exp.game) {
                 exp.variant = info.variants[0].to_string();
@@ -113,6 +130,11 @@ impl Experiment {
     /// ([`project_dir`]), as its `output` is written there.
     /// Files larger than [`MAX_EXPERIMENT_BYTES`] are refused before they are read.
     pub fn load(path: &str) -> Result<Experiment, String> {
+        Experiment::load_hosted(path, Host::default())
+    }
+
+    /// [`Experiment::load`] with the embedding program's agents `host`.
+    pub fn load_hosted(path: &str, host: Host) -> Result<Experiment, String> {
         let file = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
         let size = file.metadata().map_err(|e| format!("{path}: {e}"))?.len();
         if size > MAX_EXPERIMENT_BYTES {
@@ -127,7 +149,7 @@ impl Experiment {
             &mut text,
         )
         .map_err(|e| format!("{path}: {e}"))?;
-        Experiment::parse_in(&text, path, Some(project_dir(Path::new(path))))
+        Experiment::parse_hosted(&text, path, Some(project_dir(Path::new(path))), host)
     }
 
     /// The embedded default.
@@ -197,6 +219,7 @@ impl Experiment {
         Setting {
             variant: Some(self.variant()),
             base: self.project.as_deref(),
+            host: Some(&self.host),
         }
     }
 

@@ -89,6 +89,7 @@ fn play_match<G: GameKind>(
     let setting = Setting {
         variant: Some(game.variant()),
         base,
+        host: None,
     };
     let mut agents: Vec<Box<dyn Agent<G::State>>> = specs
         .iter()

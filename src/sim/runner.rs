@@ -15,6 +15,7 @@ use super::output::write_atomic;
 use super::report::{cores, Pace};
 use super::sprt::{SprtStep, SprtTest};
 use super::stats::Tally;
+use crate::agent::host::Host;
 use crate::agent::Agent;
 use crate::agents::catalogue::make_agent_with;
 use crate::deal_spec::DealPlan;
@@ -54,6 +55,62 @@ pub struct RunOptions {
     pub stop: Option<Arc<AtomicBool>>,
     /// How often to checkpoint (default [`CHECKPOINT_EVERY`]).
     pub checkpoint_every: Option<Duration>,
+    /// The embedding program's agents (Python callables), seated by name.
+    pub host: Host,
+}
+
+/// An agent's failure in a deal (see [`Agent::fault`]): the run stops before that deal.
+#[derive(Clone, Debug)]
+struct AgentFault {
+    deal: u64,
+    agent: String,
+    message: String,
+}
+
+/// How a session's deals ended.
+enum Ending {
+    /// Every deal was played (or a sequential test decided).
+    Done,
+    /// Stopped through [`RunOptions::stop`].
+    Stopped,
+    /// An agent failed.
+    Fault(AgentFault),
+}
+
+/// The first fault (lowest deal) that the worker threads of a chunk met.
+#[derive(Default)]
+struct Faults {
+    any: AtomicBool,
+    first: Mutex<Option<AgentFault>>,
+}
+
+impl Faults {
+    /// How a chunk's deals ended if not all were played and tallied: a failed agent voids its
+    /// deal's chunk, even when every deal was played; otherwise `played` false means stopped.
+    fn interrupted(&self, played: bool) -> Option<Ending> {
+        let first = self.first.lock().unwrap_or_else(|e| e.into_inner()).take();
+        match first {
+            Some(fault) => Some(Ending::Fault(fault)),
+            None => (!played).then_some(Ending::Stopped),
+        }
+    }
+    /// Takes the faults of `agents` (seat slots of `exp`) after deal `deal`.
+    fn collect<S: GameState>(&self, exp: &Experiment, deal: u64, agents: &mut [Box<dyn Agent<S>>]) {
+        for (slot, agent) in agents.iter_mut().enumerate() {
+            let Some(message) = agent.fault() else {
+                continue;
+            };
+            self.any.store(true, Ordering::Relaxed);
+            let mut first = self.first.lock().unwrap_or_else(|e| e.into_inner());
+            if first.as_ref().is_none_or(|f| deal < f.deal) {
+                *first = Some(AgentFault {
+                    deal,
+                    agent: exp.agents[slot].clone(),
+                    message,
+                });
+            }
+        }
+    }
 }
 
 /// The agents of an experiment, one per seat slot (built once per worker thread).
@@ -95,6 +152,16 @@ pub fn experiment_loop<'a, G: GameKind>(
 /// new ones are complete. Stopped through `opts.stop`, it writes a checkpoint and returns a
 /// [`Stopped`] error.
 pub fn run_experiment(exp: &Experiment, opts: &RunOptions) -> anyhow::Result<RunReport> {
+    let hosted;
+    let exp = if opts.host.0.is_some() {
+        hosted = Experiment {
+            host: opts.host.clone(),
+            ..exp.clone()
+        };
+        &hosted
+    } else {
+        exp
+    };
     exp.check().map_err(anyhow::Error::msg)?;
     if exp.sprt.is_some() && opts.shard.is_some() {
         bail!(
@@ -133,6 +200,7 @@ pub fn resume_run(dir: &Path, opts: &RunOptions) -> anyhow::Result<RunReport> {
     let lock = FolderLock::take(dir)?;
     let mut ck = read_checkpoint(dir)?;
     ck.experiment.project = ck.project.clone();
+    ck.experiment.host = opts.host.clone();
     ck.experiment.check().map_err(|e| {
         anyhow::anyhow!(
             "{}: the checkpoint's experiment: {e}",
@@ -296,6 +364,14 @@ const BLANK: Outcome = Outcome {
 };
 
 impl ChunkBuffers {
+    /// Empty buffers for the deals of `exp`.
+    fn new(exp: &Experiment) -> Self {
+        ChunkBuffers {
+            per_deal: exp.rotations() * exp.match_games as usize,
+            outcomes: Vec::new(),
+            records: Vec::new(),
+        }
+    }
     /// Sizes the buffers for `deals` deals (they only grow) and returns the slices in use.
     fn slots(&mut self, deals: usize, records: bool) -> (&mut [Outcome], &mut [String]) {
         let n = deals * self.per_deal;
@@ -335,9 +411,10 @@ fn play_chunk<G: GameKind>(
     (start, end): (u64, u64),
     out: &mut ChunkBuffers,
     records: bool,
-    stop: &AtomicBool,
+    (stop, faults): (&AtomicBool, &Faults),
 ) -> bool {
     let per_deal = out.per_deal;
+    let halted = || stop.load(Ordering::Relaxed) || faults.any.load(Ordering::Relaxed);
     let (outcomes, lines) = out.slots((end - start) as usize, records);
     let skipped = AtomicBool::new(false);
     pool.install(|| {
@@ -347,24 +424,28 @@ fn play_chunk<G: GameKind>(
                 .zip(lines.par_chunks_mut(per_deal))
                 .for_each(|((i, slots), lines)| {
                     let deal = start + i as u64;
-                    if stop.load(Ordering::Relaxed) {
+                    if halted() {
                         return skipped.store(true, Ordering::Relaxed);
                     }
                     let looper = experiment_loop(game, plan, exp);
-                    play_recorded(&looper, exp, deal, &mut workers.agents(), slots, lines);
+                    let mut agents = workers.agents();
+                    play_recorded(&looper, exp, deal, &mut agents, slots, lines);
+                    faults.collect(exp, deal, &mut agents);
                 });
         } else {
             deals.for_each(|(i, slots)| {
                 let deal = start + i as u64;
-                if stop.load(Ordering::Relaxed) {
+                if halted() {
                     return skipped.store(true, Ordering::Relaxed);
                 }
                 let mut g = 0;
                 let looper = experiment_loop(game, plan, exp);
-                looper.outcomes(deal, &mut workers.agents(), |_, o| {
+                let mut agents = workers.agents();
+                looper.outcomes(deal, &mut agents, |_, o| {
                     slots[g] = o;
                     g += 1;
                 });
+                faults.collect(exp, deal, &mut agents);
             });
         }
     });
@@ -422,7 +503,7 @@ fn run_game<G: GameKind>(mut plan: Plan<'_>, opts: &RunOptions) -> anyhow::Resul
         .transpose()
         .map_err(anyhow::Error::msg)?;
     let began = Instant::now();
-    let stopped = play_deals(
+    let ending = play_deals(
         &game,
         &plan,
         opts,
@@ -432,14 +513,29 @@ fn run_game<G: GameKind>(mut plan: Plan<'_>, opts: &RunOptions) -> anyhow::Resul
         sprt.as_ref(),
     )?;
     let (start, end) = plan.range;
-    if stopped {
+    if let Ending::Stopped | Ending::Fault(_) = ending {
         session.checkpoint(&plan, began.elapsed().as_secs_f64())?;
-        return Err(Stopped {
-            dir: plan.dir.clone(),
-            done: session.next - start,
-            total: end - start,
+    }
+    match ending {
+        Ending::Done => {}
+        Ending::Stopped => {
+            return Err(Stopped {
+                dir: plan.dir.clone(),
+                done: session.next - start,
+                total: end - start,
+            }
+            .into())
         }
-        .into());
+        Ending::Fault(f) => bail!(
+            "agent '{}' failed in deal {}: {}\nthe run stopped with {} of {} deals done and a \
+             checkpoint in {}: fix the agent, then resume (`bailab run --resume DIR`)",
+            f.agent,
+            f.deal,
+            f.message,
+            session.next - start,
+            end - start,
+            plan.dir.display()
+        ),
     }
     let report = RunReport {
         dir: plan.dir.clone(),
@@ -460,7 +556,7 @@ fn run_game<G: GameKind>(mut plan: Plan<'_>, opts: &RunOptions) -> anyhow::Resul
 }
 
 /// Plays the deals of a session chunk by chunk, tallying and writing them in deal order, with
-/// the progress bar, the long-run warning and the checkpoints. Returns whether it was stopped.
+/// the progress bar, the long-run warning and the checkpoints. Returns how they ended.
 #[allow(clippy::too_many_arguments)]
 fn play_deals<G: GameKind>(
     game: &G,
@@ -470,7 +566,7 @@ fn play_deals<G: GameKind>(
     threads: usize,
     session: &mut Session,
     sprt: Option<&SprtTest>,
-) -> anyhow::Result<bool> {
+) -> anyhow::Result<Ending> {
     let exp = plan.exp;
     let (start, end) = plan.range;
     let deal_plan = deal_plan(game, exp);
@@ -479,16 +575,8 @@ fn play_deals<G: GameKind>(
             .map(|_| Mutex::new(make_agents::<G>(exp)))
             .collect(),
     );
-    let seat_tally: Vec<[usize; MAX_SEATS]> = (0..exp.rotations())
-        .map(|r| {
-            std::array::from_fn(|s| tally_index(exp, &session.tally.agents, r, s % exp.players()))
-        })
-        .collect();
-    let mut buffers = ChunkBuffers {
-        per_deal: exp.rotations() * exp.match_games as usize,
-        outcomes: Vec::new(),
-        records: Vec::new(),
-    };
+    let seat_tally = seat_tallies(exp, &session.tally.agents);
+    let mut buffers = ChunkBuffers::new(exp);
     let mut pace = Pace::new(
         (opts.quiet, opts.checkpoint_every),
         threads,
@@ -497,9 +585,10 @@ fn play_deals<G: GameKind>(
         session.resumed_from,
     );
     let stop = opts.stop.clone().unwrap_or_default();
-    let stopped = loop {
+    let faults = Faults::default();
+    let ending = loop {
         if session.next >= end {
-            break false;
+            break Ending::Done;
         }
         let chunk_start = session.next;
         let chunk_end = chunk_end(chunk_start, pace.size, end);
@@ -507,7 +596,7 @@ fn play_deals<G: GameKind>(
         let chunk_end = sprt.map_or(chunk_end, |t| chunk_end.min(t.next_look(chunk_start)));
         let chunk_began = Instant::now();
         let range = (chunk_start, chunk_end);
-        if !play_chunk(
+        let played = play_chunk(
             pool,
             (game, deal_plan.as_ref()),
             exp,
@@ -515,9 +604,10 @@ fn play_deals<G: GameKind>(
             range,
             &mut buffers,
             plan.records,
-            &stop,
-        ) {
-            break true;
+            (&stop, &faults),
+        );
+        if let Some(ending) = faults.interrupted(played) {
+            break ending;
         }
         session.add_chunk(exp, &seat_tally, &buffers, range)?;
         session.next = chunk_end;
@@ -527,12 +617,12 @@ fn play_deals<G: GameKind>(
             let decided = step.verdict != super::sprt::Verdict::Continue;
             session.looks.push(step);
             if decided {
-                break false;
+                break Ending::Done;
             }
         }
         pace.after_chunk(chunk_began, range);
         if stop.load(Ordering::Relaxed) {
-            break true;
+            break Ending::Stopped;
         }
         if session.next < end && pace.checkpoint_due() {
             session.checkpoint(plan, pace.elapsed())?;
@@ -540,7 +630,14 @@ fn play_deals<G: GameKind>(
         }
     };
     pace.finish();
-    Ok(stopped)
+    Ok(ending)
+}
+
+/// The tally index of every seat in every rotation: `[r][s]`.
+fn seat_tallies(exp: &Experiment, agents: &[String]) -> Vec<[usize; MAX_SEATS]> {
+    (0..exp.rotations())
+        .map(|r| std::array::from_fn(|s| tally_index(exp, agents, r, s % exp.players())))
+        .collect()
 }
 
 /// The tally index of the agent at seat `s` in rotation `r`.

@@ -4,7 +4,7 @@
 use bailab::agent::Agent;
 use bailab::agents::ismcts::{FinalMove, Ismcts, IsmctsParams, Root};
 use bailab::agents::{FirstAgent, RandomAgent};
-use bailab::game::{Game, GameState, Outcome, Seat, SeatView, MAX_SEATS};
+use bailab::game::{Game, GameState, Outcome, OwnedView, Seat, SeatView, MAX_SEATS};
 use bailab::rng::{stream_rng, GameRng};
 use rand::Rng;
 use std::fmt;
@@ -46,6 +46,9 @@ impl SeatView for ToyView<'_> {
     type State = ToyState;
     fn seat(&self) -> Seat {
         self.seat
+    }
+    fn owned(&self) -> OwnedView<ToyState> {
+        OwnedView::new(*self.state, self.seat)
     }
     fn determinize(&self, rng: &mut GameRng) -> ToyState {
         let mut s = *self.state;

@@ -15,6 +15,7 @@ mod deals;
 mod equity;
 mod experiment_paths;
 mod golden_playthroughs;
+mod host;
 mod ismcts;
 mod k8s;
 mod layers;

@@ -8,6 +8,7 @@ mod common;
 #[path = "../common/counting_alloc.rs"]
 mod counting_alloc;
 
+mod observation;
 mod tienlen_cli;
 mod tienlen_features;
 mod tienlen_options_doc;

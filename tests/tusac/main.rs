@@ -16,6 +16,7 @@ mod tusac_deck;
 #[path = "../common/tusac_play.rs"]
 mod tusac_play;
 
+mod observation;
 mod tusac_4sac;
 mod tusac_features;
 mod tusac_loose;

@@ -17,6 +17,7 @@ pub mod greedy;
 pub mod hand;
 mod kind;
 pub mod log;
+mod observation;
 pub mod options;
 pub mod position;
 pub mod rules;

@@ -28,7 +28,7 @@ use super::options::Options;
 use super::rules::{Meld, MeldSource, SeatState};
 use super::state::ChanState;
 use super::types::{Live, Phase, Setup, DECK_SIZE, HAND_SIZE};
-use crate::game::{GameState, Seat, SeatView};
+use crate::game::{GameState, OwnedView, Seat, SeatView};
 use crate::rng::{shuffle, GameRng};
 
 /// Samples tried before the last one is kept regardless of the soft filters.
@@ -172,6 +172,9 @@ impl SeatView for ChanView<'_> {
 
     fn seat(&self) -> Seat {
         self.seat
+    }
+    fn owned(&self) -> OwnedView<ChanState> {
+        OwnedView::new(*self.state, self.seat)
     }
 
     fn determinize(&self, rng: &mut GameRng) -> ChanState {

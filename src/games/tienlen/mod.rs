@@ -16,6 +16,7 @@ pub mod greedy;
 mod kind;
 pub mod log;
 pub mod moves;
+mod observation;
 pub mod options;
 pub mod position;
 pub mod split;

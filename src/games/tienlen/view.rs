@@ -7,13 +7,18 @@ use super::combo::{toi_trang, Combo};
 use super::options::Options;
 use super::state::TienLenState;
 use super::types::{Actions, Chain, Phase, HAND_SIZE, MAX_PLAYERS};
-use crate::game::{GameState, Seat, SeatView};
+use crate::game::{GameState, OwnedView, Seat, SeatView};
 use crate::rng::{shuffle, GameRng};
 
 /// Sampling attempts before a determinization keeps a sample in which some seat's dealt hand
 /// would have been a tới trắng (such hands are a few percent of deals, so 64 tries all failing
 /// has a negligible probability).
 pub const DETERMINIZE_ATTEMPTS: usize = 64;
+/// Sampling attempts before a determinization keeps a sample that shows this seat another public
+/// phase than the state does (see [`TienLenView::keeps_phase`]; only possible under
+/// `passed_player_may_chop_in_turn`, when a passed seat must hold a hàng chặt of the top, which
+/// a few percent of samples give it).
+pub const PHASE_ATTEMPTS: usize = 4096;
 
 /// A seat's view of a Tiến Lên state. The state is private: only the accessors below read it.
 #[derive(Copy, Clone)]
@@ -86,6 +91,15 @@ impl<'a> TienLenView<'a> {
     pub fn leavers(&self) -> &'a [Seat] {
         self.state.leavers()
     }
+    /// The cards a seat has shown: a leaver's hand (he shows his lone 2 when he leaves play,
+    /// §4.3 v2, so [`TienLenView::unseen`] counts it as seen); empty for any other seat.
+    pub fn shown(&self, seat: Seat) -> Cards {
+        if self.state.leavers().contains(&seat) {
+            self.state.hand(seat)
+        } else {
+            Cards::EMPTY
+        }
+    }
     /// Places so far (0 = not placed).
     pub fn places(&self) -> &'a [u8] {
         self.state.places()
@@ -115,6 +129,13 @@ impl<'a> TienLenView<'a> {
         }
         Cards::ALL.minus(known)
     }
+    /// True when this seat sees the same public phase in the sample `d`. The phase that follows
+    /// another seat's out-of-turn window is public, but under `passed_player_may_chop_in_turn`
+    /// it depends on whether a seat that passed holds a hàng that chặt the top, so a sample
+    /// must agree with it (otherwise the phase is a function of public facts only).
+    fn keeps_phase(&self, d: &TienLenState) -> bool {
+        TienLenView::new(d, self.seat).phase() == self.phase()
+    }
 }
 
 impl SeatView for TienLenView<'_> {
@@ -123,11 +144,16 @@ impl SeatView for TienLenView<'_> {
     fn seat(&self) -> Seat {
         self.seat
     }
+    fn owned(&self) -> OwnedView<TienLenState> {
+        OwnedView::new(*self.state, self.seat)
+    }
 
     /// Resamples the other hands (and the set-aside cards when N < 4) uniformly from the unseen
     /// cards, keeping every hand size, rejecting samples where another seat's dealt hand would
-    /// have been a tới trắng. An initial game's required card stays with the leader (public:
-    /// it decides who leads), and with N < 4 the unseen cards below it stay set aside.
+    /// have been a tới trắng (up to [`DETERMINIZE_ATTEMPTS`] tries) or that show this seat
+    /// another public phase (up to [`PHASE_ATTEMPTS`]). An initial game's required card stays
+    /// with the leader (public: it decides who leads), and with N < 4 the unseen cards below it
+    /// stay set aside.
     /// Other seats' đền history (hidden) is cleared. No allocation.
     fn determinize(&self, rng: &mut GameRng) -> TienLenState {
         let st = self.state;
@@ -158,7 +184,7 @@ impl SeatView for TienLenView<'_> {
             len += 1;
         }
         let pool = &mut pool[..len];
-        for _ in 0..DETERMINIZE_ATTEMPTS {
+        for attempt in 1..=PHASE_ATTEMPTS {
             shuffle(pool, rng);
             let mut next = 0;
             let mut ok = true;
@@ -180,7 +206,7 @@ impl SeatView for TienLenView<'_> {
             for &c in &pool[next..] {
                 d.set_aside = d.set_aside.with(c);
             }
-            if ok {
+            if (ok || attempt >= DETERMINIZE_ATTEMPTS) && self.keeps_phase(&d) {
                 break;
             }
         }

@@ -35,6 +35,13 @@ pub enum Rank {
     Pawn = 6,
 }
 
+impl Rank {
+    /// The rank's letter in the notation of §0.1 (`K A E R C H P`).
+    pub const fn letter(self) -> char {
+        RANK_LETTERS[self as usize] as char
+    }
+}
+
 /// All colours in canonical order.
 pub const COLOURS: [Colour; 4] = [Colour::Red, Colour::Yellow, Colour::Green, Colour::White];
 /// All ranks in canonical order.

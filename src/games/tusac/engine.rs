@@ -14,7 +14,7 @@ use super::onepack::state::{OnePack, OnePackState};
 use super::onepack::view::OnePackView;
 use super::options::{Core, Options};
 use super::packs::{MultiPack, PacksState, PacksView};
-use crate::game::{Game, GameState, Outcome, Seat, SeatView};
+use crate::game::{Game, GameState, Outcome, OwnedView, Seat, SeatView};
 use crate::rng::GameRng;
 
 /// A Tứ Sắc game of any variant: its validated options, on the core they select.
@@ -161,6 +161,14 @@ impl SeatView for TuSacView<'_> {
     type State = TuSacState;
     fn seat(&self) -> Seat {
         each_core!(TuSacView, self, v => v.seat())
+    }
+    fn owned(&self) -> OwnedView<TuSacState> {
+        match self {
+            TuSacView::OnePack(v) => OwnedView::new(TuSacState::OnePack(v.copy_state()), v.seat()),
+            TuSacView::MultiPack(v) => {
+                OwnedView::new(TuSacState::MultiPack(v.copy_state()), v.seat())
+            }
+        }
     }
     fn determinize(&self, rng: &mut GameRng) -> TuSacState {
         match self {

@@ -15,6 +15,7 @@ pub mod hand;
 mod kind;
 pub mod log;
 pub mod meld;
+mod observation;
 pub mod onepack;
 pub mod options;
 pub mod packs;

@@ -150,6 +150,18 @@ impl ClaimHistory {
         hand
     }
 
+    /// The cards `seat` has discarded (public: every discard is shown face up), whether or not
+    /// another seat took them later. A private block only loses cards, so at most 3 of a type.
+    pub fn discarded(&self, seat: Seat) -> Hand {
+        let mut hand = Hand::EMPTY;
+        self.spent[seat as usize]
+            .as_slice()
+            .iter()
+            .filter(|s| s.discard)
+            .for_each(|s| hand.add(s.card));
+        hand
+    }
+
     /// How many discards `seat` has made.
     pub fn discards(&self, seat: Seat) -> u32 {
         let log = self.spent[seat as usize].as_slice();

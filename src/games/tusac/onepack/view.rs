@@ -2,7 +2,7 @@
 
 use super::determinize;
 use super::state::OnePackState;
-use crate::game::{GameState, Seat, SeatView};
+use crate::game::{GameState, OwnedView, Seat, SeatView};
 use crate::games::tusac::actions::{Active, Phase};
 use crate::games::tusac::card::CARD_TYPES;
 use crate::games::tusac::hand::Hand;
@@ -19,6 +19,10 @@ pub struct OnePackView<'a> {
 }
 
 impl<'a> OnePackView<'a> {
+    /// A copy of the state, for the engine's [`SeatView::owned`] of every core.
+    pub(crate) fn copy_state(&self) -> OnePackState {
+        *self.state
+    }
     pub(super) fn new(state: &'a OnePackState, seat: Seat) -> OnePackView<'a> {
         OnePackView { state, seat }
     }
@@ -71,6 +75,20 @@ impl<'a> OnePackView<'a> {
     pub fn discards(&self, seat: Seat) -> u32 {
         self.state.discards(seat)
     }
+    /// The cards a seat has discarded, taken later or not (public: every discard is shown
+    /// face up).
+    pub fn discarded(&self, seat: Seat) -> Hand {
+        self.state.claim_history().discarded(seat)
+    }
+    /// Whether every seat's Khap count is public (classic, §1.4 step 4); otherwise
+    /// [`Self::khaps`] reads 0 for the other seats.
+    pub fn khaps_announced(&self) -> bool {
+        self.state.khaps_announced()
+    }
+    /// The seat to decide now, or `None` when the game is over (public).
+    pub fn to_move(&self) -> Option<Seat> {
+        self.state.to_move()
+    }
     /// The rule options.
     pub fn options(&self) -> &'a crate::games::tusac::options::Options {
         self.state.options()
@@ -90,6 +108,9 @@ impl SeatView for OnePackView<'_> {
 
     fn seat(&self) -> Seat {
         self.seat
+    }
+    fn owned(&self) -> OwnedView<OnePackState> {
+        OwnedView::new(*self.state, self.seat)
     }
 
     fn determinize(&self, rng: &mut GameRng) -> OnePackState {

@@ -249,6 +249,7 @@ impl MultiPack {
             fixed: [0; MAX_PLAYERS],
             facts: [HandFacts::default(); MAX_PLAYERS],
             dead: [0; CARD_TYPES],
+            discarded: [[0; CARD_TYPES]; MAX_PLAYERS],
             active: None,
             phase: Phase::MustDiscard(o.first_player),
             window: Window::default(),

@@ -117,6 +117,8 @@ pub struct PacksState {
     /// Each seat's hand facts ([`PacksState::recount`] keeps them).
     pub(super) facts: [HandFacts; MAX_PLAYERS],
     pub(super) dead: Counts,
+    /// The cards each seat has discarded (public; declined draws of S4 included).
+    pub(super) discarded: [Counts; MAX_PLAYERS],
     pub(super) active: Option<Active>,
     pub(super) phase: Phase,
     pub(super) window: Window,
@@ -174,6 +176,27 @@ impl PacksState {
     /// Cards left in the stock.
     pub fn stock_len(&self) -> usize {
         usize::from(self.end - self.next)
+    }
+    /// The cards a seat has discarded, taken later or not (public; the declined draws it
+    /// discarded by S4 included).
+    pub fn discarded(&self, seat: Seat) -> &Counts {
+        &self.discarded[seat as usize]
+    }
+    /// The cards of the stock's public part: the cards looked at for the double rank (§1.4
+    /// step 2) not yet drawn (empty without them, and after a reshuffle).
+    pub fn public_stock(&self) -> &[Card] {
+        let from = usize::from(self.public_from.max(self.next));
+        &self.stock[from..usize::from(self.end)]
+    }
+    /// The seats the open claim window asks (S2 declarations, `T` first, or the dirtyking26
+    /// King Quad, §4.6 S1), in claim order; empty when no window is open. Public: being asked
+    /// shows two copies of the active card (three for the King Quad).
+    pub fn asked(&self) -> &[Seat] {
+        let w = &self.window;
+        match w.kind {
+            WindowKind::Closed => &[],
+            _ => &w.seats[..usize::from(w.len)],
+        }
     }
     /// The deck the game was dealt from (§1.3 item 4).
     pub fn deck(&self) -> &[Card] {
@@ -445,6 +468,7 @@ impl PacksState {
                     source: Source::Discard,
                     ..a
                 });
+                self.discarded[t as usize][a.card.index()] += 1;
                 self.events.push(Event::DeclinedDraw {
                     seat: t,
                     card: a.card,

@@ -3,7 +3,7 @@
 
 use super::loose::{best, Counts};
 use super::state::{HandFacts, PacksState, Window, WindowKind, MAX_DECK, MAX_PLAYERS};
-use crate::game::{Seat, SeatView};
+use crate::game::{OwnedView, Seat, SeatView};
 use crate::games::tusac::actions::{Active, Phase};
 use crate::games::tusac::card::{Card, Rank, CARD_TYPES};
 use crate::games::tusac::options::WinTest;
@@ -41,6 +41,10 @@ pub struct PacksView<'a> {
 }
 
 impl<'a> PacksView<'a> {
+    /// A copy of the state, for the engine's [`SeatView::owned`] of every core.
+    pub(crate) fn copy_state(&self) -> PacksState {
+        *self.state
+    }
     /// The view of `seat`.
     pub fn new(state: &'a PacksState, seat: Seat) -> PacksView<'a> {
         PacksView { state, seat }
@@ -84,6 +88,26 @@ impl<'a> PacksView<'a> {
     /// The double rank (public).
     pub fn double_rank(&self) -> Option<Rank> {
         self.state.double_rank()
+    }
+    /// The cards a seat has discarded, taken later or not (public).
+    pub fn discarded(&self, seat: Seat) -> &Counts {
+        self.state.discarded(seat)
+    }
+    /// The stock's public part: the cards looked at for the double rank, not yet drawn (public).
+    pub fn public_stock(&self) -> &[Card] {
+        self.state.public_stock()
+    }
+    /// The seats the open claim window asks, in claim order (public; empty when none is open).
+    pub fn asked(&self) -> &[Seat] {
+        self.state.asked()
+    }
+    /// Dead-pile reshuffles still allowed (§4.7, public).
+    pub fn reshuffles_left(&self) -> u8 {
+        self.state.reshuffles_left()
+    }
+    /// The seat to decide now, or `None` when the game is over (public).
+    pub fn to_move(&self) -> Option<Seat> {
+        crate::game::GameState::to_move(self.state)
     }
     /// What the solver says of the seat's own hand (kept by the state).
     pub fn facts(&self) -> HandFacts {
@@ -180,6 +204,9 @@ impl SeatView for PacksView<'_> {
     type State = PacksState;
     fn seat(&self) -> Seat {
         self.seat
+    }
+    fn owned(&self) -> OwnedView<PacksState> {
+        OwnedView::new(*self.state, self.seat)
     }
 
     /// Resamples the other seats' face-down blocks (non-King types with four unseen copies),

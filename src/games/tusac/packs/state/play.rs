@@ -62,6 +62,7 @@ impl GameState for PacksState {
         match (self.phase, action) {
             (Phase::MustDiscard(x), Action::Discard(card)) => {
                 self.hands[x as usize][card.index()] -= 1;
+                self.discarded[x as usize][card.index()] += 1;
                 self.refresh_facts(x);
                 self.turns += 1;
                 self.active = Some(Active {

@@ -1,0 +1,288 @@
+//! The games made object-safe for Python: [`Engine`] (a built game) and [`Table`] (a game in
+//! progress), implemented for every game of the registry by [`GameEngine`] and [`GameTable`],
+//! monomorphised through [`with_game`] by [`Build`], so Python reaches each game's own engine
+//! with no game named here.
+
+use crate::seen::{Seen, SeenBy};
+use bailab::agent::features::all_features;
+use bailab::deal_spec::{deal_with_spec, DealSpec};
+use bailab::game::{ActionBuffer, Decision, GameId, GameState, OwnedView, RuleMap, Seat};
+use bailab::games::kind::{check_players, GameKind};
+use bailab::games::observe::Segment;
+use bailab::games::{with_game, GameVisitor};
+use bailab::rng::{stream_rng, GameRng};
+use bailab::sim::match_deal_stream;
+use bailab::sim::recorder::Recorder;
+use std::any::Any;
+use std::sync::Arc;
+
+/// The stream of the RNG a seed given from Python seeds (`determinize(seed)`, feature rows).
+const PYTHON_STREAM: u64 = 0x5059_7468_6f6e;
+
+/// The RNG a seed given from Python stands for.
+pub fn python_rng(seed: u64) -> GameRng {
+    stream_rng(seed, 0, PYTHON_STREAM)
+}
+
+/// A built game (variant, players, rules), whatever the game.
+pub trait Engine: Send + Sync {
+    /// Deals game `index` of master seed `seed`, exactly as `bailab play --seed S --index I`.
+    fn deal(&self, seed: u64, index: u64) -> Box<dyn Table>;
+    /// Deals the deck text `deck` (the spec's dealing order), as `bailab play --deck`, with the
+    /// record setup facts `setup` (none: the defaults).
+    fn deal_from_deck(&self, deck: &str, setup: &RuleMap) -> Result<Box<dyn Table>, String>;
+    /// Deals deal `index` of seed `seed` from a deal specification (TOML text, docs/deals-spec.md),
+    /// as `bailab play --deal FILE --seed S --index I`.
+    fn deal_partial(&self, spec: &str, seed: u64, index: u64) -> Result<Box<dyn Table>, String>;
+    /// The game's name, variant and seats.
+    fn describe(&self) -> (&'static str, &'static str, usize);
+    /// The rule options in force, as a JSON object.
+    fn rules(&self) -> RuleMap;
+    /// The layout of a view's tensor.
+    fn tensor_layout(&self) -> Vec<Segment>;
+    /// The layout of an action's vector.
+    fn action_layout(&self) -> Vec<Segment>;
+    /// The names of the rule-learner's features, in row order.
+    fn feature_names(&self) -> Vec<&'static str>;
+    /// The most legal actions a decision can have.
+    fn max_actions(&self) -> usize;
+    /// The game as [`Any`], for code that knows its type.
+    fn as_any(&self) -> &dyn Any;
+}
+
+/// A game in progress, whatever the game.
+pub trait Table: Send {
+    /// The seat to decide, or `None` once the game is over.
+    fn to_move(&self) -> Option<Seat>;
+    /// The legal actions of the seat to decide, in the game's notation and canonical order.
+    fn legal(&self) -> Vec<String>;
+    /// Applies the legal action of index `index` (then every forced move that follows).
+    fn apply(&mut self, index: usize) -> Result<(), String>;
+    /// A copy.
+    fn boxed(&self) -> Box<dyn Table>;
+    /// Every seat's payout, once the game is over.
+    fn payouts(&self) -> Option<Vec<i64>>;
+    /// The game's record (the JSON `bailab play --json` writes and `bailab check` reads).
+    fn record(&self, agents: &[String]) -> Result<String, String>;
+    /// What seat `seat` sees now (a copy).
+    fn seen(&self, seat: Seat) -> Box<dyn Seen>;
+    /// The table as [`Any`], for code that knows its game.
+    fn as_any(&self) -> &dyn Any;
+}
+
+/// [`Engine`] for the game `G`.
+pub struct GameEngine<G: GameKind> {
+    /// The game.
+    pub game: Arc<G>,
+}
+
+/// [`Table`] for the game `G`: the deal, the decisions taken since, and the state now.
+pub struct GameTable<G: GameKind> {
+    /// The game.
+    pub game: Arc<G>,
+    /// Which game of which seed (for the record).
+    id: GameId,
+    /// The state dealt, or `None` for a determinized state (which has no record).
+    start: Option<G::State>,
+    /// The state now.
+    pub state: G::State,
+    /// Every decision taken since the deal.
+    decisions: Vec<(Decision, <G::State as GameState>::Action)>,
+}
+
+impl<G: GameKind> Clone for GameTable<G> {
+    fn clone(&self) -> Self {
+        GameTable {
+            game: Arc::clone(&self.game),
+            id: self.id,
+            start: self.start.clone(),
+            state: self.state.clone(),
+            decisions: self.decisions.clone(),
+        }
+    }
+}
+
+impl<G: GameKind> GameEngine<G> {
+    fn table(&self, id: GameId, start: G::State) -> Box<dyn Table> {
+        Box::new(GameTable {
+            game: Arc::clone(&self.game),
+            id,
+            state: start.clone(),
+            start: Some(start),
+            decisions: Vec::new(),
+        })
+    }
+}
+
+impl<G: GameKind + Send + Sync> Engine for GameEngine<G> {
+    fn deal(&self, seed: u64, index: u64) -> Box<dyn Table> {
+        let start = self
+            .game
+            .deal(&mut stream_rng(seed, index, match_deal_stream(0)));
+        self.table(game_id(seed, index), start)
+    }
+    fn deal_from_deck(&self, deck: &str, setup: &RuleMap) -> Result<Box<dyn Table>, String> {
+        let start = self.game.deal_recorded(deck, setup)?;
+        Ok(self.table(game_id(0, 0), start))
+    }
+    fn deal_partial(&self, spec: &str, seed: u64, index: u64) -> Result<Box<dyn Table>, String> {
+        let plan = DealSpec::parse(spec, "the deal specification")?.check(&*self.game)?;
+        let mut rng = stream_rng(seed, index, match_deal_stream(0));
+        let start = deal_with_spec(&*self.game, &plan, &mut rng);
+        Ok(self.table(game_id(seed, index), start))
+    }
+    fn describe(&self) -> (&'static str, &'static str, usize) {
+        (G::INFO.name, self.game.variant(), self.game.seats())
+    }
+    fn rules(&self) -> RuleMap {
+        self.game.rules()
+    }
+    fn tensor_layout(&self) -> Vec<Segment> {
+        self.game.tensor_layout()
+    }
+    fn action_layout(&self) -> Vec<Segment> {
+        self.game.action_layout()
+    }
+    fn feature_names(&self) -> Vec<&'static str> {
+        all_features(G::FEATURES).map(|f| f.name).collect()
+    }
+    fn max_actions(&self) -> usize {
+        <<G::State as GameState>::Actions as ActionBuffer<_>>::CAPACITY
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+/// The id of game `index` of seed `seed`, unrotated.
+fn game_id(seed: u64, index: u64) -> GameId {
+    GameId {
+        master: seed,
+        deal: index,
+        rotation: 0,
+    }
+}
+
+impl<G: GameKind + Send + Sync> GameTable<G> {
+    /// A table of a determinized state: no deal, so no record.
+    pub fn determinized(game: Arc<G>, state: G::State) -> Self {
+        GameTable {
+            game,
+            id: game_id(0, 0),
+            start: None,
+            state,
+            decisions: Vec::new(),
+        }
+    }
+    /// The legal actions of the seat to decide (none once the game is over).
+    pub fn legal_actions(&self) -> <G::State as GameState>::Actions {
+        let mut out = <G::State as GameState>::Actions::default();
+        if self.state.to_move().is_some() {
+            self.state.legal_actions(&mut out);
+        }
+        out
+    }
+}
+
+impl<G: GameKind + Send + Sync> Table for GameTable<G> {
+    fn to_move(&self) -> Option<Seat> {
+        self.state.to_move()
+    }
+    fn legal(&self) -> Vec<String> {
+        let legal = self.legal_actions();
+        legal.as_slice().iter().map(|a| a.to_string()).collect()
+    }
+    fn apply(&mut self, index: usize) -> Result<(), String> {
+        let seat = self.state.to_move().ok_or("the game is over")?;
+        let legal = self.legal_actions();
+        let actions = legal.as_slice();
+        let &action = actions.get(index).ok_or_else(|| {
+            format!(
+                "action index {index} out of range: seat {seat} has {} legal actions",
+                actions.len()
+            )
+        })?;
+        self.state.apply(action);
+        let decision = Decision {
+            seat,
+            legal: actions.len(),
+            chosen: index,
+        };
+        self.decisions.push((decision, action));
+        Ok(())
+    }
+    fn boxed(&self) -> Box<dyn Table> {
+        Box::new(self.clone())
+    }
+    fn payouts(&self) -> Option<Vec<i64>> {
+        self.state.outcome().map(|o| o.payouts().to_vec())
+    }
+    fn record(&self, agents: &[String]) -> Result<String, String> {
+        let Some(start) = &self.start else {
+            return Err("a determinized state has no record (it starts mid-game)".into());
+        };
+        if self.state.to_move().is_some() {
+            return Err("the game is not over: a record is of a finished game".into());
+        }
+        let mut recorder = Recorder::<G>::default();
+        let mut state = start.clone();
+        recorder.observe(&state, None);
+        for &(decision, action) in &self.decisions {
+            state.apply(action);
+            recorder.observe(&state, Some((decision, action)));
+        }
+        let python = vec!["python".to_string(); self.game.seats()];
+        let agents = if agents.is_empty() {
+            &python[..]
+        } else {
+            agents
+        };
+        let record = recorder.finish(&self.game, start, &state, agents, Some(self.id));
+        serde_json::to_string(&record).map_err(|e| e.to_string())
+    }
+    fn seen(&self, seat: Seat) -> Box<dyn Seen> {
+        Box::new(SeenBy {
+            game: Arc::clone(&self.game),
+            owned: OwnedView::new(self.state.clone(), seat),
+        })
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+/// Builds a game by its name through the registry.
+pub struct Build<'a> {
+    /// The variant.
+    pub variant: &'a str,
+    /// The number of players.
+    pub players: usize,
+    /// The rule options.
+    pub rules: &'a RuleMap,
+}
+
+impl GameVisitor for Build<'_> {
+    type Output = Result<Arc<dyn Engine>, String>;
+    fn visit<G: GameKind>(self) -> Self::Output {
+        check_players(&G::INFO, self.players)?;
+        let game = G::build(self.variant, self.players, self.rules)?;
+        Ok(Arc::new(GameEngine {
+            game: Arc::new(game),
+        }))
+    }
+}
+
+/// Builds the engine of game `name`.
+pub fn build_engine(
+    name: &str,
+    variant: &str,
+    players: usize,
+    rules: &RuleMap,
+) -> Result<Arc<dyn Engine>, String> {
+    let build = Build {
+        variant,
+        players,
+        rules,
+    };
+    with_game(name, build).and_then(|e| e)
+}

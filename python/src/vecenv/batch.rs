@@ -1,0 +1,467 @@
+//! The typed batch behind `bailab.VecEnv`: [`Batch`] (object-safe, what the Python class holds)
+//! implemented for every game by [`Typed`], built by [`MakeBatch`] through the registry, so the
+//! loop that plays the opponents and encodes the views is monomorphised for the game and
+//! allocates nothing.
+//!
+//! Environment `i` of `n` plays deals `i, i + n, i + 2n, …` of the master seed: each dealt as
+//! `bailab play` deals it (`stream_rng(seed, index, match_deal_stream(0))`) and each opponent
+//! drawing from the runner's agent RNG of its seat (`agent_rngs`, rotation 0), so the games do
+//! not depend on the number of threads nor on the order the environments are stepped in.
+
+use crate::engine::{Engine, GameEngine};
+use bailab::agent::Agent;
+use bailab::agents::catalogue::{make_agent_with, Setting};
+use bailab::game::{ActionBuffer, Game, GameId, GameState, Seat, MAX_SEATS};
+use bailab::games::kind::GameKind;
+use bailab::games::observe::layout_len;
+use bailab::games::GameVisitor;
+use bailab::rng::{stream_rng, GameRng};
+use bailab::sim::{agent_rngs, match_deal_stream};
+use rayon::prelude::*;
+use rayon::ThreadPool;
+use std::sync::Arc;
+
+/// How many deals in a row an environment skips (the opponents ended them before the learning
+/// seat decided) before it reports an error rather than loop on.
+const MAX_SKIPS: u32 = 10_000;
+
+/// The legal-action buffer of game `G`.
+type Actions<G> = <<G as Game>::State as GameState>::Actions;
+
+/// What a batch is made of, besides the game.
+pub struct Config {
+    /// The number of environments.
+    pub num_envs: usize,
+    /// The master seed of the deals.
+    pub seed: u64,
+    /// The learning seat.
+    pub seat: Seat,
+    /// The opponents' agent specs, cycled over the other seats in seat order.
+    pub opponents: Vec<String>,
+    /// The worker threads (1: step in the calling thread).
+    pub threads: usize,
+}
+
+/// The arrays every environment writes its own row of: the learning seat's view tensor and its
+/// legal-action mask.
+pub struct Rows<'a> {
+    /// `(num_envs, tensor_size)`, row-major.
+    pub obs: &'a mut [f32],
+    /// `(num_envs, max_actions)`, row-major.
+    pub mask: &'a mut [bool],
+}
+
+/// What a step reports per environment beside the rows.
+pub struct Report<'a> {
+    /// The learning seat's payout of the game that ended in this step (else 0).
+    pub rewards: &'a mut [f32],
+    /// Whether a game ended in this step.
+    pub dones: &'a mut [bool],
+    /// The deal each environment plays now.
+    pub deal: &'a mut [i64],
+    /// The deal of the game that ended in this step, or -1.
+    pub finished_deal: &'a mut [i64],
+    /// The deals skipped since the last step returned (the opponents ended them first).
+    pub skipped: &'a mut [i64],
+    /// The learning seat's payouts of those skipped deals, summed.
+    pub skipped_reward: &'a mut [f32],
+}
+
+/// A batch of environments of one game, whatever the game.
+pub trait Batch: Send {
+    /// Deals every environment's first deal again (of master seed `seed` if given), with fresh
+    /// opponents, and writes the first decisions of the learning seat into `rows`.
+    fn reset(&mut self, seed: Option<u64>, rows: Rows<'_>) -> Result<(), String>;
+    /// Checks one legal-action index per environment; the error names the first bad one.
+    fn check(&self, actions: &[i64]) -> Result<(), String>;
+    /// Applies one checked action per environment, plays the opponents up to the learning
+    /// seat's next decision (dealing the next game when one ends) and writes it into `rows`.
+    fn step(&mut self, actions: &[i64], rows: Rows<'_>) -> Result<(), String>;
+    /// Writes the last step's results per environment, and clears the skip counts.
+    fn report(&mut self, report: Report<'_>);
+    /// Writes the action vectors of every environment's legal actions, `(num_envs,
+    /// max_actions, action_size)`, zeros beyond the legal ones.
+    fn action_features(&mut self, out: &mut [f32]);
+    /// The games finished since the last reset and, among them, those skipped.
+    fn totals(&self) -> (u64, u64);
+}
+
+/// What every environment of a batch shares.
+struct Shared<G: GameKind> {
+    /// The game.
+    game: Arc<G>,
+    /// The master seed of the deals.
+    seed: u64,
+    /// The learning seat.
+    seat: Seat,
+    /// The number of environments: each steps its deal index by it.
+    stride: u64,
+    /// The opponent slot of each seat (unused for the learning seat).
+    seat_agent: [usize; MAX_SEATS],
+    /// The length of a view tensor.
+    tensor_len: usize,
+    /// The capacity of the legal-action list (the width of a mask).
+    max_actions: usize,
+    /// The length of an action vector.
+    action_len: usize,
+}
+
+impl<G: GameKind> Shared<G> {
+    /// Deals deal `index` of the seed, with the opponents' RNGs of that deal.
+    fn deal(&self, index: u64) -> (G::State, [GameRng; MAX_SEATS]) {
+        let state = self
+            .game
+            .deal(&mut stream_rng(self.seed, index, match_deal_stream(0)));
+        let id = GameId {
+            master: self.seed,
+            deal: index,
+            rotation: 0,
+        };
+        (state, agent_rngs(id))
+    }
+}
+
+/// One environment: a game in progress, its opponents and what its last step did.
+struct Env<G: GameKind> {
+    /// The game in progress.
+    state: G::State,
+    /// Its deal index.
+    deal: u64,
+    /// The agents' RNGs of that deal, by seat.
+    rngs: [GameRng; MAX_SEATS],
+    /// The opponents, one per spec.
+    agents: Vec<Box<dyn Agent<G::State>>>,
+    /// The number of legal actions of the learning seat's pending decision.
+    legal_len: usize,
+    /// The last step's reward, whether a game ended in it, and which deal (-1: none).
+    reward: f32,
+    done: bool,
+    finished_deal: i64,
+    /// Deals skipped since the last report, and the learning seat's payouts in them.
+    skipped: u32,
+    skipped_reward: f64,
+    /// Games finished since the reset, and among them those skipped.
+    finished: u64,
+    skipped_total: u64,
+}
+
+impl<G: GameKind> Env<G> {
+    /// Environment of first deal `index`, its learning seat not yet brought to a decision.
+    fn new(shared: &Shared<G>, index: u64, agents: Vec<Box<dyn Agent<G::State>>>) -> Self {
+        let (state, rngs) = shared.deal(index);
+        Env {
+            state,
+            deal: index,
+            rngs,
+            agents,
+            legal_len: 0,
+            reward: 0.0,
+            done: false,
+            finished_deal: -1,
+            skipped: 0,
+            skipped_reward: 0.0,
+            finished: 0,
+            skipped_total: 0,
+        }
+    }
+
+    /// Counts the game just ended and deals the environment's next deal.
+    fn next_deal(&mut self, shared: &Shared<G>) {
+        self.finished += 1;
+        self.deal += shared.stride;
+        (self.state, self.rngs) = shared.deal(self.deal);
+    }
+
+    /// Lets the opponents play until the learning seat decides (`None`) or the game ends (the
+    /// learning seat's payout).
+    fn play_opponents(&mut self, shared: &Shared<G>) -> Option<i64> {
+        let mut legal = Actions::<G>::default();
+        while let Some(seat) = self.state.to_move() {
+            if seat == shared.seat {
+                return None;
+            }
+            self.state.legal_actions(&mut legal);
+            let actions = legal.as_slice();
+            let agent = &mut self.agents[shared.seat_agent[usize::from(seat)]];
+            let rng = &mut self.rngs[usize::from(seat)];
+            let chosen = agent.act(&self.state.view(seat), actions, rng);
+            self.state.apply(actions[chosen]);
+        }
+        let outcome = self
+            .state
+            .outcome()
+            .expect("a finished game has an outcome");
+        Some(outcome.payouts()[usize::from(shared.seat)])
+    }
+
+    /// Brings the learning seat to a decision, skipping (and counting) the deals the opponents
+    /// end first.
+    fn settle(&mut self, shared: &Shared<G>) -> Result<(), String> {
+        for _ in 0..MAX_SKIPS {
+            let Some(payout) = self.play_opponents(shared) else {
+                return Ok(());
+            };
+            self.skipped += 1;
+            self.skipped_total += 1;
+            self.skipped_reward += payout as f64;
+            self.next_deal(shared);
+        }
+        Err(format!(
+            "deal {}: seat {} had no decision in {MAX_SKIPS} deals in a row",
+            self.deal, shared.seat
+        ))
+    }
+
+    /// Applies the learning seat's legal action `index` (checked), then plays on to its next
+    /// decision, in the next deal if this one ends.
+    fn act(&mut self, shared: &Shared<G>, index: usize) -> Result<(), String> {
+        let mut legal = Actions::<G>::default();
+        self.state.legal_actions(&mut legal);
+        self.state.apply(legal.as_slice()[index]);
+        self.reward = 0.0;
+        self.done = false;
+        self.finished_deal = -1;
+        if let Some(payout) = self.play_opponents(shared) {
+            self.reward = payout as f32;
+            self.done = true;
+            self.finished_deal = self.deal as i64;
+            self.next_deal(shared);
+        }
+        self.settle(shared)
+    }
+
+    /// Writes the learning seat's view tensor and legal-action mask (it is to decide).
+    fn write(&mut self, shared: &Shared<G>, obs: &mut [f32], mask: &mut [bool]) {
+        let mut legal = Actions::<G>::default();
+        self.state.legal_actions(&mut legal);
+        self.legal_len = legal.as_slice().len();
+        shared.game.tensor(&self.state.view(shared.seat), obs);
+        mask[..self.legal_len].fill(true);
+        mask[self.legal_len..].fill(false);
+    }
+
+    /// Writes the vector of each legal action of the learning seat, zeros after them.
+    fn action_features(&self, shared: &Shared<G>, out: &mut [f32]) {
+        let mut legal = Actions::<G>::default();
+        self.state.legal_actions(&mut legal);
+        let view = self.state.view(shared.seat);
+        let mut rows = out.chunks_mut(shared.action_len);
+        for (&action, row) in legal.as_slice().iter().zip(&mut rows) {
+            shared.game.action_vector(&view, action, row);
+        }
+        rows.for_each(|row| row.fill(0.0));
+    }
+}
+
+/// [`Batch`] for the game `G`.
+pub struct Typed<G: GameKind> {
+    /// What the environments share.
+    shared: Shared<G>,
+    /// The environments (none before the first reset).
+    envs: Vec<Env<G>>,
+    /// The number of environments the reset deals.
+    num_envs: usize,
+    /// The opponents' agent specs.
+    specs: Vec<String>,
+    /// The worker threads, or `None` to step in the calling thread.
+    pool: Option<ThreadPool>,
+}
+
+impl<G: GameKind> Typed<G> {
+    /// A batch of `config.num_envs` environments of `game`, dealt by the first reset; a bad
+    /// agent spec or learning seat is an error (the command line's message).
+    fn new(game: Arc<G>, config: Config) -> Result<Self, String> {
+        let seats = game.seats();
+        if usize::from(config.seat) >= seats {
+            return Err(format!(
+                "seat {} is not at the table: the seats are 0 to {}",
+                config.seat,
+                seats - 1
+            ));
+        }
+        if config.opponents.is_empty() {
+            return Err("opponents: give at least one agent spec".into());
+        }
+        let mut seat_agent = [0; MAX_SEATS];
+        let others = (0..seats).filter(|&s| s != usize::from(config.seat));
+        for (k, s) in others.enumerate() {
+            seat_agent[s] = k % config.opponents.len();
+        }
+        let tensor_len = layout_len(&game.tensor_layout());
+        if tensor_len == 0 {
+            return Err(format!(
+                "{}: the view tensor's layout is empty",
+                G::INFO.name
+            ));
+        }
+        let shared = Shared {
+            tensor_len,
+            action_len: layout_len(&game.action_layout()),
+            max_actions: Actions::<G>::CAPACITY,
+            game,
+            seed: config.seed,
+            seat: config.seat,
+            stride: config.num_envs as u64,
+            seat_agent,
+        };
+        let pool = (config.threads > 1)
+            .then(|| {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(config.threads)
+                    .build()
+            })
+            .transpose()
+            .map_err(|e| format!("threads: {e}"))?;
+        let batch = Typed {
+            shared,
+            envs: Vec::new(),
+            num_envs: config.num_envs,
+            specs: config.opponents,
+            pool,
+        };
+        batch.agents()?;
+        Ok(batch)
+    }
+
+    /// The opponents of one environment, one per spec.
+    fn agents(&self) -> Result<Vec<Box<dyn Agent<G::State>>>, String> {
+        let setting = Setting {
+            variant: Some(self.shared.game.variant()),
+            base: None,
+            host: None,
+        };
+        self.specs
+            .iter()
+            .map(|s| make_agent_with::<G>(s, setting))
+            .collect()
+    }
+
+    /// Deals every environment's first deal with fresh opponents.
+    fn deal_all(&mut self) -> Result<(), String> {
+        let envs = (0..self.num_envs)
+            .map(|i| Ok(Env::new(&self.shared, i as u64, self.agents()?)))
+            .collect::<Result<Vec<_>, String>>()?;
+        self.envs = envs;
+        Ok(())
+    }
+
+    /// Runs `f` on every environment and its rows, in parallel on the pool if there is one.
+    fn each_row<F>(&mut self, rows: Rows<'_>, f: F) -> Result<(), String>
+    where
+        F: Fn(usize, &mut Env<G>, &Shared<G>, &mut [f32], &mut [bool]) -> Result<(), String> + Sync,
+    {
+        let shared = &self.shared;
+        let (tensor_len, max_actions) = (shared.tensor_len, shared.max_actions);
+        let Some(pool) = &self.pool else {
+            let rows = rows
+                .obs
+                .chunks_mut(tensor_len)
+                .zip(rows.mask.chunks_mut(max_actions));
+            return (self.envs.iter_mut().zip(rows).enumerate())
+                .try_for_each(|(i, (env, (obs, mask)))| f(i, env, shared, obs, mask));
+        };
+        let min_len = (self.envs.len() / (8 * pool.current_num_threads())).max(1);
+        let envs = &mut self.envs;
+        pool.install(|| {
+            let obs = rows.obs.par_chunks_mut(tensor_len);
+            let rows = obs.zip(rows.mask.par_chunks_mut(max_actions));
+            (envs.par_iter_mut().zip(rows).enumerate())
+                .with_min_len(min_len)
+                .try_for_each(|(i, (env, (obs, mask)))| f(i, env, shared, obs, mask))
+        })
+    }
+}
+
+impl<G: GameKind> Batch for Typed<G> {
+    fn reset(&mut self, seed: Option<u64>, rows: Rows<'_>) -> Result<(), String> {
+        if let Some(seed) = seed {
+            self.shared.seed = seed;
+        }
+        self.deal_all()?;
+        self.each_row(rows, |_, env, shared, obs, mask| {
+            env.settle(shared)?;
+            env.write(shared, obs, mask);
+            Ok(())
+        })
+    }
+
+    fn check(&self, actions: &[i64]) -> Result<(), String> {
+        for (i, (env, &a)) in self.envs.iter().zip(actions).enumerate() {
+            if a < 0 || a as u64 >= env.legal_len as u64 {
+                return Err(format!(
+                    "env {i}: action index {a} out of range: seat {} has {} legal actions",
+                    self.shared.seat, env.legal_len
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn step(&mut self, actions: &[i64], rows: Rows<'_>) -> Result<(), String> {
+        self.each_row(rows, |i, env, shared, obs, mask| {
+            env.act(shared, actions[i] as usize)?;
+            env.write(shared, obs, mask);
+            Ok(())
+        })
+    }
+
+    fn report(&mut self, report: Report<'_>) {
+        for (i, env) in self.envs.iter_mut().enumerate() {
+            report.rewards[i] = env.reward;
+            report.dones[i] = env.done;
+            report.deal[i] = env.deal as i64;
+            report.finished_deal[i] = env.finished_deal;
+            report.skipped[i] = i64::from(env.skipped);
+            report.skipped_reward[i] = env.skipped_reward as f32;
+            env.skipped = 0;
+            env.skipped_reward = 0.0;
+        }
+    }
+
+    fn action_features(&mut self, out: &mut [f32]) {
+        let shared = &self.shared;
+        let block = shared.max_actions * shared.action_len;
+        if block == 0 {
+            return;
+        }
+        let Some(pool) = &self.pool else {
+            for (env, out) in self.envs.iter().zip(out.chunks_mut(block)) {
+                env.action_features(shared, out);
+            }
+            return;
+        };
+        let envs = &mut self.envs;
+        pool.install(|| {
+            (envs.par_iter_mut().zip(out.par_chunks_mut(block)))
+                .for_each(|(env, out)| env.action_features(shared, out))
+        });
+    }
+
+    fn totals(&self) -> (u64, u64) {
+        let finished = self.envs.iter().map(|e| e.finished).sum();
+        let skipped = self.envs.iter().map(|e| e.skipped_total).sum();
+        (finished, skipped)
+    }
+}
+
+/// Builds the batch of a built game through the registry (`with_game` by the game's name).
+pub struct MakeBatch<'a> {
+    /// The built game.
+    pub engine: &'a Arc<dyn Engine>,
+    /// The batch's settings.
+    pub config: Config,
+}
+
+impl GameVisitor for MakeBatch<'_> {
+    type Output = Result<Box<dyn Batch>, String>;
+    fn visit<G: GameKind>(self) -> Self::Output {
+        let game = match self.engine.as_any().downcast_ref::<GameEngine<G>>() {
+            Some(engine) => Arc::clone(&engine.game),
+            None => {
+                let (_, variant, players) = self.engine.describe();
+                Arc::new(G::build(variant, players, &self.engine.rules())?)
+            }
+        };
+        Ok(Box::new(Typed::new(game, self.config)?))
+    }
+}

@@ -1,0 +1,46 @@
+//! What a seat's view looks like to a program outside the engine: the observation as JSON (the
+//! Python package's `view.observation()` and the agent protocol send it), a fixed-size tensor of
+//! the view and a fixed-size vector per candidate action, each with a named layout
+//! (`docs/observations.md`).
+//!
+//! Every encoding reads the seat's view only, so it reveals nothing the seat may not see: a view
+//! and the same seat's view of any of its determinizations encode alike (tested for every game).
+
+use crate::game::{Game, GameState};
+
+/// The view type of game `G`'s state.
+pub type ViewOf<'a, G> = <<G as Game>::State as GameState>::View<'a>;
+/// The action type of game `G`'s state.
+pub type ActionOf<G> = <<G as Game>::State as GameState>::Action;
+
+/// One named run of entries of a fixed-size vector (a view's tensor or an action's vector).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Segment {
+    /// The name (`own_hand`, `discards_by_seat`): lowercase, digits and `_`.
+    pub name: &'static str,
+    /// How many entries it holds.
+    pub len: usize,
+    /// What each entry holds, with its unit and range.
+    pub about: &'static str,
+}
+
+/// The total length of a layout.
+pub fn layout_len(layout: &[Segment]) -> usize {
+    layout.iter().map(|s| s.len).sum()
+}
+
+/// A game's encodings of a view and of actions, for programs outside the engine.
+pub trait Observe: Game {
+    /// The view as a JSON object: the seat, the phase, its own hidden cards, every seat's public
+    /// cards and counts, and the game's situation (documented per game).
+    fn observation(&self, view: &ViewOf<'_, Self>) -> serde_json::Value;
+    /// The layout of [`Observe::tensor`] for this game's variant and players.
+    fn tensor_layout(&self) -> Vec<Segment>;
+    /// Writes the view into `out` (`out.len()` is the layout's length), every entry set.
+    fn tensor(&self, view: &ViewOf<'_, Self>, out: &mut [f32]);
+    /// The layout of [`Observe::action_vector`] for this game's variant and players.
+    fn action_layout(&self) -> Vec<Segment>;
+    /// Writes what `action` (legal in `view`) does into `out` (the layout's length): the cards
+    /// it moves and its kind, every entry set.
+    fn action_vector(&self, view: &ViewOf<'_, Self>, action: ActionOf<Self>, out: &mut [f32]);
+}
