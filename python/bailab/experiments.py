@@ -82,8 +82,13 @@ def run(experiment=None, agents=None, threads=None, output=None, resume=None, ga
     text, path = _source(experiment)
     temporary = output is None
     folder = tempfile.mkdtemp(prefix="bailab-run-") if temporary else os.fspath(output)
-    folder, played, elapsed = _bailab._run(text, path, agents, threads, folder, None, games,
-                                           records, force or temporary)
+    try:
+        folder, played, elapsed = _bailab._run(text, path, agents, threads, folder, None, games,
+                                               records, force or temporary)
+    except ValueError:
+        if temporary:  # nothing was run: the empty temporary folder goes
+            shutil.rmtree(folder, ignore_errors=True)
+        raise
     results = Results(folder, played, elapsed, keep=not temporary)
     if temporary:
         shutil.rmtree(folder, ignore_errors=True)
