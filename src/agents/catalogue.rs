@@ -8,6 +8,7 @@ use super::{FirstAgent, RandomAgent};
 use crate::agent::host::Host;
 use crate::agent::spec::{AgentSpec, PATH};
 use crate::agent::{choice, number, Agent, AgentInfo, ParamInfo};
+use crate::game::RuleMap;
 use crate::games::kind::GameKind;
 use std::path::Path;
 
@@ -67,6 +68,7 @@ pub const CATALOGUE: &[AgentInfo] = &[
         ],
     },
     super::rules::RULES_INFO,
+    super::exec::EXEC_INFO,
 ];
 
 /// The search settings of an `ismcts` spec.
@@ -209,6 +211,9 @@ pub struct Setting<'a> {
     pub base: Option<&'a Path>,
     /// The embedding program's agents, seated by their plain names (`None`: none).
     pub host: Option<&'a Host>,
+    /// The rule options and players of the game played, for agents that build it (`exec`);
+    /// `None` where a command does not give them.
+    pub table: Option<(&'a RuleMap, usize)>,
 }
 
 /// Builds an agent of game `G` from its spec string, its file (if any) read from the current
@@ -235,6 +240,7 @@ pub fn make_agent_with<G: GameKind>(
         "first" => Box::new(FirstAgent),
         "rules" => super::rules::rules_agent::<G>(&spec)?,
         "ismcts" => Box::new(make_ismcts::<G>(&spec)?),
+        "exec" => Box::new(super::exec::make_exec::<G>(&spec, text, setting.table)?),
         _ => G::own_agent(&spec)?,
     })
 }

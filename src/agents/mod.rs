@@ -7,6 +7,7 @@
 //! `greedy` is per game. The contracts they implement live in [`crate::agent`].
 
 pub mod catalogue;
+pub mod exec;
 pub mod ismcts;
 pub mod rules;
 

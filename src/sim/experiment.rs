@@ -220,6 +220,7 @@ impl Experiment {
             variant: Some(self.variant()),
             base: self.project.as_deref(),
             host: Some(&self.host),
+            table: Some((&self.rules, self.players())),
         }
     }
 

@@ -86,10 +86,12 @@ fn play_match<G: GameKind>(
     specs: &[String],
     base: Option<&Path>,
 ) -> Result<Played, String> {
+    let rules = game.rules();
     let setting = Setting {
         variant: Some(game.variant()),
         base,
         host: None,
+        table: Some((&rules, game.seats())),
     };
     let mut agents: Vec<Box<dyn Agent<G::State>>> = specs
         .iter()

@@ -13,6 +13,7 @@ mod cli;
 mod csv_columns;
 mod deals;
 mod equity;
+mod exec;
 mod experiment_paths;
 mod golden_playthroughs;
 mod host;

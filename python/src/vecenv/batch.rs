@@ -329,6 +329,7 @@ impl<G: GameKind> Typed<G> {
             variant: Some(self.shared.game.variant()),
             base: None,
             host: None,
+            table: None,
         };
         self.specs
             .iter()
