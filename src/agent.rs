@@ -31,6 +31,55 @@ pub trait Agent<S: GameState>: Send {
     }
 }
 
+/// The bookkeeping of an agent that can fail (an outside program, a Python callable): its
+/// decisions in the current deal and its first fault, which it answers with index 0 until the
+/// runner takes the fault (see [`Agent::fault`]).
+#[derive(Debug, Default)]
+pub struct Failing {
+    who: String,
+    decisions: u64,
+    fault: Option<String>,
+}
+
+impl Failing {
+    /// The bookkeeping of the agent that faults name `who` (`the Python agent 'mine'`).
+    pub fn new(who: String) -> Self {
+        Failing {
+            who,
+            ..Failing::default()
+        }
+    }
+    /// The choice `ask` gives, unless the agent has failed in this deal; a failure is kept,
+    /// naming the agent, the seat and the decision, and answered 0.
+    pub fn answer(
+        &mut self,
+        seat: crate::game::Seat,
+        ask: impl FnOnce() -> Result<usize, String>,
+    ) -> usize {
+        self.decisions += 1;
+        if self.fault.is_some() {
+            return 0;
+        }
+        ask().unwrap_or_else(|e| {
+            let decision = self.decisions;
+            let who = &self.who;
+            self.fault = Some(format!(
+                "{who} at seat {seat}, its decision {decision} of the deal, {e}"
+            ));
+            0
+        })
+    }
+    /// Whether the agent has failed in this deal.
+    pub fn failed(&self) -> bool {
+        self.fault.is_some()
+    }
+    /// The fault, taken, at the end of a deal (the count of decisions starts again).
+    pub fn take(&mut self) -> Option<String> {
+        self.decisions = 0;
+        self.fault.take()
+    }
+}
+
 /// One parameter of an agent.
 #[derive(Copy, Clone, Debug)]
 pub struct ParamInfo {

@@ -6,7 +6,7 @@ use crate::engine::{python_rng, Engine, GameEngine};
 use crate::seen::{Seen, SeenBy};
 use crate::view::PyView;
 use bailab::agent::host::AgentHost;
-use bailab::agent::Agent;
+use bailab::agent::{Agent, Failing};
 use bailab::agents::catalogue::make_agent;
 use bailab::game::{ActionBuffer, GameState, SeatView};
 use bailab::games::kind::GameKind;
@@ -189,11 +189,8 @@ impl GameVisitor for Seat<'_> {
         let agent: Box<dyn Agent<G::State>> = Box::new(CallAgent {
             game: Arc::clone(&engine.game),
             engine: Arc::clone(self.engine),
-            name: self.name.to_string(),
             call: self.call,
-            fault: None,
-            failed: false,
-            decisions: 0,
+            failing: Failing::new(format!("the Python agent '{}'", self.name)),
         });
         Ok(Box::new(agent))
     }
@@ -205,11 +202,8 @@ impl GameVisitor for Seat<'_> {
 pub struct CallAgent<G: GameKind> {
     game: Arc<G>,
     engine: Arc<dyn Engine>,
-    name: String,
     call: Py<PyAny>,
-    fault: Option<String>,
-    failed: bool,
-    decisions: u64,
+    failing: Failing,
 }
 
 impl<G: GameKind + Send + Sync> CallAgent<G> {
@@ -247,27 +241,12 @@ impl<G: GameKind + Send + Sync> Agent<G::State> for CallAgent<G> {
         rng: &mut GameRng,
     ) -> usize {
         let seed = rng.next_u64();
-        self.decisions += 1;
-        if self.failed {
-            return 0;
-        }
-        match self.ask(view, legal.len(), seed) {
-            Ok(i) => i,
-            Err(e) => {
-                self.failed = true;
-                self.fault = Some(format!(
-                    "the Python agent '{}' at seat {}, its decision {} of the deal, {e}",
-                    self.name,
-                    view.seat(),
-                    self.decisions
-                ));
-                0
-            }
-        }
+        let mut failing = std::mem::take(&mut self.failing);
+        let choice = failing.answer(view.seat(), || self.ask(view, legal.len(), seed));
+        self.failing = failing;
+        choice
     }
     fn fault(&mut self) -> Option<String> {
-        self.decisions = 0;
-        self.failed = false;
-        self.fault.take()
+        self.failing.take()
     }
 }

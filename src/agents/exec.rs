@@ -3,7 +3,7 @@
 //! process at its first decision; every message it receives is what its seat may see.
 
 use crate::agent::spec::AgentSpec;
-use crate::agent::{number, Agent, AgentInfo, ParamInfo};
+use crate::agent::{number, Agent, AgentInfo, Failing, ParamInfo};
 use crate::game::{GameState, RuleMap, SeatView};
 use crate::games::kind::GameKind;
 use crate::rng::GameRng;
@@ -49,13 +49,11 @@ pub const EXEC_INFO: AgentInfo = AgentInfo {
 /// An outside program seated at a table of game `G`.
 pub struct ExecAgent<G: GameKind> {
     game: G,
-    spec: String,
     command: Vec<String>,
     cwd: Option<PathBuf>,
     timeout: Duration,
     process: Option<Process>,
-    fault: Option<String>,
-    decisions: u64,
+    failing: Failing,
 }
 
 /// A running agent process: its input, its output lines and its last stderr lines.
@@ -85,13 +83,11 @@ pub fn make_exec<G: GameKind>(
     let variant = spec.variant.as_deref().unwrap_or(G::INFO.variants[0]);
     Ok(ExecAgent {
         game: G::build(variant, players, rules)?,
-        spec: text.to_string(),
         command,
         cwd: spec.base.clone(),
         timeout: Duration::from_millis(number(spec, "timeout_ms", 10_000, (1, 3_600_000))?),
         process: None,
-        fault: None,
-        decisions: 0,
+        failing: Failing::new(format!("the outside agent `{text}`")),
     })
 }
 
@@ -246,26 +242,15 @@ impl<G: GameKind> Agent<G::State> for ExecAgent<G> {
         rng: &mut GameRng,
     ) -> usize {
         let seed = rng.next_u64();
-        self.decisions += 1;
-        if self.fault.is_some() {
-            return 0;
+        let mut failing = std::mem::take(&mut self.failing);
+        let choice = failing.answer(view.seat(), || self.decide(view, legal, seed));
+        if failing.failed() {
+            self.process = None;
         }
-        match self.decide(view, legal, seed) {
-            Ok(i) => i,
-            Err(e) => {
-                self.process = None;
-                self.fault = Some(format!(
-                    "the outside agent `{}` at seat {}, its decision {} of the deal, {e}",
-                    self.spec,
-                    view.seat(),
-                    self.decisions
-                ));
-                0
-            }
-        }
+        self.failing = failing;
+        choice
     }
     fn fault(&mut self) -> Option<String> {
-        self.decisions = 0;
-        self.fault.take()
+        self.failing.take()
     }
 }
