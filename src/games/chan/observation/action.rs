@@ -1,7 +1,7 @@
 //! The action vector: one table of segments ([`ACTION`]), each with the function that writes
 //! it, over the same identity order as the tensor (§1.1 canonical index).
 
-use super::shared::{one_hot, rel, Seen, Spec, Stage};
+use super::shared::{one_hot, rel, spec, Seen, Spec, Stage};
 use crate::game::SeatView;
 use crate::games::chan::card::{Card, IDENTITIES};
 use crate::games::chan::types::Action;
@@ -71,23 +71,6 @@ fn target_gate(c: &Ctx<'_>) -> Option<usize> {
         Action::Discard(_) | Action::PassDrawn => Some(next),
         Action::Draw => Some(0),
         _ => None,
-    }
-}
-
-/// Shorthand for a table row.
-const fn spec(
-    name: &'static str,
-    fixed: usize,
-    per_seat: usize,
-    about: &'static str,
-    fill: Fill,
-) -> Spec<Fill> {
-    Spec {
-        name,
-        fixed,
-        per_seat,
-        about,
-        fill,
     }
 }
 

@@ -159,6 +159,23 @@ impl<F> Spec<F> {
     }
 }
 
+/// A table row: the segment `name` of `fixed + per_seat · players` entries, written by `fill`.
+pub(super) const fn spec<F>(
+    name: &'static str,
+    fixed: usize,
+    per_seat: usize,
+    about: &'static str,
+    fill: F,
+) -> Spec<F> {
+    Spec {
+        name,
+        fixed,
+        per_seat,
+        about,
+        fill,
+    }
+}
+
 /// The layout of a table of specs at `players` seats.
 pub(super) fn layout<F>(specs: &[Spec<F>], players: usize) -> Vec<Segment> {
     specs.iter().map(|s| s.segment(players)).collect()

@@ -3,7 +3,7 @@
 //! ch`); per-seat segments hold one block per seat in relative order (block `k` is the seat `k`
 //! places after the viewer), so the tensor is the same function of every seat's view.
 
-use super::shared::{abs, one_hot, put_counts, put_mask, rel, resume_index, Seen, Spec};
+use super::shared::{abs, one_hot, put_counts, put_mask, rel, resume_index, spec, Seen, Spec};
 use crate::game::Seat;
 use crate::games::chan::card::IDENTITIES;
 use crate::games::chan::rules::{MeldKind, MeldSource};
@@ -64,23 +64,6 @@ fn via_index(v: Via) -> usize {
         Via::Draw => 1,
         Via::PassDrawn => 2,
         Via::MustReturn => 3,
-    }
-}
-
-/// Shorthand for a table row.
-const fn spec(
-    name: &'static str,
-    fixed: usize,
-    per_seat: usize,
-    about: &'static str,
-    fill: Fill,
-) -> Spec<Fill> {
-    Spec {
-        name,
-        fixed,
-        per_seat,
-        about,
-        fill,
     }
 }
 
