@@ -91,6 +91,21 @@ pub fn make_exec<G: GameKind>(
     })
 }
 
+/// The `decide` message of a decision: the deciding seat, a seed for the agent's randomness,
+/// the seat's observation and the legal actions in the game's notation.
+pub fn decide_message<G: GameKind>(
+    game: &G,
+    view: &<G::State as GameState>::View<'_>,
+    legal: &[<G::State as GameState>::Action],
+    seed: u64,
+) -> Value {
+    let legal: Vec<String> = legal.iter().map(|a| a.to_string()).collect();
+    json!({
+        "type": "decide", "seat": view.seat(), "seed": seed,
+        "observation": game.observation(view), "legal": legal,
+    })
+}
+
 impl<G: GameKind> ExecAgent<G> {
     /// Starts the process and shakes hands with it.
     fn start(&self) -> Result<Process, String> {
@@ -158,11 +173,7 @@ impl<G: GameKind> ExecAgent<G> {
         if self.process.is_none() {
             self.process = Some(self.start()?);
         }
-        let legal_text: Vec<String> = legal.iter().map(|a| a.to_string()).collect();
-        let message = json!({
-            "type": "decide", "seat": view.seat(), "seed": seed,
-            "observation": self.game.observation(view), "legal": legal_text,
-        });
+        let message = decide_message(&self.game, view, legal, seed);
         let process = self.process.as_mut().expect("started");
         let reply = process.ask(&message, self.timeout)?;
         let index = reply.get("action").and_then(Value::as_u64);
