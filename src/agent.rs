@@ -12,7 +12,7 @@ pub mod greedy;
 pub mod host;
 pub mod spec;
 
-use crate::game::GameState;
+use crate::game::{GameState, Outcome, Seat};
 use crate::rng::GameRng;
 use rand::Rng;
 use spec::AgentSpec;
@@ -22,6 +22,16 @@ use spec::AgentSpec;
 pub trait Agent<S: GameState>: Send {
     /// The index in `legal` (never empty) of the chosen action.
     fn act(&mut self, view: &S::View<'_>, legal: &[S::Action], rng: &mut GameRng) -> usize;
+    /// A game begins with this agent at `seat`, drawing from the seat's stream `rng`; called
+    /// for every seat it holds before the game's first decision. Built-in agents keep nothing
+    /// between decisions and do nothing here.
+    fn begin(&mut self, seat: Seat, rng: &mut GameRng) {
+        let _ = (seat, rng);
+    }
+    /// The game this agent played at `seat` ended with `outcome`.
+    fn end(&mut self, seat: Seat, outcome: &Outcome) {
+        let _ = (seat, outcome);
+    }
     /// The error this agent met since it was last asked, if any (an outside program that
     /// failed, a Python exception), taken. The runner asks after every deal and stops the run
     /// there: the deal's games do not count, and `--resume` plays it again. An agent that has
@@ -29,6 +39,23 @@ pub trait Agent<S: GameState>: Send {
     fn fault(&mut self) -> Option<String> {
         None
     }
+    /// Whether the deal just played should be played again, asked after every deal before
+    /// [`Agent::fault`]: an outside program that crashed and restarts (`restart=on-crash`)
+    /// answers true once, having dropped its fault, so the deal's games are played whole by
+    /// the restarted program. Built-in agents never ask.
+    fn retry(&mut self) -> bool {
+        false
+    }
+}
+
+/// The first fault of `agents` (see [`Agent::fault`]), every agent's fault taken.
+pub fn take_fault<S: GameState>(agents: &mut [Box<dyn Agent<S>>]) -> Option<String> {
+    let mut first = None;
+    for agent in agents {
+        let fault = agent.fault();
+        first = first.or(fault);
+    }
+    first
 }
 
 /// The bookkeeping of an agent that can fail (an outside program, a Python callable): its
@@ -51,23 +78,27 @@ impl Failing {
     }
     /// The choice `ask` gives, unless the agent has failed in this deal; a failure is kept,
     /// naming the agent, the seat and the decision, and answered 0.
-    pub fn answer(
-        &mut self,
-        seat: crate::game::Seat,
-        ask: impl FnOnce() -> Result<usize, String>,
-    ) -> usize {
+    pub fn answer(&mut self, seat: Seat, ask: impl FnOnce() -> Result<usize, String>) -> usize {
         self.decisions += 1;
         if self.fault.is_some() {
             return 0;
         }
         ask().unwrap_or_else(|e| {
-            let decision = self.decisions;
-            let who = &self.who;
-            self.fault = Some(format!(
-                "{who} at seat {seat}, its decision {decision} of the deal, {e}"
-            ));
+            let moment = format!("its decision {} of the deal", self.decisions);
+            self.keep(seat, &moment, e);
             0
         })
+    }
+    /// Keeps a failure at `moment` (`at the start of a game`), unless one is kept already.
+    pub fn keep(&mut self, seat: Seat, moment: &str, e: String) {
+        if self.fault.is_none() {
+            let who = &self.who;
+            self.fault = Some(format!("{who} at seat {seat}, {moment}, {e}"));
+        }
+    }
+    /// The fault kept in this deal, if any (not taken).
+    pub fn fault(&self) -> Option<&str> {
+        self.fault.as_deref()
     }
     /// Whether the agent has failed in this deal.
     pub fn failed(&self) -> bool {

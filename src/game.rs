@@ -80,6 +80,8 @@ pub trait GameState: Clone + Send + 'static {
     fn last_events(&self) -> &[Self::Event];
     /// The result, once the game is over.
     fn outcome(&self) -> Option<Outcome>;
+    /// Number of seats at the table.
+    fn seats(&self) -> usize;
 
     /// A typical payout magnitude, used to map payouts to search rewards in `[0, 1]`:
     /// `reward = 0.5 + payout / (2 · scale)`, clipped (see [`reward`]).

@@ -20,6 +20,9 @@ for line in sys.stdin:
         legal = message["legal"]  # the legal actions in the game's notation
         index = random.Random(message["seed"]).randrange(len(legal)) if choose_randomly else 0
         reply = {"action": index}
-    else:  # messages this agent does not need
+    elif message["type"] == "error":  # bailab stops this agent: say why in the run's log
+        print(message["message"], file=sys.stderr)
+        continue
+    else:  # game and end messages, and any this agent does not know
         continue
     print(json.dumps(reply), flush=True)

@@ -3,6 +3,7 @@
 //! `random`, `first` and `ismcts` play every game; each game adds its own agents (such as its
 //! `greedy`) through [`GameInfo::agents`](crate::games::kind::GameInfo) and builds them itself.
 
+use super::exec::{make_exec, StderrLog};
 use super::ismcts::{FinalMove, Ismcts, IsmctsParams, Opponents, Root};
 use super::{FirstAgent, RandomAgent};
 use crate::agent::host::Host;
@@ -214,6 +215,9 @@ pub struct Setting<'a> {
     /// The rule options and players of the game played, for agents that build it (`exec`);
     /// `None` where a command does not give them.
     pub table: Option<(&'a RuleMap, usize)>,
+    /// The file an outside program's standard error is appended to (`None`: bailab's own
+    /// standard error).
+    pub stderr_log: Option<&'a Path>,
 }
 
 /// Builds an agent of game `G` from its spec string, its file (if any) read from the current
@@ -240,7 +244,12 @@ pub fn make_agent_with<G: GameKind>(
         "first" => Box::new(FirstAgent),
         "rules" => super::rules::rules_agent::<G>(&spec)?,
         "ismcts" => Box::new(make_ismcts::<G>(&spec)?),
-        "exec" => Box::new(super::exec::make_exec::<G>(&spec, text, setting.table)?),
+        "exec" => {
+            let log = setting
+                .stderr_log
+                .map_or(StderrLog::Terminal, |p| StderrLog::File(p.to_path_buf()));
+            Box::new(make_exec::<G>(&spec, text, setting.table, log)?)
+        }
         _ => G::own_agent(&spec)?,
     })
 }

@@ -1,27 +1,23 @@
 //! `exec:COMMAND`: an agent that is another program, in any language, speaking JSON Lines over
 //! its standard input and output (docs/agent-protocol.md). Each worker thread starts its own
-//! process at its first decision; every message it receives is what its seat may see.
+//! process at its first game; every message it receives is what its seat may see.
+
+mod process;
 
 use crate::agent::spec::AgentSpec;
-use crate::agent::{number, Agent, AgentInfo, Failing, ParamInfo};
-use crate::game::{GameState, RuleMap, SeatView};
+use crate::agent::{choice, number, Agent, AgentInfo, Failing, ParamInfo};
+use crate::game::{GameState, Outcome, RuleMap, Seat, SeatView};
 use crate::games::kind::GameKind;
 use crate::rng::GameRng;
+use process::Process;
+pub use process::StderrLog;
 use rand::RngCore;
 use serde_json::{json, Value};
-use std::collections::VecDeque;
-use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// The protocol version this side speaks.
 pub const PROTOCOL: u32 = 1;
-
-/// The stderr lines of an agent process kept for error messages.
-const STDERR_LINES: usize = 8;
 
 /// The catalogue entry of `exec`.
 pub const EXEC_INFO: AgentInfo = AgentInfo {
@@ -30,18 +26,31 @@ pub const EXEC_INFO: AgentInfo = AgentInfo {
     about: "another program, in any language, speaking JSON Lines on stdin/stdout \
             (docs/agent-protocol.md): exec:COMMAND, e.g. exec:python3 my_agent.py; one process \
             per worker thread; a late, malformed or out-of-range reply or a crash stops the run \
-            with a checkpoint",
+            with a checkpoint; its stderr goes to exec-agent-K.log in a run's output folder",
     params: &[
         ParamInfo {
             name: "path",
             default: "",
             about: "the command line: a program and its arguments, split at spaces (no shell); \
-                    a relative program or argument is found from the experiment's folder",
+                    a relative program or argument is found from the folder it runs in",
         },
         ParamInfo {
             name: "timeout_ms",
             default: "10000",
             about: "how long a reply may take, in milliseconds (1 to 3,600,000), the handshake included",
+        },
+        ParamInfo {
+            name: "cwd",
+            default: "",
+            about: "the folder the program runs in, relative to the experiment's folder \
+                    (default: the experiment's folder; on the command line, the current folder)",
+        },
+        ParamInfo {
+            name: "restart",
+            default: "never",
+            about: "never, or on-crash: a process that ends is started again and the deal it \
+                    ended in is played again from its first game (once; a second crash in the \
+                    same deal stops the run)",
         },
     ],
 };
@@ -52,42 +61,60 @@ pub struct ExecAgent<G: GameKind> {
     command: Vec<String>,
     cwd: Option<PathBuf>,
     timeout: Duration,
+    restart: bool,
+    log: StderrLog,
     process: Option<Process>,
     failing: Failing,
+    /// The process ended in the current deal.
+    crashed: bool,
+    /// The process was restarted in the current deal.
+    restarted: bool,
 }
 
-/// A running agent process: its input, its output lines and its last stderr lines.
-struct Process {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<std::io::Result<String>>,
-    stderr: Arc<Mutex<VecDeque<String>>>,
-    stderr_reader: std::thread::JoinHandle<()>,
-}
-
-/// Builds the `exec` agent of a spec for the game played with `rules` at `players` seats.
+/// Builds the `exec` agent of a spec for the game played with `rules` at `players` seats, its
+/// stderr to `log`.
 pub fn make_exec<G: GameKind>(
     spec: &AgentSpec,
     text: &str,
     table: Option<(&RuleMap, usize)>,
+    log: StderrLog,
 ) -> Result<ExecAgent<G>, String> {
     let line = spec.get("path").unwrap_or_default();
     let command: Vec<String> = line.split_whitespace().map(str::to_string).collect();
     if command.is_empty() {
         return Err("agent 'exec': give the command, e.g. exec:python3 my_agent.py".into());
     }
-    let (rules, players) = table.ok_or_else(|| {
-        "agent 'exec': this command does not seat outside programs yet (run and play do)"
-            .to_string()
-    })?;
+    let (rules, players) = table
+        .ok_or_else(|| "agent 'exec': this command does not seat outside programs".to_string())?;
     let variant = spec.variant.as_deref().unwrap_or(G::INFO.variants[0]);
+    let cwd = match (spec.get("cwd"), &spec.base) {
+        (Some(dir), Some(base)) => Some(base.join(dir)),
+        (Some(dir), None) => Some(PathBuf::from(dir)),
+        (None, base) => base.clone(),
+    };
+    if let Some(dir) = cwd.as_ref().filter(|d| !d.is_dir()) {
+        return Err(format!(
+            "agent 'exec': cwd {} is not a folder",
+            dir.display()
+        ));
+    }
+    let restart = choice(
+        spec,
+        "restart",
+        "never",
+        &[("never", false), ("on-crash", true)],
+    )?;
     Ok(ExecAgent {
         game: G::build(variant, players, rules)?,
         command,
-        cwd: spec.base.clone(),
+        cwd,
         timeout: Duration::from_millis(number(spec, "timeout_ms", 10_000, (1, 3_600_000))?),
+        restart,
+        log,
         process: None,
         failing: Failing::new(format!("the outside agent `{text}`")),
+        crashed: false,
+        restarted: false,
     })
 }
 
@@ -106,49 +133,28 @@ pub fn decide_message<G: GameKind>(
     })
 }
 
+/// The `end` message of a game: how it ended, for every seat (payouts, places).
+pub fn end_message(seat: Seat, outcome: &Outcome) -> Value {
+    let places = &outcome.places[..outcome.seats as usize];
+    json!({
+        "type": "end", "seat": seat, "winner": outcome.winner, "reason": outcome.reason,
+        "payouts": outcome.payouts(), "places": places,
+        "hand_value": outcome.hand_value, "turns": outcome.turns,
+    })
+}
+
 impl<G: GameKind> ExecAgent<G> {
+    /// The running process, started (and greeted) if there is none.
+    fn process(&mut self) -> Result<&mut Process, String> {
+        if self.process.is_none() {
+            self.process = Some(self.start()?);
+        }
+        Ok(self.process.as_mut().expect("started"))
+    }
+
     /// Starts the process and shakes hands with it.
     fn start(&self) -> Result<Process, String> {
-        let mut command = Command::new(&self.command[0]);
-        command.args(&self.command[1..]);
-        if let Some(dir) = &self.cwd {
-            command.current_dir(dir);
-        }
-        let mut child = command
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(|e| format!("could not start `{}`: {e}", self.command.join(" ")))?;
-        let stdin = child.stdin.take().expect("piped");
-        let (tx, lines) = channel();
-        let stdout = BufReader::new(child.stdout.take().expect("piped"));
-        std::thread::spawn(move || {
-            for line in stdout.lines() {
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let stderr = Arc::new(Mutex::new(VecDeque::new()));
-        let kept = Arc::clone(&stderr);
-        let errors = BufReader::new(child.stderr.take().expect("piped"));
-        let stderr_reader = std::thread::spawn(move || {
-            for line in errors.lines().map_while(Result::ok) {
-                let mut kept = kept.lock().unwrap_or_else(|e| e.into_inner());
-                if kept.len() == STDERR_LINES {
-                    kept.pop_front();
-                }
-                kept.push_back(line);
-            }
-        });
-        let mut process = Process {
-            child,
-            stdin,
-            lines,
-            stderr,
-            stderr_reader,
-        };
+        let mut process = Process::start(&self.command, self.cwd.as_deref(), &self.log)?;
         let hello = json!({
             "type": "hello", "protocol": PROTOCOL, "game": G::INFO.name,
             "variant": self.game.variant(), "players": self.game.seats(),
@@ -170,14 +176,10 @@ impl<G: GameKind> ExecAgent<G> {
         legal: &[<G::State as GameState>::Action],
         seed: u64,
     ) -> Result<usize, String> {
-        if self.process.is_none() {
-            self.process = Some(self.start()?);
-        }
         let message = decide_message(&self.game, view, legal, seed);
-        let process = self.process.as_mut().expect("started");
-        let reply = process.ask(&message, self.timeout)?;
-        let index = reply.get("action").and_then(Value::as_u64);
-        match index {
+        let timeout = self.timeout;
+        let reply = self.process()?.ask(&message, timeout)?;
+        match reply.get("action").and_then(Value::as_u64) {
             Some(i) if (i as usize) < legal.len() => Ok(i as usize),
             Some(i) => Err(format!(
                 "answered action {i}, but the seat has {} legal actions (0 to {})",
@@ -187,61 +189,29 @@ impl<G: GameKind> ExecAgent<G> {
             None => Err(format!("answered {reply}, not {{\"action\": INDEX}}")),
         }
     }
-}
 
-impl Process {
-    /// Sends one message and reads one JSON reply within `timeout`.
-    fn ask(&mut self, message: &Value, timeout: Duration) -> Result<Value, String> {
-        let sent = writeln!(self.stdin, "{message}").and_then(|_| self.stdin.flush());
-        if sent.is_err() {
-            return Err(self.ended());
+    /// Sends a message that needs no answer, unless the agent has failed in this deal.
+    fn tell(&mut self, seat: Seat, moment: &str, message: Value) {
+        if self.failing.failed() {
+            return;
         }
-        match self.lines.recv_timeout(timeout) {
-            Ok(Ok(line)) => serde_json::from_str(&line)
-                .map_err(|e| format!("answered a line that is not JSON ({e}): {line:.200}")),
-            Ok(Err(e)) => Err(format!("its output could not be read: {e}")),
-            Err(RecvTimeoutError::Timeout) => {
-                Err(format!("did not answer within {} ms", timeout.as_millis()))
-            }
-            Err(RecvTimeoutError::Disconnected) => Err(self.ended()),
+        if let Err(e) = self.process().and_then(|p| p.tell(&message)) {
+            self.failing.keep(seat, moment, e);
+            self.stop();
         }
     }
 
-    /// What became of a process that stopped answering: its exit status and last stderr lines.
-    fn ended(&mut self) -> String {
-        let status = (0..50)
-            .find_map(|_| {
-                let s = self.child.try_wait().ok().flatten();
-                if s.is_none() {
-                    std::thread::sleep(Duration::from_millis(10));
-                }
-                s
-            })
-            .map_or("still running".to_string(), |s| s.to_string());
-        // The stderr reader ends once the process's stderr closes: wait for its last lines.
-        for _ in 0..50 {
-            if self.stderr_reader.is_finished() {
-                break;
-            }
-            std::thread::sleep(Duration::from_millis(10));
+    /// Ends the process after a failure: a process still running is sent an `error` message
+    /// saying what went wrong (for its own log), then its input is closed.
+    fn stop(&mut self) {
+        let Some(mut process) = self.process.take() else {
+            return;
+        };
+        self.crashed = process.gone;
+        if !process.gone {
+            let message = self.failing.fault().unwrap_or_default();
+            let _ = process.tell(&json!({"type": "error", "message": message}));
         }
-        let stderr = self.stderr.lock().unwrap_or_else(|e| e.into_inner());
-        let last: Vec<&str> = stderr.iter().map(String::as_str).collect();
-        format!(
-            "its process ended ({status}); its last stderr lines: {}",
-            if last.is_empty() {
-                "none".to_string()
-            } else {
-                last.join(" | ")
-            }
-        )
-    }
-}
-
-impl Drop for Process {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 
@@ -255,13 +225,44 @@ impl<G: GameKind> Agent<G::State> for ExecAgent<G> {
         let seed = rng.next_u64();
         let mut failing = std::mem::take(&mut self.failing);
         let choice = failing.answer(view.seat(), || self.decide(view, legal, seed));
-        if failing.failed() {
-            self.process = None;
-        }
+        let failed_now = failing.failed() && self.process.is_some();
         self.failing = failing;
+        if failed_now {
+            self.stop();
+        }
         choice
     }
+    fn begin(&mut self, seat: Seat, rng: &mut GameRng) {
+        let seed = rng.next_u64();
+        let message = json!({"type": "game", "seat": seat, "seed": seed});
+        self.tell(seat, "at the start of a game", message);
+    }
+    fn end(&mut self, seat: Seat, outcome: &Outcome) {
+        self.tell(seat, "at the end of a game", end_message(seat, outcome));
+    }
+    fn retry(&mut self) -> bool {
+        if !self.failing.failed() {
+            self.restarted = false;
+            return false;
+        }
+        if !(self.restart && self.crashed && !self.restarted) {
+            return false;
+        }
+        let fault = self.failing.take().unwrap_or_default();
+        self.log.note(&format!(
+            "restarts the agent and plays its deal again: {fault}"
+        ));
+        (self.crashed, self.restarted) = (false, true);
+        true
+    }
     fn fault(&mut self) -> Option<String> {
-        self.failing.take()
+        let fault = self.failing.take()?;
+        let again = std::mem::take(&mut self.restarted);
+        self.crashed = false;
+        Some(if again {
+            format!("{fault} (it had ended once before in this deal and was restarted)")
+        } else {
+            fault
+        })
     }
 }

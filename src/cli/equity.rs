@@ -121,15 +121,14 @@ impl GameVisitor for Visit<'_> {
     type Output = anyhow::Result<()>;
     fn visit<G: GameKind>(self) -> anyhow::Result<()> {
         let a = self.args;
-        let (players, source) =
-            source::<G>(a, self.variant, self.text, self.path).map_err(|e| {
-                // TOML syntax errors already start with the file and line
-                match e.starts_with(self.path) {
-                    true => anyhow::anyhow!("{e}"),
-                    false => anyhow::anyhow!("{}: {e}", self.path),
-                }
-            })?;
-
+        let (game, source) = source::<G>(a, self.variant, self.text, self.path).map_err(|e| {
+            // TOML syntax errors already start with the file and line
+            match e.starts_with(self.path) {
+                true => anyhow::anyhow!("{e}"),
+                false => anyhow::anyhow!("{}: {e}", self.path),
+            }
+        })?;
+        let players = game.seats();
         anyhow::ensure!(
             a.agents.len() <= players,
             "{} --agents for {players} players: give at most one per seat",
@@ -144,6 +143,7 @@ impl GameVisitor for Visit<'_> {
             check_every: a.check_every,
             seed: a.seed,
             threads: self.threads,
+            table: (game.variant().to_string(), game.rules()),
         };
         let out = Outputs::prepare(self.output, &OUTPUT_FILES, a.force)?;
         let began = Instant::now();
@@ -210,22 +210,22 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     .map_err(anyhow::Error::msg)?
 }
 
-/// Where the samples come from, and the number of players: the position file (`--view`) or the
-/// deal specification (`--deal`), read and checked for `G`.
+/// The game played and where the samples come from: the position file (`--view`) or the deal
+/// specification (`--deal`), read and checked for `G`.
 fn source<G: GameKind>(
     args: &Args,
     variant: &str,
     text: &str,
     path: &str,
-) -> Result<(usize, Source<G>), String> {
+) -> Result<(G, Source<G>), String> {
     if args.view.is_some() {
         let (game, pos) = G::read_position(variant, text, path)?;
-        return Ok((game.seats(), Source::View(pos)));
+        return Ok((game, Source::View(pos)));
     }
     crate::games::kind::check_players(&G::INFO, args.players)?;
     let game = G::build(variant, args.players, &RuleMap::new())?;
     let plan = DealSpec::parse(text, path)?.check(&game)?;
-    Ok((args.players, Source::Deal { game, plan }))
+    Ok((game.clone(), Source::Deal { game, plan }))
 }
 
 /// What the output files record beside the report.

@@ -221,6 +221,7 @@ impl Experiment {
             base: self.project.as_deref(),
             host: Some(&self.host),
             table: Some((&self.rules, self.players())),
+            stderr_log: None,
         }
     }
 

@@ -79,6 +79,10 @@ pub fn play_out<S: GameState>(
     mut observe: impl FnMut(Step<'_, S>),
 ) -> Outcome {
     observe((state, None));
+    let seats = state.seats() as Seat;
+    for seat in 0..seats {
+        agents[seat_agent[seat as usize]].begin(seat, &mut rngs[seat as usize]);
+    }
     let mut actions = S::Actions::default();
     while let Some(seat) = state.to_move() {
         state.legal_actions(&mut actions);
@@ -98,5 +102,9 @@ pub fn play_out<S: GameState>(
         state.apply(action);
         observe((state, Some((decision, action))));
     }
-    state.outcome().expect("a finished game has an outcome")
+    let outcome = state.outcome().expect("a finished game has an outcome");
+    for seat in 0..seats {
+        agents[seat_agent[seat as usize]].end(seat, &outcome);
+    }
+    outcome
 }

@@ -3,7 +3,7 @@
 //! the golden playthroughs check them. The games are played by the one [`DealLoop`].
 
 use super::deal::{DealLoop, Event, Opening, Seating};
-use crate::agent::Agent;
+use crate::agent::{take_fault, Agent};
 use crate::agents::catalogue::{make_agent_with, Setting};
 use crate::deal_spec::DealPlan;
 use crate::game::GameId;
@@ -92,6 +92,7 @@ fn play_match<G: GameKind>(
         base,
         host: None,
         table: Some((&rules, game.seats())),
+        stderr_log: None,
     };
     let mut agents: Vec<Box<dyn Agent<G::State>>> = specs
         .iter()
@@ -145,5 +146,8 @@ fn play_match<G: GameKind>(
             });
         }
     });
+    if let Some(fault) = take_fault(&mut agents) {
+        return Err(fault);
+    }
     Ok(played.expect("game j was played"))
 }

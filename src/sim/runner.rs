@@ -17,7 +17,7 @@ use super::sprt::{SprtStep, SprtTest};
 use super::stats::Tally;
 use crate::agent::host::Host;
 use crate::agent::Agent;
-use crate::agents::catalogue::make_agent_with;
+use crate::agents::catalogue::{make_agent_with, Setting};
 use crate::deal_spec::DealPlan;
 use crate::game::{GameState, Outcome, MAX_SEATS};
 use crate::games::kind::GameKind;
@@ -113,12 +113,36 @@ impl Faults {
     }
 }
 
-/// The agents of an experiment, one per seat slot (built once per worker thread).
-fn make_agents<G: GameKind>(exp: &Experiment) -> Vec<Box<dyn Agent<G::State>>> {
-    exp.agents
-        .iter()
-        .map(|s| make_agent_with::<G>(s, exp.setting()).expect("checked by Experiment::check"))
+/// The agents of an experiment, one per seat slot (built once per worker thread); an outside
+/// program's stderr goes to `exec-agent-K.log` (K its slot) in the output folder `dir`, if any.
+fn make_agents<G: GameKind>(exp: &Experiment, dir: Option<&Path>) -> Vec<Box<dyn Agent<G::State>>> {
+    (0..exp.agents.len())
+        .map(|slot| {
+            let log = dir.map(|d| d.join(format!("exec-agent-{slot}.log")));
+            let setting = Setting {
+                stderr_log: log.as_deref(),
+                ..exp.setting()
+            };
+            make_agent_with::<G>(&exp.agents[slot], setting).expect("checked by Experiment::check")
+        })
         .collect()
+}
+
+/// Plays one deal with `play` (which writes its games' outcomes and records), again while an
+/// agent asks for it ([`Agent::retry`]: a restarted outside program), then collects the faults.
+fn play_deal<S: GameState>(
+    (exp, deal, faults): (&Experiment, u64, &Faults),
+    agents: &mut [Box<dyn Agent<S>>],
+    mut play: impl FnMut(&mut [Box<dyn Agent<S>>]),
+) {
+    loop {
+        play(agents);
+        // Every agent is asked (no short cut): each that retries drops its fault.
+        if !agents.iter_mut().fold(false, |again, a| a.retry() | again) {
+            break;
+        }
+    }
+    faults.collect(exp, deal, agents);
 }
 
 /// The checked plan of an experiment's `[deal]` table, if it has one.
@@ -429,8 +453,9 @@ fn play_chunk<G: GameKind>(
                     }
                     let looper = experiment_loop(game, plan, exp);
                     let mut agents = workers.agents();
-                    play_recorded(&looper, exp, deal, &mut agents, slots, lines);
-                    faults.collect(exp, deal, &mut agents);
+                    play_deal((exp, deal, faults), &mut agents, |agents| {
+                        play_recorded(&looper, exp, deal, agents, slots, lines)
+                    });
                 });
         } else {
             deals.for_each(|(i, slots)| {
@@ -438,14 +463,15 @@ fn play_chunk<G: GameKind>(
                 if halted() {
                     return skipped.store(true, Ordering::Relaxed);
                 }
-                let mut g = 0;
                 let looper = experiment_loop(game, plan, exp);
                 let mut agents = workers.agents();
-                looper.outcomes(deal, &mut agents, |_, o| {
-                    slots[g] = o;
-                    g += 1;
+                play_deal((exp, deal, faults), &mut agents, |agents| {
+                    let mut g = 0;
+                    looper.outcomes(deal, agents, |_, o| {
+                        slots[g] = o;
+                        g += 1;
+                    });
                 });
-                faults.collect(exp, deal, &mut agents);
             });
         }
     });
@@ -572,7 +598,7 @@ fn play_deals<G: GameKind>(
     let deal_plan = deal_plan(game, exp);
     let workers = Workers(
         (0..threads)
-            .map(|_| Mutex::new(make_agents::<G>(exp)))
+            .map(|_| Mutex::new(make_agents::<G>(exp, Some(&plan.dir))))
             .collect(),
     );
     let seat_tally = seat_tallies(exp, &session.tally.agents);
@@ -677,7 +703,7 @@ pub fn throughput(exp: &Experiment, threads: usize, deals: u64) -> anyhow::Resul
                 (0..deals)
                     .into_par_iter()
                     .map_init(
-                        || make_agents::<G>(exp),
+                        || make_agents::<G>(exp, None),
                         |agents, deal| {
                             let looper = experiment_loop(&game, plan.as_ref(), exp);
                             let (mut games, mut turns) = (0, 0);

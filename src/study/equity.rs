@@ -7,10 +7,10 @@
 //! are split among threads; the stopping rule is checked only at fixed sample counts, so the
 //! stop is the same for any thread count too.
 
-use crate::agent::Agent;
-use crate::agents::catalogue::make_agent;
+use crate::agent::{take_fault, Agent};
+use crate::agents::catalogue::{make_agent_with, Setting};
 use crate::deal_spec::{deal_with_spec, DealPlan};
-use crate::game::{ActionBuffer, GameId, GameState, Seat};
+use crate::game::{ActionBuffer, GameId, GameState, RuleMap, Seat};
 use crate::games::kind::GameKind;
 use crate::games::position::Position;
 use crate::rng::{stream_rng, DEAL_STREAM};
@@ -34,6 +34,9 @@ pub struct EquityOptions {
     pub seed: u64,
     /// Worker threads (the result does not depend on it).
     pub threads: usize,
+    /// The variant and rule options in force (the game's own), for agents that build the game
+    /// (`exec`).
+    pub table: (String, RuleMap),
 }
 
 /// Why the estimate stopped.
@@ -278,9 +281,7 @@ pub fn estimate<G: GameKind>(
     opts: &EquityOptions,
     progress: &dyn Progress,
 ) -> anyhow::Result<EquityReport> {
-    for spec in &opts.agents {
-        make_agent::<G>(spec).map_err(anyhow::Error::msg)?;
-    }
+    make_agents::<G>(opts)?;
     let (seat, reference) = source.reference(opts.seed, opts.budget)?;
     let mut legal = <G::State as GameState>::Actions::default();
     reference.legal_actions(&mut legal);
@@ -360,11 +361,7 @@ fn play_block<G: GameKind>(
             let k = decision.k;
             let from = start + c * CHUNK;
             let to = (from + CHUNK).min(end);
-            let mut agents = opts
-                .agents
-                .iter()
-                .map(|s| make_agent::<G>(s).map_err(anyhow::Error::msg))
-                .collect::<anyhow::Result<Vec<_>>>()?;
+            let mut agents = make_agents::<G>(opts)?;
             let mut sums = Sums::new(k);
             let mut payouts = vec![0i64; k];
             let mut wins = vec![false; k];
@@ -374,8 +371,12 @@ fn play_block<G: GameKind>(
                     index: i,
                     seat: decision.seat,
                 };
-                match play_sample::<G>(source, legal, &mut agents, sample, &mut payouts, &mut wins)
-                {
+                let played =
+                    play_sample::<G>(source, legal, &mut agents, sample, &mut payouts, &mut wins);
+                if let Some(fault) = take_fault(&mut agents) {
+                    anyhow::bail!("sample {i}: {fault}");
+                }
+                match played {
                     Ok(true) => sums.add(&payouts, &wins),
                     Ok(false) => sums.skipped += 1,
                     Err(e) => anyhow::bail!(e),
@@ -385,6 +386,20 @@ fn play_block<G: GameKind>(
             Ok(sums)
         })
         .try_reduce(|| Sums::new(decision.k), |a, b| Ok(a.merge(b)))
+}
+
+/// The agents of every seat, built for the game played (its rules, one seat per spec).
+fn make_agents<G: GameKind>(opts: &EquityOptions) -> anyhow::Result<Vec<Box<dyn Agent<G::State>>>> {
+    let (variant, rules) = &opts.table;
+    let setting = Setting {
+        variant: Some(variant),
+        table: Some((rules, opts.agents.len())),
+        ..Setting::default()
+    };
+    opts.agents
+        .iter()
+        .map(|s| make_agent_with::<G>(s, setting).map_err(anyhow::Error::msg))
+        .collect()
 }
 
 /// Which sample is played, and for which seat.

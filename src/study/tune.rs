@@ -21,8 +21,8 @@
 
 use crate::agent::greedy::{Weight, Weights};
 use crate::agent::spec::AgentSpec;
-use crate::agent::Agent;
-use crate::agents::catalogue::{lookup, make_agent};
+use crate::agent::{take_fault, Agent};
+use crate::agents::catalogue::{lookup, make_agent_with, Setting};
 use crate::games::kind::GameKind;
 use crate::learn::selfplay::Gain;
 use crate::learn::Progress;
@@ -216,14 +216,20 @@ pub fn payouts<G: GameKind>(
     progress: &dyn Progress,
 ) -> Result<Vec<i64>, String> {
     let n = game.seats();
+    let rules = game.rules();
+    let setting = Setting {
+        variant: Some(game.variant()),
+        table: Some((&rules, n)),
+        ..Setting::default()
+    };
     let build = || -> Result<Vec<Box<dyn Agent<G::State>>>, String> {
         std::iter::once(spec)
             .chain(opponents.iter().map(String::as_str))
-            .map(make_agent::<G>)
+            .map(|s| make_agent_with::<G>(s, setting))
             .collect()
     };
     build()?;
-    Ok(deals
+    deals
         .into_par_iter()
         .map_init(
             || build().expect("checked above"),
@@ -234,10 +240,13 @@ pub fn payouts<G: GameKind>(
                     total += o.payouts[at.rotation]
                 });
                 progress.tick();
-                total
+                match take_fault(agents) {
+                    Some(fault) => Err(format!("deal {d}: {fault}")),
+                    None => Ok(total),
+                }
             },
         )
-        .collect())
+        .collect()
 }
 
 /// The game and the candidate weights of a tuning, once its settings are checked.

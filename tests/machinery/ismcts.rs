@@ -108,6 +108,9 @@ impl GameState for ToyState {
     fn payout_scale(&self) -> f64 {
         10.0
     }
+    fn seats(&self) -> usize {
+        2
+    }
     fn view(&self, seat: Seat) -> ToyView<'_> {
         ToyView { state: self, seat }
     }

@@ -330,6 +330,7 @@ impl<G: GameKind> Typed<G> {
             base: None,
             host: None,
             table: None,
+            stderr_log: None,
         };
         self.specs
             .iter()

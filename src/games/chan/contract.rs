@@ -40,6 +40,9 @@ impl GameState for ChanState {
     fn payout_scale(&self) -> f64 {
         10.0 * (self.opts.players as f64 - 1.0) * f64::from(self.opts.stake)
     }
+    fn seats(&self) -> usize {
+        self.opts.players as usize
+    }
 
     fn legal_actions(&self, out: &mut Self::Actions) {
         self.legal_into(out);

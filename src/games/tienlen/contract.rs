@@ -33,6 +33,9 @@ impl GameState for TienLenState {
     fn payout_scale(&self) -> f64 {
         4.0
     }
+    fn seats(&self) -> usize {
+        self.opts.players as usize
+    }
 
     fn legal_actions(&self, out: &mut Self::Actions) {
         self.legal_into(out);

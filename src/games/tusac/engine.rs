@@ -138,6 +138,9 @@ impl GameState for TuSacState {
     fn payout_scale(&self) -> f64 {
         each_core!(TuSacState, self, s => s.payout_scale())
     }
+    fn seats(&self) -> usize {
+        self.players()
+    }
 
     type View<'a> = TuSacView<'a>;
     fn view(&self, seat: Seat) -> TuSacView<'_> {

@@ -118,6 +118,9 @@ impl GameState for OnePackState {
     fn payout_scale(&self) -> f64 {
         100.0
     }
+    fn seats(&self) -> usize {
+        self.players()
+    }
 
     type View<'a> = OnePackView<'a>;
     fn view(&self, seat: Seat) -> OnePackView<'_> {

@@ -97,6 +97,9 @@ impl GameState for PacksState {
     fn payout_scale(&self) -> f64 {
         100.0
     }
+    fn seats(&self) -> usize {
+        self.players()
+    }
 
     type View<'a> = PacksView<'a>;
     fn view(&self, seat: Seat) -> PacksView<'_> {

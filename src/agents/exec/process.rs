@@ -1,0 +1,189 @@
+//! One running agent process: it is sent a JSON line and answers one, within a time limit; its
+//! standard error goes to a log (a file, or bailab's own standard error) and its last lines are
+//! kept for error messages.
+
+use serde_json::Value;
+use std::collections::VecDeque;
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// The stderr lines of an agent process kept for error messages.
+const STDERR_LINES: usize = 8;
+
+/// How long a process that was told to stop (its input closed) may take to end before it is
+/// killed.
+const GRACE: Duration = Duration::from_millis(200);
+
+/// Where an agent process's standard error goes.
+#[derive(Clone, Debug)]
+pub enum StderrLog {
+    /// Appended to this file, each line marked with the process id.
+    File(PathBuf),
+    /// To bailab's own standard error, each line marked with the process id.
+    Terminal,
+}
+
+impl StderrLog {
+    /// Writes one line of the process `pid`.
+    pub fn write(&self, pid: u32, line: &str) {
+        self.write_marked(&format!("pid {pid}"), line);
+    }
+    /// Writes one line of bailab's own about its agents.
+    pub fn note(&self, line: &str) {
+        self.write_marked("bailab", line);
+    }
+    fn write_marked(&self, mark: &str, line: &str) {
+        let text = format!("[{mark}] {line}\n");
+        match self {
+            StderrLog::File(path) => {
+                let file = std::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(path);
+                // One write per line: lines of processes sharing the file stay whole.
+                if let Ok(mut f) = file {
+                    let _ = f.write_all(text.as_bytes());
+                }
+            }
+            StderrLog::Terminal => eprint!("{text}"),
+        }
+    }
+}
+
+/// A running agent process: its input, its output lines and its last stderr lines.
+pub struct Process {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<std::io::Result<String>>,
+    stderr: Arc<Mutex<VecDeque<String>>>,
+    stderr_reader: std::thread::JoinHandle<()>,
+    /// Whether the process was found ended (crashed, or closed its output).
+    pub gone: bool,
+}
+
+impl Process {
+    /// Starts `command` (a program and its arguments) in `cwd`, its stderr to `log`.
+    pub fn start(command: &[String], cwd: Option<&Path>, log: &StderrLog) -> Result<Self, String> {
+        let mut line = Command::new(&command[0]);
+        line.args(&command[1..]);
+        if let Some(dir) = cwd {
+            line.current_dir(dir);
+        }
+        let mut child = line
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|e| format!("could not start `{}`: {e}", command.join(" ")))?;
+        log.note(&format!(
+            "started `{}` as pid {}",
+            command.join(" "),
+            child.id()
+        ));
+        let stdin = child.stdin.take();
+        let (tx, lines) = channel();
+        let stdout = BufReader::new(child.stdout.take().expect("piped"));
+        std::thread::spawn(move || {
+            for line in stdout.lines() {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let stderr = Arc::new(Mutex::new(VecDeque::new()));
+        let (kept, log, pid) = (Arc::clone(&stderr), log.clone(), child.id());
+        let errors = BufReader::new(child.stderr.take().expect("piped"));
+        let stderr_reader = std::thread::spawn(move || {
+            for line in errors.lines().map_while(Result::ok) {
+                log.write(pid, &line);
+                let mut kept = kept.lock().unwrap_or_else(|e| e.into_inner());
+                if kept.len() == STDERR_LINES {
+                    kept.pop_front();
+                }
+                kept.push_back(line);
+            }
+        });
+        Ok(Process {
+            child,
+            stdin,
+            lines,
+            stderr,
+            stderr_reader,
+            gone: false,
+        })
+    }
+
+    /// Sends one message that needs no answer.
+    pub fn tell(&mut self, message: &Value) -> Result<(), String> {
+        let stdin = self.stdin.as_mut().expect("open until dropped");
+        let sent = writeln!(stdin, "{message}").and_then(|_| stdin.flush());
+        sent.map_err(|_| self.ended())
+    }
+
+    /// Sends one message and reads one JSON reply within `timeout`.
+    pub fn ask(&mut self, message: &Value, timeout: Duration) -> Result<Value, String> {
+        self.tell(message)?;
+        match self.lines.recv_timeout(timeout) {
+            Ok(Ok(line)) => serde_json::from_str(&line)
+                .map_err(|e| format!("answered a line that is not JSON ({e}): {line:.200}")),
+            Ok(Err(e)) => Err(format!("its output could not be read: {e}")),
+            Err(RecvTimeoutError::Timeout) => {
+                Err(format!("did not answer within {} ms", timeout.as_millis()))
+            }
+            Err(RecvTimeoutError::Disconnected) => Err(self.ended()),
+        }
+    }
+
+    /// What became of a process that stopped answering: its exit status and last stderr lines.
+    fn ended(&mut self) -> String {
+        self.gone = true;
+        let status = self
+            .exit_within(Duration::from_millis(500))
+            .map_or("still running".to_string(), |s| s.to_string());
+        // The stderr reader ends once the process's stderr closes: wait for its last lines.
+        for _ in 0..50 {
+            if self.stderr_reader.is_finished() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let stderr = self.stderr.lock().unwrap_or_else(|e| e.into_inner());
+        let last: Vec<&str> = stderr.iter().map(String::as_str).collect();
+        format!(
+            "its process ended ({status}); its last stderr lines: {}",
+            if last.is_empty() {
+                "none".to_string()
+            } else {
+                last.join(" | ")
+            }
+        )
+    }
+
+    /// The exit status of the process if it ends within `wait`.
+    fn exit_within(&mut self, wait: Duration) -> Option<std::process::ExitStatus> {
+        let steps = (wait.as_millis() / 10).max(1);
+        (0..steps).find_map(|_| {
+            let s = self.child.try_wait().ok().flatten();
+            if s.is_none() {
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            s
+        })
+    }
+}
+
+impl Drop for Process {
+    /// Closes the process's input (a well-behaved agent ends there) and kills it if it has not
+    /// ended within a moment.
+    fn drop(&mut self) {
+        drop(self.stdin.take());
+        if self.exit_within(GRACE).is_none() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
