@@ -1,15 +1,19 @@
 //! One running agent process: it is sent a JSON line and answers one, within a time limit; its
 //! standard error goes to a log (a file, or bailab's own standard error) and its last lines are
-//! kept for error messages.
+//! kept for error messages. The deciding thread waits for the answer itself (poll(2) with the
+//! time left), so a round trip costs the two processes' wake-ups and nothing more.
 
 use serde_json::Value;
 use std::collections::VecDeque;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::os::fd::AsRawFd;
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
+
+/// The longest answer line, in bytes: a longer one is an error, not a memory hog.
+const MAX_LINE: usize = 1 << 20;
 
 /// The stderr lines of an agent process kept for error messages.
 const STDERR_LINES: usize = 8;
@@ -58,7 +62,11 @@ impl StderrLog {
 pub struct Process {
     child: Child,
     stdin: Option<ChildStdin>,
-    lines: Receiver<std::io::Result<String>>,
+    stdout: ChildStdout,
+    /// What the process wrote that is not yet an answer (no end of line yet).
+    pending: Vec<u8>,
+    /// The message being sent (kept to reuse its memory).
+    out: Vec<u8>,
     stderr: Arc<Mutex<VecDeque<String>>>,
     stderr_reader: std::thread::JoinHandle<()>,
     /// Whether the process was found ended (crashed, or closed its output).
@@ -85,15 +93,7 @@ impl Process {
             child.id()
         ));
         let stdin = child.stdin.take();
-        let (tx, lines) = channel();
-        let stdout = BufReader::new(child.stdout.take().expect("piped"));
-        std::thread::spawn(move || {
-            for line in stdout.lines() {
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
+        let stdout = child.stdout.take().expect("piped");
         let stderr = Arc::new(Mutex::new(VecDeque::new()));
         let (kept, log, pid) = (Arc::clone(&stderr), log.clone(), child.id());
         let errors = BufReader::new(child.stderr.take().expect("piped"));
@@ -110,31 +110,77 @@ impl Process {
         Ok(Process {
             child,
             stdin,
-            lines,
+            stdout,
+            pending: Vec::new(),
+            out: Vec::new(),
             stderr,
             stderr_reader,
             gone: false,
         })
     }
 
-    /// Sends one message that needs no answer.
+    /// Sends one message that needs no answer, in one write.
     pub fn tell(&mut self, message: &Value) -> Result<(), String> {
+        self.out.clear();
+        serde_json::to_writer(&mut self.out, message).expect("a JSON value writes");
+        self.out.push(b'\n');
         let stdin = self.stdin.as_mut().expect("open until dropped");
-        let sent = writeln!(stdin, "{message}").and_then(|_| stdin.flush());
-        sent.map_err(|_| self.ended())
+        stdin.write_all(&self.out).map_err(|_| self.ended())
     }
 
     /// Sends one message and reads one JSON reply within `timeout`.
     pub fn ask(&mut self, message: &Value, timeout: Duration) -> Result<Value, String> {
         self.tell(message)?;
-        match self.lines.recv_timeout(timeout) {
-            Ok(Ok(line)) => serde_json::from_str(&line)
-                .map_err(|e| format!("answered a line that is not JSON ({e}): {line:.200}")),
-            Ok(Err(e)) => Err(format!("its output could not be read: {e}")),
-            Err(RecvTimeoutError::Timeout) => {
-                Err(format!("did not answer within {} ms", timeout.as_millis()))
+        let line = self.line(Instant::now() + timeout, timeout)?;
+        let line = String::from_utf8_lossy(&line);
+        serde_json::from_str(&line)
+            .map_err(|e| format!("answered a line that is not JSON ({e}): {line:.200}"))
+    }
+
+    /// The next line the process writes (without its end of line), waited for until
+    /// `deadline`.
+    fn line(&mut self, deadline: Instant, timeout: Duration) -> Result<Vec<u8>, String> {
+        let mut chunk = [0u8; 8192];
+        loop {
+            if let Some(end) = self.pending.iter().position(|&b| b == b'\n') {
+                let mut line: Vec<u8> = self.pending.drain(..=end).collect();
+                line.pop();
+                return Ok(line);
             }
-            Err(RecvTimeoutError::Disconnected) => Err(self.ended()),
+            if self.pending.len() > MAX_LINE {
+                return Err(format!("answered a line over {MAX_LINE} bytes"));
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() || !self.readable(left)? {
+                return Err(format!("did not answer within {} ms", timeout.as_millis()));
+            }
+            match self.stdout.read(&mut chunk) {
+                Ok(0) => return Err(self.ended()),
+                Ok(n) => self.pending.extend_from_slice(&chunk[..n]),
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(format!("its output could not be read: {e}")),
+            }
+        }
+    }
+
+    /// Whether the process's output has something to read (or has closed) within `wait`.
+    fn readable(&self, wait: Duration) -> Result<bool, String> {
+        let mut fd = libc::pollfd {
+            fd: self.stdout.as_raw_fd(),
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        let ms = wait.as_millis().clamp(1, i32::MAX as u128) as i32;
+        loop {
+            // SAFETY: one valid pollfd, owned by this frame, for the call's duration.
+            let ready = unsafe { libc::poll(&mut fd, 1, ms) };
+            if ready >= 0 {
+                return Ok(ready > 0);
+            }
+            let e = std::io::Error::last_os_error();
+            if e.kind() != std::io::ErrorKind::Interrupted {
+                return Err(format!("waiting for its answer failed: {e}"));
+            }
         }
     }
 
