@@ -1,10 +1,11 @@
 //! `bailab bench`: speed figures measured on this machine (never asserted in tests), per game:
 //! its own figures (e.g. hand evaluations), random×4 and greedy×4 games/s on 1 thread and on all
 //! cores (with the mean turns per game and turns/s: games of different lengths compare by the
-//! work per turn), and ISMCTS iterations/s.
+//! work per turn), and ISMCTS iterations/s; or, with `--agent`, only the time per decision of the
+//! agents given (an outside `exec:` program's round trip included).
 
 use crate::agent::spec::AgentSpec;
-use crate::agents::catalogue::{ismcts_params, make_agent};
+use crate::agents::catalogue::{ismcts_params, make_agent, make_agent_with, Setting};
 use crate::agents::ismcts::Ismcts;
 use crate::game::RuleMap;
 use crate::game::{ActionBuffer, GameState};
@@ -42,6 +43,14 @@ pub struct Args {
     /// The variant to time (default: the game's first); with --game only.
     #[arg(long, requires = "game")]
     pub variant: Option<String>,
+    /// An agent spec to time per decision on one thread, seated at a table of the game (so
+    /// `exec:COMMAND` plays: the program's start and handshake are not timed); repeatable, with
+    /// --game only. Only these figures are printed.
+    #[arg(long = "agent", requires = "game")]
+    pub agents: Vec<String>,
+    /// Decisions timed for each --agent.
+    #[arg(long, default_value_t = 20_000)]
+    pub agent_decisions: u64,
 }
 
 /// The rule list timed for a game: `--rules`, or `agents/GAME-VARIANT.toml` when it exists.
@@ -152,6 +161,9 @@ impl GameVisitor for Bench<'_> {
             }
             None => info.variants[0],
         };
+        if !args.agents.is_empty() {
+            return agent_rows::<G>(args, variant);
+        }
         let own = G::bench_rows(variant, args.hands);
         let matchups: Vec<(&str, usize)> = ["random", "greedy"]
             .iter()
@@ -259,6 +271,62 @@ fn search_rows<G: GameKind>(
         row(&(labels.rules)(file), per_s, "decisions/s", &extra);
     }
     Ok(())
+}
+
+/// The time per decision of each `--agent` at a table of game `G`'s `variant` (four seats), on
+/// one thread over the decisions of greedy games, one row each as it is measured.
+fn agent_rows<G: GameKind>(args: &Args, variant: &str) -> anyhow::Result<()> {
+    let game = G::build(variant, 4, &RuleMap::new()).map_err(anyhow::Error::msg)?;
+    let states = decision_states(&game, args.searches);
+    let label = |spec: &str| format!("{} {variant} {spec}, 1 thread", G::INFO.name);
+    let width = args.agents.iter().map(|a| label(a).chars().count()).max();
+    for spec in &args.agents {
+        let us = agent_speed(&game, &states, spec, args.agent_decisions.max(1))?;
+        let line = format!(
+            "{:<width$} {:>14.0} decisions/s {us:>9.3} µs/decision",
+            label(spec),
+            1e6 / us,
+            width = width.unwrap_or(0)
+        );
+        println!("{line}");
+    }
+    Ok(())
+}
+
+/// Microseconds per decision of agent `spec` seated at a table of `game`, over `count`
+/// decisions cycling through `states`, after one untimed decision (which starts an outside
+/// program and shakes hands with it). An agent's fault is an error.
+fn agent_speed<G: GameKind>(
+    game: &G,
+    states: &[G::State],
+    spec: &str,
+    count: u64,
+) -> anyhow::Result<f64> {
+    let rules = game.rules();
+    let setting = Setting {
+        variant: Some(game.variant()),
+        base: None,
+        host: None,
+        table: Some((&rules, game.seats())),
+    };
+    let mut agent = make_agent_with::<G>(spec, setting).map_err(anyhow::Error::msg)?;
+    let mut actions = <G::State as GameState>::Actions::default();
+    let mut rng = stream_rng(0x15C7, 0, 2);
+    let mut decide = |s: &G::State| {
+        let seat = s.to_move().expect("a decision");
+        s.legal_actions(&mut actions);
+        black_box(agent.act(&s.view(seat), actions.as_slice(), &mut rng));
+    };
+    decide(&states[0]);
+    let start = Instant::now();
+    for s in states.iter().cycle().take(count as usize) {
+        decide(s);
+    }
+    let seconds = start.elapsed().as_secs_f64();
+    if let Some(fault) = agent.fault() {
+        anyhow::bail!("agent `{spec}`: {fault}");
+    }
+    Ok(1e6 * seconds / count as f64)
 }
 
 /// Runs the command.

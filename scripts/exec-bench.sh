@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Round-trip cost per decision of outside agents (`exec:`) on this machine, against the built-in
+# `first`: builds the release binary and the Rust example agent, times each agent with
+# `bailab bench --agent` on one thread (Tiến Lên south and Tứ Sắc classic, four seats) and writes
+# a CSV. The program's start and handshake are not timed; figures are never asserted anywhere.
+#
+# Usage: scripts/exec-bench.sh [CSV]        (default results/exec-bench.csv)
+#   DECISIONS=20000 decisions per agent (the bash agent gets a tenth of them: it is slow).
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+out=${1:-results/exec-bench.csv}
+decisions=${DECISIONS:-20000}
+
+cargo build --release --quiet --bin bailab --example first-agent
+
+cpu=$(grep -m1 -E '^model name[[:space:]]*:' /proc/cpuinfo 2>/dev/null | cut -d: -f2- | sed 's/^ *//' || true)
+machine="$(nproc 2>/dev/null || echo '?') cores $(uname -m) ${cpu:-unknown cpu}"
+agents=(
+    first
+    "exec:target/release/examples/first-agent"
+    "exec:python3 examples/agents/first.py"
+    "exec:bash examples/agents/first.sh"
+)
+
+mkdir -p "$(dirname "$out")"
+echo "game,variant,agent,decisions,us_per_decision,decisions_per_s,load_1min,machine" >"$out"
+for table in "tienlen south" "tusac classic"; do
+    read -r game variant <<<"$table"
+    for agent in "${agents[@]}"; do
+        n=$decisions
+        [[ $agent == *first.sh ]] && n=$((decisions / 10))
+        load=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo '')
+        row=$(target/release/bailab bench --game "$game" --variant "$variant" \
+            --agent "$agent" --agent-decisions "$n" | grep 'µs/decision$')
+        us=$(sed -E 's|.* ([0-9.]+) µs/decision$|\1|' <<<"$row")
+        per_s=$(sed -E 's|.* ([0-9]+) decisions/s .*|\1|' <<<"$row")
+        echo "$row"
+        echo "$game,$variant,\"$agent\",$n,$us,$per_s,$load,\"$machine\"" >>"$out"
+    done
+done
+echo "wrote $out"
