@@ -14,6 +14,7 @@ mod csv_columns;
 mod deals;
 mod equity;
 mod exec;
+mod exec_views;
 mod experiment_paths;
 mod golden_playthroughs;
 mod host;
