@@ -118,7 +118,7 @@ fn check_table<G: GameKind>(
     master: u64,
     check1: Check1<G::State>,
     hidden: Hidden<G::State>,
-) -> Counts {
+) {
     let n = game.seats();
     let determinizations = determinizations(n);
     let mut agents: Vec<Box<dyn Agent<G::State>>> = (0..n)
@@ -180,10 +180,9 @@ fn check_table<G: GameKind>(
     // the test checked something: every game has decisions, and determinization did resample
     assert!(counts.decisions >= 10 * GAMES, "{counts:?}");
     assert!(counts.resampled * 2 > counts.determinizations, "{counts:?}");
-    counts
 }
 
-/// The game `name` of `variant` at `players` seats with default rules.
+/// Game `G` in `variant` at `players` seats, with the default rules.
 fn build<G: GameKind>(variant: &str, players: usize) -> G {
     G::build(variant, players, &RuleMap::new()).unwrap()
 }
@@ -202,7 +201,7 @@ fn tienlen_hidden(state: &TienLenState, seat: Seat) -> Vec<Vec<String>> {
         .collect()
 }
 
-/// Collects the strings of `v` into `out`, each with its path, skipping the paths `skip` says.
+/// Collects every string in `v` into `out`, each with its path (`.observation.seats[1].played[0]`).
 fn all_strings(v: &Value, path: String, out: &mut Vec<(String, String)>) {
     match v {
         Value::String(s) => out.push((path, s.clone())),
