@@ -15,6 +15,7 @@ mod deals;
 mod equity;
 mod exec;
 mod exec_compiled;
+mod exec_views;
 mod experiment_paths;
 mod golden_playthroughs;
 mod host;
