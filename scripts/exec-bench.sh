@@ -2,7 +2,8 @@
 # Round-trip cost per decision of outside agents (`exec:`) on this machine, against the built-in
 # `first`: builds the release binary and the Rust example agent, times each agent with
 # `bailab bench --agent` on one thread (Tiến Lên south and Tứ Sắc classic, four seats) and writes
-# a CSV. The program's start and handshake are not timed; figures are never asserted anywhere.
+# a CSV, with the part of the round trip spent building and writing the decide message. The
+# program's start and handshake are not timed; figures are never asserted anywhere.
 #
 # Usage: scripts/exec-bench.sh [CSV]        (default results/exec-bench.csv)
 #   DECISIONS=20000 decisions per agent (the bash agent gets a tenth of them: it is slow).
@@ -31,12 +32,21 @@ for table in "tienlen south" "tusac classic"; do
         n=$decisions
         [[ $agent == *first.sh ]] && n=$((decisions / 10))
         load=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo '')
-        row=$(target/release/bailab bench --game "$game" --variant "$variant" \
-            --agent "$agent" --agent-decisions "$n" | grep 'µs/decision$')
+        lines=$(target/release/bailab bench --game "$game" --variant "$variant" \
+            --agent "$agent" --agent-decisions "$n")
+        row=$(grep 'µs/decision$' <<<"$lines")
         us=$(sed -E 's|.* ([0-9.]+) µs/decision$|\1|' <<<"$row")
         per_s=$(sed -E 's|.* ([0-9]+) decisions/s .*|\1|' <<<"$row")
         echo "$row"
         echo "$game,$variant,\"$agent\",$n,$us,$per_s,$load,\"$machine\"" >>"$out"
+        # Of an exec round trip, the part spent building and writing the decide message.
+        if [[ $agent == *first-agent ]]; then
+            row=$(grep 'µs/message$' <<<"$lines")
+            us=$(sed -E 's|.* ([0-9.]+) µs/message$|\1|' <<<"$row")
+            per_s=$(sed -E 's|.* ([0-9]+) messages/s .*|\1|' <<<"$row")
+            echo "$row"
+            echo "$game,$variant,\"(the decide message alone)\",$n,$us,$per_s,$load,\"$machine\"" >>"$out"
+        fi
     done
 done
 echo "wrote $out"

@@ -126,11 +126,15 @@ pub fn decide_message<G: GameKind>(
     legal: &[<G::State as GameState>::Action],
     seed: u64,
 ) -> Value {
-    let legal: Vec<String> = legal.iter().map(|a| a.to_string()).collect();
-    json!({
-        "type": "decide", "seat": view.seat(), "seed": seed,
-        "observation": game.observation(view), "legal": legal,
-    })
+    let legal: Vec<Value> = legal.iter().map(|a| Value::from(a.to_string())).collect();
+    // Built by hand: `json!` would copy the observation value by serializing it again.
+    let mut message = serde_json::Map::new();
+    message.insert("legal".into(), Value::Array(legal));
+    message.insert("observation".into(), game.observation(view));
+    message.insert("seat".into(), view.seat().into());
+    message.insert("seed".into(), seed.into());
+    message.insert("type".into(), "decide".into());
+    Value::Object(message)
 }
 
 /// The `end` message of a game: how it ended, for every seat (payouts, places).

@@ -6,6 +6,7 @@
 
 use crate::agent::spec::AgentSpec;
 use crate::agents::catalogue::{ismcts_params, make_agent, make_agent_with, Setting};
+use crate::agents::exec::decide_message;
 use crate::agents::ismcts::Ismcts;
 use crate::game::RuleMap;
 use crate::game::{ActionBuffer, GameState};
@@ -290,7 +291,34 @@ fn agent_rows<G: GameKind>(args: &Args, variant: &str) -> anyhow::Result<()> {
         );
         println!("{line}");
     }
+    if args.agents.iter().any(|a| a.starts_with("exec")) {
+        let us = message_speed(&game, &states, args.agent_decisions.max(1));
+        println!(
+            "{:<width$} {:>14.0} messages/s  {us:>9.3} µs/message",
+            label("decide message built and written as JSON"),
+            1e6 / us,
+            width = width.unwrap_or(0)
+        );
+    }
     Ok(())
+}
+
+/// Microseconds to build one `decide` message of an outside agent and write it as JSON (the
+/// part of an `exec:` round trip spent in bailab before the message leaves), over `count`
+/// decisions cycling through `states`.
+fn message_speed<G: GameKind>(game: &G, states: &[G::State], count: u64) -> f64 {
+    let mut actions = <G::State as GameState>::Actions::default();
+    let mut out = Vec::new();
+    let start = Instant::now();
+    for (i, s) in states.iter().cycle().take(count as usize).enumerate() {
+        let seat = s.to_move().expect("a decision");
+        s.legal_actions(&mut actions);
+        let message = decide_message(game, &s.view(seat), actions.as_slice(), i as u64);
+        out.clear();
+        serde_json::to_writer(&mut out, &message).expect("a JSON value writes");
+        black_box(&out);
+    }
+    1e6 * start.elapsed().as_secs_f64() / count as f64
 }
 
 /// Microseconds per decision of agent `spec` seated at a table of `game`, over `count`
@@ -308,6 +336,7 @@ fn agent_speed<G: GameKind>(
         base: None,
         host: None,
         table: Some((&rules, game.seats())),
+        stderr_log: None,
     };
     let mut agent = make_agent_with::<G>(spec, setting).map_err(anyhow::Error::msg)?;
     let mut actions = <G::State as GameState>::Actions::default();
