@@ -36,9 +36,12 @@ impl StderrLog {
     pub fn write(&self, pid: u32, line: &str) {
         self.write_marked(&format!("pid {pid}"), line);
     }
-    /// Writes one line of bailab's own about its agents.
+    /// Writes one line of bailab's own about its agents (starts, restarts) to a log file; the
+    /// terminal is spared them.
     pub fn note(&self, line: &str) {
-        self.write_marked("bailab", line);
+        if let StderrLog::File(_) = self {
+            self.write_marked("bailab", line);
+        }
     }
     fn write_marked(&self, mark: &str, line: &str) {
         let text = format!("[{mark}] {line}\n");
