@@ -45,9 +45,6 @@ pub trait Observe: Game {
     /// (as `serde_json::Value` writes them), without building a tree: the agent protocol's
     /// `decide` message is written this way.
     fn write_observation(&self, view: &ViewOf<'_, Self>, out: &mut Vec<u8>);
-    /// The observation as the JSON tree built before [`Observe::write_observation`] (kept while
-    /// the written text is checked to be byte-identical to it).
-    fn observation_old(&self, view: &ViewOf<'_, Self>) -> serde_json::Value;
     /// The layout of [`Observe::tensor`] for this game's variant and players.
     fn tensor_layout(&self) -> Vec<Segment>;
     /// Writes the view into `out` (`out.len()` is the layout's length), every entry set.

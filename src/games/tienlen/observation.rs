@@ -20,7 +20,6 @@ use super::{TienLen, TienLenView};
 use crate::game::{Game, Seat, SeatView};
 use crate::games::observe::{write_json, ActionOf, Observe, Segment, Text, ViewOf};
 use serde::{Serialize, Serializer};
-use serde_json::{json, Map, Value};
 
 // [`TENSOR`] has one `played_k` segment per seat of the largest table (§2.1).
 const _: () = assert!(super::types::MAX_PLAYERS == 4);
@@ -117,73 +116,7 @@ fn offset(view: &TienLenView<'_>, seat: Seat) -> usize {
     (seat as usize + n - view.seat() as usize) % n
 }
 
-/// The cards as a list of card strings, in canonical (ascending key) order.
-fn card_list(cards: Cards) -> Value {
-    cards.iter().map(|c| Value::from(c.to_string())).collect()
-}
-
 // ----- the JSON observation -----
-
-/// What is public about one seat.
-fn seat_json(view: &TienLenView<'_>, s: Seat) -> Value {
-    let place = view.places()[s as usize];
-    json!({
-        "seat": s,
-        "hand_size": view.hand_len(s),
-        "played": card_list(view.played_by(s)),
-        "shown": card_list(view.shown(s)),
-        "passed": view.passed() >> s & 1 == 1,
-        "status": STATUS_NAMES[status_index(view, s)],
-        "place": (place > 0).then_some(place),
-    })
-}
-
-/// The trick: the combination to beat and its owner, and the chặt chain (§4.1, §7.4).
-fn trick_json(view: &TienLenView<'_>, m: &mut Map<String, Value>) {
-    let top = view.top().map(|(b, owner)| {
-        json!({
-            "seat": owner,
-            "kind": KIND_NAMES[kind_index(b.kind)],
-            "cards": card_list(b.cards),
-        })
-    });
-    m.insert("top".into(), top.into());
-    let c = view.chain();
-    let chain = (c.links > 0).then(|| {
-        json!({
-            "links": c.links,
-            "value": c.total,
-            "victim": c.victim,
-            "victim_emptied": c.victim_emptied,
-        })
-    });
-    m.insert("chain".into(), chain.into());
-}
-
-/// The observation: common keys, then the situation, then the unseen cards.
-fn observation(game: &TienLen, view: &TienLenView<'_>) -> Value {
-    let n = view.players();
-    let (phase, to_move) = phase_index(view.phase());
-    let mut m = Map::new();
-    m.insert("game".into(), game.name().into());
-    m.insert("variant".into(), game.variant().into());
-    m.insert("players".into(), n.into());
-    m.insert("seat".into(), view.seat().into());
-    m.insert("to_move".into(), to_move.into());
-    m.insert("phase".into(), PHASE_NAMES[phase].into());
-    m.insert("hand".into(), card_list(view.own_hand()));
-    let seats = (0..n as Seat).map(|s| seat_json(view, s)).collect();
-    m.insert("seats".into(), Value::Array(seats));
-    m.insert("initial".into(), view.initial().into());
-    m.insert("leader".into(), view.leader().into());
-    let required = view.required().map(|c| c.to_string());
-    m.insert("required".into(), required.into());
-    trick_json(view, &mut m);
-    m.insert("finished".into(), view.finished().into());
-    m.insert("set_aside".into(), (DECK_SIZE - HAND_SIZE * n).into());
-    m.insert("unseen".into(), card_list(view.unseen()));
-    Value::Object(m)
-}
 
 /// A card set as a JSON list of card strings, canonical order.
 #[derive(Copy, Clone)]
@@ -502,10 +435,6 @@ fn tensor_layout(n: usize) -> Vec<Segment> {
 }
 
 impl Observe for TienLen {
-    fn observation_old(&self, view: &ViewOf<'_, Self>) -> Value {
-        observation(self, view)
-    }
-
     fn write_observation(&self, view: &ViewOf<'_, Self>, out: &mut Vec<u8>) {
         write_json(out, &Observation::of(self, view));
     }

@@ -5,15 +5,14 @@
 
 use super::table::{phase_index, source_index, PHASES, SOURCES};
 use crate::game::{Seat, SeatView};
-use crate::games::tusac::actions::{Active, Phase};
+use crate::games::observe::{write_json, Text};
+use crate::games::tusac::actions::Active;
 use crate::games::tusac::card::{Card, CARD_TYPES};
 use crate::games::tusac::hand::Hand;
 use crate::games::tusac::onepack::view::OnePackView;
 use crate::games::tusac::packs::PacksView;
 use crate::games::tusac::sets::{Origin, SetInstance};
-use crate::games::observe::{write_json, Text};
 use serde::{Serialize, Serializer};
-use serde_json::{json, Map, Value};
 
 /// The game's name in every observation.
 const GAME: &str = "tusac";
@@ -23,136 +22,6 @@ const NAMES: [&str; CARD_TYPES] = [
     "rK", "yK", "gK", "wK", "rA", "yA", "gA", "wA", "rE", "yE", "gE", "wE", "rR", "yR", "gR", "wR",
     "rC", "yC", "gC", "wC", "rH", "yH", "gH", "wH", "rP", "yP", "gP", "wP",
 ];
-
-/// A card as its string.
-fn name(c: Card) -> Value {
-    Value::String(NAMES[c.index()].to_owned())
-}
-
-/// Cards as a list of card strings, in the order given.
-fn card_list(cards: impl IntoIterator<Item = Card>) -> Value {
-    cards.into_iter().map(name).collect()
-}
-
-/// Counts per card identity as a list of card strings, canonical order, a card per copy.
-fn count_list(counts: &[u8; CARD_TYPES]) -> Value {
-    card_list(Card::all().flat_map(|c| std::iter::repeat_n(c, usize::from(counts[c.index()]))))
-}
-
-/// A hand as a list of card strings, canonical order.
-fn hand_list(hand: Hand) -> Value {
-    card_list(hand.cards())
-}
-
-/// A public set: its kind (§2.1), its cards and its origin (`dealt` or `melded`).
-fn set(s: &SetInstance) -> Value {
-    let origin = match s.origin {
-        Origin::Dealt => "dealt",
-        Origin::Melded => "melded",
-    };
-    json!({"kind": s.kind.name(), "cards": card_list(s.cards().iter().copied()), "origin": origin})
-}
-
-/// A seat's public sets.
-fn sets(sets: &[SetInstance]) -> Value {
-    sets.iter().map(set).collect()
-}
-
-/// The active card: its card, source and owner, and (one-pack core) its worst-card flag of §5;
-/// `null` without one.
-fn active(a: Option<Active>, with_worst: bool) -> Value {
-    a.map_or(Value::Null, |a| {
-        let mut m = Map::new();
-        m.insert("card".into(), name(a.card));
-        m.insert("source".into(), SOURCES[source_index(a.source)].into());
-        m.insert("owner".into(), a.owner.into());
-        if with_worst {
-            m.insert("worst".into(), a.worst.into());
-        }
-        Value::Object(m)
-    })
-}
-
-/// The common head: `game`, `variant`, `players`, `seat`, `to_move`, `phase`.
-fn head(
-    variant: &str,
-    players: u8,
-    seat: Seat,
-    to_move: Option<Seat>,
-    phase: Phase,
-) -> Map<String, Value> {
-    let mut m = Map::new();
-    m.insert("game".into(), GAME.into());
-    m.insert("variant".into(), variant.into());
-    m.insert("players".into(), players.into());
-    m.insert("seat".into(), seat.into());
-    m.insert("to_move".into(), to_move.map_or(Value::Null, Value::from));
-    m.insert("phase".into(), PHASES[phase_index(phase)].into());
-    m
-}
-
-/// The observation of a one-pack view (classic, 4sac).
-pub fn one_pack(v: &OnePackView<'_>) -> Value {
-    let opts = v.options();
-    let mut m = head(opts.variant, opts.players, v.seat(), v.to_move(), v.phase());
-    m.insert("hand".into(), hand_list(v.own_hand()));
-    let seats: Vec<Value> = (0..opts.players)
-        .map(|x| {
-            let khaps = (x == v.seat() || v.khaps_announced()).then(|| v.khaps(x));
-            json!({
-                "seat": x,
-                "hand_size": v.hand_len(x),
-                "khaps": khaps,
-                "sets": sets(v.public_sets(x)),
-                "discarded": hand_list(v.discarded(x)),
-            })
-        })
-        .collect();
-    m.insert("seats".into(), seats.into());
-    m.insert("stock".into(), v.stock_len().into());
-    m.insert("active".into(), active(v.active(), true));
-    m.insert("dead".into(), count_list(v.dead()));
-    m.insert("unseen".into(), count_list(&v.unseen()));
-    Value::Object(m)
-}
-
-/// The observation of a multi-pack view (sisepai21, dirtyking26).
-pub fn packs(v: &PacksView<'_>) -> Value {
-    let opts = v.options();
-    let mut m = head(opts.variant, opts.players, v.seat(), v.to_move(), v.phase());
-    m.insert("hand".into(), count_list(v.hand()));
-    let face_down = v.face_down().flat_map(|c| [c; 4]);
-    m.insert("face_down".into(), card_list(face_down));
-    let seats: Vec<Value> = (0..opts.players)
-        .map(|x| {
-            json!({
-                "seat": x,
-                "hand_size": v.hand_len(x),
-                "face_down_size": v.face_down_len(x),
-                "sets": sets(v.melded(x)),
-                "discarded": count_list(v.discarded(x)),
-            })
-        })
-        .collect();
-    m.insert("seats".into(), seats.into());
-    m.insert("stock".into(), v.stock_len().into());
-    let mut public = [0u8; CARD_TYPES];
-    v.public_stock().iter().for_each(|c| public[c.index()] += 1);
-    m.insert("stock_public".into(), count_list(&public));
-    m.insert("reshuffles_left".into(), v.reshuffles_left().into());
-    let double = v.double_rank().map(|r| r.letter().to_string());
-    m.insert(
-        "double_rank".into(),
-        double.map_or(Value::Null, Value::from),
-    );
-    m.insert("active".into(), active(v.active(), false));
-    m.insert("asked".into(), v.asked().into());
-    m.insert("dead".into(), count_list(v.dead()));
-    m.insert("unseen".into(), count_list(&v.unseen()));
-    Value::Object(m)
-}
-
-// ----- the observation written as JSON text, without a tree -----
 
 /// This seat's face-down block as a JSON list, a card per copy (4 of each).
 struct FaceDown<'v, 'a>(&'v PacksView<'a>);

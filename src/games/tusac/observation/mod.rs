@@ -15,12 +15,6 @@ use crate::games::observe::{ActionOf, Observe, Segment, ViewOf};
 use crate::games::tusac::engine::{TuSac, TuSacView};
 
 impl Observe for TuSac {
-    fn observation_old(&self, view: &ViewOf<'_, Self>) -> serde_json::Value {
-        match view {
-            TuSacView::OnePack(v) => json::one_pack(v),
-            TuSacView::MultiPack(v) => json::packs(v),
-        }
-    }
     fn write_observation(&self, view: &ViewOf<'_, Self>, out: &mut Vec<u8>) {
         match view {
             TuSacView::OnePack(v) => json::write_one_pack(v, out),
