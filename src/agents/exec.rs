@@ -8,6 +8,7 @@ use crate::agent::spec::AgentSpec;
 use crate::agent::{choice, number, Agent, AgentInfo, Failing, ParamInfo};
 use crate::game::{GameState, Outcome, RuleMap, Seat, SeatView};
 use crate::games::kind::GameKind;
+use crate::games::observe::{write_json, Seq, Text};
 use crate::rng::GameRng;
 use process::Process;
 pub use process::StderrLog;
@@ -119,22 +120,37 @@ pub fn make_exec<G: GameKind>(
 }
 
 /// The `decide` message of a decision: the deciding seat, a seed for the agent's randomness,
-/// the seat's observation and the legal actions in the game's notation.
+/// the seat's observation and the legal actions in the game's notation. Parsed from the text
+/// [`write_decide_message`] writes (what an agent is sent).
 pub fn decide_message<G: GameKind>(
     game: &G,
     view: &<G::State as GameState>::View<'_>,
     legal: &[<G::State as GameState>::Action],
     seed: u64,
 ) -> Value {
-    let legal: Vec<Value> = legal.iter().map(|a| Value::from(a.to_string())).collect();
-    // Built by hand: `json!` would copy the observation value by serializing it again.
-    let mut message = serde_json::Map::new();
-    message.insert("legal".into(), Value::Array(legal));
-    message.insert("observation".into(), game.observation(view));
-    message.insert("seat".into(), view.seat().into());
-    message.insert("seed".into(), seed.into());
-    message.insert("type".into(), "decide".into());
-    Value::Object(message)
+    let mut text = Vec::new();
+    write_decide_message(game, view, legal, seed, &mut text);
+    serde_json::from_slice(&text).expect("a decide message is JSON")
+}
+
+/// Appends the JSON text of the `decide` message of a decision to `out`, without building a
+/// tree: keys in alphabetical order, as `serde_json::Value` writes them.
+pub fn write_decide_message<G: GameKind>(
+    game: &G,
+    view: &<G::State as GameState>::View<'_>,
+    legal: &[<G::State as GameState>::Action],
+    seed: u64,
+    out: &mut Vec<u8>,
+) {
+    out.extend_from_slice(b"{\"legal\":");
+    write_json(out, &Seq(|| legal.iter().map(Text)));
+    out.extend_from_slice(b",\"observation\":");
+    game.write_observation(view, out);
+    out.extend_from_slice(b",\"seat\":");
+    write_json(out, &view.seat());
+    out.extend_from_slice(b",\"seed\":");
+    write_json(out, &seed);
+    out.extend_from_slice(b",\"type\":\"decide\"}");
 }
 
 /// The `end` message of a game: how it ended, for every seat (payouts, places).
@@ -180,9 +196,10 @@ impl<G: GameKind> ExecAgent<G> {
         legal: &[<G::State as GameState>::Action],
         seed: u64,
     ) -> Result<usize, String> {
-        let message = decide_message(&self.game, view, legal, seed);
-        let timeout = self.timeout;
-        let reply = self.process()?.ask(&message, timeout)?;
+        self.process()?;
+        let process = self.process.as_mut().expect("started");
+        let write = |out: &mut Vec<u8>| write_decide_message(&self.game, view, legal, seed, out);
+        let reply = process.ask_with(write, self.timeout)?;
         match reply.get("action").and_then(Value::as_u64) {
             Some(i) if (i as usize) < legal.len() => Ok(i as usize),
             Some(i) => Err(format!(

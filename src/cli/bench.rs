@@ -6,7 +6,7 @@
 
 use crate::agent::spec::AgentSpec;
 use crate::agents::catalogue::{ismcts_params, make_agent, make_agent_with, Setting};
-use crate::agents::exec::decide_message;
+use crate::agents::exec::write_decide_message;
 use crate::agents::ismcts::Ismcts;
 use crate::game::RuleMap;
 use crate::game::{ActionBuffer, GameState};
@@ -313,9 +313,8 @@ fn message_speed<G: GameKind>(game: &G, states: &[G::State], count: u64) -> f64 
     for (i, s) in states.iter().cycle().take(count as usize).enumerate() {
         let seat = s.to_move().expect("a decision");
         s.legal_actions(&mut actions);
-        let message = decide_message(game, &s.view(seat), actions.as_slice(), i as u64);
         out.clear();
-        serde_json::to_writer(&mut out, &message).expect("a JSON value writes");
+        write_decide_message(game, &s.view(seat), actions.as_slice(), i as u64, &mut out);
         black_box(&out);
     }
     1e6 * start.elapsed().as_secs_f64() / count as f64

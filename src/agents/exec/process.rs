@@ -124,8 +124,14 @@ impl Process {
 
     /// Sends one message that needs no answer, in one write.
     pub fn tell(&mut self, message: &Value) -> Result<(), String> {
+        self.tell_with(|out| serde_json::to_writer(out, message).expect("a JSON value writes"))
+    }
+
+    /// Sends one message that needs no answer, its JSON text appended by `write` to an empty
+    /// reused buffer (no end of line), in one write.
+    pub fn tell_with(&mut self, write: impl FnOnce(&mut Vec<u8>)) -> Result<(), String> {
         self.out.clear();
-        serde_json::to_writer(&mut self.out, message).expect("a JSON value writes");
+        write(&mut self.out);
         self.out.push(b'\n');
         let stdin = self.stdin.as_mut().expect("open until dropped");
         stdin.write_all(&self.out).map_err(|_| self.ended())
@@ -133,7 +139,20 @@ impl Process {
 
     /// Sends one message and reads one JSON reply within `timeout`.
     pub fn ask(&mut self, message: &Value, timeout: Duration) -> Result<Value, String> {
-        self.tell(message)?;
+        let write = |out: &mut Vec<u8>| {
+            serde_json::to_writer(out, message).expect("a JSON value writes");
+        };
+        self.ask_with(write, timeout)
+    }
+
+    /// Sends one message written as in [`Process::tell_with`] and reads one JSON reply within
+    /// `timeout`.
+    pub fn ask_with(
+        &mut self,
+        write: impl FnOnce(&mut Vec<u8>),
+        timeout: Duration,
+    ) -> Result<Value, String> {
+        self.tell_with(write)?;
         let line = self.line(Instant::now() + timeout, timeout)?;
         let line = String::from_utf8_lossy(&line);
         serde_json::from_str(&line)

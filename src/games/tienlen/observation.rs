@@ -18,8 +18,8 @@ use super::combo::{classify, is_chat, ComboType};
 use super::types::{Action, Phase, HAND_SIZE};
 use super::{TienLen, TienLenView};
 use crate::game::{Game, Seat, SeatView};
-use crate::games::observe::{ActionOf, Observe, Segment, ViewOf};
-use serde_json::{json, Map, Value};
+use crate::games::observe::{write_json, ActionOf, Observe, Segment, Text, ViewOf};
+use serde::{Serialize, Serializer};
 
 // [`TENSOR`] has one `played_k` segment per seat of the largest table (§2.1).
 const _: () = assert!(super::types::MAX_PLAYERS == 4);
@@ -116,72 +116,128 @@ fn offset(view: &TienLenView<'_>, seat: Seat) -> usize {
     (seat as usize + n - view.seat() as usize) % n
 }
 
-/// The cards as a list of card strings, in canonical (ascending key) order.
-fn card_list(cards: Cards) -> Value {
-    cards.iter().map(|c| Value::from(c.to_string())).collect()
-}
-
 // ----- the JSON observation -----
 
-/// What is public about one seat.
-fn seat_json(view: &TienLenView<'_>, s: Seat) -> Value {
-    let place = view.places()[s as usize];
-    json!({
-        "seat": s,
-        "hand_size": view.hand_len(s),
-        "played": card_list(view.played_by(s)),
-        "shown": card_list(view.shown(s)),
-        "passed": view.passed() >> s & 1 == 1,
-        "status": STATUS_NAMES[status_index(view, s)],
-        "place": (place > 0).then_some(place),
-    })
+/// A card set as a JSON list of card strings, canonical order.
+#[derive(Copy, Clone)]
+struct CardList(Cards);
+
+impl Serialize for CardList {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter().map(Text))
+    }
 }
 
-/// The trick: the combination to beat and its owner, and the chặt chain (§4.1, §7.4).
-fn trick_json(view: &TienLenView<'_>, m: &mut Map<String, Value>) {
-    let top = view.top().map(|(b, owner)| {
-        json!({
-            "seat": owner,
-            "kind": KIND_NAMES[kind_index(b.kind)],
-            "cards": card_list(b.cards),
-        })
-    });
-    m.insert("top".into(), top.into());
-    let c = view.chain();
-    let chain = (c.links > 0).then(|| {
-        json!({
-            "links": c.links,
-            "value": c.total,
-            "victim": c.victim,
-            "victim_emptied": c.victim_emptied,
-        })
-    });
-    m.insert("chain".into(), chain.into());
+/// What is public about one seat (fields in alphabetical order, as JSON writes them).
+#[derive(Serialize)]
+struct SeatJson {
+    hand_size: usize,
+    passed: bool,
+    place: Option<u8>,
+    played: CardList,
+    seat: Seat,
+    shown: CardList,
+    status: &'static str,
 }
 
-/// The observation: common keys, then the situation, then the unseen cards.
-fn observation(game: &TienLen, view: &TienLenView<'_>) -> Value {
-    let n = view.players();
-    let (phase, to_move) = phase_index(view.phase());
-    let mut m = Map::new();
-    m.insert("game".into(), game.name().into());
-    m.insert("variant".into(), game.variant().into());
-    m.insert("players".into(), n.into());
-    m.insert("seat".into(), view.seat().into());
-    m.insert("to_move".into(), to_move.into());
-    m.insert("phase".into(), PHASE_NAMES[phase].into());
-    m.insert("hand".into(), card_list(view.own_hand()));
-    let seats = (0..n as Seat).map(|s| seat_json(view, s)).collect();
-    m.insert("seats".into(), Value::Array(seats));
-    m.insert("initial".into(), view.initial().into());
-    m.insert("leader".into(), view.leader().into());
-    let required = view.required().map(|c| c.to_string());
-    m.insert("required".into(), required.into());
-    trick_json(view, &mut m);
-    m.insert("finished".into(), view.finished().into());
-    m.insert("set_aside".into(), (DECK_SIZE - HAND_SIZE * n).into());
-    m.insert("unseen".into(), card_list(view.unseen()));
-    Value::Object(m)
+impl SeatJson {
+    /// Seat `s` of `view`.
+    fn of(view: &TienLenView<'_>, s: Seat) -> Self {
+        let place = view.places()[s as usize];
+        SeatJson {
+            hand_size: view.hand_len(s),
+            passed: view.passed() >> s & 1 == 1,
+            place: (place > 0).then_some(place),
+            played: CardList(view.played_by(s)),
+            seat: s,
+            shown: CardList(view.shown(s)),
+            status: STATUS_NAMES[status_index(view, s)],
+        }
+    }
+}
+
+/// Every seat's public record, in seat order.
+struct Seats<'v, 'a>(&'v TienLenView<'a>);
+
+impl Serialize for Seats<'_, '_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let v = self.0;
+        s.collect_seq((0..v.players() as Seat).map(|x| SeatJson::of(v, x)))
+    }
+}
+
+/// The combination to beat and its owner.
+#[derive(Serialize)]
+struct TopJson {
+    cards: CardList,
+    kind: &'static str,
+    seat: Seat,
+}
+
+/// The chặt chain (§7.4).
+#[derive(Serialize)]
+struct ChainJson {
+    links: u8,
+    value: u32,
+    victim: Seat,
+    victim_emptied: bool,
+}
+
+/// The observation (fields in alphabetical order, as JSON writes them).
+#[derive(Serialize)]
+struct Observation<'v, 'a> {
+    chain: Option<ChainJson>,
+    finished: &'a [Seat],
+    game: &'v str,
+    hand: CardList,
+    initial: bool,
+    leader: Seat,
+    phase: &'static str,
+    players: usize,
+    required: Option<Text<super::card::Card>>,
+    seat: Seat,
+    seats: Seats<'v, 'a>,
+    set_aside: usize,
+    to_move: Option<Seat>,
+    top: Option<TopJson>,
+    unseen: CardList,
+    variant: &'v str,
+}
+
+impl<'v, 'a> Observation<'v, 'a> {
+    /// The observation of `view`.
+    fn of(game: &'v TienLen, view: &'v TienLenView<'a>) -> Self {
+        let n = view.players();
+        let (phase, to_move) = phase_index(view.phase());
+        let c = view.chain();
+        Observation {
+            chain: (c.links > 0).then_some(ChainJson {
+                links: c.links,
+                value: c.total,
+                victim: c.victim,
+                victim_emptied: c.victim_emptied,
+            }),
+            finished: view.finished(),
+            game: game.name(),
+            hand: CardList(view.own_hand()),
+            initial: view.initial(),
+            leader: view.leader(),
+            phase: PHASE_NAMES[phase],
+            players: n,
+            required: view.required().map(Text),
+            seat: view.seat(),
+            seats: Seats(view),
+            set_aside: DECK_SIZE - HAND_SIZE * n,
+            to_move,
+            top: view.top().map(|(b, owner)| TopJson {
+                cards: CardList(b.cards),
+                kind: KIND_NAMES[kind_index(b.kind)],
+                seat: owner,
+            }),
+            unseen: CardList(view.unseen()),
+            variant: game.variant(),
+        }
+    }
 }
 
 // ----- fixed-size vectors -----
@@ -379,8 +435,8 @@ fn tensor_layout(n: usize) -> Vec<Segment> {
 }
 
 impl Observe for TienLen {
-    fn observation(&self, view: &ViewOf<'_, Self>) -> Value {
-        observation(self, view)
+    fn write_observation(&self, view: &ViewOf<'_, Self>, out: &mut Vec<u8>) {
+        write_json(out, &Observation::of(self, view));
     }
 
     fn tensor_layout(&self) -> Vec<Segment> {

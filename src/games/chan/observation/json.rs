@@ -8,102 +8,184 @@ use crate::games::chan::card::{Card, IDENTITIES};
 use crate::games::chan::rules::{Meld, MeldKind, MeldSource};
 use crate::games::chan::types::{Live, Origin, Via};
 use crate::games::chan::{ChanView, Hand};
-use serde_json::{json, Map, Value};
+use crate::games::observe::{write_json, Text};
+use serde::{Serialize, Serializer};
 
-/// Cards with repeats, canonical order.
-fn cards(h: &Hand) -> Value {
-    h.cards().map(|c| c.to_string()).collect()
+/// Cards with repeats as a JSON list, canonical order.
+struct CardList<'h>(&'h Hand);
+
+impl Serialize for CardList<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.cards().map(Text))
+    }
 }
 
-/// A set of identities, canonical order.
-fn set(mask: u32) -> Value {
-    let present = (0..IDENTITIES).filter(|&i| mask >> i & 1 == 1);
-    present.map(|i| Card::from_index(i).to_string()).collect()
+/// A set of identities as a JSON list, canonical order.
+struct SetList(u32);
+
+impl Serialize for SetList {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let present = (0..IDENTITIES).filter(|&i| self.0 >> i & 1 == 1);
+        s.collect_seq(present.map(|i| Text(Card::from_index(i))))
+    }
 }
 
-/// A meld: kind, source, cards, and the card taken from the table (none for Thiên khai).
-fn meld(m: &Meld) -> Value {
-    let kind = match m.kind {
-        MeldKind::Chan => "chan",
-        MeldKind::Ca => "ca",
-        MeldKind::Quad => "quad",
-    };
-    let (source, taken) = match m.source {
-        MeldSource::Eat => ("eat", Some(m.taken)),
-        MeldSource::Chiu => ("chiu", Some(m.taken)),
-        MeldSource::ThienKhai => ("thien_khai", None),
-    };
-    json!({
-        "kind": kind,
-        "source": source,
-        "cards": cards(&m.cards()),
-        "taken": taken.map(|c| c.to_string()),
-    })
+/// A meld (fields in alphabetical order, as JSON writes them).
+#[derive(Serialize)]
+struct MeldJson {
+    cards: Hand,
+    kind: &'static str,
+    source: &'static str,
+    taken: Option<Text<Card>>,
 }
 
-/// The public record of `seat`.
-fn seat_json(view: &ChanView<'_>, seat: Seat) -> Value {
-    json!({
-        "seat": seat,
-        "hand_size": view.hand_len(seat),
-        "melds": view.melds(seat).iter().map(meld).collect::<Vec<_>>(),
-        "discards": set(view.discards(seat)),
-        "passed": set(view.offers(seat)),
-    })
+/// A hand is written as its cards, canonical order, a string per copy.
+impl Serialize for Hand {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        CardList(self).serialize(s)
+    }
 }
 
-/// The live card with its fields (§2.6).
-fn live_json(l: &Live) -> Value {
-    let origin = match l.origin {
-        Origin::Stock => "stock",
-        Origin::Discard => "discard",
-        Origin::Return => "return",
-    };
-    let via = match l.via {
-        Via::Discard => "discard",
-        Via::Draw => "draw",
-        Via::PassDrawn => "pass_drawn",
-        Via::MustReturn => "must_return",
-    };
-    json!({
-        "card": l.card.to_string(),
-        "gate": l.gate,
-        "origin": origin,
-        "via": via,
-        "releaser": l.releaser,
-    })
+impl MeldJson {
+    /// Meld `m`: kind, source, cards, and the card taken from the table (none for Thiên khai).
+    fn of(m: &Meld) -> Self {
+        let kind = match m.kind {
+            MeldKind::Chan => "chan",
+            MeldKind::Ca => "ca",
+            MeldKind::Quad => "quad",
+        };
+        let (source, taken) = match m.source {
+            MeldSource::Eat => ("eat", Some(m.taken)),
+            MeldSource::Chiu => ("chiu", Some(m.taken)),
+            MeldSource::ThienKhai => ("thien_khai", None),
+        };
+        MeldJson {
+            cards: m.cards(),
+            kind,
+            source,
+            taken: taken.map(Text),
+        }
+    }
 }
 
-/// The observation of `view` for game `game` and variant `variant`. The keys are inserted in
-/// the documented order.
-pub(super) fn observation(game: &str, variant: &str, view: &ChanView<'_>) -> Value {
+/// A seat's melds.
+struct Melds<'m>(&'m [Meld]);
+
+impl Serialize for Melds<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter().map(MeldJson::of))
+    }
+}
+
+/// The public record of a seat.
+#[derive(Serialize)]
+struct SeatJson<'m> {
+    discards: SetList,
+    hand_size: usize,
+    melds: Melds<'m>,
+    passed: SetList,
+    seat: Seat,
+}
+
+/// Every seat's public record, in seat order.
+struct Seats<'v, 'a>(&'v ChanView<'a>);
+
+impl Serialize for Seats<'_, '_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let v = self.0;
+        s.collect_seq((0..v.players() as Seat).map(|seat| SeatJson {
+            discards: SetList(v.discards(seat)),
+            hand_size: v.hand_len(seat),
+            melds: Melds(v.melds(seat)),
+            passed: SetList(v.offers(seat)),
+            seat,
+        }))
+    }
+}
+
+/// The live card (§2.6).
+#[derive(Serialize)]
+struct LiveJson {
+    card: Text<Card>,
+    gate: Seat,
+    origin: &'static str,
+    releaser: Option<Seat>,
+    via: &'static str,
+}
+
+impl LiveJson {
+    /// The live card `l` with its fields.
+    fn of(l: &Live) -> Self {
+        let origin = match l.origin {
+            Origin::Stock => "stock",
+            Origin::Discard => "discard",
+            Origin::Return => "return",
+        };
+        let via = match l.via {
+            Via::Discard => "discard",
+            Via::Draw => "draw",
+            Via::PassDrawn => "pass_drawn",
+            Via::MustReturn => "must_return",
+        };
+        LiveJson {
+            card: Text(l.card),
+            gate: l.gate,
+            origin,
+            releaser: l.releaser,
+            via,
+        }
+    }
+}
+
+/// The observation (fields in alphabetical order, as JSON writes them).
+#[derive(Serialize)]
+struct Observation<'v, 'a> {
+    dead: Hand,
+    declined: SetList,
+    first_player: Seat,
+    game: &'v str,
+    hand: Hand,
+    live: Option<LiveJson>,
+    phase: &'static str,
+    players: Seat,
+    prev_winner: Option<Seat>,
+    resume: Option<&'static str>,
+    return_gate: Option<Seat>,
+    seat: Seat,
+    seats: Seats<'v, 'a>,
+    stock_size: usize,
+    to_move: Option<Seat>,
+    u_forfeit: bool,
+    unseen: Hand,
+    variant: &'v str,
+}
+
+/// Appends the observation of `view` for game `game` and variant `variant` to `out`.
+pub(super) fn write(game: &str, variant: &str, view: &ChanView<'_>, out: &mut Vec<u8>) {
     let seen = Seen::of(view);
-    let n = view.players() as Seat;
     let setup = view.setup();
     let own = view.own();
-    let unseen = Hand::from_counts(view.unseen());
-    let mut m = Map::new();
-    let mut put = |k: &str, v: Value| m.insert(k.to_string(), v);
-    put("game", game.into());
-    put("variant", variant.into());
-    put("players", n.into());
-    put("seat", view.seat().into());
-    put("to_move", seen.to_move.into());
-    put("phase", STAGE_NAMES[seen.stage as usize].into());
-    put("hand", cards(&view.own_hand()));
-    put("seats", (0..n).map(|s| seat_json(view, s)).collect());
-    put("live", view.live().as_ref().map_or(Value::Null, live_json));
-    put("stock_size", view.stock_len().into());
-    put("dead", cards(&view.dead()));
-    put("first_player", setup.first.into());
-    put("prev_winner", setup.prev_winner.into());
-    put(
-        "resume",
-        seen.resume.map(|r| RESUME_NAMES[resume_index(r)]).into(),
+    write_json(
+        out,
+        &Observation {
+            dead: view.dead(),
+            declined: SetList(own.dec),
+            first_player: setup.first,
+            game,
+            hand: view.own_hand(),
+            live: view.live().as_ref().map(LiveJson::of),
+            phase: STAGE_NAMES[seen.stage as usize],
+            players: view.players() as Seat,
+            prev_winner: setup.prev_winner,
+            resume: seen.resume.map(|r| RESUME_NAMES[resume_index(r)]),
+            return_gate: seen.return_gate,
+            seat: view.seat(),
+            seats: Seats(view),
+            stock_size: view.stock_len(),
+            to_move: seen.to_move,
+            u_forfeit: own.forfeit,
+            unseen: Hand::from_counts(view.unseen()),
+            variant,
+        },
     );
-    put("return_gate", seen.return_gate.into());
-    put("declined", set(own.dec));
-    put("u_forfeit", own.forfeit.into());
-    put("unseen", cards(&unseen));
-    Value::Object(m)
 }

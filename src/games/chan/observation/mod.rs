@@ -13,8 +13,8 @@ use crate::game::Game;
 use crate::games::observe::{ActionOf, Observe, Segment, ViewOf};
 
 impl Observe for Chan {
-    fn observation(&self, view: &ViewOf<'_, Self>) -> serde_json::Value {
-        json::observation(self.name(), self.variant(), view)
+    fn write_observation(&self, view: &ViewOf<'_, Self>, out: &mut Vec<u8>) {
+        json::write(self.name(), self.variant(), view, out)
     }
     fn tensor_layout(&self) -> Vec<Segment> {
         shared::layout(tensor::TENSOR, self.seats())

@@ -5,13 +5,14 @@
 
 use super::table::{phase_index, source_index, PHASES, SOURCES};
 use crate::game::{Seat, SeatView};
-use crate::games::tusac::actions::{Active, Phase};
+use crate::games::observe::{write_json, Text};
+use crate::games::tusac::actions::Active;
 use crate::games::tusac::card::{Card, CARD_TYPES};
 use crate::games::tusac::hand::Hand;
 use crate::games::tusac::onepack::view::OnePackView;
 use crate::games::tusac::packs::PacksView;
 use crate::games::tusac::sets::{Origin, SetInstance};
-use serde_json::{json, Map, Value};
+use serde::{Serialize, Serializer};
 
 /// The game's name in every observation.
 const GAME: &str = "tusac";
@@ -22,132 +23,239 @@ const NAMES: [&str; CARD_TYPES] = [
     "rC", "yC", "gC", "wC", "rH", "yH", "gH", "wH", "rP", "yP", "gP", "wP",
 ];
 
-/// A card as its string.
-fn name(c: Card) -> Value {
-    Value::String(NAMES[c.index()].to_owned())
+/// This seat's face-down block as a JSON list, a card per copy (4 of each).
+struct FaceDown<'v, 'a>(&'v PacksView<'a>);
+
+impl Serialize for FaceDown<'_, '_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.face_down().flat_map(|c| [NAMES[c.index()]; 4]))
+    }
 }
 
-/// Cards as a list of card strings, in the order given.
-fn card_list(cards: impl IntoIterator<Item = Card>) -> Value {
-    cards.into_iter().map(name).collect()
+/// Counts per card identity as a JSON list, canonical order, a card per copy.
+struct CountList<'c>(&'c [u8; CARD_TYPES]);
+
+impl Serialize for CountList<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let copies = |i: usize| std::iter::repeat_n(NAMES[i], usize::from(self.0[i]));
+        s.collect_seq((0..CARD_TYPES).flat_map(copies))
+    }
 }
 
-/// Counts per card identity as a list of card strings, canonical order, a card per copy.
-fn count_list(counts: &[u8; CARD_TYPES]) -> Value {
-    card_list(Card::all().flat_map(|c| std::iter::repeat_n(c, usize::from(counts[c.index()]))))
+/// A hand as a JSON list, canonical order.
+struct HandList(Hand);
+
+impl Serialize for HandList {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.cards().map(|c| NAMES[c.index()]))
+    }
 }
 
-/// A hand as a list of card strings, canonical order.
-fn hand_list(hand: Hand) -> Value {
-    card_list(hand.cards())
+/// A public set (fields in alphabetical order, as JSON writes them).
+#[derive(Serialize)]
+struct SetJson<'s> {
+    cards: SetCards<'s>,
+    kind: &'static str,
+    origin: &'static str,
 }
 
-/// A public set: its kind (§2.1), its cards and its origin (`dealt` or `melded`).
-fn set(s: &SetInstance) -> Value {
-    let origin = match s.origin {
-        Origin::Dealt => "dealt",
-        Origin::Melded => "melded",
-    };
-    json!({"kind": s.kind.name(), "cards": card_list(s.cards().iter().copied()), "origin": origin})
+/// A set's cards as a JSON list, in the set's order.
+struct SetCards<'s>(&'s [Card]);
+
+impl Serialize for SetCards<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter().map(|c| NAMES[c.index()]))
+    }
 }
 
 /// A seat's public sets.
-fn sets(sets: &[SetInstance]) -> Value {
-    sets.iter().map(set).collect()
+struct Sets<'s>(&'s [SetInstance]);
+
+impl Serialize for Sets<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.iter().map(SetView))
+    }
 }
 
-/// The active card: its card, source and owner, and (one-pack core) its worst-card flag of §5;
-/// `null` without one.
-fn active(a: Option<Active>, with_worst: bool) -> Value {
-    a.map_or(Value::Null, |a| {
-        let mut m = Map::new();
-        m.insert("card".into(), name(a.card));
-        m.insert("source".into(), SOURCES[source_index(a.source)].into());
-        m.insert("owner".into(), a.owner.into());
-        if with_worst {
-            m.insert("worst".into(), a.worst.into());
+/// One public set, written as [`SetJson`].
+struct SetView<'s>(&'s SetInstance);
+
+impl Serialize for SetView<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let x = self.0;
+        let origin = match x.origin {
+            Origin::Dealt => "dealt",
+            Origin::Melded => "melded",
+        };
+        SetJson {
+            cards: SetCards(x.cards()),
+            kind: x.kind.name(),
+            origin,
         }
-        Value::Object(m)
-    })
+        .serialize(s)
+    }
 }
 
-/// The common head: `game`, `variant`, `players`, `seat`, `to_move`, `phase`.
-fn head(
-    variant: &str,
+/// The active card (fields in alphabetical order); `worst` only in the one-pack core.
+#[derive(Serialize)]
+struct ActiveJson {
+    card: &'static str,
+    owner: Seat,
+    source: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    worst: Option<bool>,
+}
+
+impl ActiveJson {
+    /// The active card `a`, with its worst-card flag when `with_worst`.
+    fn of(a: Active, with_worst: bool) -> Self {
+        ActiveJson {
+            card: NAMES[a.card.index()],
+            owner: a.owner,
+            source: SOURCES[source_index(a.source)],
+            worst: with_worst.then_some(a.worst),
+        }
+    }
+}
+
+/// A one-pack seat's public record.
+#[derive(Serialize)]
+struct OnePackSeat<'s> {
+    discarded: HandList,
+    hand_size: usize,
+    khaps: Option<u32>,
+    seat: Seat,
+    sets: Sets<'s>,
+}
+
+/// Every seat of a one-pack view.
+struct OnePackSeats<'v, 'a>(&'v OnePackView<'a>);
+
+impl Serialize for OnePackSeats<'_, '_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let v = self.0;
+        s.collect_seq((0..v.options().players).map(|x| OnePackSeat {
+            discarded: HandList(v.discarded(x)),
+            hand_size: v.hand_len(x),
+            khaps: (x == v.seat() || v.khaps_announced()).then(|| v.khaps(x)),
+            seat: x,
+            sets: Sets(v.public_sets(x)),
+        }))
+    }
+}
+
+/// The observation of a one-pack view (fields in alphabetical order).
+#[derive(Serialize)]
+struct OnePackJson<'v, 'a> {
+    active: Option<ActiveJson>,
+    dead: CountList<'a>,
+    game: &'static str,
+    hand: HandList,
+    phase: &'static str,
     players: u8,
     seat: Seat,
+    seats: OnePackSeats<'v, 'a>,
+    stock: usize,
     to_move: Option<Seat>,
-    phase: Phase,
-) -> Map<String, Value> {
-    let mut m = Map::new();
-    m.insert("game".into(), GAME.into());
-    m.insert("variant".into(), variant.into());
-    m.insert("players".into(), players.into());
-    m.insert("seat".into(), seat.into());
-    m.insert("to_move".into(), to_move.map_or(Value::Null, Value::from));
-    m.insert("phase".into(), PHASES[phase_index(phase)].into());
-    m
+    unseen: CountList<'v>,
+    variant: &'v str,
 }
 
-/// The observation of a one-pack view (classic, 4sac).
-pub fn one_pack(v: &OnePackView<'_>) -> Value {
+/// Appends the observation of a one-pack view (classic, 4sac) to `out`.
+pub fn write_one_pack(v: &OnePackView<'_>, out: &mut Vec<u8>) {
     let opts = v.options();
-    let mut m = head(opts.variant, opts.players, v.seat(), v.to_move(), v.phase());
-    m.insert("hand".into(), hand_list(v.own_hand()));
-    let seats: Vec<Value> = (0..opts.players)
-        .map(|x| {
-            let khaps = (x == v.seat() || v.khaps_announced()).then(|| v.khaps(x));
-            json!({
-                "seat": x,
-                "hand_size": v.hand_len(x),
-                "khaps": khaps,
-                "sets": sets(v.public_sets(x)),
-                "discarded": hand_list(v.discarded(x)),
-            })
-        })
-        .collect();
-    m.insert("seats".into(), seats.into());
-    m.insert("stock".into(), v.stock_len().into());
-    m.insert("active".into(), active(v.active(), true));
-    m.insert("dead".into(), count_list(v.dead()));
-    m.insert("unseen".into(), count_list(&v.unseen()));
-    Value::Object(m)
+    let unseen = v.unseen();
+    let obs = OnePackJson {
+        active: v.active().map(|a| ActiveJson::of(a, true)),
+        dead: CountList(v.dead()),
+        game: GAME,
+        hand: HandList(v.own_hand()),
+        phase: PHASES[phase_index(v.phase())],
+        players: opts.players,
+        seat: v.seat(),
+        seats: OnePackSeats(v),
+        stock: v.stock_len(),
+        to_move: v.to_move(),
+        unseen: CountList(&unseen),
+        variant: opts.variant,
+    };
+    write_json(out, &obs);
 }
 
-/// The observation of a multi-pack view (sisepai21, dirtyking26).
-pub fn packs(v: &PacksView<'_>) -> Value {
+/// A multi-pack seat's public record.
+#[derive(Serialize)]
+struct PacksSeat<'s> {
+    discarded: CountList<'s>,
+    face_down_size: usize,
+    hand_size: usize,
+    seat: Seat,
+    sets: Sets<'s>,
+}
+
+/// Every seat of a multi-pack view.
+struct PacksSeats<'v, 'a>(&'v PacksView<'a>);
+
+impl Serialize for PacksSeats<'_, '_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let v = self.0;
+        s.collect_seq((0..v.options().players).map(|x| PacksSeat {
+            discarded: CountList(v.discarded(x)),
+            face_down_size: v.face_down_len(x),
+            hand_size: v.hand_len(x),
+            seat: x,
+            sets: Sets(v.melded(x)),
+        }))
+    }
+}
+
+/// The observation of a multi-pack view (fields in alphabetical order).
+#[derive(Serialize)]
+struct PacksJson<'v, 'a> {
+    active: Option<ActiveJson>,
+    asked: &'v [Seat],
+    dead: CountList<'v>,
+    double_rank: Option<Text<char>>,
+    face_down: FaceDown<'v, 'a>,
+    game: &'static str,
+    hand: CountList<'v>,
+    phase: &'static str,
+    players: u8,
+    reshuffles_left: u8,
+    seat: Seat,
+    seats: PacksSeats<'v, 'a>,
+    stock: usize,
+    stock_public: CountList<'v>,
+    to_move: Option<Seat>,
+    unseen: CountList<'v>,
+    variant: &'v str,
+}
+
+/// Appends the observation of a multi-pack view (sisepai21, dirtyking26) to `out`.
+pub fn write_packs(v: &PacksView<'_>, out: &mut Vec<u8>) {
     let opts = v.options();
-    let mut m = head(opts.variant, opts.players, v.seat(), v.to_move(), v.phase());
-    m.insert("hand".into(), count_list(v.hand()));
-    let face_down = v.face_down().flat_map(|c| [c; 4]);
-    m.insert("face_down".into(), card_list(face_down));
-    let seats: Vec<Value> = (0..opts.players)
-        .map(|x| {
-            json!({
-                "seat": x,
-                "hand_size": v.hand_len(x),
-                "face_down_size": v.face_down_len(x),
-                "sets": sets(v.melded(x)),
-                "discarded": count_list(v.discarded(x)),
-            })
-        })
-        .collect();
-    m.insert("seats".into(), seats.into());
-    m.insert("stock".into(), v.stock_len().into());
+    let unseen = v.unseen();
     let mut public = [0u8; CARD_TYPES];
     v.public_stock().iter().for_each(|c| public[c.index()] += 1);
-    m.insert("stock_public".into(), count_list(&public));
-    m.insert("reshuffles_left".into(), v.reshuffles_left().into());
-    let double = v.double_rank().map(|r| r.letter().to_string());
-    m.insert(
-        "double_rank".into(),
-        double.map_or(Value::Null, Value::from),
-    );
-    m.insert("active".into(), active(v.active(), false));
-    m.insert("asked".into(), v.asked().into());
-    m.insert("dead".into(), count_list(v.dead()));
-    m.insert("unseen".into(), count_list(&v.unseen()));
-    Value::Object(m)
+    let obs = PacksJson {
+        active: v.active().map(|a| ActiveJson::of(a, false)),
+        asked: v.asked(),
+        dead: CountList(v.dead()),
+        double_rank: v.double_rank().map(|r| Text(r.letter())),
+        face_down: FaceDown(v),
+        game: GAME,
+        hand: CountList(v.hand()),
+        phase: PHASES[phase_index(v.phase())],
+        players: opts.players,
+        reshuffles_left: v.reshuffles_left(),
+        seat: v.seat(),
+        seats: PacksSeats(v),
+        stock: v.stock_len(),
+        stock_public: CountList(&public),
+        to_move: v.to_move(),
+        unseen: CountList(&unseen),
+        variant: opts.variant,
+    };
+    write_json(out, &obs);
 }
 
 #[cfg(test)]

@@ -15,10 +15,10 @@ use crate::games::observe::{ActionOf, Observe, Segment, ViewOf};
 use crate::games::tusac::engine::{TuSac, TuSacView};
 
 impl Observe for TuSac {
-    fn observation(&self, view: &ViewOf<'_, Self>) -> serde_json::Value {
+    fn write_observation(&self, view: &ViewOf<'_, Self>, out: &mut Vec<u8>) {
         match view {
-            TuSacView::OnePack(v) => json::one_pack(v),
-            TuSacView::MultiPack(v) => json::packs(v),
+            TuSacView::OnePack(v) => json::write_one_pack(v, out),
+            TuSacView::MultiPack(v) => json::write_packs(v, out),
         }
     }
     fn tensor_layout(&self) -> Vec<Segment> {
