@@ -7,6 +7,8 @@
 mod common;
 #[path = "../common/counting_alloc.rs"]
 mod counting_alloc;
+#[path = "../common/observation_keys.rs"]
+mod observation_keys;
 
 mod chan_features;
 mod chan_options_doc;

@@ -18,29 +18,7 @@ use bailab::rng::{stream_rng, DEAL_STREAM};
 use bailab::sim::agent_stream;
 use serde_json::Value;
 
-/// The observation's keys, in the documented order.
-const KEYS: [&str; 18] = [
-    "game",
-    "variant",
-    "players",
-    "seat",
-    "to_move",
-    "phase",
-    "hand",
-    "seats",
-    "live",
-    "stock_size",
-    "dead",
-    "first_player",
-    "prev_winner",
-    "resume",
-    "return_gate",
-    "declined",
-    "u_forfeit",
-    "unseen",
-];
-/// The keys of each entry of `seats`.
-const SEAT_KEYS: [&str; 5] = ["seat", "hand_size", "melds", "discards", "passed"];
+use crate::observation_keys::{CHAN_KEYS as KEYS, CHAN_SEAT_KEYS as SEAT_KEYS};
 /// The keys of a meld.
 const MELD_KEYS: [&str; 4] = ["kind", "source", "cards", "taken"];
 /// The keys of the live card.

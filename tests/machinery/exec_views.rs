@@ -19,6 +19,7 @@
 //!    message, and the seat has the same legal actions there. Had the message read anything
 //!    hidden, resampling would change it.
 
+use crate::observation_keys as keys;
 use bailab::agent::Agent;
 use bailab::agents::catalogue::make_agent;
 use bailab::agents::exec::decide_message;
@@ -338,29 +339,7 @@ fn check_pool(
 }
 
 /// Chắn's documented observation keys (docs/observations/chan.md).
-const CHAN_KEYS: (&[&str], &[&str]) = (
-    &[
-        "game",
-        "variant",
-        "players",
-        "seat",
-        "to_move",
-        "phase",
-        "hand",
-        "seats",
-        "live",
-        "stock_size",
-        "dead",
-        "first_player",
-        "prev_winner",
-        "resume",
-        "return_gate",
-        "declined",
-        "u_forfeit",
-        "unseen",
-    ],
-    &["seat", "hand_size", "melds", "discards", "passed"],
-);
+const CHAN_KEYS: (&[&str], &[&str]) = (&keys::CHAN_KEYS, &keys::CHAN_SEAT_KEYS);
 
 /// Every other seat's concealed hand.
 fn chan_hidden(state: &ChanState, seat: Seat) -> Vec<Vec<String>> {
@@ -447,36 +426,9 @@ fn face_down(state: &PacksState, seat: Seat) -> Vec<String> {
 }
 
 /// Tứ Sắc's documented observation keys (docs/observations/tusac.md), one-pack core.
-const ONE_PACK_KEYS: (&[&str], &[&str]) = (
-    &[
-        "game", "variant", "players", "seat", "to_move", "phase", "hand", "seats", "stock",
-        "active", "dead", "unseen",
-    ],
-    &["seat", "hand_size", "khaps", "sets", "discarded"],
-);
+const ONE_PACK_KEYS: (&[&str], &[&str]) = (&keys::ONE_PACK_KEYS, &keys::ONE_PACK_SEAT_KEYS);
 /// The same, multi-pack core.
-const MULTI_PACK_KEYS: (&[&str], &[&str]) = (
-    &[
-        "game",
-        "variant",
-        "players",
-        "seat",
-        "to_move",
-        "phase",
-        "hand",
-        "face_down",
-        "seats",
-        "stock",
-        "stock_public",
-        "reshuffles_left",
-        "double_rank",
-        "active",
-        "asked",
-        "dead",
-        "unseen",
-    ],
-    &["seat", "hand_size", "face_down_size", "sets", "discarded"],
-);
+const MULTI_PACK_KEYS: (&[&str], &[&str]) = (&keys::PACKS_KEYS, &keys::PACKS_SEAT_KEYS);
 
 /// Check 1 for Tứ Sắc, both cores; in 4sac another seat's Khaps (hidden) are `null`.
 fn tusac_check1(message: &Value, state: &TuSacState, seat: Seat) {

@@ -4,6 +4,8 @@
 
 #[path = "../common/mod.rs"]
 mod common;
+#[path = "../common/observation_keys.rs"]
+mod observation_keys;
 // The counting allocator counts per thread, so one for the whole binary serves every module.
 #[path = "../common/counting_alloc.rs"]
 mod counting_alloc;

@@ -162,33 +162,7 @@ fn dirtyking26_encodings_are_functions_of_the_view() {
     check_variant("dirtyking26", 1);
 }
 
-/// The keys of an observation, in the documented order, for the one-pack core (classic, 4sac)
-/// and the multi-pack core (sisepai21, dirtyking26), and the keys of one seat's entry.
-const ONE_PACK_KEYS: [&str; 12] = [
-    "game", "variant", "players", "seat", "to_move", "phase", "hand", "seats", "stock", "active",
-    "dead", "unseen",
-];
-const PACKS_KEYS: [&str; 17] = [
-    "game",
-    "variant",
-    "players",
-    "seat",
-    "to_move",
-    "phase",
-    "hand",
-    "face_down",
-    "seats",
-    "stock",
-    "stock_public",
-    "reshuffles_left",
-    "double_rank",
-    "active",
-    "asked",
-    "dead",
-    "unseen",
-];
-const ONE_PACK_SEAT_KEYS: [&str; 5] = ["seat", "hand_size", "khaps", "sets", "discarded"];
-const PACKS_SEAT_KEYS: [&str; 5] = ["seat", "hand_size", "face_down_size", "sets", "discarded"];
+use crate::observation_keys::{ONE_PACK_KEYS, ONE_PACK_SEAT_KEYS, PACKS_KEYS, PACKS_SEAT_KEYS};
 const PHASES: [&str; 4] = ["must_discard", "turn_option", "claim", "over"];
 
 /// The sorted keys of a JSON object.
