@@ -311,3 +311,19 @@ fn the_documented_example_is_a_valid_record_of_its_command() {
     let fresh: Record = serde_json::from_str(&text(&o).0).unwrap();
     assert_eq!(fresh, documented, "docs/records.md is out of date");
 }
+
+/// Found by the `record` fuzz target (docs/fuzzing.md): a multi-pack record whose
+/// `reshuffle_seed` is a float beyond `u64` (which serde_json does not read back exactly) is
+/// refused by `check`, naming the key, rather than dealt.
+#[test]
+fn a_reshuffle_seed_that_is_not_a_whole_number_is_refused() {
+    let golden = std::fs::read_to_string("tests/golden/tusac-dirtyking26.json").unwrap();
+    let mut r: Record = serde_json::from_str(&golden).unwrap();
+    check(&r).unwrap();
+    r.setup.insert(
+        "reshuffle_seed".into(),
+        serde_json::json!(1.2674252831103345e20),
+    );
+    let e = check(&r).unwrap_err();
+    assert!(e.message.contains("'reshuffle_seed'"), "{e}");
+}

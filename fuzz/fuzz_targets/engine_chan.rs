@@ -1,0 +1,8 @@
+//! Drives Chắn games from fuzzer-chosen variants, seat counts, decks and legal actions, asserting
+//! the contracts at every step ([`bailab_fuzz::drive`]).
+#![no_main]
+
+use bailab::games::chan::Chan;
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| bailab_fuzz::drive::<Chan>(data));

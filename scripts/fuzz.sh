@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Runs the cargo-fuzz targets of fuzz/ (docs/fuzzing.md) for SECONDS each and prints, per
+# target, the executions, executions per second, coverage (libFuzzer's `cov:` edges and `ft:`
+# features) and whether it crashed.
+#
+#   scripts/fuzz.sh [SECONDS] [TARGET...]     # default: 60 s, every target (cargo fuzz list)
+#   scripts/fuzz.sh 20                        # what CI runs: every target for 20 s
+#   scripts/fuzz.sh 600 record engine_tusac   # two targets, ten minutes each
+#
+# Installs cargo-fuzz (pinned) when it is missing. Builds on the stable toolchain: with
+# `--sanitizer none` cargo-fuzz passes only stable compiler flags (coverage instrumentation), so
+# no nightly is needed. Each target starts from its committed seeds in fuzz/corpus/TARGET/ and
+# writes the inputs it finds to fuzz/work/TARGET/ (ignored by git); a crash or hang (an input
+# over 10 s) leaves its input in fuzz/artifacts/TARGET/. Minimise one with
+#   cargo fuzz tmin --sanitizer none TARGET fuzz/artifacts/TARGET/crash-...
+# and replay it with `cargo fuzz run --sanitizer none TARGET FILE`.
+# Exits non-zero if any target crashed or hung.
+set -euo pipefail
+
+CARGO_FUZZ_VERSION=0.13.1
+cd "$(dirname "$0")/.."
+
+seconds=60
+if [[ $# -gt 0 && $1 =~ ^[0-9]+$ ]]; then
+    seconds=$1
+    shift
+fi
+
+if ! cargo fuzz --version 2>/dev/null | grep -q " $CARGO_FUZZ_VERSION\$"; then
+    cargo install cargo-fuzz --locked --version "$CARGO_FUZZ_VERSION"
+fi
+
+flags=(--sanitizer none)
+if [[ $# -gt 0 ]]; then
+    targets=("$@")
+else
+    mapfile -t targets < <(cargo fuzz list)
+fi
+
+build_start=$SECONDS
+cargo fuzz build "${flags[@]}" 2>&1 | tail -n 3 ||
+    { echo "fuzz.sh: the build failed" >&2; exit 1; }
+echo "build: $((SECONDS - build_start)) s"
+
+failed=()
+summary=()
+for t in "${targets[@]}"; do
+    mkdir -p "fuzz/work/$t" "fuzz/artifacts/$t"
+    log="fuzz/work/$t.log"
+    status=0
+    cargo fuzz run "${flags[@]}" "$t" "fuzz/work/$t" "fuzz/corpus/$t" -- \
+        -max_total_time="$seconds" -timeout=10 -print_final_stats=1 \
+        -artifact_prefix="fuzz/artifacts/$t/" >"$log" 2>&1 || status=$?
+    execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
+    rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -n 1)
+    cov=$(grep -o 'cov: [0-9]* ft: [0-9]*' "$log" | tail -n 1)
+    if [[ $status -ne 0 ]]; then
+        failed+=("$t")
+        result="CRASH (exit $status; log $log)"
+        grep -E 'panicked|ERROR|Test unit written|SUMMARY' "$log" | head -n 8 >&2 || true
+    else
+        result=ok
+    fi
+    line=$(printf '%-16s %9s execs %7s exec/s  %-22s %s' "$t" "${execs:-?}" "${rate:-?}" \
+        "${cov:-cov: ?}" "$result")
+    echo "$line"
+    summary+=("$line")
+done
+
+echo
+echo "fuzz.sh: $seconds s per target"
+printf '%s\n' "${summary[@]}"
+if [[ ${#failed[@]} -gt 0 ]]; then
+    echo "fuzz.sh: crashed: ${failed[*]}" >&2
+    exit 1
+fi
