@@ -10,7 +10,7 @@
 # Installs cargo-fuzz (pinned) when it is missing. Builds on the stable toolchain: with
 # `--sanitizer none` cargo-fuzz passes only stable compiler flags (coverage instrumentation), so
 # no nightly is needed. Each target starts from its committed seeds in fuzz/corpus/TARGET/ and
-# writes the inputs it finds to fuzz/work/TARGET/ (ignored by git); a crash or hang (an input
+# writes the inputs it finds to fuzz/found/TARGET/ (ignored by git); a crash or hang (an input
 # over 10 s) leaves its input in fuzz/artifacts/TARGET/. Minimise one with
 #   cargo fuzz tmin --sanitizer none TARGET fuzz/artifacts/TARGET/crash-...
 # and replay it with `cargo fuzz run --sanitizer none TARGET FILE`.
@@ -45,10 +45,10 @@ echo "build: $((SECONDS - build_start)) s"
 failed=()
 summary=()
 for t in "${targets[@]}"; do
-    mkdir -p "fuzz/work/$t" "fuzz/artifacts/$t"
-    log="fuzz/work/$t.log"
+    mkdir -p "fuzz/found/$t" "fuzz/artifacts/$t"
+    log="fuzz/found/$t.log"
     status=0
-    cargo fuzz run "${flags[@]}" "$t" "fuzz/work/$t" "fuzz/corpus/$t" -- \
+    cargo fuzz run "${flags[@]}" "$t" "fuzz/found/$t" "fuzz/corpus/$t" -- \
         -max_total_time="$seconds" -timeout=10 -print_final_stats=1 \
         -artifact_prefix="fuzz/artifacts/$t/" >"$log" 2>&1 || status=$?
     execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
