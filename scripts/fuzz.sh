@@ -4,7 +4,7 @@
 # features) and whether it crashed.
 #
 #   scripts/fuzz.sh [SECONDS] [TARGET...]     # default: 60 s, every target (cargo fuzz list)
-#   scripts/fuzz.sh 20                        # what CI runs: every target for 20 s
+#   scripts/fuzz.sh 20                        # every target for 20 s (the brief run meant for CI)
 #   scripts/fuzz.sh 600 record engine_tusac   # two targets, ten minutes each
 #
 # Installs cargo-fuzz (pinned) when it is missing. Builds on the stable toolchain: with
