@@ -70,7 +70,8 @@ pub fn play_from<S: GameState>(
 }
 
 /// Plays `state` to the end with the agents' own RNGs (kept by the caller, so that the games of
-/// a match draw from continuing streams); `state` is left at the end of the game.
+/// a match draw from continuing streams); `state` is left at the end of the game. Every seat's
+/// agent is told of the game's start and end ([`Agent::begin`], [`Agent::end`]).
 pub fn play_out<S: GameState>(
     state: &mut S,
     agents: &mut [Box<dyn Agent<S>>],
