@@ -7,7 +7,7 @@ use bailab::games::chan::{Chan, ChanState};
 use bailab::games::kind::{GameKind, RecordSetup};
 use bailab::games::tienlen::{Cards, TienLen, TienLenState};
 use bailab::games::tusac::onepack::deck::DECK_SIZE;
-use bailab::games::tusac::{OnePackState, TuSac, TuSacState};
+use bailab::games::tusac::{TuSac, TuSacState};
 use bailab::rng::{stream_rng, DEAL_STREAM};
 use bailab::sim::recorder::{check, Recorder};
 use std::cell::RefCell;
@@ -68,26 +68,10 @@ pub trait Counted: GameKind {
     fn assert_conserved(state: &Self::State);
 }
 
-/// Every card of a one-pack Tứ Sắc state: hands, public sets, dead pile, stock, active card.
-fn onepack_cards(s: &OnePackState) -> usize {
-    let seats = 0..s.players() as Seat;
-    let private: usize = seats.clone().map(|x| s.private(x).len()).sum();
-    let public: usize = seats
-        .map(|x| {
-            s.public_sets(x)
-                .iter()
-                .map(|set| set.cards().len())
-                .sum::<usize>()
-        })
-        .sum();
-    let dead: usize = s.dead().iter().map(|&c| c as usize).sum();
-    private + public + dead + s.stock_len() + usize::from(s.active().is_some())
-}
-
 impl Counted for TuSac {
     fn assert_conserved(state: &TuSacState) {
         match state {
-            TuSacState::OnePack(s) => assert_eq!(onepack_cards(s), DECK_SIZE, "cards conserved"),
+            TuSacState::OnePack(s) => assert_eq!(s.total_cards(), DECK_SIZE, "cards conserved"),
             TuSacState::MultiPack(s) => {
                 assert_eq!(s.total_cards(), s.deck().len(), "cards conserved")
             }

@@ -18,7 +18,7 @@ use bailab::games::tusac::{trash, Card, Hand, Meld, OnePack, Options, SetKind};
 use bailab::games::tusac::{TuSac, TuSacView};
 use bailab::rng::{stream_rng, DEAL_STREAM};
 use bailab::sim::agent_stream;
-use tusac_play::{act, legal, total_cards};
+use tusac_play::{act, legal};
 
 fn c(s: &str) -> Card {
     s.parse().unwrap()
@@ -435,7 +435,7 @@ fn checked_game(game: &OnePack, agent: &str, master: u64, index: u64) -> (Vec<Ac
     }
     let mut seq = Vec::new();
     let mut asked: Vec<Seat> = Vec::new();
-    assert_eq!(total_cards(&state), DECK_SIZE);
+    assert_eq!(state.total_cards(), DECK_SIZE);
     while let Some(seat) = state.to_move() {
         assert!(seq.len() < 1000, "game {index} does not end");
         check_decision(&state, &asked);
@@ -462,7 +462,7 @@ fn checked_game(game: &OnePack, agent: &str, master: u64, index: u64) -> (Vec<Ac
         state.apply(action);
         seq.push(action);
         assert_eq!(
-            total_cards(&state),
+            state.total_cards(),
             DECK_SIZE,
             "cards conserved, game {index}"
         );

@@ -2,7 +2,6 @@
 //! conserved in every state, payouts sum to zero, trash discards lower trash by exactly one, no
 //! meld raises trash, every game ends, and a replayed seed gives the same game.
 
-use crate::tusac_play;
 use bailab::agent::uniform_index;
 use bailab::agents::catalogue::make_agent;
 use bailab::game::GameId;
@@ -14,7 +13,6 @@ use bailab::games::tusac::TuSac;
 use bailab::games::tusac::{trash, OnePack};
 use bailab::rng::{stream_rng, DEAL_STREAM};
 use bailab::sim::{agent_stream, play_game};
-use tusac_play::total_cards;
 
 const GAMES: u64 = 100_000;
 
@@ -26,7 +24,7 @@ fn checked_game(game: &OnePack, master: u64, index: u64) -> (Vec<Action>, Outcom
         .collect();
     let mut actions = <OnePackState as GameState>::Actions::default();
     let mut seq = Vec::new();
-    assert_eq!(total_cards(&state), DECK_SIZE);
+    assert_eq!(state.total_cards(), DECK_SIZE);
     while let Some(seat) = state.to_move() {
         assert!(seq.len() < 1000, "game {index} does not end");
         state.legal_actions(&mut actions);
@@ -41,7 +39,7 @@ fn checked_game(game: &OnePack, master: u64, index: u64) -> (Vec<Action>, Outcom
         state.apply(action);
         seq.push(action);
         assert_eq!(
-            total_cards(&state),
+            state.total_cards(),
             DECK_SIZE,
             "cards conserved, game {index}"
         );

@@ -211,6 +211,22 @@ impl OnePackState {
     pub fn stock_len(&self) -> usize {
         DECK_SIZE - self.next_draw as usize
     }
+    /// Every card in play, counted in every zone: private and public blocks, dead pile, stock
+    /// and the active card (cards are conserved: this is the deck size).
+    pub fn total_cards(&self) -> usize {
+        let seats = 0..self.players() as Seat;
+        let private: usize = seats.clone().map(|x| self.private(x).len()).sum();
+        let public: usize = seats
+            .map(|x| {
+                self.public_sets(x)
+                    .iter()
+                    .map(|s| s.cards().len())
+                    .sum::<usize>()
+            })
+            .sum();
+        let dead: usize = self.dead.iter().map(|&c| usize::from(c)).sum();
+        private + public + dead + self.stock_len() + usize::from(self.active.is_some())
+    }
     /// The shuffled deck the game was dealt from (§1.3 item 4).
     pub fn deck(&self) -> &[Card; DECK_SIZE] {
         &self.deck
