@@ -14,6 +14,7 @@ pub mod progress;
 pub mod replay;
 pub mod rules;
 pub mod run;
+pub mod soak;
 pub mod tune;
 
 use clap::{Parser, Subcommand};
@@ -58,6 +59,8 @@ pub enum Command {
     Deals(deals::Args),
     /// Print the rule options in force for a game and variant, with their meaning and section.
     Rules(rules::Args),
+    /// Play millions of games per table with every contract checked; report the faults.
+    Soak(soak::Args),
 }
 
 /// The `--game` argument: a name of the registry (`bailab agents` lists the games).
@@ -107,5 +110,6 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Tune(args) => tune::run(args),
         Command::Deals(args) => deals::run(args),
         Command::Rules(args) => rules::run(args),
+        Command::Soak(args) => soak::run(args),
     }
 }

@@ -6,11 +6,13 @@ pub mod experiment;
 pub mod game_files;
 pub mod games_csv;
 pub mod guard;
+pub mod invariants;
 pub mod output;
 pub mod play;
 pub mod recorder;
 pub mod report;
 pub mod runner;
+pub mod soak;
 pub mod sprt;
 pub mod stats;
 

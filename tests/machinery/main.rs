@@ -33,6 +33,7 @@ mod rules_agent;
 mod rules_reference;
 mod runner;
 mod sigterm;
+mod soak;
 mod specs;
 mod sprt;
 mod standalone;

@@ -18,8 +18,8 @@ use crate::deal_spec::DealLayout;
 use crate::game::Game;
 use crate::game::RuleMap;
 use crate::games::kind::{
-    check_variant, rules_with_players, Analysis, AnalyzeOptions, BenchRow, GameInfo, GameKind,
-    RecordSetup, RuleDoc,
+    cards_conserved, check_variant, rules_with_players, Analysis, AnalyzeOptions, BenchRow,
+    GameInfo, GameKind, RecordSetup, RuleDoc,
 };
 use crate::record::RecordEvent;
 use crate::rng::{stream_rng, DEAL_STREAM};
@@ -83,6 +83,17 @@ impl GameKind for Chan {
     fn measure_deal(state: &Self::State, out: &mut [[i32; crate::game::MAX_SEATS]]) {
         super::deals::measure(state, out);
     }
+    fn check_cards(s: &ChanState) -> Result<(), String> {
+        let seats: usize = (0..s.players() as crate::game::Seat)
+            .map(|x| s.seat(x).concealed.len() + s.seat(x).exposed().len())
+            .sum();
+        let held = seats + s.dead().len() + s.stock_len() + usize::from(s.live().is_some());
+        cards_conserved(held, DECK_SIZE)
+    }
+    const RULE_SAMPLES: &'static [&'static str] = &[
+        r#"{"first_player_after_draw": "Next", "auto_expose_thien_khai": false, "chan_discard_rule": "Strict"}"#,
+        r#"{"u_pass_forfeit": true, "chi_includes_passed_draw": true, "thap_thanh_rule": "SumPointsOfColourFactors", "ga_points": 0}"#,
+    ];
 
     fn build(variant: &str, players: usize, rules: &RuleMap) -> Result<Chan, String> {
         check_variant(&Self::INFO, variant)?;

@@ -19,8 +19,8 @@ use crate::deal_spec::DealLayout;
 use crate::game::Game;
 use crate::game::RuleMap;
 use crate::games::kind::{
-    check_variant, rules_with_players, Analysis, AnalyzeOptions, BenchRow, GameInfo, GameKind,
-    RecordSetup, RuleDoc,
+    cards_conserved, check_variant, rules_with_players, Analysis, AnalyzeOptions, BenchRow,
+    GameInfo, GameKind, RecordSetup, RuleDoc,
 };
 use crate::record::RecordEvent;
 use crate::rng::{stream_rng, DEAL_STREAM};
@@ -80,6 +80,25 @@ impl GameKind for TienLen {
     fn measure_deal(state: &Self::State, out: &mut [[i32; crate::game::MAX_SEATS]]) {
         super::deals::measure(state, out);
     }
+    fn check_cards(s: &TienLenState) -> Result<(), String> {
+        let mut all = s.set_aside();
+        let mut held = s.set_aside().len() as usize;
+        for seat in 0..s.players() as crate::game::Seat {
+            all = all.union(s.hand(seat)).union(s.played_by(seat));
+            held += (s.hand(seat).len() + s.played_by(seat).len()) as usize;
+        }
+        if all != Cards::ALL {
+            return Err(format!(
+                "cards missing from play: {}",
+                Cards::ALL.minus(all)
+            ));
+        }
+        cards_conserved(held, DECK_SIZE)
+    }
+    const RULE_SAMPLES: &'static [&'static str] = &[
+        r#"{"ps3_chops_pair_of_twos": true, "quad_chops": "PairOnly", "ps5_powers": false, "oot_chop_min_pairs": "none", "passed_player_may_chop_in_turn": true}"#,
+        r#"{"forbid_finish_on_two": true, "cong_den_enabled": false, "toi_trang_dem_heo": true, "initial_game_also_general_list": true, "oot_chop_min_pairs": 5}"#,
+    ];
 
     fn build(variant: &str, players: usize, rules: &RuleMap) -> Result<TienLen, String> {
         check_variant(&Self::INFO, variant)?;

@@ -18,7 +18,7 @@ use crate::deal_spec::DealLayout;
 use crate::game::Game;
 use crate::game::RuleMap;
 use crate::games::kind::{
-    Analysis, AnalyzeOptions, BenchRow, GameInfo, GameKind, RecordSetup, RuleDoc,
+    cards_conserved, Analysis, AnalyzeOptions, BenchRow, GameInfo, GameKind, RecordSetup, RuleDoc,
 };
 use crate::record::RecordEvent;
 use crate::rng::{stream_rng, DEAL_STREAM};
@@ -44,6 +44,21 @@ impl GameKind for TuSac {
             TuSacState::MultiPack(s) => super::packs::deals::measure(s, out),
         }
     }
+    fn check_cards(state: &TuSacState) -> Result<(), String> {
+        let (held, dealt) = match state {
+            TuSacState::OnePack(s) => (s.total_cards(), super::onepack::deck::DECK_SIZE),
+            TuSacState::MultiPack(s) => (s.total_cards(), s.deck().len()),
+        };
+        cards_conserved(held, dealt)
+    }
+    const RULE_SAMPLES: &'static [&'static str] = &[
+        // The one-pack core (classic, 4sac).
+        r#"{"khui_rule": "Optional", "pair_claim_rule": "Optional", "pair_waiting_exception": false, "passed_draw": "ChowPawnsOrPair", "discard_rule": "AnyNonKing"}"#,
+        r#"{"drawn_king": "WinKongThenDrawer", "exposed_triple_upgrade": true, "payout": "KongDeduction", "natural_win_for_first": false, "worst_card_penalty": false}"#,
+        // The multi-pack core (sisepai21, dirtyking26).
+        r#"{"khui_rule": "Optional", "pair_claim_rule": "Optional", "passed_draw": "DrawerDiscards", "discard_rule": "AnyNonKing"}"#,
+        r#"{"redeal_dead_hands": true, "dealt_quad": "FaceDownLocked", "reshuffles": 1, "stock_floor": 3, "win_test": "CompleteOver9", "pair_meld_min_points": 3}"#,
+    ];
 
     fn build(variant: &str, players: usize, rules: &RuleMap) -> Result<TuSac, String> {
         crate::games::kind::check_variant(&Self::INFO, variant)?;

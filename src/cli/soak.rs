@@ -1,0 +1,296 @@
+//! `bailab soak`: many seeded games per table (game, variant, seat count) with every contract
+//! checked on every game (`docs/soak.md`); prints and writes, per table, the games played, the
+//! faults found and the time taken, and exits non-zero if any game broke a contract.
+
+use crate::games::kind::{GameInfo, GameKind};
+use crate::games::{game_info, with_game, GameVisitor, GAMES};
+use crate::sim::output::write_atomic;
+use crate::sim::report::check_threads;
+use crate::sim::soak::{rule_sets, soak, SoakOptions, SoakReport};
+use crate::text::thousands;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+
+/// Arguments of `bailab soak`.
+#[derive(clap::Args, Debug)]
+#[command(
+    after_help = "TABLE is GAME, GAME/VARIANT or GAME/VARIANT/PLAYERS, where PLAYERS is \
+a number or a range such as 2-5; a table without a variant or players soaks every variant or \
+seat count. Without tables: every game, variant and seat count.\n\n\
+Deal d plays rule set d mod R (the variant's own, then those of the game's samples the table accepts) and \
+seats the agents in every mix. Checked on every game: cards conserved at every step, an outcome \
+only at the end, an end within 10,000 decisions, zero-sum payouts, and no panic; on every \
+--deep-every-th game also: a legal action at every decision, determinizations consistent with \
+the state, and a record that `bailab check` accepts.\n\n\
+Example (the figures of docs/soak.md): scripts/soak.sh"
+)]
+pub struct Args {
+    /// Tables to soak (default: every game, variant and seat count).
+    pub tables: Vec<String>,
+    /// Games per table.
+    #[arg(long, default_value_t = 1_000_000)]
+    pub games: u64,
+    /// The master seed of the deals.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// The first deal played (to play one faulty deal again: --first-deal D --games 1).
+    #[arg(long, default_value_t = 0)]
+    pub first_deal: u64,
+    /// Check every this many deals deeply (0: none; 1: all).
+    #[arg(long, default_value_t = 1000)]
+    pub deep_every: u64,
+    /// The agents seated, in every mix at every table (repeatable).
+    #[arg(long = "agent", default_values_t = ["random".to_string(), "greedy".to_string()])]
+    pub agents: Vec<String>,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// A CSV file to write the tables' figures to (rewritten after each table).
+    #[arg(long, short)]
+    pub output: Option<PathBuf>,
+    /// Print only the totals and the faults.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// One table to soak.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TableSpec {
+    /// The game's name.
+    pub game: &'static str,
+    /// The variant.
+    pub variant: &'static str,
+    /// The seat count.
+    pub players: usize,
+}
+
+/// The tables named by `text` (`GAME[/VARIANT[/PLAYERS]]`); errors name the part at fault.
+pub fn parse_tables(text: &str) -> Result<Vec<TableSpec>, String> {
+    let mut parts = text.split('/');
+    let game = parts.next().unwrap_or("");
+    let info: &'static GameInfo = game_info(game).map_err(|e| format!("table '{text}': {e}"))?;
+    let variants: Vec<&'static str> = match parts.next() {
+        None | Some("") => info.variants.to_vec(),
+        Some(v) => {
+            let found = info.variants.iter().find(|&&x| x == v).ok_or_else(|| {
+                format!(
+                    "table '{text}': {} has no variant '{v}' (it has {})",
+                    info.name,
+                    info.variants.join(", ")
+                )
+            })?;
+            vec![*found]
+        }
+    };
+    let players = parts.next();
+    if parts.next().is_some() {
+        return Err(format!(
+            "table '{text}': too many parts (GAME/VARIANT/PLAYERS)"
+        ));
+    }
+    let mut out = Vec::new();
+    for variant in variants {
+        let (lo, hi) = info.seats_of(variant);
+        let (from, to) = match players {
+            None | Some("") => (lo, hi),
+            Some(p) => seat_range(p).map_err(|e| format!("table '{text}': {e}"))?,
+        };
+        if from < lo || to > hi || from > to {
+            return Err(format!(
+                "table '{text}': {} {variant} seats {lo} to {hi} players",
+                info.name
+            ));
+        }
+        out.extend((from..=to).map(|players| TableSpec {
+            game: info.name,
+            variant,
+            players,
+        }));
+    }
+    Ok(out)
+}
+
+/// `N` or `A-B`.
+fn seat_range(text: &str) -> Result<(usize, usize), String> {
+    let number = |t: &str| {
+        t.trim()
+            .parse::<usize>()
+            .map_err(|_| format!("players '{text}' is not a number or a range such as 2-5"))
+    };
+    match text.split_once('-') {
+        Some((a, b)) => Ok((number(a)?, number(b)?)),
+        None => number(text).map(|n| (n, n)),
+    }
+}
+
+/// Soaks one table of the game visited.
+struct SoakTable<'a> {
+    table: &'a TableSpec,
+    opts: &'a SoakOptions<'a>,
+}
+
+impl GameVisitor for SoakTable<'_> {
+    type Output = Result<(SoakReport, usize), String>;
+    fn visit<G: GameKind>(self) -> Self::Output {
+        let (variant, players) = (self.table.variant, self.table.players);
+        let report = soak::<G>(variant, players, self.opts)?;
+        Ok((report, rule_sets::<G>(variant, players)?.len()))
+    }
+}
+
+const HEADER: &str = "game,variant,players,games,decisions,deep_checked,faults,seconds,\
+games_per_s,threads,seed,first_deal,rule_sets,agents";
+
+/// One CSV row of a table's figures.
+fn csv_row(t: &TableSpec, r: &SoakReport, sets: usize, args: &Args, threads: usize) -> String {
+    format!(
+        "{},{},{},{},{},{},{},{:.1},{:.0},{threads},{},{},{sets},{}",
+        t.game,
+        t.variant,
+        t.players,
+        r.games,
+        r.decisions,
+        r.deep,
+        r.fault_count,
+        r.seconds,
+        r.games as f64 / r.seconds.max(1e-9),
+        args.seed,
+        args.first_deal,
+        args.agents.join(" ")
+    )
+}
+
+/// Writes the rows so far to `path` (a temporary file renamed over it).
+fn write_csv(path: &Path, rows: &[String]) -> anyhow::Result<()> {
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty());
+    let dir = dir.unwrap_or(Path::new("."));
+    let name = path.file_name().and_then(|n| n.to_str());
+    let name = name.ok_or_else(|| anyhow::anyhow!("{}: not a file name", path.display()))?;
+    let text = std::iter::once(HEADER.to_string())
+        .chain(rows.iter().cloned())
+        .collect::<Vec<_>>()
+        .join("\n");
+    write_atomic(dir, name, format!("{text}\n").as_bytes())?;
+    Ok(())
+}
+
+/// Runs the command.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let tables = tables(&args.tables).map_err(anyhow::Error::msg)?;
+    if args.agents.is_empty() {
+        anyhow::bail!("--agent: give at least one agent");
+    }
+    if let Some(t) = args.threads {
+        check_threads(t)?;
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.unwrap_or(0))
+        .build()?;
+    let threads = pool.current_num_threads();
+    let mut rows = Vec::new();
+    let mut faults = 0;
+    for t in &tables {
+        let bar = progress_bar(&args, t);
+        let tick = |n: u64| {
+            if let Some(b) = &bar {
+                b.inc(n);
+            }
+        };
+        let opts = SoakOptions {
+            seed: args.seed,
+            first_deal: args.first_deal,
+            games: args.games,
+            deep_every: args.deep_every,
+            agents: &args.agents,
+            progress: &tick,
+        };
+        let (report, sets) = pool
+            .install(|| {
+                with_game(
+                    t.game,
+                    SoakTable {
+                        table: t,
+                        opts: &opts,
+                    },
+                )
+            })
+            .map_err(anyhow::Error::msg)?
+            .map_err(|e| anyhow::anyhow!("{}/{}/{}: {e}", t.game, t.variant, t.players))?;
+        if let Some(b) = bar {
+            b.finish_and_clear();
+        }
+        print_table(t, &report, &args);
+        faults += report.fault_count;
+        rows.push(csv_row(t, &report, sets, &args, threads));
+        if let Some(path) = &args.output {
+            write_csv(path, &rows)?;
+        }
+    }
+    if faults > 0 {
+        anyhow::bail!("{faults} game(s) broke a contract");
+    }
+    Ok(())
+}
+
+/// Every table named (in order, each once), or every table of every game.
+fn tables(texts: &[String]) -> Result<Vec<TableSpec>, String> {
+    let all: Vec<String> = GAMES.iter().map(|g| g.name.to_string()).collect();
+    let texts = if texts.is_empty() { &all[..] } else { texts };
+    let mut out: Vec<TableSpec> = Vec::new();
+    for text in texts {
+        for t in parse_tables(text)? {
+            if !out.contains(&t) {
+                out.push(t);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The progress bar of one table (none when quiet or not on a terminal).
+fn progress_bar(args: &Args, t: &TableSpec) -> Option<indicatif::ProgressBar> {
+    if args.quiet || !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let bar = indicatif::ProgressBar::new(args.games);
+    let style = indicatif::ProgressStyle::with_template(
+        "{msg:24!} {bar:30} {human_pos}/{human_len} {per_sec} eta {eta}",
+    )
+    .expect("valid template");
+    bar.set_style(style);
+    bar.set_message(format!("{}/{}/{}", t.game, t.variant, t.players));
+    Some(bar)
+}
+
+/// Prints a table's figures and its first faults, each with the command that plays it again.
+fn print_table(t: &TableSpec, r: &SoakReport, args: &Args) {
+    let name = format!("{}/{}/{}", t.game, t.variant, t.players);
+    if !args.quiet || r.fault_count > 0 {
+        println!(
+            "{name:24} {:>12} games {:>14} decisions {:>9} deep  {} faults  {:.1} s  {} games/s",
+            thousands(r.games),
+            thousands(r.decisions),
+            thousands(r.deep),
+            r.fault_count,
+            r.seconds,
+            thousands((r.games as f64 / r.seconds.max(1e-9)) as u64)
+        );
+    }
+    for f in &r.faults {
+        println!(
+            "  fault in deal {} (rules {}, seats {}): {}\n    again: bailab soak {name} --seed {} \
+             --first-deal {} --games 1 --deep-every 1 {}",
+            f.deal,
+            f.rules,
+            f.seats.join(" "),
+            f.message,
+            args.seed,
+            f.deal,
+            args.agents
+                .iter()
+                .map(|a| format!("--agent '{a}'"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        );
+    }
+}
