@@ -4,13 +4,14 @@
 #![no_main]
 
 use bailab::games::kind::AnalyzeOptions;
-use bailab_fuzz::{on_game, variant_of, Counted, Visit};
+use bailab::games::kind::GameKind;
+use bailab_fuzz::{on_game, variant_of, Visit};
 use libfuzzer_sys::fuzz_target;
 
 struct Lines<'a>(u8, &'a str);
 
 impl Visit for Lines<'_> {
-    fn visit<G: Counted>(self) {
+    fn visit<G: GameKind>(self) {
         let mut opts = AnalyzeOptions {
             variant: variant_of::<G>(self.0 / 6).to_string(),
             ..AnalyzeOptions::default()

@@ -3,13 +3,14 @@
 #![no_main]
 
 use bailab::agent::greedy::parse_weights;
-use bailab_fuzz::{on_game, Counted, Visit};
+use bailab::games::kind::GameKind;
+use bailab_fuzz::{on_game, Visit};
 use libfuzzer_sys::fuzz_target;
 
 struct Read<'a>(&'a str);
 
 impl Visit for Read<'_> {
-    fn visit<G: Counted>(self) {
+    fn visit<G: GameKind>(self) {
         let table = G::GREEDY_WEIGHTS;
         if let Ok(weights) = parse_weights(self.0, "fuzz.toml", table, G::INFO.name) {
             for (name, v) in weights {

@@ -3,13 +3,14 @@
 #![no_main]
 
 use bailab::game::GameState;
-use bailab_fuzz::{on_game, variant_of, Counted, Visit};
+use bailab::games::kind::GameKind;
+use bailab_fuzz::{on_game, variant_of, Visit};
 use libfuzzer_sys::fuzz_target;
 
 struct Read<'a>(u8, &'a str);
 
 impl Visit for Read<'_> {
-    fn visit<G: Counted>(self) {
+    fn visit<G: GameKind>(self) {
         let variant = variant_of::<G>(self.0 / 3);
         if let Ok((_, pos)) = G::read_position(variant, self.1, "fuzz.toml") {
             assert_eq!(
@@ -17,10 +18,10 @@ impl Visit for Read<'_> {
                 Some(pos.seat),
                 "the position's seat is to move"
             );
-            G::assert_conserved(&pos.state);
+            G::check_cards(&pos.state).unwrap_or_else(|e| panic!("a read position: {e}"));
             let dealt = pos.deal(&mut bailab::rng::stream_rng(0xF022, 0, 0));
             assert_eq!(dealt.to_move(), Some(pos.seat), "a deal moves the turn");
-            G::assert_conserved(&dealt);
+            G::check_cards(&dealt).unwrap_or_else(|e| panic!("a position dealt out: {e}"));
         }
     }
 }

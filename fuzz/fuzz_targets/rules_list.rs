@@ -4,13 +4,14 @@
 
 use bailab::agent::features::all_features;
 use bailab::agents::rules::list::RuleList;
-use bailab_fuzz::{on_game, Counted, Visit};
+use bailab::games::kind::GameKind;
+use bailab_fuzz::{on_game, Visit};
 use libfuzzer_sys::fuzz_target;
 
 struct Read<'a>(&'a str);
 
 impl Visit for Read<'_> {
-    fn visit<G: Counted>(self) {
+    fn visit<G: GameKind>(self) {
         let name = G::INFO.name;
         if let Ok(list) = RuleList::parse(self.0, "fuzz.toml", name, all_features(G::FEATURES)) {
             let written = list.to_toml(&[], &[]);

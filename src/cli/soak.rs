@@ -180,6 +180,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if args.agents.is_empty() {
         anyhow::bail!("--agent: give at least one agent");
     }
+    if let Some(a) = args.agents.iter().find(|a| a.starts_with("exec:")) {
+        anyhow::bail!(
+            "--agent {a}: soak seats built-in agents only (an outside program is told one table's \
+             rules, and a soak changes them from deal to deal)"
+        );
+    }
     if let Some(t) = args.threads {
         check_threads(t)?;
     }

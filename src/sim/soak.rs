@@ -9,7 +9,7 @@
 //! `deep_every`-th deal is also checked deeply (determinizations and its record). A fault names
 //! its deal, so that one deal can be played again alone.
 
-use crate::agent::Agent;
+use crate::agent::{take_fault, Agent};
 use crate::agents::catalogue::{make_agent_with, Setting};
 use crate::game::{GameId, RuleMap, MAX_SEATS};
 use crate::games::kind::GameKind;
@@ -17,7 +17,9 @@ use crate::rng::{stream_rng, DEAL_STREAM};
 use crate::sim::invariants::{Checker, MAX_STEPS};
 use crate::sim::{agent_rngs, play_out};
 use rayon::prelude::*;
+use std::cell::{Cell, RefCell};
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Once;
 use std::time::Instant;
 
 /// Deals a worker plays before it reports progress.
@@ -177,9 +179,7 @@ impl<G: GameKind> Table<'_, G> {
         let mut report = SoakReport::default();
         for deal in deals {
             let deep = self.opts.deep_every > 0 && deal % self.opts.deep_every == 0;
-            let played = catch_unwind(AssertUnwindSafe(|| {
-                self.play_one(deal, deep, &mut agents, &mut checker)
-            }));
+            let played = catch_quietly(|| self.play_one(deal, deep, &mut agents, &mut checker));
             report.games += 1;
             report.deep += u64::from(deep);
             let message = match played {
@@ -188,7 +188,7 @@ impl<G: GameKind> Table<'_, G> {
                     continue;
                 }
                 Ok(Err(e)) => e,
-                Err(panic) => panic_message(panic.as_ref()),
+                Err((panic, at)) => panic_message(panic.as_ref(), &at),
             };
             report.fault_count += 1;
             if report.faults.len() < KEPT_FAULTS {
@@ -227,6 +227,9 @@ impl<G: GameKind> Table<'_, G> {
                 std::panic::panic_any(Broken(e));
             }
         });
+        if let Some(fault) = take_fault(agents) {
+            return Err(format!("an agent failed: {fault}"));
+        }
         let names: Vec<String> = if deep {
             seat_agent
                 .iter()
@@ -257,15 +260,67 @@ impl<G: GameKind> Table<'_, G> {
 /// A contract broken inside the game loop, carried out of it by a panic.
 struct Broken(String);
 
-/// The message of a caught panic: a broken contract's own, or the panic's.
-fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
-    if let Some(Broken(e)) = panic.downcast_ref::<Broken>() {
-        e.clone()
+thread_local! {
+    /// Whether this thread is inside [`catch_quietly`].
+    static QUIET: Cell<bool> = const { Cell::new(false) };
+    /// Where the last panic caught quietly on this thread happened.
+    static WHERE: RefCell<String> = const { RefCell::new(String::new()) };
+}
+
+/// Runs `f`, catching a panic without printing it (a soak may catch thousands): the panic's
+/// payload comes back with where it happened. Panics on other threads print as usual.
+fn catch_quietly<R>(f: impl FnOnce() -> R) -> Result<R, (Box<dyn std::any::Any + Send>, String)> {
+    static HOOK: Once = Once::new();
+    HOOK.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if QUIET.get() {
+                let at = info
+                    .location()
+                    .map(|l| format!("{}:{}", l.file(), l.line()));
+                WHERE.set(at.unwrap_or_default());
+            } else {
+                previous(info);
+            }
+        }));
+    });
+    QUIET.set(true);
+    let result = catch_unwind(AssertUnwindSafe(f));
+    QUIET.set(false);
+    result.map_err(|panic| (panic, WHERE.take()))
+}
+
+/// The message of a caught panic that happened `at`: a broken contract's own, or the panic's.
+fn panic_message(panic: &(dyn std::any::Any + Send), at: &str) -> String {
+    let text = if let Some(Broken(e)) = panic.downcast_ref::<Broken>() {
+        return e.clone();
     } else if let Some(s) = panic.downcast_ref::<String>() {
-        format!("panic: {s}")
+        s.clone()
     } else if let Some(s) = panic.downcast_ref::<&str>() {
-        format!("panic: {s}")
+        s.to_string()
     } else {
-        "panic (no message)".to_string()
+        "(no message)".to_string()
+    };
+    format!("panic at {at}: {text}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panic_is_caught_quietly_with_where_it_happened() {
+        let caught = catch_quietly(|| -> u8 { panic!("boom {}", 7) });
+        let (panic, at) = caught.expect_err("it panicked");
+        let message = panic_message(panic.as_ref(), &at);
+        assert!(
+            message.starts_with("panic at src/sim/soak.rs:"),
+            "{message}"
+        );
+        assert!(message.ends_with(": boom 7"), "{message}");
+        let broken = catch_quietly(|| -> () { std::panic::panic_any(Broken("cards lost".into())) });
+        let (panic, at) = broken.expect_err("it panicked");
+        assert_eq!(panic_message(panic.as_ref(), &at), "cards lost");
+        assert_eq!(catch_quietly(|| 5).ok(), Some(5));
     }
 }

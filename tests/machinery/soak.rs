@@ -162,6 +162,11 @@ fn soak_writes_its_csv_and_refuses_bad_tables() {
         let e = common::fails(&dir.0, &args);
         assert!(e.contains(error), "{table}: {e}");
     }
+    let e = common::fails(
+        &dir.0,
+        &["soak", "chan", "--agent", "exec:./mine", "--games", "1"],
+    );
+    assert!(e.contains("built-in agents only"), "{e}");
     // A failed command leaves the earlier CSV as it was.
     assert_eq!(std::fs::read_to_string(&csv).unwrap(), text);
 }

@@ -972,3 +972,55 @@ fn the_docs_table_shows_the_presets() {
         "one row per option"
     );
 }
+
+/// Found by `bailab soak` (seed 1, deal 60041 of classic at four seats): with
+/// `natural_win_for_first = false`, a first seat dealt a trash-free hand had no legal discard
+/// under C7 and the game could not go on. §1.4 step 5 calls a win the only consistent end there,
+/// so the one-pack core refuses the pair; with `discard_rule = AnyNonKing` the seat discards and
+/// the game plays to its end.
+#[test]
+fn no_natural_win_needs_a_discard_rule_a_trash_free_hand_can_follow() {
+    let rules = |pairs: &[(&str, Value)]| -> RuleMap {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.clone()))
+            .collect()
+    };
+    let refused = TuSac::build(
+        "classic",
+        4,
+        &rules(&[("natural_win_for_first", json!(false))]),
+    );
+    let Err(e) = refused else {
+        panic!("accepted, though C7 leaves a trash-free dealt hand no discard")
+    };
+    assert!(
+        e.contains("natural_win_for_first") && e.contains("discard_rule = AnyNonKing"),
+        "{e}"
+    );
+    let game = TuSac::build(
+        "classic",
+        4,
+        &rules(&[
+            ("natural_win_for_first", json!(false)),
+            ("discard_rule", json!("AnyNonKing")),
+        ]),
+    )
+    .unwrap();
+    // The deal's first seat holds a trash-free hand: by default it wins before any decision.
+    let default = TuSac::build("classic", 4, &RuleMap::new()).unwrap();
+    let natural = default.deal(&mut stream_rng(1, 60041, DEAL_STREAM));
+    assert_eq!(natural.to_move(), None);
+    let mut state = game.deal(&mut stream_rng(1, 60041, DEAL_STREAM));
+    let mut actions = Default::default();
+    let mut rng = stream_rng(2, 0, 0);
+    let mut turns = 0;
+    while state.to_move().is_some() {
+        state.legal_actions(&mut actions);
+        let legal = bailab::game::ActionBuffer::as_slice(&actions);
+        assert!(!legal.is_empty(), "no legal action after {turns} turns");
+        state.apply(legal[uniform_index(legal.len(), &mut rng)]);
+        turns += 1;
+    }
+    assert!(state.outcome().is_some());
+}

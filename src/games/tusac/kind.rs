@@ -53,8 +53,8 @@ impl GameKind for TuSac {
     }
     const RULE_SAMPLES: &'static [&'static str] = &[
         // The one-pack core (classic, 4sac).
-        r#"{"khui_rule": "Optional", "pair_claim_rule": "Optional", "pair_waiting_exception": false, "passed_draw": "ChowPawnsOrPair", "discard_rule": "AnyNonKing"}"#,
-        r#"{"drawn_king": "WinKongThenDrawer", "exposed_triple_upgrade": true, "payout": "KongDeduction", "natural_win_for_first": false, "worst_card_penalty": false}"#,
+        r#"{"khui_rule": "Optional", "pair_claim_rule": "Optional", "pair_waiting_exception": false, "passed_draw": "ChowPawnsOrPair", "discard_rule": "AnyNonKing", "natural_win_for_first": false}"#,
+        r#"{"drawn_king": "WinKongThenDrawer", "exposed_triple_upgrade": true, "payout": "KongDeduction", "worst_card_penalty": false}"#,
         // The multi-pack core (sisepai21, dirtyking26).
         r#"{"khui_rule": "Optional", "pair_claim_rule": "Optional", "passed_draw": "DrawerDiscards", "discard_rule": "AnyNonKing"}"#,
         r#"{"redeal_dead_hands": true, "dealt_quad": "FaceDownLocked", "reshuffles": 1, "stock_floor": 3, "win_test": "CompleteOver9", "pair_meld_min_points": 3}"#,

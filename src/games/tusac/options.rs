@@ -665,7 +665,7 @@ pub const CORE_TABLE: &[CoreRow] = &[
         |o| !o.double_rank || dirty(o), "false, or true with point_table = DirtyKing26 (the doubling is that table's)"),
     row!("dealt_quad", |o| matches!(o.dealt_quad, DealtQuad::ExposeQuan | DealtQuad::ExposeKong), "ExposeQuan or ExposeKong",
         |o| o.dealt_quad == DealtQuad::FaceDownLocked, "FaceDownLocked"),
-    row!("natural_win_for_first", |_o| true, "true or false",
+    row!("natural_win_for_first", |o| o.natural_win_for_first || o.discard_rule == DiscardRule::AnyNonKing, "true, or false with discard_rule = AnyNonKing (under C7 a trash-free dealt hand has no discard, §1.4 step 5)",
         |o| o.natural_win_for_first, "true"),
     row!("king_identical_sets", |o| o.king_identical_sets == KingIdenticalSets::All, "All",
         |o| match o.king_identical_sets {
