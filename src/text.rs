@@ -1,6 +1,6 @@
 //! Small helpers shared across layers: how a TOML error is shown, string equality in
-//! constants, and counts with thousands separators. Nothing here knows of games, agents or the
-//! runner.
+//! constants, counts with thousands separators, and lines read with a bound on their length.
+//! Nothing here knows of games, agents or the runner.
 
 /// A TOML error as the parser words it, with the offending line and the one before it shown
 /// (a parser often notices a fault, such as a missing quote or bracket, on the next line).
@@ -49,4 +49,90 @@ pub fn thousands(n: u64) -> String {
         out.push(c);
     }
     out
+}
+
+/// The lines of a reader, each read into one reused buffer and refused past `max` bytes: a line
+/// of any length costs at most `max` bytes of memory, and a file of any size streams.
+pub struct BoundedLines<R> {
+    reader: R,
+    max: usize,
+    buf: Vec<u8>,
+    number: usize,
+}
+
+/// One line of [`BoundedLines`].
+#[derive(Debug, PartialEq)]
+pub enum Line<'a> {
+    /// The line's bytes, without its `\n` or `\r\n`.
+    Text(&'a [u8]),
+    /// A line longer than the bound, skipped: its length in bytes.
+    TooLong(u64),
+}
+
+impl<R: std::io::BufRead> BoundedLines<R> {
+    /// The lines of `reader`, each at most `max` bytes.
+    pub fn new(reader: R, max: usize) -> Self {
+        BoundedLines {
+            reader,
+            max,
+            buf: Vec::new(),
+            number: 0,
+        }
+    }
+
+    /// The next line with its number (from 1), or `None` at the end of the input.
+    pub fn next_line(&mut self) -> std::io::Result<Option<(usize, Line<'_>)>> {
+        self.buf.clear();
+        let mut len = 0u64;
+        let mut any = false;
+        loop {
+            let available = self.reader.fill_buf()?;
+            if available.is_empty() {
+                break;
+            }
+            any = true;
+            let end = available.iter().position(|&b| b == b'\n');
+            let chunk = &available[..end.unwrap_or(available.len())];
+            len += chunk.len() as u64;
+            if len <= self.max as u64 {
+                self.buf.extend_from_slice(chunk);
+            }
+            let used = end.map_or(available.len(), |i| i + 1);
+            self.reader.consume(used);
+            if end.is_some() {
+                break;
+            }
+        }
+        if !any {
+            return Ok(None);
+        }
+        self.number += 1;
+        if len > self.max as u64 {
+            return Ok(Some((self.number, Line::TooLong(len))));
+        }
+        if self.buf.last() == Some(&b'\r') {
+            self.buf.pop();
+        }
+        Ok(Some((self.number, Line::Text(&self.buf))))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_past_the_bound_are_skipped_with_their_length() {
+        let input = "ab\r\n\nabcdefgh\nxyz";
+        let mut lines =
+            BoundedLines::new(std::io::BufReader::with_capacity(3, input.as_bytes()), 4);
+        let mut seen = Vec::new();
+        while let Some((n, line)) = lines.next_line().unwrap() {
+            seen.push(match line {
+                Line::Text(t) => format!("{n}:{}", String::from_utf8_lossy(t)),
+                Line::TooLong(len) => format!("{n}:long {len}"),
+            });
+        }
+        assert_eq!(seen, ["1:ab", "2:", "3:long 8", "4:xyz"]);
+    }
 }

@@ -3,7 +3,8 @@
 use super::GameArgs;
 use crate::games::kind::{Analysis, AnalyzeOptions, GameKind};
 use crate::games::{with_game, GameVisitor};
-use std::io::{BufRead, Write};
+use crate::text::{BoundedLines, Line};
+use std::io::Write;
 
 /// Arguments of `bailab analyze`.
 #[derive(clap::Args, Debug)]
@@ -77,6 +78,9 @@ fn analyze(game: &str, hand: &str, opts: &AnalyzeOptions) -> Result<Analysis, St
     with_game(game, Analyze(hand, opts)).and_then(|a| a)
 }
 
+/// The longest input line `analyze -` reads (a hand or a play is a few hundred bytes).
+const MAX_LINE_BYTES: usize = 64 << 10;
+
 /// JSON Lines mode: each stdin line replaces the `-` argument; a bad line gets
 /// `{"line": N, "input": ..., "error": ...}` and the rest go on. Every input line, blank ones
 /// included, gets exactly one output line, so output line N answers input line N. Exits non-zero
@@ -87,8 +91,21 @@ fn analyze_lines(game: &str, hand: &str, opts: &AnalyzeOptions) -> anyhow::Resul
     let mut out = std::io::BufWriter::new(stdout.lock());
     let mut failed = 0usize;
     let field = if hand == "-" { "hand" } else { "play" };
-    for (i, bytes) in stdin.lock().split(b'\n').enumerate() {
-        let line = match line_text(bytes?) {
+    let mut lines = BoundedLines::new(stdin.lock(), MAX_LINE_BYTES);
+    while let Some((n, line)) = lines.next_line()? {
+        let i = n - 1;
+        let read = match line {
+            Line::Text(bytes) => line_text(bytes),
+            Line::TooLong(len) => Err((
+                String::new(),
+                format!(
+                    "the line is {len} bytes long, over the {} KiB an input line may take: \
+                     refused",
+                    MAX_LINE_BYTES >> 10
+                ),
+            )),
+        };
+        let line = match read {
             Ok(line) => line,
             Err(e) => {
                 failed += 1;
@@ -127,14 +144,10 @@ fn analyze_lines(game: &str, hand: &str, opts: &AnalyzeOptions) -> anyhow::Resul
     Ok(())
 }
 
-/// One input line as text, without its line ending (`\n` or `\r\n`, as `BufRead::lines`); a
-/// line that is not UTF-8 is an error naming the first bad byte, with the line as far as it
-/// can be read.
-fn line_text(mut bytes: Vec<u8>) -> Result<String, (String, String)> {
-    if bytes.last() == Some(&b'\r') {
-        bytes.pop();
-    }
-    String::from_utf8(bytes).map_err(|e| {
+/// One input line (without its line ending) as text; a line that is not UTF-8 is an error
+/// naming the first bad byte, with the line as far as it can be read.
+fn line_text(bytes: &[u8]) -> Result<String, (String, String)> {
+    String::from_utf8(bytes.to_vec()).map_err(|e| {
         let at = e.utf8_error().valid_up_to();
         let byte = e.as_bytes()[at];
         let input = String::from_utf8_lossy(e.as_bytes()).into_owned();

@@ -3,12 +3,15 @@
 
 use crate::record::Record;
 use crate::sim::recorder::check;
-use std::io::Read;
+use crate::text::{BoundedLines, Line};
+use std::io::BufRead;
 
 /// Arguments of `bailab check`.
 #[derive(clap::Args, Debug)]
 #[command(
-    after_help = "FILE holds one record (JSON) or many (JSON Lines, one per line); `-` reads stdin.\n\
+    after_help = "FILE holds records as JSON Lines (one per line) or written over several lines each\n\
+(pretty-printed); `-` reads stdin. The file is streamed: any size is fine, but a record over\n\
+4 MiB (on one line or several) is refused.\n\
 Prints one line per record: `ok`, or the first event that is illegal, a forced move that is\n\
 missing or differs, or an outcome that differs. Exits 1 if any record fails."
 )]
@@ -20,53 +23,177 @@ pub struct Args {
     pub quiet: bool,
 }
 
-/// The records of a file: one JSON document, or one per line. Each comes with its line number.
-fn records(text: &str) -> Vec<(usize, Result<Record, String>)> {
-    if let Ok(r) = serde_json::from_str::<Record>(text) {
-        return vec![(1, Ok(r))];
+/// The longest record `check` reads, on one line or over several: longer ones are refused (a
+/// record of the longest games is tens of kilobytes).
+pub const MAX_RECORD_BYTES: usize = 4 << 20;
+
+/// The records of a stream, read one at a time with the line each starts on: one per line (JSON
+/// Lines), or any number written over several lines each (a pretty-printed record). Memory stays
+/// within [`MAX_RECORD_BYTES`] whatever the input's size.
+struct Records<R> {
+    lines: BoundedLines<R>,
+    /// A record over several lines read so far, and the line it starts on.
+    doc: String,
+    doc_line: usize,
+    depth: Depth,
+    /// A record read while a record over several lines was found cut short.
+    pending: Option<(usize, Result<Record, String>)>,
+}
+
+/// How deeply nested a JSON text is so far, braces and brackets inside strings aside.
+#[derive(Default)]
+struct Depth {
+    level: i64,
+    in_string: bool,
+    escaped: bool,
+}
+
+impl Depth {
+    /// Reads `text`; whether the outermost value is closed at its end.
+    fn closes(&mut self, text: &str) -> bool {
+        for b in text.bytes() {
+            match (self.in_string, self.escaped, b) {
+                (true, true, _) => self.escaped = false,
+                (true, false, b'\\') => self.escaped = true,
+                (true, false, b'"') => self.in_string = false,
+                (false, _, b'"') => self.in_string = true,
+                (false, _, b'{' | b'[') => self.level += 1,
+                (false, _, b'}' | b']') => self.level -= 1,
+                _ => {}
+            }
+        }
+        self.level <= 0
     }
-    text.lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-        .map(|(i, l)| {
-            (
-                i + 1,
-                serde_json::from_str::<Record>(l).map_err(|e| format!("not a record: {e}")),
-            )
-        })
-        .collect()
+}
+
+/// A record read from JSON, or why it is not one.
+fn parse(text: &str) -> Result<Record, String> {
+    serde_json::from_str(text).map_err(|e| format!("not a record: {e}"))
+}
+
+impl<R: BufRead> Records<R> {
+    fn new(reader: R) -> Self {
+        Records {
+            lines: BoundedLines::new(reader, MAX_RECORD_BYTES),
+            doc: String::new(),
+            doc_line: 0,
+            depth: Depth::default(),
+            pending: None,
+        }
+    }
+
+    /// The record started over several lines, read to here (cut short: `parse` says where).
+    fn take_doc(&mut self) -> (usize, Result<Record, String>) {
+        self.depth = Depth::default();
+        (self.doc_line, parse(&std::mem::take(&mut self.doc)))
+    }
+
+    /// The next record (or why the text there is not one) and the line it starts on.
+    fn next_record(&mut self) -> std::io::Result<Option<(usize, Result<Record, String>)>> {
+        if let Some(p) = self.pending.take() {
+            return Ok(Some(p));
+        }
+        loop {
+            let Some((n, line)) = self.lines.next_line()? else {
+                return Ok((!self.doc.is_empty()).then(|| self.take_doc()));
+            };
+            let text = match line {
+                Line::TooLong(len) => {
+                    let too_long = Err(format!(
+                        "the line is {len} bytes long, over the {} MiB a record may take: refused",
+                        MAX_RECORD_BYTES >> 20
+                    ));
+                    return Ok(Some(self.after_doc((n, too_long))));
+                }
+                Line::Text(bytes) => match std::str::from_utf8(bytes) {
+                    Ok(t) => t,
+                    Err(e) => {
+                        let bad = Err(format!("not UTF-8: {e}"));
+                        return Ok(Some(self.after_doc((n, bad))));
+                    }
+                },
+            };
+            if self.doc.is_empty() {
+                if text.trim().is_empty() {
+                    continue;
+                }
+                let parsed = serde_json::from_str::<Record>(text);
+                if let Err(e) = &parsed {
+                    let mut depth = Depth::default();
+                    if e.is_eof() && !depth.closes(text) {
+                        (self.doc_line, self.doc, self.depth) = (n, format!("{text}\n"), depth);
+                        continue;
+                    }
+                }
+                return Ok(Some((n, parsed.map_err(|e| format!("not a record: {e}")))));
+            }
+            if text.trim_start().starts_with('{') {
+                if let Ok(r) = serde_json::from_str::<Record>(text) {
+                    return Ok(Some(self.after_doc((n, Ok(r)))));
+                }
+            }
+            self.doc.push_str(text);
+            self.doc.push('\n');
+            if self.depth.closes(text) {
+                return Ok(Some(self.take_doc()));
+            }
+            if self.doc.len() > MAX_RECORD_BYTES {
+                self.doc.clear();
+                self.depth = Depth::default();
+                let e = format!(
+                    "a record over several lines from here is over the {} MiB a record may take: \
+                     refused",
+                    MAX_RECORD_BYTES >> 20
+                );
+                return Ok(Some((self.doc_line, Err(e))));
+            }
+        }
+    }
+
+    /// `item`, after the record over several lines in progress, if any (which it cuts short).
+    fn after_doc(
+        &mut self,
+        item: (usize, Result<Record, String>),
+    ) -> (usize, Result<Record, String>) {
+        if self.doc.is_empty() {
+            return item;
+        }
+        let next = item.0;
+        self.pending = Some(item);
+        let (line, doc) = self.take_doc();
+        (
+            line,
+            doc.map_err(|_| format!("not a record: cut short before line {next}")),
+        )
+    }
 }
 
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let mut text = String::new();
-    if args.file == "-" {
-        std::io::stdin().read_to_string(&mut text)?;
+    let input: Box<dyn BufRead> = if args.file == "-" {
+        Box::new(std::io::stdin().lock())
     } else {
-        text = std::fs::read_to_string(&args.file)
-            .map_err(|e| anyhow::anyhow!("{}: {e}", args.file))?;
-    }
-    let all = records(&text);
-    if all.is_empty() {
-        anyhow::bail!("{}: no records", args.file);
-    }
-    let mut failed = 0;
-    for (n, (line, rec)) in all.iter().enumerate() {
-        let label = match rec {
+        let f =
+            std::fs::File::open(&args.file).map_err(|e| anyhow::anyhow!("{}: {e}", args.file))?;
+        Box::new(std::io::BufReader::with_capacity(1 << 16, f))
+    };
+    let mut records = Records::new(input);
+    let (mut total, mut failed) = (0usize, 0usize);
+    while let Some((line, rec)) = records
+        .next_record()
+        .map_err(|e| anyhow::anyhow!("{}: {e}", args.file))?
+    {
+        total += 1;
+        let label = match &rec {
             Ok(r) => match (r.seed, r.deal, r.rotation) {
-                (Some(s), Some(d), Some(rot)) => format!(
-                    "record {} (line {line}, seed {s}, deal {d}, rotation {rot})",
-                    n + 1
-                ),
-                _ => format!("record {} (line {line})", n + 1),
+                (Some(s), Some(d), Some(rot)) => {
+                    format!("record {total} (line {line}, seed {s}, deal {d}, rotation {rot})")
+                }
+                _ => format!("record {total} (line {line})"),
             },
-            Err(_) => format!("record {} (line {line})", n + 1),
+            Err(_) => format!("record {total} (line {line})"),
         };
-        let verdict = rec
-            .as_ref()
-            .map_err(Clone::clone)
-            .and_then(|r| check(r).map_err(|e| e.to_string()));
-        match verdict {
+        match rec.and_then(|r| check(&r).map_err(|e| e.to_string())) {
             Ok(()) if !args.quiet => println!("{label}: ok"),
             Ok(()) => {}
             Err(e) => {
@@ -75,13 +202,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             }
         }
     }
-    println!(
-        "{} records: {} ok, {failed} failed",
-        all.len(),
-        all.len() - failed
-    );
+    if total == 0 {
+        anyhow::bail!("{}: no records", args.file);
+    }
+    println!("{total} records: {} ok, {failed} failed", total - failed);
     if failed > 0 {
-        anyhow::bail!("{failed} of {} records failed the check", all.len());
+        anyhow::bail!("{failed} of {total} records failed the check");
     }
     Ok(())
 }

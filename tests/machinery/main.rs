@@ -23,6 +23,7 @@ mod golden_playthroughs;
 mod host;
 mod ismcts;
 mod k8s;
+mod large_inputs;
 mod layers;
 mod output_guards;
 mod partial_deals;
