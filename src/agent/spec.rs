@@ -109,12 +109,23 @@ impl AgentSpec {
             }
             params.push((k.to_string(), v.to_string()));
         }
-        Ok(AgentSpec {
+        let spec = AgentSpec {
             name: name.to_string(),
             params,
             base: None,
             variant: None,
-        })
+        };
+        // Records and run files keep the spec as written in full (`path=` spelled out): that
+        // form must read back too.
+        let written = spec.to_string().len();
+        if written > MAX_SPEC_BYTES {
+            return Err(format!(
+                "agent spec '{}…': {written} characters written in full (with '{PATH}='), at \
+                 most {MAX_SPEC_BYTES}",
+                text.chars().take(24).collect::<String>()
+            ));
+        }
+        Ok(spec)
     }
 
     /// The file of parameter `path`, if given: relative paths are taken from [`AgentSpec::base`].

@@ -216,3 +216,23 @@ fn a_rule_list_for_another_variant_is_refused() {
     // without a known variant (a bare spec) the list still builds
     assert!(tusac_agent("rules:agents/tusac-classic.toml").is_ok());
 }
+
+/// Found by the `agent_spec` fuzz target: a spec of at most 1024 characters whose bare first
+/// value is written back with `path=` spelled out came to more than 1024, and that written form
+/// (the one records and run files keep) no longer read. The bound now holds for the written form.
+#[test]
+fn a_spec_reads_only_if_its_written_form_reads_back() {
+    use bailab::agent::spec::MAX_SPEC_BYTES;
+    let bare = format!("rules:{}", "a".repeat(MAX_SPEC_BYTES - "rules:".len()));
+    assert_eq!(bare.len(), MAX_SPEC_BYTES);
+    let e = AgentSpec::parse(&bare).unwrap_err();
+    assert!(
+        e.contains("1029 characters written in full (with 'path=')"),
+        "{e}"
+    );
+    let fits = format!("rules:{}", "a".repeat(MAX_SPEC_BYTES - "rules:path=".len()));
+    let spec = AgentSpec::parse(&fits).unwrap();
+    let written = spec.to_string();
+    assert_eq!(written.len(), MAX_SPEC_BYTES);
+    assert_eq!(AgentSpec::parse(&written).unwrap(), spec);
+}

@@ -467,13 +467,9 @@ fn the_one_pack_core_takes_each_4sac_value_on_classic_and_no_sisepai_value() {
 fn the_multi_pack_core_takes_sisepai_values_only() {
     let sisepai = preset("sisepai21", 4);
     // classic's values on sisepai21, one at a time
-    let honoured = [
-        "redeal_dead_hands",
-        "pair_meld_min_points",
-        "stock_floor",
-        "reshuffles",
-    ];
+    let honoured = ["redeal_dead_hands", "pair_meld_min_points", "reshuffles"];
     let rejected = [
+        "stock_floor",
         "decks",
         "dealt_quad",
         "king_identical_sets",
@@ -512,6 +508,16 @@ fn the_multi_pack_core_takes_sisepai_values_only() {
     ] {
         assert_eq!(with(sisepai, k, v).validate(), Ok(()), "{k}");
     }
+    // A floor only without the reshuffle: §4.7 does not say what becomes of the cards under it.
+    let no_reshuffle = with(sisepai, "reshuffles", json!(0));
+    assert_eq!(
+        with(no_reshuffle, "stock_floor", json!(7)).validate(),
+        Ok(())
+    );
+    let e = with(sisepai, "stock_floor", json!(7))
+        .validate()
+        .unwrap_err();
+    assert!(e.contains("any with reshuffles = 0"), "{e}");
     let e = with(sisepai, "reshuffles", json!(2))
         .validate()
         .unwrap_err();
@@ -583,6 +589,7 @@ fn seats_first_player_and_the_card_count_are_checked() {
     );
     // dirtyking26, 8 players on 2 packs: 201 dealt + 23 = 224
     let o = with(preset("dirtyking26", 8), "decks", json!(2));
+    let o = with(o, "reshuffles", json!(0));
     assert_eq!(with(o, "stock_floor", json!(23)).validate(), Ok(()));
     let e = with(o, "stock_floor", json!(24)).validate().unwrap_err();
     assert!(
@@ -1023,4 +1030,41 @@ fn no_natural_win_needs_a_discard_rule_a_trash_free_hand_can_follow() {
         turns += 1;
     }
     assert!(state.outcome().is_some());
+}
+
+/// Found by `bailab soak` (seed 1, sisepai21 at four seats, deals 9,248,930 and 9,526,706 of 10
+/// million): with a stock floor of 3 and one reshuffle, the reshuffle laid the dead pile over the
+/// stock and the 3 cards under the floor vanished (221 of 224 cards left). §4.7 says only that the
+/// dead pile becomes the stock, for a floor of 0, so the multi-pack core now refuses a reshuffle
+/// with a floor; either alone plays with every card kept.
+#[test]
+fn a_reshuffle_needs_an_empty_stock_floor_and_either_alone_keeps_every_card() {
+    let rules = |pairs: &[(&str, Value)]| -> RuleMap {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.clone()))
+            .collect()
+    };
+    let both = rules(&[("reshuffles", json!(1)), ("stock_floor", json!(3))]);
+    let Err(e) = TuSac::build("sisepai21", 4, &both) else {
+        panic!("a reshuffle with a stock floor was accepted");
+    };
+    assert!(e.contains("'stock_floor' = 3") && e.contains("§4.7"), "{e}");
+    for alone in [
+        rules(&[("reshuffles", json!(1)), ("stock_floor", json!(0))]),
+        rules(&[("reshuffles", json!(0)), ("stock_floor", json!(3))]),
+    ] {
+        let game = TuSac::build("sisepai21", 4, &alone).unwrap();
+        for deal in [9_248_930, 9_526_706] {
+            let mut state = game.deal(&mut stream_rng(1, deal, DEAL_STREAM));
+            let mut actions = Default::default();
+            let mut rng = stream_rng(deal, 1, 1);
+            while state.to_move().is_some() {
+                state.legal_actions(&mut actions);
+                let legal = bailab::game::ActionBuffer::as_slice(&actions);
+                state.apply(legal[uniform_index(legal.len(), &mut rng)]);
+                TuSac::check_cards(&state).unwrap();
+            }
+        }
+    }
 }

@@ -57,7 +57,8 @@ impl GameKind for TuSac {
         r#"{"drawn_king": "WinKongThenDrawer", "exposed_triple_upgrade": true, "payout": "KongDeduction", "worst_card_penalty": false}"#,
         // The multi-pack core (sisepai21, dirtyking26).
         r#"{"khui_rule": "Optional", "pair_claim_rule": "Optional", "passed_draw": "DrawerDiscards", "discard_rule": "AnyNonKing"}"#,
-        r#"{"redeal_dead_hands": true, "dealt_quad": "FaceDownLocked", "reshuffles": 1, "stock_floor": 3, "win_test": "CompleteOver9", "pair_meld_min_points": 3}"#,
+        r#"{"redeal_dead_hands": true, "dealt_quad": "FaceDownLocked", "reshuffles": 1, "win_test": "CompleteOver9", "pair_meld_min_points": 3}"#,
+        r#"{"reshuffles": 0, "stock_floor": 3, "worst_card_penalty": false}"#,
     ];
 
     fn build(variant: &str, players: usize, rules: &RuleMap) -> Result<TuSac, String> {

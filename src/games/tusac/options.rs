@@ -702,7 +702,7 @@ pub const CORE_TABLE: &[CoreRow] = &[
     row!("win_test", |o| o.win_test == WinTest::TrashZero, "TrashZero",
         |o| o.win_test != WinTest::TrashZero, "CompleteOver9 or CompleteOver20Even"),
     row!("stock_floor", |o| o.stock_floor >= 6, "6 or more (the claim history is sized for a floor of at least 6)",
-        |_o| true, "any"),
+        |o| o.stock_floor == 0 || o.reshuffles == 0, "0, or any with reshuffles = 0 (§4.7 does not say what becomes of the cards left under a floor when the dead pile turns into the stock)"),
     row!("reshuffles", |o| o.reshuffles == 0, "0",
         |o| o.reshuffles <= 1, "0 or 1"),
     row!("payout", |o| matches!(o.payout, Payout::Classic | Payout::KongDeduction), "Classic or KongDeduction",
