@@ -980,6 +980,14 @@ fn the_docs_table_shows_the_presets() {
     );
 }
 
+/// A rules map of `pairs`.
+fn rules(pairs: &[(&str, Value)]) -> RuleMap {
+    pairs
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.clone()))
+        .collect()
+}
+
 /// Found by `bailab soak` (seed 1, deal 60041 of classic at four seats): with
 /// `natural_win_for_first = false`, a first seat dealt a trash-free hand had no legal discard
 /// under C7 and the game could not go on. §1.4 step 5 calls a win the only consistent end there,
@@ -987,12 +995,6 @@ fn the_docs_table_shows_the_presets() {
 /// the game plays to its end.
 #[test]
 fn no_natural_win_needs_a_discard_rule_a_trash_free_hand_can_follow() {
-    let rules = |pairs: &[(&str, Value)]| -> RuleMap {
-        pairs
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.clone()))
-            .collect()
-    };
     let refused = TuSac::build(
         "classic",
         4,
@@ -1039,12 +1041,6 @@ fn no_natural_win_needs_a_discard_rule_a_trash_free_hand_can_follow() {
 /// with a floor; either alone plays with every card kept.
 #[test]
 fn a_reshuffle_needs_an_empty_stock_floor_and_either_alone_keeps_every_card() {
-    let rules = |pairs: &[(&str, Value)]| -> RuleMap {
-        pairs
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.clone()))
-            .collect()
-    };
     let both = rules(&[("reshuffles", json!(1)), ("stock_floor", json!(3))]);
     let Err(e) = TuSac::build("sisepai21", 4, &both) else {
         panic!("a reshuffle with a stock floor was accepted");
