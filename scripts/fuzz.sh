@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the cargo-fuzz targets of fuzz/ (docs/fuzzing.md) for SECONDS each and prints, per
-# target, the executions, executions per second, coverage (libFuzzer's `cov:` edges and `ft:`
-# features) and whether it crashed.
+# target, the executions, executions per second, the CPU seconds used (user + system; less than
+# SECONDS when the machine is shared), coverage (libFuzzer's `cov:` edges and `ft:` features)
+# and whether it crashed.
 #
 #   scripts/fuzz.sh [SECONDS] [TARGET...]     # default: 60 s, every target (cargo fuzz list)
 #   scripts/fuzz.sh 20                        # every target for 20 s (the brief run meant for CI)
@@ -44,13 +45,19 @@ echo "build: $((SECONDS - build_start)) s"
 
 failed=()
 summary=()
+cpu_total=0
 for t in "${targets[@]}"; do
     mkdir -p "fuzz/found/$t" "fuzz/artifacts/$t"
     log="fuzz/found/$t.log"
     status=0
-    cargo fuzz run "${flags[@]}" "$t" "fuzz/found/$t" "fuzz/corpus/$t" -- \
+    # CPU seconds of the run (user + system), beside its wall-clock bound.
+    TIMEFORMAT='%U %S'
+    { time cargo fuzz run "${flags[@]}" "$t" "fuzz/found/$t" "fuzz/corpus/$t" -- \
         -max_total_time="$seconds" -timeout=10 -print_final_stats=1 \
-        -artifact_prefix="fuzz/artifacts/$t/" >"$log" 2>&1 || status=$?
+        -artifact_prefix="fuzz/artifacts/$t/" >"$log" 2>&1; } 2>"$log.cpu" || status=$?
+    read -r user sys <"$log.cpu" || true
+    cpu=$(awk -v u="${user:-0}" -v s="${sys:-0}" 'BEGIN { printf "%.0f", u + s }')
+    cpu_total=$((cpu_total + cpu))
     execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
     rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -n 1)
     cov=$(grep -o 'cov: [0-9]* ft: [0-9]*' "$log" | tail -n 1)
@@ -61,14 +68,14 @@ for t in "${targets[@]}"; do
     else
         result=ok
     fi
-    line=$(printf '%-16s %9s execs %7s exec/s  %-22s %s' "$t" "${execs:-?}" "${rate:-?}" \
-        "${cov:-cov: ?}" "$result")
+    line=$(printf '%-16s %9s execs %7s exec/s %5s cpu-s  %-22s %s' "$t" "${execs:-?}" \
+        "${rate:-?}" "$cpu" "${cov:-cov: ?}" "$result")
     echo "$line"
     summary+=("$line")
 done
 
 echo
-echo "fuzz.sh: $seconds s per target"
+echo "fuzz.sh: $seconds s per target, $cpu_total CPU seconds in all"
 printf '%s\n' "${summary[@]}"
 if [[ ${#failed[@]} -gt 0 ]]; then
     echo "fuzz.sh: crashed: ${failed[*]}" >&2

@@ -109,15 +109,19 @@ impl AgentSpec {
             }
             params.push((k.to_string(), v.to_string()));
         }
-        let spec = AgentSpec {
+        AgentSpec {
             name: name.to_string(),
             params,
             base: None,
             variant: None,
-        };
-        // Records and run files keep the spec as written in full (`path=` spelled out): that
-        // form must read back too.
-        let written = spec.to_string().len();
+        }
+        .written_within_bound(text)
+    }
+
+    /// The spec, if its written form (the one records and run files keep, `path=` spelled
+    /// out) is within [`MAX_SPEC_BYTES`] too, so that it reads back; `text` is the spec as given.
+    fn written_within_bound(self, text: &str) -> Result<AgentSpec, String> {
+        let written = self.to_string().len();
         if written > MAX_SPEC_BYTES {
             return Err(format!(
                 "agent spec '{}…': {written} characters written in full (with '{PATH}='), at \
@@ -125,7 +129,7 @@ impl AgentSpec {
                 text.chars().take(24).collect::<String>()
             ));
         }
-        Ok(spec)
+        Ok(self)
     }
 
     /// The file of parameter `path`, if given: relative paths are taken from [`AgentSpec::base`].
