@@ -156,8 +156,13 @@ fn csv_row(t: &TableSpec, r: &SoakReport, sets: usize, args: &Args, threads: usi
         r.games as f64 / r.seconds.max(1e-9),
         args.seed,
         args.first_deal,
-        args.agents.join(" ")
+        quoted(&args.agents.join(" "))
     )
+}
+
+/// A CSV field in double quotes (a spec may hold commas), its own quotes doubled.
+fn quoted(field: &str) -> String {
+    format!("\"{}\"", field.replace('"', "\"\""))
 }
 
 /// Writes the rows so far to `path` (a temporary file renamed over it).

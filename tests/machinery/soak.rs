@@ -139,6 +139,9 @@ fn soak_writes_its_csv_and_refuses_bad_tables() {
     let rows: Vec<&str> = text.lines().collect();
     assert_eq!(rows.len(), 4, "{text}");
     assert!(rows[0].starts_with("game,variant,players,games,decisions,"));
+    for row in &rows[1..] {
+        assert!(row.ends_with(",\"random greedy\""), "{row}");
+    }
     for (row, table) in rows[1..].iter().zip(["south,2", "south,3", "standard,5"]) {
         assert!(row.contains(&format!(",{table},500,")), "{row}");
         assert_eq!(row.split(',').nth(6), Some("0"), "faults: {row}");
