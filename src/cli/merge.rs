@@ -4,6 +4,7 @@ use crate::sim::checkpoint::{prepare_merge, TallyFile, CHECKPOINT, RUN_FILES};
 use crate::sim::guard::{remove_stale_stages, Outputs};
 use crate::sim::output::write_atomic;
 use crate::sim::report::{print_report, write_results, RunReport};
+use crate::sim::tournament_run::TOURNAMENT_FILE;
 use anyhow::{bail, Context};
 use std::path::{Path, PathBuf};
 
@@ -52,6 +53,14 @@ fn merge_files() -> Vec<&'static str> {
 
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<()> {
+    if args.dirs[0].join(TOURNAMENT_FILE).exists() {
+        return super::tournament::merge_tournament(
+            &args.dirs,
+            args.output,
+            args.force,
+            args.quiet,
+        );
+    }
     let shards = read_shards(&args.dirs)?;
     let exp = shards[0].0.experiment.clone();
     let mut tally = shards[0].0.tally.clone();

@@ -15,6 +15,7 @@ pub mod replay;
 pub mod rules;
 pub mod run;
 pub mod soak;
+pub mod tournament;
 pub mod tune;
 
 use clap::{Parser, Subcommand};
@@ -61,6 +62,8 @@ pub enum Command {
     Rules(rules::Args),
     /// Play millions of games per table with every contract checked; report the faults.
     Soak(soak::Args),
+    /// Compare many agents: tables of every pair (or subset), a cross-table and ratings.
+    Tournament(tournament::Args),
 }
 
 /// The `--game` argument: a name of the registry (`bailab agents` lists the games).
@@ -111,5 +114,6 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Deals(args) => deals::run(args),
         Command::Rules(args) => rules::run(args),
         Command::Soak(args) => soak::run(args),
+        Command::Tournament(args) => tournament::run(args),
     }
 }

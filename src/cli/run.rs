@@ -77,7 +77,7 @@ pub fn load(path: Option<&str>) -> anyhow::Result<Experiment> {
 /// A flag set by the first Ctrl-C (SIGINT), SIGTERM or SIGHUP (the `ctrlc` crate's `termination`
 /// feature): the run stops at the next deal with a checkpoint and exits with status 130. A second
 /// signal ends the process at once, also with 130 (the last checkpoint stays valid).
-fn stop_on_ctrl_c() -> Arc<AtomicBool> {
+pub fn stop_on_ctrl_c() -> Arc<AtomicBool> {
     let stop = Arc::new(AtomicBool::new(false));
     let flag = stop.clone();
     // Only the first handler of a process can be set; a failure leaves the default behaviour.

@@ -9,12 +9,15 @@ pub mod guard;
 pub mod invariants;
 pub mod output;
 pub mod play;
+pub mod ratings;
 pub mod recorder;
 pub mod report;
 pub mod runner;
 pub mod soak;
 pub mod sprt;
 pub mod stats;
+pub mod tournament;
+pub mod tournament_run;
 
 use crate::agent::Agent;
 use crate::game::{ActionBuffer, Game, GameState, Outcome, Seat, SeatView, MAX_SEATS};

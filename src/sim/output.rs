@@ -55,7 +55,8 @@ pub fn write_atomic(dir: &Path, name: &str, contents: &[u8]) -> std::io::Result<
     f.commit()
 }
 
-fn fmt(x: f64) -> String {
+/// A CSV figure: six decimals, or empty when it is not finite (no deals, or one).
+pub fn fmt(x: f64) -> String {
     if x.is_finite() {
         format!("{x:.6}")
     } else {
