@@ -150,3 +150,49 @@ fn invert(mut a: Vec<Vec<f64>>) -> Option<Vec<Vec<f64>>> {
     }
     Some(inv)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pair(a: usize, b: usize, mean: f64, variance: f64) -> PairResult {
+        PairResult {
+            a,
+            b,
+            mean,
+            variance,
+        }
+    }
+
+    #[test]
+    fn consistent_pairs_give_their_differences_and_a_lone_agent_no_rating() {
+        // 0 beats 1 by 1, 1 beats 2 by 2, 0 beats 2 by 3: ratings 0, -1, -3 exactly
+        let pairs = [
+            pair(0, 1, 1.0, 0.1),
+            pair(1, 2, 2.0, 0.1),
+            pair(0, 2, 3.0, 0.1),
+            pair(3, 3, 0.0, f64::NAN),
+        ];
+        let r = fit(4, 0, &pairs);
+        for (got, want) in r.iter().zip([0.0, -1.0, -3.0]) {
+            assert!((got.rating - want).abs() < 1e-12, "{r:?}");
+        }
+        assert!(r[1].lo < -1.0 && r[1].hi > -1.0 && r[1].hi - r[1].lo > 0.0);
+        assert!(r[3].rating.is_nan());
+        // the anchor moves every rating by the same amount
+        let again = fit(4, 2, &pairs);
+        assert!((again[0].rating - 3.0).abs() < 1e-12 && again[2].rating == 0.0);
+    }
+
+    #[test]
+    fn a_pair_measured_more_closely_weighs_more() {
+        // two measurements of 0 − 1 disagree through 2; the precise one wins
+        let pairs = [
+            pair(0, 1, 1.0, 0.001),
+            pair(0, 2, 0.0, 1.0),
+            pair(2, 1, 0.0, 1.0),
+        ];
+        let r = fit(3, 0, &pairs);
+        assert!((r[1].rating + 1.0).abs() < 0.01, "{r:?}");
+    }
+}

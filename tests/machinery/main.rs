@@ -38,5 +38,6 @@ mod soak;
 mod specs;
 mod sprt;
 mod standalone;
+mod tournament;
 mod trust;
 mod tune;
