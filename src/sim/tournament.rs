@@ -415,7 +415,8 @@ impl Standings {
         if i < j {
             ((m, lo, hi), s)
         } else {
-            ((-m, -hi, -lo), s)
+            // `+ 0.0` turns a negated zero into zero (no "-0.000000" in the files)
+            ((-m + 0.0, -hi + 0.0, -lo + 0.0), s)
         }
     }
 
