@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The ISMCTS strength curve: ISMCTS at 100, 300, 1000 and 3000 iterations against three greedy
-# agents (experiments/ismcts-strength-N.toml), and the time per decision of each (bailab bench,
-# one thread). Writes results/ismcts-strength.csv:
+# agents (experiments/ismcts-strength-N.toml: the unlimited tree, depth=off, the spec's default
+# when the curve was measured), and the time per decision of each (bailab bench's row of the same
+# settings, one thread). Writes results/ismcts-strength.csv:
 #   iters, deals, games, mean_diff, mean_diff_lo95, mean_diff_hi95, ms_per_decision
 # where mean_diff is ISMCTS's paired per-deal mean payout minus greedy's.
 #
@@ -12,12 +13,14 @@ cargo build --release --quiet
 bin=target/release/bailab
 iters=(100 300 1000 3000)
 out=results/ismcts-strength.csv
-bench=$("$bin" bench --deals 1 --hands 1 --searches 200 --ismcts-iters "$(IFS=,; echo "${iters[*]}")")
+bench=$("$bin" bench --game tusac --variant classic --deals 1 --hands 1 --searches 200 --ismcts-iters "$(IFS=,; echo "${iters[*]}")")
 echo "iters,deals,games,mean_diff,mean_diff_lo95,mean_diff_hi95,ms_per_decision" > "$out.tmp"
 for n in "${iters[@]}"; do
   "$bin" run "experiments/ismcts-strength-$n.toml" --quiet
   summary="results/ismcts-strength/iters-$n/summary.csv"
-  ms=$(awk -v n="$n" 'index($0, "ismcts iters="n",rollout=greedy,root=sweep") {print $(NF-1)}' <<<"$bench")
+  ms=$(awk -v n="$n" 'index($0, "ismcts iters="n",rollout=greedy,root=sweep,deviate=2.5,depth=off ") {
+    for (i = 2; i <= NF; i++) if ($i == "ms/decision") print $(i - 1)
+  }' <<<"$bench")
   python3 - "$summary" "$n" "$ms" >> "$out.tmp" <<'PY'
 import csv, sys
 path, n, ms = sys.argv[1:]

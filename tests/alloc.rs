@@ -151,7 +151,7 @@ fn four_sac_games_and_ismcts_decisions_do_not_allocate() {
         ("random", 10_000),
         ("greedy", 10_000),
         ("ismcts:iters=200", 40),
-        ("ismcts:iters=100,rollout=greedy", 40),
+        ("ismcts:iters=100,rollout=greedy,depth=off", 40),
         ("ismcts:iters=100,root=halving,depth=1", 20),
     ] {
         let agents: Vec<_> = (0..4).map(|_| make_agent::<TuSac>(spec).unwrap()).collect();
@@ -172,7 +172,7 @@ fn multi_pack_games_and_ismcts_decisions_do_not_allocate() {
                 ("random", 500),
                 ("greedy", 500),
                 ("ismcts:iters=200", 1),
-                ("ismcts:iters=100,rollout=greedy", 1),
+                ("ismcts:iters=100,rollout=greedy,depth=off", 1),
                 ("ismcts:iters=100,root=halving,depth=1", 1),
             ] {
                 let agents: Vec<_> = (0..4).map(|_| make_agent::<TuSac>(spec).unwrap()).collect();
@@ -245,16 +245,16 @@ fn playing_games_does_not_allocate() {
     // ISMCTS: the node arena is allocated when the agent is built and reset per decision.
     for spec in [
         "ismcts:iters=200",
-        "ismcts:iters=100,rollout=greedy",
-        "ismcts:iters=100,rollout=greedy,root=sweep,deviate=2.5,opponents=rollout",
+        "ismcts:iters=100,rollout=greedy,depth=off",
+        "ismcts:iters=100,rollout=greedy,root=sweep,deviate=2.5,opponents=rollout,depth=off",
         "ismcts:iters=100,root=halving,depth=2",
     ] {
         assert_eq!(games_allocate::<TuSac>(spec, 40), 0, "{spec} allocated");
     }
     for spec in [
         "ismcts:iters=200",
-        "ismcts:iters=100,rollout=random,root=ucb",
-        "ismcts:iters=300,opponents=rollout",
+        "ismcts:iters=100,rollout=random,root=ucb,depth=off",
+        "ismcts:iters=300,opponents=rollout,depth=off",
         "ismcts:iters=100,root=halving,depth=1",
     ] {
         assert_eq!(

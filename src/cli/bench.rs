@@ -104,11 +104,14 @@ fn decision_states<G: GameKind>(game: &G, count: u64) -> Vec<G::State> {
 }
 
 /// The ISMCTS settings timed by the benchmark (after `iters=N,`): the spec's defaults (greedy
-/// rollouts, root sweep, deviate 2.5), and the paper's search with random and greedy rollouts.
-pub const ISMCTS_BENCH_SETTINGS: [&str; 3] = [
-    "rollout=greedy,root=sweep,deviate=2.5",
-    "rollout=random,root=ucb",
-    "rollout=greedy,root=ucb",
+/// rollouts, root sweep, deviate 2.5, a one-level tree), the same with the unlimited tree (the
+/// default before depth 1; `scripts/ismcts-strength.sh` reads its row), and the paper's search
+/// with random and greedy rollouts.
+pub const ISMCTS_BENCH_SETTINGS: [&str; 4] = [
+    "rollout=greedy,root=sweep,deviate=2.5,depth=1",
+    "rollout=greedy,root=sweep,deviate=2.5,depth=off",
+    "rollout=random,root=ucb,depth=off",
+    "rollout=greedy,root=ucb,depth=off",
 ];
 
 /// ISMCTS with `settings` on one thread over the decisions `states`, `iterations` each:

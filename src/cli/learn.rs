@@ -39,8 +39,9 @@ pub struct Args {
     /// The master seed of every game played (keep it apart from evaluation seeds).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// The agent imitated.
-    #[arg(long, default_value = "ismcts:iters=1000")]
+    /// The agent imitated (by default ISMCTS with the unlimited tree the committed lists of
+    /// agents/ were learned with).
+    #[arg(long, default_value = "ismcts:iters=1000,depth=off")]
     pub teacher: String,
     /// Games the teacher plays.
     #[arg(long, default_value_t = 2000)]

@@ -2,10 +2,10 @@
 //!
 //! The method is *imitation proposes, play disposes*:
 //!
-//! 1. **Teacher decisions.** The teacher (by default `ismcts:iters=1000`) plays `teacher_deals`
-//!    games, one seat against greedy in the others; at each of its decisions with more than
-//!    one legal action we keep every action's features and the teacher's choice
-//!    ([`samples`]).
+//! 1. **Teacher decisions.** The teacher (by default `ismcts:iters=1000,depth=off`, the
+//!    unlimited tree) plays `teacher_deals` games, one seat against greedy in the others; at
+//!    each of its decisions with more than one legal action we keep every action's features
+//!    and the teacher's choice ([`samples`]).
 //! 2. **Proposals.** Every candidate rule (a test on one feature, two tests joined by `and`,
 //!    or the lowest/highest of a feature) is scored by how many teacher decisions the list
 //!    would then match, and how many of those it does not match now (its fixes) ([`search`]).

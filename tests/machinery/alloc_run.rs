@@ -1,6 +1,6 @@
 //! A whole `bailab run` allocates nothing per deal: the real binary, run as a child process at
 //! N and 10·N deals, makes about as many heap allocations either way, in every game, with
-//! greedy and random seats and with an ISMCTS seat.
+//! greedy and random seats and with ISMCTS seats.
 //!
 //! Counted from outside the library: the binary's `#[global_allocator]` (src/main.rs) counts
 //! every allocation of the process — startup, parsing, the thread pool, the files, the report —
@@ -88,6 +88,12 @@ fn tienlen_run_allocates_nothing_per_deal() {
 
 #[test]
 fn ismcts_run_allocates_nothing_per_deal() {
-    let agents = ["ismcts:iters=10", "greedy", "greedy", "greedy"];
+    // the default one-level tree and the unlimited one
+    let agents = [
+        "ismcts:iters=10",
+        "ismcts:iters=10,depth=off",
+        "greedy",
+        "greedy",
+    ];
     flat("alloc-run-ismcts", "tusac/classic", &agents, 10);
 }

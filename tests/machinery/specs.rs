@@ -1,8 +1,8 @@
 //! Experiment files and agent specs: every malformed input names the key or parameter at fault.
 
 use bailab::agent::spec::AgentSpec;
-use bailab::agents::catalogue::{ismcts_params, make_agent};
-use bailab::agents::ismcts::Root;
+use bailab::agents::catalogue::{ismcts_params, make_agent, CATALOGUE};
+use bailab::agents::ismcts::{IsmctsParams, Root};
 use bailab::games::tusac::TuSac;
 use bailab::sim::experiment::Experiment;
 
@@ -89,11 +89,36 @@ fn specs_build_or_name_the_problem() {
         (halving.root, halving.deviate, halving.depth),
         (Root::Halving, Some(2.5), Some(1))
     );
-    assert_eq!(strong.depth, None);
+    assert_eq!(strong.depth, Some(1));
     assert!(agent_err("ismcts:depth=0").contains("outside"));
     assert!(agent_err("ismcts:depth=deep").contains("not a number"));
     assert!(agent_err("ismcts:root=sweep,deviate=lots").contains("not a number"));
     assert!(agent_err("ismcts:opponents=none").contains("opponents 'none'"));
+}
+
+#[test]
+fn ismcts_defaults_to_a_one_level_tree_and_depth_off_is_the_unlimited_one() {
+    let params = |text: &str| ismcts_params(&AgentSpec::parse(text).unwrap()).unwrap();
+    // the default since results/*-ismcts-depth1-vs-greedy (docs/ismcts.md)
+    assert_eq!(params("ismcts").depth, Some(1));
+    assert_eq!(params("ismcts:iters=1000").depth, Some(1));
+    assert_eq!(params("ismcts:root=ucb").depth, Some(1));
+    assert_eq!(params("ismcts:depth=1"), params("ismcts"));
+    // the committed runs of the unlimited tree say depth=off
+    assert_eq!(params("ismcts:depth=off").depth, None);
+    assert_eq!(params("ismcts:iters=1000,depth=off").depth, None);
+    assert_eq!(params("ismcts:depth=7").depth, Some(7));
+    // the paper's search is IsmctsParams::default(), spelled out
+    assert_eq!(
+        params("ismcts:root=ucb,deviate=off,depth=off"),
+        IsmctsParams::default()
+    );
+    assert!(tusac_agent("ismcts:iters=10,depth=off").is_ok());
+    assert!(agent_err("ismcts:depth=").contains("depth"));
+    // and `bailab agents` says so
+    let ismcts = CATALOGUE.iter().find(|a| a.name == "ismcts").unwrap();
+    let depth = ismcts.params.iter().find(|p| p.name == "depth").unwrap();
+    assert_eq!(depth.default, "1");
 }
 
 #[test]
