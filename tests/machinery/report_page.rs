@@ -162,10 +162,18 @@ fn a_page_shows_every_kind_of_output() {
         "results/ismcts-strength/iters-100/meta.json",
         "ismcts-strength/iters-100/meta.json",
     );
+    for f in ["summary.csv", "meta.json", "sprt.csv"] {
+        copy(
+            &s,
+            &format!("results/tienlen-rules-vs-greedy-sprt/{f}"),
+            &format!("sprt/{f}"),
+        );
+    }
     fake_tournament(&s, "league");
     let args = [
         "report",
         "runs/tl-greedy",
+        "sprt/summary.csv",
         "deals",
         "equity",
         "tuned/tusac-classic-greedy.report.csv",
@@ -187,10 +195,11 @@ fn a_page_shows_every_kind_of_output() {
         "(learn report)",
         "(ISMCTS strength)",
         "(tournament, complete)",
+        "(run with early stop (SPRT))",
     ] {
         assert!(html.contains(kind), "no section {kind}");
     }
-    for (i, id) in (1..=7).map(|i| (i, format!("id=\"s{i}\""))) {
+    for (i, id) in (1..=8).map(|i| (i, format!("id=\"s{i}\""))) {
         assert!(html.contains(&id), "section {i} has no anchor");
         assert!(
             html.contains(&format!("href=\"#s{i}\"")),
@@ -200,6 +209,9 @@ fn a_page_shows_every_kind_of_output() {
     // the run: its unit, intervals and chart; the payout unit of Tiến Lên
     assert!(html.contains("half-cược per game"));
     assert!(html.contains("win rate per seat-game [95% interval]"));
+    // the early stop, and the committed run's paired difference with its interval
+    assert!(html.contains("Early stop (SPRT)") && html.contains("accepted: H1, after 200"));
+    assert!(html.contains("+0.208 <span class=\"ci\">[+0.091, +0.326]</span>"));
     // the studies' figures, from their files
     assert!(html.contains("discard yP") && html.contains("(best)"));
     assert!(
@@ -222,9 +234,9 @@ fn a_page_shows_every_kind_of_output() {
     assert!(html.contains("exec:./bot --mode a&lt;b&amp;c"));
     assert!(!html.contains("a<b&c"), "an agent spec not escaped");
     assert!(html.contains("Tables played") && html.contains("tables/01"));
-    // charts: run 1, deals one per measure, equity 1, tune 1, strength 1, tournament 2
+    // charts: runs 2, deals one per measure, equity 1, tune 1, strength 1, tournament 2
     let svgs = html.matches("<svg ").count();
-    assert!(svgs >= 8, "{svgs} charts");
+    assert!(svgs >= 9, "{svgs} charts");
     assert!(
         html.contains("Agents across runs"),
         "a run and a tournament compare"

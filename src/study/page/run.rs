@@ -6,28 +6,28 @@ use super::{charts, json_text, json_words, need, opt, read_json, unit_of, Column
 use crate::study::plot::read::Csv;
 use std::path::Path;
 
+/// The columns of `summary.csv` the section reads.
+const SUMMARY_COLUMNS: [&str; 13] = [
+    "kind",
+    "agent",
+    "versus",
+    "win_rate",
+    "win_rate_lo95",
+    "win_rate_hi95",
+    "mean_payout",
+    "mean_payout_lo95",
+    "mean_payout_hi95",
+    "deals",
+    "mean_diff",
+    "mean_diff_lo95",
+    "mean_diff_hi95",
+];
+
 /// The section of the run folder `dir`.
 pub fn section(dir: &Path) -> anyhow::Result<Section> {
     let meta = read_json(&dir.join("meta.json"))?;
     let csv = Csv::read(&dir.join("summary.csv"))?;
-    need(
-        &csv,
-        &[
-            "kind",
-            "agent",
-            "versus",
-            "win_rate",
-            "win_rate_lo95",
-            "win_rate_hi95",
-            "mean_payout",
-            "mean_payout_lo95",
-            "mean_payout_hi95",
-            "deals",
-            "mean_diff",
-            "mean_diff_lo95",
-            "mean_diff_hi95",
-        ],
-    )?;
+    need(&csv, &SUMMARY_COLUMNS)?;
     let exp = &meta["experiment"];
     let game = exp["game"]
         .as_str()
@@ -53,47 +53,7 @@ pub fn section(dir: &Path) -> anyhow::Result<Section> {
     };
     let (agent_rows, pair_rows) = tables(&csv, &mut column)?;
     let mut html = facts_of(dir, &meta, &csv, &game)?;
-    html.push_str(&part(
-        "Agents",
-        &format!(
-            "Each agent's share of games won and its mean payout per seat-game (the payout \
-             one seat it held received in one game), in {unit}, with 95% intervals (Wilson for \
-             the win rate, Student-t for the payout); equal play wins 1/players of the games."
-        ),
-    ));
-    html.push_str(&table(
-        &[
-            "agent",
-            "seats held per game",
-            "seat-games",
-            "wins",
-            "draws",
-            "win rate per seat-game [95% interval]",
-            &format!("mean payout per seat-game, {unit} [95% interval]"),
-            "standard deviation of the payout",
-            "penalties paid",
-        ],
-        &agent_rows,
-    ));
-    if !pair_rows.is_empty() {
-        html.push_str(&part(
-            "Paired differences",
-            &format!(
-                "The mean over deals of the difference between two agents' mean payouts on the \
-                 same deal (first agent − second), in {unit} per game: above zero, the first \
-                 agent did better; the luck of the deal cancels because both played it."
-            ),
-        ));
-        html.push_str(&table(
-            &[
-                "agent",
-                "versus",
-                "deals",
-                &format!("mean paired difference, agent − versus, {unit} per game [95% interval]"),
-            ],
-            &pair_rows,
-        ));
-    }
+    html.push_str(&figures_part(&unit, &agent_rows, &pair_rows));
     html.push_str(&extra_tables(dir, &meta)?);
     for svg in charts(&dir.join("summary.csv"))? {
         html.push_str(&super::html::figure(&svg));
@@ -109,6 +69,53 @@ pub fn section(dir: &Path) -> anyhow::Result<Section> {
         html,
         column: Some(column),
     })
+}
+
+/// The agents' table and the pairs' table, each with its sentence.
+fn figures_part(unit: &str, agent_rows: &[Vec<String>], pair_rows: &[Vec<String>]) -> String {
+    let mut out = String::new();
+    out.push_str(&part(
+        "Agents",
+        &format!(
+            "Each agent's share of games won and its mean payout per seat-game (the payout \
+             one seat it held received in one game), in {unit}, with 95% intervals (Wilson for \
+             the win rate, Student-t for the payout); equal play wins 1/players of the games."
+        ),
+    ));
+    out.push_str(&table(
+        &[
+            "agent",
+            "seats held per game",
+            "seat-games",
+            "wins",
+            "draws",
+            "win rate per seat-game [95% interval]",
+            &format!("mean payout per seat-game, {unit} [95% interval]"),
+            "standard deviation of the payout",
+            "penalties paid",
+        ],
+        agent_rows,
+    ));
+    if !pair_rows.is_empty() {
+        out.push_str(&part(
+            "Paired differences",
+            &format!(
+                "The mean over deals of the difference between two agents' mean payouts on the \
+                 same deal (first agent − second), in {unit} per game: above zero, the first \
+                 agent did better; the luck of the deal cancels because both played it."
+            ),
+        ));
+        out.push_str(&table(
+            &[
+                "agent",
+                "versus",
+                "deals",
+                &format!("mean paired difference, agent − versus, {unit} per game [95% interval]"),
+            ],
+            pair_rows,
+        ));
+    }
+    out
 }
 
 /// The agents' and the pairs' rows (HTML cells), and the same figures for the comparison.

@@ -34,6 +34,20 @@ pub fn deals(dir: &Path) -> anyhow::Result<Section> {
         ("elapsed", elapsed(&dir.join("run.json"))),
         ("bailab version", esc(&json_text(&meta["version"]))),
     ]);
+    html.push_str(&means_part(dir, &meta)?);
+    for svg in charts(&dir.join("distributions.csv"))? {
+        html.push_str(&figure(&svg));
+    }
+    Ok(Section {
+        title: super::folder_name(dir),
+        kind: "deals".into(),
+        html,
+        column: None,
+    })
+}
+
+/// The means of `means.csv`, each measure with what it counts (from `meta.json`).
+fn means_part(dir: &Path, meta: &serde_json::Value) -> anyhow::Result<String> {
     let docs: Vec<(String, String)> = meta["measures"]
         .as_array()
         .map(|m| {
@@ -42,6 +56,7 @@ pub fn deals(dir: &Path) -> anyhow::Result<Section> {
                 .collect()
         })
         .unwrap_or_default();
+    let mut html = String::new();
     if dir.join("means.csv").is_file() {
         let means = Csv::read(&dir.join("means.csv"))?;
         need(
@@ -103,15 +118,7 @@ pub fn deals(dir: &Path) -> anyhow::Result<Section> {
             &rows,
         ));
     }
-    for svg in charts(&dir.join("distributions.csv"))? {
-        html.push_str(&figure(&svg));
-    }
-    Ok(Section {
-        title: super::folder_name(dir),
-        kind: "deals".into(),
-        html,
-        column: None,
-    })
+    Ok(html)
 }
 
 /// A recorded command line, or nothing.
@@ -158,9 +165,6 @@ pub fn equity(dir: &Path) -> anyhow::Result<Section> {
         .map(|r| opt(&csv, r, "payout_unit"))
         .filter(|u| !u.is_empty())
         .unwrap_or_else(|| unit_of(&game));
-    let has_diff = ["diff_vs_best", "diff_lo95", "diff_hi95"]
-        .iter()
-        .all(|c| csv.header.iter().any(|h| h == c));
     let mut html = facts(&[
         (
             "kind",
@@ -185,6 +189,24 @@ pub fn equity(dir: &Path) -> anyhow::Result<Section> {
     if let Some(text) = meta["position_text"].as_str() {
         html.push_str(&details("The position file", &pre(text)));
     }
+    html.push_str(&actions_part(&csv, &unit)?);
+    for svg in charts(&dir.join("equity.csv"))? {
+        html.push_str(&figure(&svg));
+    }
+    Ok(Section {
+        title: super::folder_name(dir),
+        kind: "equity".into(),
+        html,
+        column: None,
+    })
+}
+
+/// The actions of `equity.csv`, ranked, with their sentence.
+fn actions_part(csv: &Csv, unit: &str) -> anyhow::Result<String> {
+    let has_diff = ["diff_vs_best", "diff_lo95", "diff_hi95"]
+        .iter()
+        .all(|c| csv.header.iter().any(|h| h == c));
+    let mut out = String::new();
     let rows: Vec<Vec<String>> = csv
         .rows()
         .map(|r| {
@@ -210,7 +232,7 @@ pub fn equity(dir: &Path) -> anyhow::Result<Section> {
             Ok(row)
         })
         .collect::<anyhow::Result<_>>()?;
-    html.push_str(&part(
+    out.push_str(&part(
         "Actions",
         &format!(
             "Every legal action played out from the same sampled deals of the hidden cards \
@@ -230,16 +252,8 @@ pub fn equity(dir: &Path) -> anyhow::Result<Section> {
     if has_diff {
         head.push(&diff);
     }
-    html.push_str(&table(&head, &rows));
-    for svg in charts(&dir.join("equity.csv"))? {
-        html.push_str(&figure(&svg));
-    }
-    Ok(Section {
-        title: super::folder_name(dir),
-        kind: "equity".into(),
-        html,
-        column: None,
-    })
+    out.push_str(&table(&head, &rows));
+    Ok(out)
 }
 
 /// The `#` header lines of a TOML file written by `tune` or `learn` (how it was made), and the

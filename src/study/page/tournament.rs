@@ -37,6 +37,46 @@ pub fn section(dir: &Path) -> anyhow::Result<Section> {
         );
     }
     let t = &doc["tournament"];
+    let (ratings, pairs, csv_unit) = read(dir)?;
+    let game = json_text(&t["game"]);
+    let unit = csv_unit
+        .filter(|u| !u.is_empty())
+        .unwrap_or_else(|| unit_of(&game));
+    let name = t["name"]
+        .as_str()
+        .map_or_else(|| super::folder_name(dir), str::to_string);
+    let anchor = json_text(&t["anchor"]);
+    let mut html = facts_of(dir, &doc, &game);
+    html.push_str(&ratings_part(&ratings, &unit, &anchor, &name, &game)?);
+    html.push_str(&cross_part(dir, &ratings, &pairs, &unit)?);
+    html.push_str(&pairs_part(&ratings, &pairs, &unit));
+    html.push_str(&iterations_part(&ratings, &unit, &anchor, &name, &game)?);
+    html.push_str(&tables_part(&doc));
+    let rank = |a: &str| ratings.iter().position(|r| r.agent == a);
+    let column = Column {
+        name: name.clone(),
+        unit,
+        measure: "rating",
+        agents: ratings
+            .iter()
+            .map(|r| (r.agent.clone(), r.rating))
+            .collect(),
+        pairs: pairs
+            .iter()
+            .filter(|p| rank(&p.agent) < rank(&p.versus))
+            .map(|p| (p.agent.clone(), p.versus.clone(), p.diff))
+            .collect(),
+    };
+    Ok(Section {
+        title: name,
+        kind: format!("tournament, {}", json_text(&doc["status"])),
+        html,
+        column: Some(column),
+    })
+}
+
+/// The ratings and pairs of a tournament folder, and the payout unit its CSVs name.
+fn read(dir: &Path) -> anyhow::Result<(Vec<Rating>, Vec<Pair>, Option<String>)> {
     let ratings_csv = Csv::read(&dir.join("ratings.csv"))?;
     need(
         &ratings_csv,
@@ -86,44 +126,11 @@ pub fn section(dir: &Path) -> anyhow::Result<Section> {
             })
         })
         .collect::<anyhow::Result<Vec<_>>>()?;
-    let game = json_text(&t["game"]);
     let unit = ratings_csv
         .rows()
         .next()
-        .map(|r| super::opt(&ratings_csv, &r, "payout_unit"))
-        .filter(|u| !u.is_empty())
-        .unwrap_or_else(|| unit_of(&game));
-    let name = t["name"]
-        .as_str()
-        .map_or_else(|| super::folder_name(dir), str::to_string);
-    let anchor = json_text(&t["anchor"]);
-    let mut html = facts_of(dir, &doc, &game);
-    html.push_str(&ratings_part(&ratings, &unit, &anchor, &name, &game)?);
-    html.push_str(&cross_part(dir, &ratings, &pairs, &unit)?);
-    html.push_str(&pairs_part(&ratings, &pairs, &unit));
-    html.push_str(&iterations_part(&ratings, &unit, &anchor, &name, &game)?);
-    html.push_str(&tables_part(&doc));
-    let rank = |a: &str| ratings.iter().position(|r| r.agent == a);
-    let column = Column {
-        name: name.clone(),
-        unit,
-        measure: "rating",
-        agents: ratings
-            .iter()
-            .map(|r| (r.agent.clone(), r.rating))
-            .collect(),
-        pairs: pairs
-            .iter()
-            .filter(|p| rank(&p.agent) < rank(&p.versus))
-            .map(|p| (p.agent.clone(), p.versus.clone(), p.diff))
-            .collect(),
-    };
-    Ok(Section {
-        title: name,
-        kind: format!("tournament, {}", json_text(&doc["status"])),
-        html,
-        column: Some(column),
-    })
+        .map(|r| super::opt(&ratings_csv, &r, "payout_unit"));
+    Ok((ratings, pairs, unit))
 }
 
 fn facts_of(dir: &Path, doc: &serde_json::Value, game: &str) -> String {
@@ -276,7 +283,11 @@ fn cross_part(
     );
     html.push_str("<table class=\"data cross\"><thead><tr><th>agent \\ versus</th>");
     for a in &agents {
-        html.push_str(&format!("<th><code>{}</code></th>", esc(a)));
+        html.push_str(&format!(
+            "<th title=\"{}\"><code>{}</code></th>",
+            esc(a),
+            esc(&super::short(a))
+        ));
     }
     html.push_str("</tr></thead><tbody>\n");
     for a in &agents {
@@ -372,6 +383,9 @@ fn pairs_part(ratings: &[Rating], pairs: &[Pair], unit: &str) -> String {
     html
 }
 
+/// A point of a strength curve: iterations, rating, the note above it.
+type Point = (f64, Est, String);
+
 /// `ismcts:iters=N,...` → `(N, the spec without iters)`.
 fn ismcts_iters(spec: &str) -> Option<(f64, String)> {
     let params = spec.strip_prefix("ismcts:")?;
@@ -400,7 +414,7 @@ fn iterations_part(
     name: &str,
     game: &str,
 ) -> anyhow::Result<String> {
-    let mut families: Vec<(String, Vec<(f64, Est, String)>)> = Vec::new();
+    let mut families: Vec<(String, Vec<Point>)> = Vec::new();
     for r in ratings {
         if let Some((n, family)) = ismcts_iters(&r.agent) {
             let note = format!("{} games", int(&r.games));
