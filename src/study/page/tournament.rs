@@ -228,7 +228,7 @@ fn ratings_part(
         .map(|r| (r.agent.clone(), r.rating))
         .collect();
     let svg = charts::estimates(
-        &chart_title(game, &format!("{name}: ratings")),
+        &chart_title(game, &format!("ratings in {name}")),
         "Rating per agent (anchor = 0), 95% interval",
         &format!("rating, {unit} per game relative to the anchor"),
         &items,
@@ -436,7 +436,7 @@ fn iterations_part(
             ),
         ));
         let svg = charts::rating_curve(
-            &chart_title(game, &format!("{name}: {family}, strength per iteration")),
+            &chart_title(game, &format!("{family}, strength per iteration in {name}")),
             &format!(
                 "rating, {unit} per game relative to {}",
                 super::short(anchor)
