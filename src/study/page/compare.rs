@@ -64,7 +64,15 @@ pub fn html(columns: &[&Column]) -> String {
             "The mean over deals of the per-deal difference of two agents' mean payouts (first \
              minus second) in each run that played both: above zero, the first did better.",
         ));
-        out.push_str(&table(&head, &pairs));
+        // a tournament's every pair makes a long table: folded beyond 20 rows
+        if pairs.len() > 20 {
+            out.push_str(&super::html::details(
+                &format!("Show the {} pairs", pairs.len()),
+                &table(&head, &pairs),
+            ));
+        } else {
+            out.push_str(&table(&head, &pairs));
+        }
     }
     out
 }

@@ -37,6 +37,14 @@ pub fn section(dir: &Path) -> anyhow::Result<Section> {
         );
     }
     let t = &doc["tournament"];
+    if !dir.join("ratings.csv").is_file() {
+        anyhow::bail!(
+            "{}: no ratings.csv yet (status {}): a tournament writes its ratings when its \
+             tables have played",
+            dir.display(),
+            json_text(&doc["status"])
+        );
+    }
     let (ratings, pairs, csv_unit) = read(dir)?;
     let game = json_text(&t["game"]);
     let unit = csv_unit
