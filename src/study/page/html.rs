@@ -183,6 +183,11 @@ pub fn duration(s: f64) -> String {
     }
 }
 
+/// [`duration`] of a time when there is one, else nothing.
+pub fn duration_or_empty(s: Option<f64>) -> String {
+    s.map_or(String::new(), duration)
+}
+
 /// The style sheet: system fonts only, nothing fetched.
 pub const CSS: &str = "
 body { font-family: system-ui, -apple-system, 'Segoe UI', Roboto, 'DejaVu Sans', sans-serif;

@@ -143,6 +143,13 @@ fn read(dir: &Path) -> anyhow::Result<(Vec<Rating>, Vec<Pair>, Option<String>)> 
 
 fn facts_of(dir: &Path, doc: &serde_json::Value, game: &str) -> String {
     let t = &doc["tournament"];
+    // the elapsed time and command are in tournament.json, or in this machine's run.json
+    let run = read_json(&dir.join("run.json")).unwrap_or_default();
+    let elapsed = doc["elapsed_s"].as_f64().or(run["elapsed_s"].as_f64());
+    let command = doc["command"]
+        .as_str()
+        .or(run["command"].as_str())
+        .map(str::to_string);
     let agents = t["agents"]
         .as_array()
         .map(|a| {
@@ -177,17 +184,10 @@ fn facts_of(dir: &Path, doc: &serde_json::Value, game: &str) -> String {
             format!("<code>{}</code>", esc(&json_text(&t["anchor"]))),
         ),
         ("status", status),
-        (
-            "elapsed",
-            doc["elapsed_s"]
-                .as_f64()
-                .map_or(String::new(), super::html::duration),
-        ),
+        ("elapsed", super::html::duration_or_empty(elapsed)),
         (
             "command",
-            doc["command"]
-                .as_str()
-                .map_or(String::new(), |c| format!("<code>{}</code>", esc(c))),
+            command.map_or(String::new(), |c| format!("<code>{}</code>", esc(&c))),
         ),
         ("bailab version", esc(&json_text(&doc["version"]))),
     ])
