@@ -12,6 +12,7 @@ pub mod play;
 pub mod plot;
 pub mod progress;
 pub mod replay;
+pub mod report;
 pub mod rules;
 pub mod run;
 pub mod soak;
@@ -54,6 +55,8 @@ pub enum Command {
     Bench(bench::Args),
     /// Draw SVG charts from summary, strength, distributions, equity and tuning CSVs.
     Plot(plot::Args),
+    /// Write one self-contained HTML page (tables, intervals, charts) from output folders.
+    Report(report::Args),
     /// Tune a game's greedy weights against a fixed field (common random numbers, racing).
     Tune(tune::Args),
     /// Deal N games and count what the hands hold, or read a run's games.csv: distributions.
@@ -109,6 +112,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Bench(args) => bench::run(args),
         Command::Learn(args) => learn::run(args),
         Command::Plot(args) => plot::run(args),
+        Command::Report(args) => report::run(args),
         Command::Equity(args) => equity::run(args),
         Command::Tune(args) => tune::run(args),
         Command::Deals(args) => deals::run(args),

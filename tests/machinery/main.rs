@@ -30,6 +30,7 @@ mod partial_deals;
 mod plot;
 mod random_sim;
 mod records;
+mod report_page;
 mod rules_agent;
 mod rules_reference;
 mod runner;

@@ -554,6 +554,61 @@ fn tune(rows: &[TuneRow], ctx: &Context) -> anyhow::Result<String> {
     })
 }
 
+/// A forest of estimates with their 95% intervals and a line at zero, one row per label (a
+/// tournament's ratings), for pages that draw charts of their own data.
+pub fn estimates(
+    title: &str,
+    caption: &str,
+    x_desc: &str,
+    rows: &[(String, Est)],
+) -> anyhow::Result<String> {
+    let items: Vec<Item> = rows
+        .iter()
+        .enumerate()
+        .map(|(i, (label, est))| Item {
+            label: short_spec(label),
+            est: *est,
+            color: PALETTE[i % PALETTE.len()],
+        })
+        .collect();
+    let ests = || items.iter().map(|i| &i.est);
+    let (v, x) = diff_fmt(value_decimals(ests()), decimals(span(ests())));
+    let f = Forest {
+        caption: caption.into(),
+        x_desc: x_desc.into(),
+        items,
+        mark: Mark::Point,
+        zero_line: true,
+        value: &v,
+        x_fmt: &x,
+        legend: Vec::new(),
+        breaks: Vec::new(),
+    };
+    let label_px = draw::label_width(f.items.iter().map(|i| i.label.clone()));
+    let h = draw::forest_height(&f);
+    draw::svg(draw::TITLE_PX + h, title, |area| {
+        draw::forest(area, &f, label_px)
+    })
+}
+
+/// Estimates against a count on a log axis (a rating against ISMCTS iterations), with interval
+/// bars, a zero line and a note above each point.
+pub fn rating_curve(
+    title: &str,
+    y_desc: &str,
+    points: Vec<(f64, Est, String)>,
+) -> anyhow::Result<String> {
+    let c = Curve {
+        caption: "Rating with 95% interval; above each point: the games behind it".into(),
+        x_desc: "ISMCTS iterations per decision (log scale)".into(),
+        y_desc: y_desc.into(),
+        points,
+    };
+    draw::svg(draw::TITLE_PX + draw::CURVE_PX, title, |area| {
+        draw::curve(area, &c)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
