@@ -202,6 +202,10 @@ pub fn run_tournament(
     opts: &TournamentOptions,
 ) -> anyhow::Result<TournamentReport> {
     guard(dir, t, opts)?;
+    if !opts.resume {
+        // a fresh start: the times and command of another tournament go
+        super::game_files::remove_stale(&dir.join("run.json"))?;
+    }
     let tables = t.tables();
     let mut file = TournamentFile {
         format: TOURNAMENT_FORMAT.into(),
@@ -342,6 +346,16 @@ fn table_elapsed(dir: &Path) -> f64 {
         .unwrap_or(0.0)
 }
 
+/// The command that began the tournament in `dir` (kept from an earlier session's `run.json`,
+/// so that a resumed one still names it), or this process's.
+fn first_command(dir: &Path) -> String {
+    std::fs::read_to_string(dir.join("run.json"))
+        .ok()
+        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+        .and_then(|v| v["command"].as_str().map(str::to_string))
+        .unwrap_or_else(|| std::env::args().collect::<Vec<_>>().join(" "))
+}
+
 /// `run.json`: the wall time of each table in `file` (over all its sessions, or the sum of its
 /// shards' after a merge) and their sum, this session's time (`None` for a merge) and the
 /// machine.
@@ -362,7 +376,7 @@ pub fn write_run_json(
         "elapsed_s": times.iter().sum::<f64>(),
         "session_elapsed_s": session,
         "table_elapsed_s": times,
-        "command": std::env::args().collect::<Vec<_>>().join(" "),
+        "command": first_command(dir),
     });
     write_atomic(
         dir,
