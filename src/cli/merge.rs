@@ -1,10 +1,14 @@
-//! `bailab merge DIR...`: combine shard outputs into exactly what one run would have written.
+//! `bailab merge DIR...`: combine shard outputs into exactly what one run would have written (a
+//! tournament's shards too: each table merged as a run, then the tournament's files).
 
 use crate::sim::checkpoint::{prepare_merge, TallyFile, CHECKPOINT, RUN_FILES};
 use crate::sim::guard::{remove_stale_stages, Outputs};
 use crate::sim::output::write_atomic;
 use crate::sim::report::{print_report, write_results, RunReport};
-use crate::sim::tournament_run::TOURNAMENT_FILE;
+use crate::sim::stats::Tally;
+use crate::sim::tournament_run::{
+    read_tournament_file, write_files, write_run_json, TournamentFile, TOURNAMENT_FILE,
+};
 use anyhow::{bail, Context};
 use std::path::{Path, PathBuf};
 
@@ -54,12 +58,7 @@ fn merge_files() -> Vec<&'static str> {
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<()> {
     if args.dirs[0].join(TOURNAMENT_FILE).exists() {
-        return super::tournament::merge_tournament(
-            &args.dirs,
-            args.output,
-            args.force,
-            args.quiet,
-        );
+        return merge_tournament(&args.dirs, args.output, args.force, args.quiet);
     }
     let shards = read_shards(&args.dirs)?;
     let exp = shards[0].0.experiment.clone();
@@ -246,4 +245,84 @@ fn same_folder(a: &Path, b: &Path) -> bool {
         (Ok(x), Ok(y)) => x == y,
         _ => a == b,
     }
+}
+
+/// `bailab merge` of tournament shard folders: merges each table's shards into
+/// `output/tables/NN` (as `bailab merge` does for a run), then writes the tournament's files.
+pub fn merge_tournament(
+    dirs: &[PathBuf],
+    output: Option<PathBuf>,
+    force: bool,
+    quiet: bool,
+) -> anyhow::Result<()> {
+    let files: Vec<TournamentFile> = dirs
+        .iter()
+        .map(|d| {
+            read_tournament_file(d)?.with_context(|| {
+                format!(
+                    "{}: not a tournament folder (no tournament.json), but {} is one",
+                    d.display(),
+                    dirs[0].display()
+                )
+            })
+        })
+        .collect::<anyhow::Result<_>>()?;
+    let t = files[0].tournament.clone();
+    for (f, d) in files.iter().zip(dirs) {
+        if !f.tournament.same_study(&t) {
+            bail!(
+                "{}: a different tournament from {}",
+                d.display(),
+                dirs[0].display()
+            );
+        }
+        if f.status != "complete" {
+            bail!(
+                "{}: this shard is unfinished; finish it with `bailab tournament --resume {}`",
+                d.display(),
+                d.display()
+            );
+        }
+    }
+    let out = output.unwrap_or_else(|| PathBuf::from(t.output_dir()));
+    if let Some(there) = read_tournament_file(&out)? {
+        if !force {
+            bail!(
+                "{}: holds tournament results ('{}'); --force replaces them",
+                out.display(),
+                there.tournament.name
+            );
+        }
+    }
+    let mut tallies: Vec<Option<Tally>> = Vec::new();
+    let mut entries = files[0].tables.clone();
+    for entry in &mut entries {
+        let shards: Vec<PathBuf> = dirs.iter().map(|d| d.join(&entry.dir)).collect();
+        let tdir = out.join(&entry.dir);
+        run(Args {
+            dirs: shards,
+            output: Some(tdir.clone()),
+            force,
+            quiet: true,
+        })
+        .with_context(|| format!("merging table {}", entry.dir))?;
+        let text = std::fs::read_to_string(tdir.join("tally.json"))?;
+        let merged: TallyFile = serde_json::from_str(&text)?;
+        entry.deals_done = merged.tally.pairs.first().map_or(0, |p| p.deals);
+        tallies.push(Some(merged.tally));
+    }
+    let standings = t.standings(&tallies).map_err(anyhow::Error::msg)?;
+    let file = TournamentFile {
+        shard: None,
+        tables: entries,
+        status: "complete".into(),
+        ..files[0].clone()
+    };
+    write_files(&t, &out, &file, &standings)?;
+    write_run_json(&out, &file, None, None)?;
+    if !quiet {
+        print!("{}", super::tournament::console_tables(&t, &standings));
+        println!("merged into {}", out.display());
+    }
+    Ok(())
 }

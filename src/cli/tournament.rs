@@ -1,17 +1,12 @@
 //! `bailab tournament [FILE.toml] [flags]`: compare many agents of one game in tables the runner
 //! plays, and write a cross-table, the pairs and ratings; `--resume DIR` goes on with one that
-//! was stopped; `bailab merge` combines its shards (see [`merge_tournament`]).
+//! was stopped; `bailab merge` combines its shards (`super::merge::merge_tournament`).
 
-use crate::sim::checkpoint::TallyFile;
 use crate::sim::checkpoint::{Shard, CHECKPOINT_EVERY};
 use crate::sim::report::check_threads;
-use crate::sim::stats::Tally;
 use crate::sim::tournament::{SeatingScheme, Standings, Tournament};
-use crate::sim::tournament_run::{
-    read_tournament_file, run_tournament, write_files, write_run_json, TournamentFile,
-    TournamentOptions,
-};
-use anyhow::{bail, Context};
+use crate::sim::tournament_run::{read_tournament_file, run_tournament, TournamentOptions};
+use anyhow::bail;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -153,6 +148,37 @@ fn tournament_of(args: &Args) -> anyhow::Result<Tournament> {
     Ok(t)
 }
 
+/// The tournament, its folder and whether it goes on with one begun there: from `--resume DIR`,
+/// or from the file and flags (a shard's folder is `OUTPUT/shard-K-of-N`).
+fn plan(args: &Args, shard: Option<Shard>) -> anyhow::Result<(Tournament, PathBuf, Option<Shard>)> {
+    if let Some(dir) = &args.resume {
+        let Some(file) = read_tournament_file(dir)? else {
+            bail!(
+                "{}: no tournament to resume here (no tournament.json)",
+                dir.display()
+            );
+        };
+        if shard.is_some() && file.shard != shard {
+            bail!("--shard: the folder holds another shard");
+        }
+        let t = Tournament {
+            budget_minutes: args.budget_minutes,
+            ..file.tournament
+        };
+        return Ok((t, dir.clone(), file.shard));
+    }
+    let t = tournament_of(args)?;
+    let base = args
+        .output
+        .clone()
+        .unwrap_or_else(|| t.resolve_output(args.file.as_deref().map(Path::new)));
+    let dir = match shard {
+        Some(s) => base.join(format!("shard-{}-of-{}", s.k, s.n)),
+        None => base,
+    };
+    Ok((t, dir, shard))
+}
+
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<()> {
     if !(args.checkpoint_secs >= 0.0 && args.checkpoint_secs.is_finite()) {
@@ -167,45 +193,17 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .map(Shard::parse)
         .transpose()
         .map_err(anyhow::Error::msg)?;
-    let (t, dir, resume) = match &args.resume {
-        Some(dir) => {
-            let Some(file) = read_tournament_file(dir)? else {
-                bail!(
-                    "{}: no tournament to resume here (no tournament.json)",
-                    dir.display()
-                );
-            };
-            let mut t = file.tournament;
-            t.budget_minutes = args.budget_minutes;
-            if shard.is_some() && file.shard != shard {
-                bail!("--shard: the folder holds another shard");
-            }
-            (t, dir.clone(), true)
-        }
-        None => {
-            let t = tournament_of(&args)?;
-            let base = args
-                .output
-                .clone()
-                .unwrap_or_else(|| t.resolve_output(args.file.as_deref().map(Path::new)));
-            let dir = match shard {
-                Some(s) => base.join(format!("shard-{}-of-{}", s.k, s.n)),
-                None => base,
-            };
-            (t, dir, false)
-        }
-    };
+    let (t, dir, shard) = plan(&args, shard)?;
     if t.sprt.is_some() && shard.is_some() {
-        bail!("--shard: this tournament stops its pairs early ([sprt]), which decides on deals in order; run it whole");
+        bail!(
+            "--shard: this tournament stops its pairs early ([sprt]), which decides on deals in \
+             order; run it whole"
+        );
     }
     let opts = TournamentOptions {
         threads: args.threads,
-        shard: if resume {
-            read_tournament_file(&dir)?.and_then(|f| f.shard)
-        } else {
-            shard
-        },
-        resume,
+        shard,
+        resume: args.resume.is_some(),
         force: args.force,
         quiet: args.quiet,
         stop: Some(super::run::stop_on_ctrl_c()),
@@ -227,7 +225,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             "stopped"
         };
         eprintln!(
-            "{why}: the files hold what was played (status partial). Go on with:\n  bailab tournament --resume {}",
+            "{why}: the files hold what was played (status partial). Go on with:\n  bailab \
+             tournament --resume {}",
             dir.display()
         );
         if !report.budget_spent {
@@ -289,84 +288,4 @@ pub fn console_tables(t: &Tournament, s: &Standings) -> String {
         out += "\n";
     }
     out
-}
-
-/// `bailab merge` of tournament shard folders: merges each table's shards into
-/// `output/tables/NN` (as `bailab merge` does for a run), then writes the tournament's files.
-pub fn merge_tournament(
-    dirs: &[PathBuf],
-    output: Option<PathBuf>,
-    force: bool,
-    quiet: bool,
-) -> anyhow::Result<()> {
-    let files: Vec<TournamentFile> = dirs
-        .iter()
-        .map(|d| {
-            read_tournament_file(d)?.with_context(|| {
-                format!(
-                    "{}: not a tournament folder (no tournament.json), but {} is one",
-                    d.display(),
-                    dirs[0].display()
-                )
-            })
-        })
-        .collect::<anyhow::Result<_>>()?;
-    let t = files[0].tournament.clone();
-    for (f, d) in files.iter().zip(dirs) {
-        if !f.tournament.same_study(&t) {
-            bail!(
-                "{}: a different tournament from {}",
-                d.display(),
-                dirs[0].display()
-            );
-        }
-        if f.status != "complete" {
-            bail!(
-                "{}: this shard is unfinished; finish it with `bailab tournament --resume {}`",
-                d.display(),
-                d.display()
-            );
-        }
-    }
-    let out = output.unwrap_or_else(|| PathBuf::from(t.output_dir()));
-    if let Some(there) = read_tournament_file(&out)? {
-        if !force {
-            bail!(
-                "{}: holds tournament results ('{}'); --force replaces them",
-                out.display(),
-                there.tournament.name
-            );
-        }
-    }
-    let mut tallies: Vec<Option<Tally>> = Vec::new();
-    let mut entries = files[0].tables.clone();
-    for entry in &mut entries {
-        let shards: Vec<PathBuf> = dirs.iter().map(|d| d.join(&entry.dir)).collect();
-        let tdir = out.join(&entry.dir);
-        super::merge::run(super::merge::Args {
-            dirs: shards,
-            output: Some(tdir.clone()),
-            force,
-            quiet: true,
-        })
-        .with_context(|| format!("merging table {}", entry.dir))?;
-        let text = std::fs::read_to_string(tdir.join("tally.json"))?;
-        let merged: TallyFile = serde_json::from_str(&text)?;
-        entry.deals_done = merged.tally.pairs.first().map_or(0, |p| p.deals);
-        tallies.push(Some(merged.tally));
-    }
-    let standings = t.standings(&tallies).map_err(anyhow::Error::msg)?;
-    let file = TournamentFile {
-        shard: None,
-        tables: entries,
-        status: "complete".into(),
-        ..files[0].clone()
-    };
-    write_files(&t, &out, &file, &standings)?;
-    write_run_json(&out, &file, None, None)?;
-    if !quiet {
-        print!("{}", console_tables(&t, &standings));
-        println!("merged into {}", out.display());
-    }
-    Ok(())
 }

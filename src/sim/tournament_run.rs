@@ -8,7 +8,7 @@ use super::output::write_atomic;
 use super::report::cores;
 use super::runner::{resume_run, run_experiment, RunOptions};
 use super::stats::Tally;
-use super::tournament::{Standings, Tournament, TOURNAMENT_FORMAT};
+use super::tournament::{Standings, Table, Tournament, TOURNAMENT_FORMAT};
 use anyhow::{bail, Context};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -207,13 +207,65 @@ pub fn run_tournament(
         super::game_files::remove_stale(&dir.join("run.json"))?;
     }
     let tables = t.tables();
-    let mut file = TournamentFile {
+    let mut file = fresh_file(t, &tables, opts.shard);
+    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    write_atomic(
+        dir,
+        TOURNAMENT_FILE,
+        serde_json::to_string_pretty(&file)?.as_bytes(),
+    )?;
+    let (stop, spent) = budget_flag(opts.stop.clone(), t.budget_minutes);
+    let began = Instant::now();
+    let mut tallies: Vec<Option<Tally>> = vec![None; tables.len()];
+    let mut stopped = false;
+    for table in &tables {
+        stopped |= stop.load(Ordering::SeqCst);
+        let start = Instant::now();
+        let (tally, halted) = play_table(table, &dir.join(&table.dir), opts, (&stop, stopped))?;
+        stopped |= halted;
+        if let Some((tally, n)) = tally {
+            file.tables[table.index].deals_done = n;
+            tallies[table.index] = Some(tally);
+        }
+        if !opts.quiet && !stopped {
+            let agents: Vec<&str> = t.table_agents()[table.index]
+                .iter()
+                .map(|&i| t.agents[i].as_str())
+                .collect();
+            eprintln!(
+                "table {:>2}/{}: {} — {} deals, {:.1} s",
+                table.index + 1,
+                tables.len(),
+                agents.join(" vs "),
+                file.tables[table.index].deals_done,
+                start.elapsed().as_secs_f64()
+            );
+        }
+    }
+    let standings = t.standings(&tallies).map_err(anyhow::Error::msg)?;
+    file.status = if stopped { "partial" } else { "complete" }.into();
+    let elapsed = began.elapsed().as_secs_f64();
+    write_files(t, dir, &file, &standings)?;
+    let threads = Some(opts.threads.unwrap_or_else(cores));
+    write_run_json(dir, &file, threads, Some(elapsed))?;
+    Ok(TournamentReport {
+        dir: dir.to_path_buf(),
+        standings,
+        complete: !stopped,
+        budget_spent: spent.load(Ordering::SeqCst),
+        elapsed,
+    })
+}
+
+/// `tournament.json` of a tournament begun: its tables, none played yet, status partial.
+fn fresh_file(t: &Tournament, tables: &[Table], shard: Option<Shard>) -> TournamentFile {
+    TournamentFile {
         format: TOURNAMENT_FORMAT.into(),
         tournament: Tournament {
             budget_minutes: None,
             ..t.clone()
         },
-        shard: opts.shard,
+        shard,
         tables: tables
             .iter()
             .map(|x| TableEntry {
@@ -224,94 +276,48 @@ pub fn run_tournament(
             })
             .collect(),
         status: "partial".into(),
-    };
-    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    write_atomic(
-        dir,
-        TOURNAMENT_FILE,
-        serde_json::to_string_pretty(&file)?.as_bytes(),
-    )?;
-    let (stop, spent) = budget_flag(opts.stop.clone(), t.budget_minutes);
-    let began = Instant::now();
-    let mut tallies: Vec<Option<Tally>> = vec![None; tables.len()];
-    let mut times = vec![0.0; tables.len()];
-    let mut stopped = false;
-    for table in &tables {
-        let tdir = dir.join(&table.dir);
-        let run_opts = RunOptions {
-            threads: opts.threads,
-            shard: opts.shard,
-            quiet: true,
-            output: Some(tdir.clone()),
-            stop: Some(stop.clone()),
-            checkpoint_every: opts.checkpoint_every,
-            ..RunOptions::default()
-        };
-        let state = table_state(&tdir)?;
-        if stopped || stop.load(Ordering::SeqCst) {
-            stopped = true;
-            if let TableState::Done(tally, n) | TableState::Unfinished(tally, n) = state {
-                file.tables[table.index].deals_done = n;
-                tallies[table.index] = Some(tally);
-            }
-            continue;
-        }
-        let start = Instant::now();
-        let result = match state {
-            TableState::Done(tally, n) => Ok((tally, n)),
-            TableState::Unfinished(..) => {
-                resume_run(&tdir, &run_opts).map(|r| (r.tally.clone(), deals_of(&r.tally)))
-            }
-            TableState::Fresh => run_experiment(&table.experiment, &run_opts)
-                .map(|r| (r.tally.clone(), deals_of(&r.tally))),
-        };
-        times[table.index] = start.elapsed().as_secs_f64();
-        match result {
-            Ok((tally, n)) => {
-                file.tables[table.index].deals_done = n;
-                tallies[table.index] = Some(tally);
-            }
-            Err(e) if e.downcast_ref::<Stopped>().is_some() => {
-                stopped = true;
-                if let TableState::Unfinished(tally, n) = table_state(&tdir)? {
-                    file.tables[table.index].deals_done = n;
-                    tallies[table.index] = Some(tally);
-                }
-            }
-            Err(e) => return Err(e.context(format!("table {} ({})", table.index, table.dir))),
-        }
-        if !opts.quiet {
-            eprintln!(
-                "table {:>2}/{}: {} — {} deals, {:.1} s",
-                table.index + 1,
-                tables.len(),
-                t.table_agents()[table.index]
-                    .iter()
-                    .map(|&i| t.agents[i].as_str())
-                    .collect::<Vec<_>>()
-                    .join(" vs "),
-                file.tables[table.index].deals_done,
-                times[table.index]
-            );
-        }
     }
-    let standings = t.standings(&tallies).map_err(anyhow::Error::msg)?;
-    file.status = if stopped { "partial" } else { "complete" }.into();
-    let elapsed = began.elapsed().as_secs_f64();
-    write_files(t, dir, &file, &standings)?;
-    write_run_json(
-        dir,
-        &file,
-        Some(opts.threads.unwrap_or_else(cores)),
-        Some(elapsed),
-    )?;
-    Ok(TournamentReport {
-        dir: dir.to_path_buf(),
-        standings,
-        complete: !stopped,
-        budget_spent: spent.load(Ordering::SeqCst),
-        elapsed,
-    })
+}
+
+/// Plays (or goes on with) one table in `tdir`, unless `stopped` already; returns its tally and
+/// deals played so far (`None`: nothing played) and whether the run was stopped in it.
+fn play_table(
+    table: &Table,
+    tdir: &Path,
+    opts: &TournamentOptions,
+    (stop, stopped): (&Arc<AtomicBool>, bool),
+) -> anyhow::Result<(Option<(Tally, u64)>, bool)> {
+    let state = table_state(tdir)?;
+    if stopped {
+        return Ok(match state {
+            TableState::Done(tally, n) | TableState::Unfinished(tally, n) => {
+                (Some((tally, n)), true)
+            }
+            TableState::Fresh => (None, true),
+        });
+    }
+    let run_opts = RunOptions {
+        threads: opts.threads,
+        shard: opts.shard,
+        quiet: true,
+        output: Some(tdir.to_path_buf()),
+        stop: Some(stop.clone()),
+        checkpoint_every: opts.checkpoint_every,
+        ..RunOptions::default()
+    };
+    let result = match state {
+        TableState::Done(tally, n) => return Ok((Some((tally, n)), false)),
+        TableState::Unfinished(..) => resume_run(tdir, &run_opts),
+        TableState::Fresh => run_experiment(&table.experiment, &run_opts),
+    };
+    match result {
+        Ok(r) => Ok((Some((r.tally.clone(), deals_of(&r.tally))), false)),
+        Err(e) if e.downcast_ref::<Stopped>().is_some() => match table_state(tdir)? {
+            TableState::Unfinished(tally, n) => Ok((Some((tally, n)), true)),
+            _ => Ok((None, true)),
+        },
+        Err(e) => Err(e.context(format!("table {} ({})", table.index, table.dir))),
+    }
 }
 
 fn deals_of(t: &Tally) -> u64 {
@@ -339,19 +345,21 @@ pub fn write_files(
 
 /// A table's wall time over all its sessions, from its `run.json` (0 if not written yet).
 fn table_elapsed(dir: &Path) -> f64 {
-    std::fs::read_to_string(dir.join("run.json"))
-        .ok()
-        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+    run_json(dir)
         .and_then(|v| v["elapsed_s"].as_f64())
         .unwrap_or(0.0)
+}
+
+/// The `run.json` of a folder, if it has one that reads.
+fn run_json(dir: &Path) -> Option<serde_json::Value> {
+    let text = std::fs::read_to_string(dir.join("run.json")).ok()?;
+    serde_json::from_str(&text).ok()
 }
 
 /// The command that began the tournament in `dir` (kept from an earlier session's `run.json`,
 /// so that a resumed one still names it), or this process's.
 fn first_command(dir: &Path) -> String {
-    std::fs::read_to_string(dir.join("run.json"))
-        .ok()
-        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+    run_json(dir)
         .and_then(|v| v["command"].as_str().map(str::to_string))
         .unwrap_or_else(|| std::env::args().collect::<Vec<_>>().join(" "))
 }

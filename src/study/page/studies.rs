@@ -289,32 +289,11 @@ fn toml_value(text: &str, key: &str) -> String {
 
 /// A `bailab tune` report: the best candidate, every candidate of the last round, the chart.
 pub fn tune(report: &Path) -> anyhow::Result<Section> {
-    let csv = Csv::read(report)?;
-    let (header, text, toml) = toml_beside(report);
-    let game = toml_value(&text, "game");
-    let unit = unit_of(&game);
-    let mut html = facts(&[
-        ("kind", "tuning of greedy's weights (bailab tune)".into()),
-        (
-            "report",
-            format!("<code>{}</code>", esc(&report.display().to_string())),
-        ),
-        (
-            "weights",
-            toml.map_or(String::new(), |p| {
-                format!("<code>{}</code>", esc(&p.display().to_string()))
-            }),
-        ),
-        ("game", esc(&game_title(&game))),
-        ("variant", esc(&toml_value(&text, "variant"))),
-    ]);
-    if !header.is_empty() {
-        html.push_str(&part(
-            "How it was made",
-            "The header of the weights file, as tune wrote it.",
-        ));
-        html.push_str(&pre(&header));
-    }
+    let (csv, unit, _, mut html) = agent_file_head(
+        report,
+        ("tuning of greedy's weights (bailab tune)", "weights"),
+        "The header of the weights file, as tune wrote it.",
+    )?;
     let rows: Vec<Vec<String>> = csv
         .rows()
         .map(|r| {
@@ -374,32 +353,11 @@ fn report_name(report: &Path) -> String {
 
 /// A `bailab learn` report: the rules accepted with their gains, every rule tried, the list.
 pub fn learn(report: &Path) -> anyhow::Result<Section> {
-    let csv = Csv::read(report)?;
-    let (header, text, toml) = toml_beside(report);
-    let game = toml_value(&text, "game");
-    let unit = unit_of(&game);
-    let mut html = facts(&[
-        ("kind", "a learned rule list (bailab learn)".into()),
-        (
-            "report",
-            format!("<code>{}</code>", esc(&report.display().to_string())),
-        ),
-        (
-            "rule list",
-            toml.map_or(String::new(), |p| {
-                format!("<code>{}</code>", esc(&p.display().to_string()))
-            }),
-        ),
-        ("game", esc(&game_title(&game))),
-        ("variant", esc(&toml_value(&text, "variant"))),
-    ]);
-    if !header.is_empty() {
-        html.push_str(&part(
-            "How it was made",
-            "The header of the rule list, as learn wrote it.",
-        ));
-        html.push_str(&pre(&header));
-    }
+    let (csv, unit, text, mut html) = agent_file_head(
+        report,
+        ("a learned rule list (bailab learn)", "rule list"),
+        "The header of the rule list, as learn wrote it.",
+    )?;
     let mut accepted = Vec::new();
     let mut all = Vec::new();
     for r in csv.rows() {
@@ -509,4 +467,31 @@ pub fn strength(path: &Path) -> anyhow::Result<Section> {
         html,
         column: None,
     })
+}
+
+/// What opens the section of a tune or learn report: its CSV, the game's payout unit, the agent
+/// file's text, and the facts (`kind`, the report, the agent file beside it as `file_label`) with the agent file's
+/// header, introduced by `note`.
+fn agent_file_head(
+    report: &Path,
+    (kind, file_label): (&str, &str),
+    note: &str,
+) -> anyhow::Result<(Csv, String, String, String)> {
+    let csv = Csv::read(report)?;
+    let (header, text, toml) = toml_beside(report);
+    let game = toml_value(&text, "game");
+    let unit = unit_of(&game);
+    let code = |p: &Path| format!("<code>{}</code>", esc(&p.display().to_string()));
+    let mut html = facts(&[
+        ("kind", kind.to_string()),
+        ("report", code(report)),
+        (file_label, toml.as_deref().map_or(String::new(), code)),
+        ("game", esc(&game_title(&game))),
+        ("variant", esc(&toml_value(&text, "variant"))),
+    ]);
+    if !header.is_empty() {
+        html.push_str(&part("How it was made", note));
+        html.push_str(&pre(&header));
+    }
+    Ok((csv, unit, text, html))
 }

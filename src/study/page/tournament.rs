@@ -4,6 +4,7 @@
 
 use super::html::{esc, facts, figure, num, part, signed_est, table};
 use super::{game_title, json_text, json_words, need, read_json, unit_of, Column, Section};
+use crate::sim::tournament::{PAIRS_HEADER, RATINGS_HEADER};
 use crate::study::plot::charts;
 use crate::study::plot::label::signed;
 use crate::study::plot::read::{Csv, Est};
@@ -86,31 +87,9 @@ pub fn section(dir: &Path) -> anyhow::Result<Section> {
 /// The ratings and pairs of a tournament folder, and the payout unit its CSVs name.
 fn read(dir: &Path) -> anyhow::Result<(Vec<Rating>, Vec<Pair>, Option<String>)> {
     let ratings_csv = Csv::read(&dir.join("ratings.csv"))?;
-    need(
-        &ratings_csv,
-        &[
-            "rank",
-            "agent",
-            "rating",
-            "rating_lo95",
-            "rating_hi95",
-            "deals",
-            "games",
-        ],
-    )?;
+    need(&ratings_csv, &RATINGS_HEADER[4..])?;
     let pairs_csv = Csv::read(&dir.join("pairs.csv"))?;
-    need(
-        &pairs_csv,
-        &[
-            "agent",
-            "versus",
-            "deals",
-            "games",
-            "mean_diff",
-            "mean_diff_lo95",
-            "mean_diff_hi95",
-        ],
-    )?;
+    need(&pairs_csv, &PAIRS_HEADER[4..])?;
     let ratings = ratings_csv
         .rows()
         .map(|r| {
@@ -150,15 +129,7 @@ fn facts_of(dir: &Path, doc: &serde_json::Value, game: &str) -> String {
         .as_str()
         .or(run["command"].as_str())
         .map(str::to_string);
-    let agents = t["agents"]
-        .as_array()
-        .map(|a| {
-            a.iter()
-                .map(|s| format!("<code>{}</code>", esc(&json_text(s))))
-                .collect::<Vec<_>>()
-                .join("<br>")
-        })
-        .unwrap_or_default();
+    let agents = codes(&t["agents"], "<br>");
     let status = match doc["status"].as_str() {
         Some("partial") => {
             "<span class=\"warn\">partial: some tables have not played all their deals</span>"
@@ -463,15 +434,7 @@ fn tables_part(doc: &serde_json::Value) -> String {
     let rows: Vec<Vec<String>> = tables
         .iter()
         .map(|t| {
-            let seats = t["agents"]
-                .as_array()
-                .map(|a| {
-                    a.iter()
-                        .map(|s| format!("<code>{}</code>", esc(&json_text(s))))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                })
-                .unwrap_or_default();
+            let seats = codes(&t["agents"], ", ");
             vec![
                 esc(&json_text(&t["index"])),
                 seats,
@@ -490,6 +453,18 @@ fn tables_part(doc: &serde_json::Value) -> String {
         &rows,
     ));
     html
+}
+
+/// The strings of a JSON array, each as code, joined by `sep` (empty for anything else).
+fn codes(list: &serde_json::Value, sep: &str) -> String {
+    list.as_array()
+        .map(|a| {
+            a.iter()
+                .map(|s| format!("<code>{}</code>", esc(&json_text(s))))
+                .collect::<Vec<_>>()
+                .join(sep)
+        })
+        .unwrap_or_default()
 }
 
 #[cfg(test)]
