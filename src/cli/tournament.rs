@@ -74,8 +74,8 @@ pub struct Args {
     /// Go on with the stopped tournament in DIR.
     #[arg(long, value_name = "DIR")]
     pub resume: Option<PathBuf>,
-    /// Replace another tournament's results in the output folder.
-    #[arg(long)]
+    /// Replace the tournament in the output folder (its tables are played again).
+    #[arg(long, conflicts_with = "resume")]
     pub force: bool,
     /// No line per table and no tables at the end.
     #[arg(long, short)]

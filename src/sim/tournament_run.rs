@@ -125,8 +125,8 @@ fn table_state(dir: &Path) -> anyhow::Result<TableState> {
     Ok(TableState::Done(t.tally, deals))
 }
 
-/// Checks that `dir` may take this tournament: empty, or holding this same study (unfinished
-/// with `resume`, or any with `force`).
+/// Checks that `dir` may take this tournament: empty, or holding this same study unfinished
+/// with `resume`; with `force`, a tournament there is removed and this one played afresh.
 fn guard(dir: &Path, t: &Tournament, opts: &TournamentOptions) -> anyhow::Result<()> {
     let Some(there) = read_tournament_file(dir)? else {
         if opts.resume {
@@ -146,8 +146,11 @@ fn guard(dir: &Path, t: &Tournament, opts: &TournamentOptions) -> anyhow::Result
     };
     let same = there.tournament.same_study(t) && there.shard == opts.shard;
     if opts.force {
-        if !same {
-            std::fs::remove_dir_all(dir.join("tables")).ok();
+        // played again from the start: this folder's tables are a tournament's own
+        let tables = dir.join("tables");
+        if tables.exists() {
+            std::fs::remove_dir_all(&tables)
+                .with_context(|| format!("removing {}", tables.display()))?;
         }
         return Ok(());
     }

@@ -375,4 +375,26 @@ fn bad_tournaments_are_refused_by_name() {
     );
     assert!(e.contains("another tournament"), "{e}");
     assert_eq!(common::read(&s.path("t/ratings.csv")), before);
+    // --force replaces it: the other agents, their tables played afresh.
+    let forced = [
+        "tournament",
+        "--game",
+        "tienlen",
+        "--agent",
+        "random",
+        "--agent",
+        "greedy",
+        "--deals",
+        "5",
+        "--output",
+        "t",
+        "-q",
+        "--force",
+    ];
+    common::ok(&s.0, &forced);
+    let ratings = String::from_utf8(common::read(&s.path("t/ratings.csv"))).unwrap();
+    assert!(
+        ratings.contains(",greedy,") && !ratings.contains(",first,"),
+        "{ratings}"
+    );
 }
