@@ -3,25 +3,8 @@
 
 use super::html::{details, esc, facts, num, part, pre, share_est, signed_est, table};
 use super::{charts, json_text, json_words, need, opt, read_json, unit_of, Column, Section};
-use crate::study::plot::read::Csv;
+use crate::study::plot::read::{Csv, SUMMARY_COLUMNS};
 use std::path::Path;
-
-/// The columns of `summary.csv` the section reads.
-const SUMMARY_COLUMNS: [&str; 13] = [
-    "kind",
-    "agent",
-    "versus",
-    "win_rate",
-    "win_rate_lo95",
-    "win_rate_hi95",
-    "mean_payout",
-    "mean_payout_lo95",
-    "mean_payout_hi95",
-    "deals",
-    "mean_diff",
-    "mean_diff_lo95",
-    "mean_diff_hi95",
-];
 
 /// The section of the run folder `dir`.
 pub fn section(dir: &Path) -> anyhow::Result<Section> {

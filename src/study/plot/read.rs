@@ -31,27 +31,27 @@ pub enum Kind {
     Tune,
 }
 
+/// The columns of a run's `summary.csv` that charts (and report pages) read.
+pub const SUMMARY_COLUMNS: [&str; 13] = [
+    "kind",
+    "agent",
+    "versus",
+    "win_rate",
+    "win_rate_lo95",
+    "win_rate_hi95",
+    "mean_payout",
+    "mean_payout_lo95",
+    "mean_payout_hi95",
+    "deals",
+    "mean_diff",
+    "mean_diff_lo95",
+    "mean_diff_hi95",
+];
+
 /// Each format and the columns that identify it (a header holding all of them, in any order,
 /// is that format; extra columns are ignored).
 const FORMATS: [(Kind, &[&str]); 5] = [
-    (
-        Kind::Summary,
-        &[
-            "kind",
-            "agent",
-            "versus",
-            "win_rate",
-            "win_rate_lo95",
-            "win_rate_hi95",
-            "mean_payout",
-            "mean_payout_lo95",
-            "mean_payout_hi95",
-            "deals",
-            "mean_diff",
-            "mean_diff_lo95",
-            "mean_diff_hi95",
-        ],
-    ),
+    (Kind::Summary, &SUMMARY_COLUMNS),
     (
         Kind::Strength,
         &[
