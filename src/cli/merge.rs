@@ -308,7 +308,7 @@ pub fn merge_tournament(
         .with_context(|| format!("merging table {}", entry.dir))?;
         let text = std::fs::read_to_string(tdir.join("tally.json"))?;
         let merged: TallyFile = serde_json::from_str(&text)?;
-        entry.deals_done = merged.tally.pairs.first().map_or(0, |p| p.deals);
+        entry.deals_done = crate::sim::tournament::table_deals(&merged.tally);
         tallies.push(Some(merged.tally));
     }
     let standings = t.standings(&tallies).map_err(anyhow::Error::msg)?;

@@ -289,6 +289,11 @@ fn subsets(k: usize, n: usize) -> Vec<Vec<usize>> {
     }
 }
 
+/// The deals a table's tally holds (every pair of a table plays every deal).
+pub fn table_deals(tally: &Tally) -> u64 {
+    tally.pairs.first().map_or(0, |p| p.deals)
+}
+
 /// The pooled paired results of one pair of agents over the tables where both sat.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct PairStat {
@@ -333,7 +338,7 @@ impl Tournament {
         let (mut deals, mut games) = (vec![0u64; k], vec![0u64; k]);
         for tally in tallies.iter().flatten() {
             let idx = |spec: &String| self.agents.iter().position(|a| a == spec);
-            let table_deals = tally.pairs.first().map_or(0, |p| p.deals);
+            let table_deals = table_deals(tally);
             for spec in &tally.agents {
                 let i =
                     idx(spec).ok_or_else(|| format!("agent '{spec}' is not in the tournament"))?;

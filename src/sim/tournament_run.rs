@@ -8,7 +8,7 @@ use super::output::write_atomic;
 use super::report::cores;
 use super::runner::{resume_run, run_experiment, RunOptions};
 use super::stats::Tally;
-use super::tournament::{Standings, Table, Tournament, TOURNAMENT_FORMAT};
+use super::tournament::{table_deals, Standings, Table, Tournament, TOURNAMENT_FORMAT};
 use anyhow::{bail, Context};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -121,7 +121,7 @@ fn table_state(dir: &Path) -> anyhow::Result<TableState> {
         std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
     let t: TallyFile = serde_json::from_str(&text)
         .with_context(|| format!("{} is not a bailab tally", path.display()))?;
-    let deals = t.tally.pairs.first().map_or(0, |p| p.deals);
+    let deals = table_deals(&t.tally);
     Ok(TableState::Done(t.tally, deals))
 }
 
@@ -314,17 +314,13 @@ fn play_table(
         TableState::Fresh => run_experiment(&table.experiment, &run_opts),
     };
     match result {
-        Ok(r) => Ok((Some((r.tally.clone(), deals_of(&r.tally))), false)),
+        Ok(r) => Ok((Some((r.tally.clone(), table_deals(&r.tally))), false)),
         Err(e) if e.downcast_ref::<Stopped>().is_some() => match table_state(tdir)? {
             TableState::Unfinished(tally, n) => Ok((Some((tally, n)), true)),
             _ => Ok((None, true)),
         },
         Err(e) => Err(e.context(format!("table {} ({})", table.index, table.dir))),
     }
-}
-
-fn deals_of(t: &Tally) -> u64 {
-    t.pairs.first().map_or(0, |p| p.deals)
 }
 
 /// Writes the deterministic files: `pairs.csv`, `crosstable.csv`, `ratings.csv` and
