@@ -7,8 +7,8 @@
 //! it deals a reordered pack ([`PartialDeals::deal_ordered`]). [`DealSpec::check`] turns a
 //! specification into a [`DealPlan`] (every error is found there, naming the card or seat), and
 //! [`deal_with_spec`] deals one game from the plan: the free cards shuffled with the caller's RNG
-//! into the free positions. Seeded with [`deal_rng`] (master seed, deal index), deal `i` is the
-//! same on any thread.
+//! into the free positions. Seeded with deal `i`'s stream (`sim::deal::seeds`, which deals every
+//! game of a seed), deal `i` is the same on any thread.
 
 use crate::game::{RuleMap, Seat};
 use crate::rng::{shuffle, stream_rng, GameRng, DEAL_STREAM};
@@ -68,12 +68,6 @@ pub struct DealPlan {
     hands: Vec<Vec<u16>>,
     /// Fixed cards at the top of the stock.
     stock_top: usize,
-}
-
-/// The RNG of deal `index` under `master`: the random part of a specified deal, the same stream a
-/// random deal uses (so `run`, `play` and `replay` agree, on any thread).
-pub fn deal_rng(master: u64, index: u64) -> GameRng {
-    stream_rng(master, index, DEAL_STREAM)
 }
 
 /// Deals one game of `game` from a checked plan: the fixed cards where the plan puts them, the

@@ -5,13 +5,13 @@
 
 use crate::seen::{Seen, SeenBy};
 use bailab::agent::features::all_features;
-use bailab::deal_spec::{deal_with_spec, DealSpec};
+use bailab::deal_spec::DealSpec;
 use bailab::game::{ActionBuffer, Decision, GameId, GameState, OwnedView, RuleMap, Seat};
 use bailab::games::kind::{check_players, GameKind};
 use bailab::games::observe::Segment;
 use bailab::games::{with_game, GameVisitor};
 use bailab::rng::{stream_rng, GameRng};
-use bailab::sim::match_deal_stream;
+use bailab::sim::deal::seeds::{seeded_deal, Opening};
 use bailab::sim::recorder::Recorder;
 use std::any::Any;
 use std::sync::Arc;
@@ -116,9 +116,7 @@ impl<G: GameKind> GameEngine<G> {
 
 impl<G: GameKind + Send + Sync> Engine for GameEngine<G> {
     fn deal(&self, seed: u64, index: u64) -> Box<dyn Table> {
-        let start = self
-            .game
-            .deal(&mut stream_rng(seed, index, match_deal_stream(0)));
+        let start = seeded_deal(&*self.game, seed, index);
         self.table(game_id(seed, index), start)
     }
     fn deal_from_deck(&self, deck: &str, setup: &RuleMap) -> Result<Box<dyn Table>, String> {
@@ -127,8 +125,7 @@ impl<G: GameKind + Send + Sync> Engine for GameEngine<G> {
     }
     fn deal_partial(&self, spec: &str, seed: u64, index: u64) -> Result<Box<dyn Table>, String> {
         let plan = DealSpec::parse(spec, "the deal specification")?.check(&*self.game)?;
-        let mut rng = stream_rng(seed, index, match_deal_stream(0));
-        let start = deal_with_spec(&*self.game, &plan, &mut rng);
+        let start = Opening::Plan(&plan).deal(&*self.game, seed, index);
         Ok(self.table(game_id(seed, index), start))
     }
     fn describe(&self) -> (&'static str, &'static str, usize) {

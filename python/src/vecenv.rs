@@ -1,6 +1,6 @@
 //! `bailab.VecEnv`: a batch of environments for reinforcement learning. In each, one learning
-//! seat plays against built-in agents; a step applies one legal-action index per environment,
-//! lets the opponents play (in Rust, on worker threads, the GIL released) up to the learning
+//! seat plays against agents (any spec, outside programs included); a step applies one
+//! legal-action index per environment, lets the opponents play (in Rust, on worker threads, the GIL released) up to the learning
 //! seat's next decision, and writes the views and legal-action masks straight into numpy arrays.
 //! The typed loop is in [`batch`].
 
@@ -36,7 +36,7 @@ type Reported<'py> = (
     Bound<'py, PyDict>,
 );
 
-/// A batch of environments of one game: one learning seat against built-in agents in each.
+/// A batch of environments of one game: one learning seat against agents in each.
 #[pyclass(module = "bailab", name = "VecEnv")]
 pub struct PyVecEnv {
     /// The environments (locked only to satisfy `Sync`: methods take `&mut self`).
@@ -161,9 +161,12 @@ impl PyVecEnv {
     /// `num_envs` environments of `game` (a `bailab.Game`) for master seed `seed`: in each, seat
     /// `seat` learns and the other seats, in seat order, are played by the agent specs of
     /// `opponents` in turn (any spec `bailab run` takes; a bad one raises `ValueError` with its
-    /// message). Environment `i` plays deals `i, i + num_envs, …`, each as `game.deal(seed,
-    /// index)`. `threads` (default: every core) steps the environments in parallel; the games
-    /// do not depend on it.
+    /// message). An outside program (`exec:COMMAND`, run in the current folder) starts one
+    /// process per environment and is sent every game's start and end as in a run; if it fails,
+    /// the step that ends that deal raises `RuntimeError` naming it, and `reset` is needed.
+    /// Environment `i` plays deals `i, i + num_envs, …`, each as `game.deal(seed, index)`.
+    /// `threads` (default: every core) steps the environments in parallel; the games do not
+    /// depend on it.
     #[new]
     #[pyo3(signature = (game, num_envs, seed, opponents=None, seat=0, threads=None))]
     fn new(
@@ -223,6 +226,7 @@ impl PyVecEnv {
                 obs: o.as_slice_mut()?,
                 mask: m.as_slice_mut()?,
             };
+            self.ready = false;
             let batch = self.batch();
             py.allow_threads(|| batch.reset(seed, rows))
                 .map_err(PyRuntimeError::new_err)?;
@@ -258,8 +262,10 @@ impl PyVecEnv {
                 mask: m.as_slice_mut()?,
             };
             let batch = self.batch();
-            py.allow_threads(|| batch.step(actions, rows))
-                .map_err(PyRuntimeError::new_err)?;
+            let stepped = py.allow_threads(|| batch.step(actions, rows));
+            // an environment that failed is left mid-step: the batch is dealt again first
+            self.ready &= stepped.is_ok();
+            stepped.map_err(PyRuntimeError::new_err)?;
         }
         let (rewards, dones, info) = self.report(py)?;
         Ok((obs, mask, rewards, dones, info))

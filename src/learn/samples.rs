@@ -8,11 +8,11 @@ use crate::agent::Agent;
 use crate::agents::catalogue::{lookup, make_agent, make_ismcts};
 use crate::agents::ismcts::Ismcts;
 use crate::agents::rules::{feature_rows, greedy};
-use crate::game::{ActionBuffer, GameId, GameState};
+use crate::game::{ActionBuffer, GameId, GameState, MAX_SEATS};
 use crate::games::kind::GameKind;
-use crate::rng::GameRng;
-use crate::rng::{stream_rng, DEAL_STREAM};
-use crate::sim::agent_rngs;
+use crate::rng::{stream_rng, GameRng};
+use crate::sim::deal::seeds::{agent_rngs, seeded_deal};
+use crate::sim::deal::turns::{Turn, Turns, OUTSIDE};
 use rayon::prelude::*;
 
 /// Teacher decisions, stored flat: decision `i` has the rows `rows[start[i]..start[i + 1]]`.
@@ -153,7 +153,7 @@ pub fn collect<G: GameKind>(
                 (teacher, greedy::<G>(), greedy::<G>())
             },
             |(teacher, greedy, shadow), d| {
-                let s = teacher_game(game, seed, d, teacher, greedy.as_mut(), shadow.as_mut());
+                let s = teacher_game(game, seed, d, teacher, greedy, shadow.as_mut());
                 tick();
                 s
             },
@@ -206,50 +206,57 @@ impl<S: GameState> Teacher<S> {
     }
 }
 
-/// One teacher game: the teacher's decisions with more than one legal action.
+/// The stream of deal `d`'s RNG for the shadow greedy agent that fills the feature rows (clear
+/// of the deal's and the agents' streams).
+const SHADOW_STREAM: u64 = u64::MAX;
+
+/// One teacher game: deal `d` of `seed`, the teacher (played from outside the loop, so that its
+/// decisions are collected) at seat `d mod seats` and `greedy` at the others; the teacher's
+/// decisions with more than one legal action.
 fn teacher_game<G: GameKind>(
     game: &G,
     seed: u64,
     d: u64,
     teacher: &mut Teacher<G::State>,
-    greedy: &mut dyn Agent<G::State>,
+    greedy: &mut Box<dyn Agent<G::State>>,
     shadow: &mut dyn Agent<G::State>,
 ) -> Samples {
-    let deal = d;
     let id = GameId {
         master: seed,
-        deal,
+        deal: d,
         rotation: 0,
     };
-    let teacher_seat = (d % game.seats() as u64) as u8;
-    let mut state = game.deal(&mut stream_rng(seed, deal, DEAL_STREAM));
+    let teacher_seat = (d % game.seats() as u64) as usize;
+    let seat_agent: [usize; MAX_SEATS] =
+        std::array::from_fn(|s| if s == teacher_seat { OUTSIDE } else { 0 });
+    let mut state = seeded_deal(game, seed, d);
     let mut rngs = agent_rngs(id);
-    let mut shadow_rng = stream_rng(seed, deal, u64::MAX);
+    let mut turns = Turns {
+        agents: std::slice::from_mut(greedy),
+        seat_agent: &seat_agent,
+        rngs: &mut rngs,
+    };
+    let mut shadow_rng = stream_rng(seed, d, SHADOW_STREAM);
     let mut actions = <G::State as GameState>::Actions::default();
     let mut rows = Vec::new();
     let mut values = Vec::new();
     let mut out = Samples::default();
-    while let Some(seat) = state.to_move() {
+    turns.begin(&state);
+    while let Turn::Outside(seat) = turns.advance(&mut state, |_| {}) {
         state.legal_actions(&mut actions);
         let legal = actions.as_slice();
         let k = {
             let view = state.view(seat);
-            let rng = &mut rngs[seat as usize];
-            if seat != teacher_seat {
-                greedy.act(&view, legal, rng)
-            } else {
-                let k = teacher.act(&view, legal, rng);
-                if legal.len() > 1 {
-                    rows.resize(legal.len(), [0; MAX_FEATURES]);
-                    let g = feature_rows::<G>(&view, legal, shadow, &mut rows, &mut shadow_rng);
-                    let valued = teacher.values(&mut values);
-                    out.push(&rows, g, k, valued.then_some(&values[..]));
-                }
-                k
+            let k = teacher.act(&view, legal, &mut turns.rngs[usize::from(seat)]);
+            if legal.len() > 1 {
+                rows.resize(legal.len(), [0; MAX_FEATURES]);
+                let g = feature_rows::<G>(&view, legal, shadow, &mut rows, &mut shadow_rng);
+                let valued = teacher.values(&mut values);
+                out.push(&rows, g, k, valued.then_some(&values[..]));
             }
+            k
         };
-        let action = legal[k];
-        state.apply(action);
+        state.apply(legal[k]);
     }
     out
 }

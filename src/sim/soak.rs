@@ -2,7 +2,7 @@
 //! count) with the contracts of [`crate::sim::invariants`] checked on every game, and counts the
 //! faults: a broken contract, or any panic of an engine or agent.
 //!
-//! Deal `d` is dealt from the seed as in a run (`stream_rng(seed, d, DEAL_STREAM)`) and played
+//! Deal `d` is dealt from the seed as in a run ([`seeded_deal`]) and played
 //! with rule set `d mod R` (the variant's own rules, then the game's
 //! [`GameKind::RULE_SAMPLES`]) and with seat `s` held by agent number `digit s of (d div R)` in
 //! base `k` (the `k` agents given), so that every mix of agents at every seat comes round. Every
@@ -13,9 +13,9 @@ use crate::agent::{take_fault, Agent};
 use crate::agents::catalogue::{make_agent_with, Setting};
 use crate::game::{GameId, RuleMap, MAX_SEATS};
 use crate::games::kind::GameKind;
-use crate::rng::{stream_rng, DEAL_STREAM};
+use crate::sim::deal::seeds::{agent_rngs, seeded_deal};
+use crate::sim::deal::turns::play_out;
 use crate::sim::invariants::{Checker, MAX_STEPS};
-use crate::sim::{agent_rngs, play_out};
 use rayon::prelude::*;
 use std::cell::{Cell, RefCell};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -213,7 +213,7 @@ impl<G: GameKind> Table<'_, G> {
     ) -> Result<u64, String> {
         let (set, seats) = self.seating(deal);
         let game = &self.games[set].1;
-        let mut state = game.deal(&mut stream_rng(self.opts.seed, deal, DEAL_STREAM));
+        let mut state = seeded_deal(game, self.opts.seed, deal);
         checker.begin(&state, deep);
         let id = GameId {
             master: self.opts.seed,

@@ -1,16 +1,15 @@
 //! `bailab deals`: exact-count distributions of what a game deals (`docs/deals.md`).
 //!
-//! Deal `i` under seed `S` is dealt from the same stream as deal `i` of a run (and
-//! `bailab play --seed S --index i`): `stream_rng(S, i, match_deal_stream(0))`. Deals are
+//! Deal `i` under seed `S` is deal `i` of a run (and of `bailab play --seed S --index i`):
+//! [`seeded_deal`]`(game, S, i)`. Deals are
 //! counted in fixed chunks in parallel; each chunk fills its own count arrays (one count per
 //! value of each measure, nothing allocated per deal) and the chunks are summed, so the counts
 //! are the same for any number of threads.
 
 use crate::game::MAX_SEATS;
 use crate::games::kind::{GameKind, MeasureInfo, Per, NOT_APPLICABLE, NOT_MEASURED};
-use crate::rng::stream_rng;
+use crate::sim::deal::seeds::seeded_deal;
 use crate::sim::guard::Outputs;
-use crate::sim::match_deal_stream;
 use crate::sim::stats::{mean_interval, wilson};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
@@ -169,7 +168,7 @@ pub fn count_chunk<G: GameKind>(game: &G, seed: u64, range: std::ops::Range<u64>
     let mut counts = DealCounts::new(measures);
     let mut rows = [[NOT_MEASURED; MAX_SEATS]; MAX_MEASURES];
     for deal in range {
-        let state = game.deal(&mut stream_rng(seed, deal, match_deal_stream(0)));
+        let state = seeded_deal(game, seed, deal);
         let rows = &mut rows[..measures.len()];
         rows.iter_mut().for_each(|r| *r = [NOT_MEASURED; MAX_SEATS]);
         G::measure_deal(&state, rows);

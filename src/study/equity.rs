@@ -9,13 +9,13 @@
 
 use crate::agent::{take_fault, Agent};
 use crate::agents::catalogue::{make_agent_with, Setting};
-use crate::deal_spec::{deal_with_spec, DealPlan};
+use crate::deal_spec::DealPlan;
 use crate::game::{ActionBuffer, GameId, GameState, RuleMap, Seat};
 use crate::games::kind::GameKind;
 use crate::games::position::Position;
-use crate::rng::{stream_rng, DEAL_STREAM};
+use crate::sim::deal::seeds::{agent_rngs, deal_rng, Opening};
+use crate::sim::deal::turns::play_out;
 use crate::sim::stats::{mean_interval, wilson};
-use crate::sim::{agent_rngs, play_out};
 use rayon::prelude::*;
 
 /// Samples one worker plays between progress updates (the parallel grain).
@@ -243,10 +243,9 @@ pub enum Source<G: GameKind> {
 impl<G: GameKind> Source<G> {
     /// The full state of sample `index`.
     fn sample(&self, seed: u64, index: u64) -> G::State {
-        let mut rng = stream_rng(seed, index, DEAL_STREAM);
         match self {
-            Source::View(pos) => pos.deal(&mut rng),
-            Source::Deal { game, plan } => deal_with_spec(game, plan, &mut rng),
+            Source::View(pos) => pos.deal(&mut deal_rng(seed, index, 0)),
+            Source::Deal { game, plan } => Opening::Plan(plan).deal(game, seed, index),
         }
     }
 

@@ -6,13 +6,14 @@
 
 use crate::common;
 
-use bailab::deal_spec::{deal_rng, deal_with_spec, DealLayout, DealSpec};
+use bailab::deal_spec::{deal_with_spec, DealLayout, DealSpec};
 use bailab::game::RuleMap;
 use bailab::games::chan::Chan;
 use bailab::games::kind::GameKind;
 use bailab::games::tienlen::TienLen;
 use bailab::games::tusac::TuSac;
 use bailab::rng::stream_rng;
+use bailab::sim::deal::seeds::deal_rng;
 use common::{fails, ok, stdout, Scratch};
 use std::collections::BTreeMap;
 
@@ -75,13 +76,13 @@ fn fixed_cards_land<G: GameKind>(game: &G, dealt_hand: impl Fn(&G::State, u8) ->
     let pack = sorted(&layout.pack);
     let mut decks = Vec::new();
     for index in 0..20 {
-        let state = deal_with_spec(game, &plan, &mut deal_rng(5, index));
+        let state = deal_with_spec(game, &plan, &mut deal_rng(5, index, 0));
         let deck = deck_of::<G>(&state);
         for (p, card) in &fixed {
             assert_eq!(&deck[*p], card, "deal {index}: position {p}");
         }
         assert_eq!(sorted(&deck), pack, "deal {index}: the deck is one pack");
-        let again = deal_with_spec(game, &plan, &mut deal_rng(5, index));
+        let again = deal_with_spec(game, &plan, &mut deal_rng(5, index, 0));
         assert_eq!(deck_of::<G>(&again), deck, "deal {index} repeats");
         let hand0: Vec<String> = layout.hands[0].iter().map(|&p| deck[p].clone()).collect();
         assert_eq!(sorted(&dealt_hand(&state, 0)), sorted(&hand0));
@@ -97,7 +98,7 @@ fn fixed_cards_land<G: GameKind>(game: &G, dealt_hand: impl Fn(&G::State, u8) ->
     distinct.sort();
     distinct.dedup();
     assert_eq!(distinct.len(), decks.len(), "different deal indices differ");
-    let other = deal_with_spec(game, &plan, &mut deal_rng(6, 0));
+    let other = deal_with_spec(game, &plan, &mut deal_rng(6, 0, 0));
     assert_ne!(
         deck_of::<G>(&other),
         decks[0],
@@ -147,7 +148,7 @@ fn the_fill_is_uniform_over_the_free_cards() {
     let layout = game.deal_layout(None).unwrap();
     let mut seen = BTreeMap::new();
     for index in 0..5000 {
-        let deck = deck_of::<TienLen>(&deal_with_spec(&game, &plan, &mut deal_rng(1, index)));
+        let deck = deck_of::<TienLen>(&deal_with_spec(&game, &plan, &mut deal_rng(1, index, 0)));
         *seen.entry(deck[layout.hands[1][0]].clone()).or_insert(0u32) += 1;
     }
     assert!(!seen.contains_key("3s"));
@@ -592,14 +593,14 @@ fn partial_deals_of_sisepai21_and_dirtyking26_are_redealt_as_the_rules_say() {
         let game = TuSac::preset(variant, 4).unwrap();
         let plan = spec.check(&game).unwrap();
         for index in 0..60 {
-            let state = deal_with_spec(&game, &plan, &mut deal_rng(32, index));
+            let state = deal_with_spec(&game, &plan, &mut deal_rng(32, index, 0));
             let deck = deck_of::<TuSac>(&state);
             assert_eq!(
                 every_seat_passes_the_redeal_check(&game, &deck),
                 Ok(()),
                 "{variant} deal {index}"
             );
-            let again = deal_with_spec(&game, &plan, &mut deal_rng(32, index));
+            let again = deal_with_spec(&game, &plan, &mut deal_rng(32, index, 0));
             assert_eq!(
                 deck_of::<TuSac>(&again),
                 deck,
@@ -611,7 +612,7 @@ fn partial_deals_of_sisepai21_and_dirtyking26_are_redealt_as_the_rules_say() {
     let classic = TuSac::preset("classic", 4).unwrap();
     let plan = spec.check(&classic).unwrap();
     let dead = (0..60).filter(|&i| {
-        let state = deal_with_spec(&classic, &plan, &mut deal_rng(32, i));
+        let state = deal_with_spec(&classic, &plan, &mut deal_rng(32, i, 0));
         every_seat_passes_the_redeal_check(&classic, &deck_of::<TuSac>(&state)).is_err()
     });
     assert!(dead.count() > 10, "the hand is dead in most classic deals");
@@ -732,7 +733,7 @@ use counting_alloc::allocations;
 fn deals_allocate<G: GameKind>(game: &G) -> u64 {
     let (spec, _) = spec_from_deal(game);
     let plan = spec.check(game).unwrap();
-    let mut rng = deal_rng(3, 0);
+    let mut rng = deal_rng(3, 0, 0);
     let before = allocations();
     for _ in 0..1000 {
         std::hint::black_box(deal_with_spec(game, &plan, &mut rng));

@@ -4,19 +4,23 @@
 //! allocates nothing.
 //!
 //! Environment `i` of `n` plays deals `i, i + n, i + 2n, …` of the master seed: each dealt as
-//! `bailab play` deals it (`stream_rng(seed, index, match_deal_stream(0))`) and each opponent
-//! drawing from the runner's agent RNG of its seat (`agent_rngs`, rotation 0), so the games do
-//! not depend on the number of threads nor on the order the environments are stepped in.
+//! `bailab play` deals it (`seeded_deal`) and played by the library's one play loop (`Turns`,
+//! the learning seat played from outside), each opponent drawing from the runner's agent RNG of
+//! its seat (`agent_rngs`, rotation 0) and told of each game's start and end, so the games do not
+//! depend on the number of threads nor on the order the environments are stepped in. An
+//! opponent's failure (an outside program's, see `Agent::fault`) is an error at the end of the
+//! deal it failed in, naming the agent.
 
 use crate::engine::{Engine, GameEngine};
-use bailab::agent::Agent;
+use bailab::agent::{take_fault, Agent};
 use bailab::agents::catalogue::{make_agent_with, Setting};
 use bailab::game::{ActionBuffer, Game, GameId, GameState, Seat, MAX_SEATS};
 use bailab::games::kind::GameKind;
 use bailab::games::observe::layout_len;
 use bailab::games::GameVisitor;
-use bailab::rng::{stream_rng, GameRng};
-use bailab::sim::{agent_rngs, match_deal_stream};
+use bailab::rng::GameRng;
+use bailab::sim::deal::seeds::{agent_rngs, seeded_deal};
+use bailab::sim::deal::turns::{Turn, Turns, OUTSIDE};
 use rayon::prelude::*;
 use rayon::ThreadPool;
 use std::sync::Arc;
@@ -96,7 +100,7 @@ struct Shared<G: GameKind> {
     seat: Seat,
     /// The number of environments: each steps its deal index by it.
     stride: u64,
-    /// The opponent slot of each seat (unused for the learning seat).
+    /// The opponent slot of each seat ([`OUTSIDE`] for the learning seat).
     seat_agent: [usize; MAX_SEATS],
     /// The length of a view tensor.
     tensor_len: usize,
@@ -109,9 +113,7 @@ struct Shared<G: GameKind> {
 impl<G: GameKind> Shared<G> {
     /// Deals deal `index` of the seed, with the opponents' RNGs of that deal.
     fn deal(&self, index: u64) -> (G::State, [GameRng; MAX_SEATS]) {
-        let state = self
-            .game
-            .deal(&mut stream_rng(self.seed, index, match_deal_stream(0)));
+        let state = seeded_deal(&*self.game, self.seed, index);
         let id = GameId {
             master: self.seed,
             deal: index,
@@ -146,10 +148,11 @@ struct Env<G: GameKind> {
 }
 
 impl<G: GameKind> Env<G> {
-    /// Environment of first deal `index`, its learning seat not yet brought to a decision.
+    /// Environment of first deal `index`, its opponents told that its game begins and its
+    /// learning seat not yet brought to a decision.
     fn new(shared: &Shared<G>, index: u64, agents: Vec<Box<dyn Agent<G::State>>>) -> Self {
         let (state, rngs) = shared.deal(index);
-        Env {
+        let mut env = Env {
             state,
             deal: index,
             rngs,
@@ -162,43 +165,52 @@ impl<G: GameKind> Env<G> {
             skipped_reward: 0.0,
             finished: 0,
             skipped_total: 0,
-        }
+        };
+        let (state, mut turns) = env.in_play(shared);
+        turns.begin(state);
+        env
     }
 
-    /// Counts the game just ended and deals the environment's next deal.
+    /// The game in play and the play loop over its opponents (the learning seat played from
+    /// outside).
+    fn in_play<'a>(&'a mut self, shared: &'a Shared<G>) -> (&'a mut G::State, Turns<'a, G::State>) {
+        let turns = Turns {
+            agents: &mut self.agents,
+            seat_agent: &shared.seat_agent,
+            rngs: &mut self.rngs,
+        };
+        (&mut self.state, turns)
+    }
+
+    /// Counts the game just ended and deals the environment's next deal, its opponents told
+    /// that its game begins.
     fn next_deal(&mut self, shared: &Shared<G>) {
         self.finished += 1;
         self.deal += shared.stride;
         (self.state, self.rngs) = shared.deal(self.deal);
+        let (state, mut turns) = self.in_play(shared);
+        turns.begin(state);
     }
 
     /// Lets the opponents play until the learning seat decides (`None`) or the game ends (the
-    /// learning seat's payout).
-    fn play_opponents(&mut self, shared: &Shared<G>) -> Option<i64> {
-        let mut legal = Actions::<G>::default();
-        while let Some(seat) = self.state.to_move() {
-            if seat == shared.seat {
-                return None;
-            }
-            self.state.legal_actions(&mut legal);
-            let actions = legal.as_slice();
-            let agent = &mut self.agents[shared.seat_agent[usize::from(seat)]];
-            let rng = &mut self.rngs[usize::from(seat)];
-            let chosen = agent.act(&self.state.view(seat), actions, rng);
-            self.state.apply(actions[chosen]);
+    /// learning seat's payout); an opponent's fault in the deal is an error then.
+    fn play_opponents(&mut self, shared: &Shared<G>) -> Result<Option<i64>, String> {
+        let (state, mut turns) = self.in_play(shared);
+        let outcome = match turns.advance(state, |_| {}) {
+            Turn::Outside(_) => return Ok(None),
+            Turn::Over(outcome) => outcome,
+        };
+        if let Some(fault) = take_fault(&mut self.agents) {
+            return Err(format!("deal {}: {fault}", self.deal));
         }
-        let outcome = self
-            .state
-            .outcome()
-            .expect("a finished game has an outcome");
-        Some(outcome.payouts()[usize::from(shared.seat)])
+        Ok(Some(outcome.payouts()[usize::from(shared.seat)]))
     }
 
     /// Brings the learning seat to a decision, skipping (and counting) the deals the opponents
     /// end first.
     fn settle(&mut self, shared: &Shared<G>) -> Result<(), String> {
         for _ in 0..MAX_SKIPS {
-            let Some(payout) = self.play_opponents(shared) else {
+            let Some(payout) = self.play_opponents(shared)? else {
                 return Ok(());
             };
             self.skipped += 1;
@@ -221,7 +233,7 @@ impl<G: GameKind> Env<G> {
         self.reward = 0.0;
         self.done = false;
         self.finished_deal = -1;
-        if let Some(payout) = self.play_opponents(shared) {
+        if let Some(payout) = self.play_opponents(shared)? {
             self.reward = payout as f32;
             self.done = true;
             self.finished_deal = self.deal as i64;
@@ -283,6 +295,7 @@ impl<G: GameKind> Typed<G> {
             return Err("opponents: give at least one agent spec".into());
         }
         let mut seat_agent = [0; MAX_SEATS];
+        seat_agent[usize::from(config.seat)] = OUTSIDE;
         let others = (0..seats).filter(|&s| s != usize::from(config.seat));
         for (k, s) in others.enumerate() {
             seat_agent[s] = k % config.opponents.len();
@@ -324,12 +337,16 @@ impl<G: GameKind> Typed<G> {
     }
 
     /// The opponents of one environment, one per spec.
+    /// An outside program (`exec:`) runs in the current folder, its stderr to bailab's, one
+    /// process per environment.
     fn agents(&self) -> Result<Vec<Box<dyn Agent<G::State>>>, String> {
+        let game = &self.shared.game;
+        let rules = game.rules();
         let setting = Setting {
-            variant: Some(self.shared.game.variant()),
+            variant: Some(game.variant()),
             base: None,
             host: None,
-            table: None,
+            table: Some((&rules, game.seats())),
             stderr_log: None,
         };
         self.specs

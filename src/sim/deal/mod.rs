@@ -1,18 +1,20 @@
-//! The one seeded deal loop: the rotations of a deal, each a match of games, dealt and played
-//! with the documented seed derivation. `run`, `play`, `replay`, `tune`, `learn` and the tests
-//! all play their deals through [`DealLoop`], so one deal index means one game everywhere.
-//!
-//! Seeds: game 0 of a match is dealt from stream [`match_deal_stream`]`(0)` of `(master, deal)`
-//! (or fixed by an [`Opening`]), game `j > 0` continues from game `j − 1` with stream
-//! `match_deal_stream(j)`; the agent at seat `s` of rotation `r` draws from stream
-//! [`agent_stream`](super::agent_stream)`(r, s)`, continuing over the games of the match.
+//! The one seeded deal-and-play loop: deal `i` of a master seed, dealt ([`seeds`]: the seed
+//! derivation, written once) and played with every agent hook called ([`turns`]: the one play
+//! loop). [`DealLoop`] plays the rotations of a deal, each a match of games; `run`, `play`,
+//! `replay`, `tune`, `learn` and the tests all play their deals through it, and `soak`, `equity`,
+//! `learn`'s teacher games and Python's `VecEnv` through [`turns`], so one deal index means one
+//! game everywhere.
 
-use super::{agent_rngs, match_deal_stream, play_out, Step};
+pub mod seeds;
+pub mod turns;
+
+pub use seeds::Opening;
+use seeds::{agent_rngs, deal_next};
+use turns::{play_out, Step};
+
 use crate::agent::Agent;
-use crate::deal_spec::{deal_with_spec, DealPlan};
 use crate::game::{GameId, GameState, Outcome, MAX_SEATS};
 use crate::games::kind::GameKind;
-use crate::rng::stream_rng;
 use std::ops::Range;
 
 /// Which agent plays each seat in a rotation of a deal.
@@ -47,24 +49,6 @@ impl Seating {
         })
     }
 }
-
-/// How game 0 of a deal's match is dealt.
-pub enum Opening<'a, S> {
-    /// A seeded shuffle: stream `match_deal_stream(0)` of `(master, deal)`.
-    Seeded,
-    /// A checked deal plan: its fixed cards, the rest from the deal's seeded stream.
-    Plan(&'a DealPlan),
-    /// A given deal (e.g. from a deck text), the same for every deal index.
-    Given(&'a S),
-}
-
-impl<S> Clone for Opening<'_, S> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-
-impl<S> Copy for Opening<'_, S> {}
 
 /// Where in a deal a game is: its rotation, its place in the match and its seed.
 #[derive(Copy, Clone, Debug)]
@@ -156,12 +140,9 @@ impl<'a, G: GameKind> DealLoop<'a, G> {
                     id,
                     seats: &seats,
                 };
-                let mut deck_rng = stream_rng(self.master, deal, match_deal_stream(j));
-                let mut s = match (&previous, self.opening) {
-                    (None, Opening::Seeded) => self.game.deal(&mut deck_rng),
-                    (None, Opening::Plan(plan)) => deal_with_spec(self.game, plan, &mut deck_rng),
-                    (None, Opening::Given(s)) => s.clone(),
-                    (Some(p), _) => self.game.deal_next(p, &mut deck_rng),
+                let mut s = match &previous {
+                    None => self.opening.deal(self.game, self.master, deal),
+                    Some(p) => deal_next(self.game, p, self.master, deal, j),
                 };
                 let outcome = play_out(&mut s, agents, &seats, &mut rngs, |step| {
                     observe(at, Event::Step(step))
