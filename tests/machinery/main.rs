@@ -13,6 +13,7 @@ mod counting_alloc;
 mod alloc_run;
 mod cli;
 mod csv_columns;
+mod deal_loop;
 mod deals;
 mod equity;
 mod exec;
