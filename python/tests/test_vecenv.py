@@ -6,6 +6,7 @@ rewards, and the deals the opponents end before the learning seat decides."""
 import json
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -304,3 +305,68 @@ def test_bad_actions_raise():
         env.step([0, 0, 0])
     with pytest.raises(TypeError, match="integers"):
         env.step([0.5, 0.0])
+
+
+LOGGING_AGENT = '''
+import json, os, sys
+log = open(os.path.join(sys.argv[1], f"agent-{os.getpid()}.jsonl"), "a")
+bad = sys.argv[2:] == ["bad"]
+for line in sys.stdin:
+    message = json.loads(line)
+    log.write(json.dumps({k: message.get(k) for k in ("type", "seat", "payouts")}) + "\\n")
+    log.flush()
+    if message["type"] == "hello":
+        print(json.dumps({"type": "hello", "name": "logging", "protocol": 1}), flush=True)
+    elif message["type"] == "decide":
+        action = len(message["legal"]) if bad else 0
+        print(json.dumps({"action": action}), flush=True)
+'''
+
+
+def exec_agent(tmp_path, *args):
+    """The spec of an outside agent taking the first action (or an index out of range with
+    `bad`) that writes every message it gets into a file of `tmp_path` per process."""
+    script = tmp_path / "agent.py"
+    script.write_text(LOGGING_AGENT)
+    return " ".join([f"exec:{sys.executable}", str(script), str(tmp_path), *args])
+
+
+@pytest.mark.parametrize("name", ["tusac", "chan", "tienlen"])
+def test_an_outside_opponent_plays_as_first_and_is_told_every_game(tmp_path, name):
+    game = bailab.Game(name)
+    seat, n = 1, 2
+    outside = bailab.VecEnv(game, n, 4, opponents=exec_agent(tmp_path), seat=seat, threads=1)
+    first = bailab.VecEnv(game, n, 4, opponents="first", seat=seat, threads=1)
+    a, b = run(outside, 120), run(first, 120)
+    assert all(np.array_equal(x, y) for x, y in zip(a, b))
+    finished = outside.games_finished
+    assert finished > 0
+    logs = sorted(tmp_path.glob("agent-*.jsonl"))
+    assert len(logs) == n, "one process per environment"
+    others = [s for s in range(game.players) if s != seat]
+    games = 0
+    for log in logs:
+        messages = [json.loads(line) for line in log.read_text().splitlines()]
+        assert messages[0]["type"] == "hello"
+        kinds = [m["type"] for m in messages]
+        assert not any(m["seat"] == seat for m in messages[1:]), "the learning seat is not its own"
+        starts = [m["seat"] for m in messages if m["type"] == "game"]
+        ends = [m for m in messages if m["type"] == "end"]
+        assert starts[: len(others)] == others and kinds[1 : 1 + len(others)] == ["game"] * len(others)
+        assert len(starts) == len(ends) + len(others), "the next game begun when one ends"
+        assert all(len(e["payouts"]) == game.players for e in ends)
+        games += len(ends) // len(others)
+    assert games == finished
+
+
+def test_an_outside_opponent_that_fails_raises_naming_it(tmp_path):
+    game = bailab.Game("chan")
+    spec = exec_agent(tmp_path, "bad")
+    env = bailab.VecEnv(game, 2, 4, opponents=spec, seat=0, threads=2)
+    with pytest.raises(RuntimeError) as failed:
+        run(env, 2000)
+    message = str(failed.value)
+    assert f"the outside agent `{spec}` at seat" in message, message
+    assert "answered action" in message and "deal " in message, message
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step([0, 0])
