@@ -5,7 +5,7 @@ use super::GameArgs;
 use crate::games::kind::GameKind;
 use crate::games::{with_game, GameVisitor};
 use crate::learn::{learn, LearnConfig, Learned};
-use crate::sim::guard::{split_file, Outputs};
+use crate::sim::files::guard::{split_file, Outputs};
 use std::path::{Path, PathBuf};
 
 /// Arguments of `bailab learn`.
@@ -160,7 +160,7 @@ fn check_budgets(args: &Args) -> anyhow::Result<()> {
         anyhow::bail!("--min-t {}: must be a number ≥ 0", args.min_t);
     }
     if let Some(t) = args.threads {
-        crate::sim::report::check_threads(t)?;
+        crate::sim::run::report::check_threads(t)?;
     }
     Ok(())
 }

@@ -1,12 +1,12 @@
 //! `bailab merge DIR...`: combine shard outputs into exactly what one run would have written (a
 //! tournament's shards too: each table merged as a run, then the tournament's files).
 
-use crate::sim::checkpoint::{prepare_merge, TallyFile, CHECKPOINT, RUN_FILES};
-use crate::sim::guard::{remove_stale_stages, Outputs};
-use crate::sim::output::write_atomic;
-use crate::sim::report::{print_report, write_results, RunReport};
-use crate::sim::stats::Tally;
-use crate::sim::tournament_run::{
+use crate::sim::files::guard::{remove_stale_stages, Outputs};
+use crate::sim::files::output::write_atomic;
+use crate::sim::run::checkpoint::{prepare_merge, TallyFile, CHECKPOINT, RUN_FILES};
+use crate::sim::run::report::{print_report, write_results, RunReport};
+use crate::sim::stats::tally::Tally;
+use crate::sim::tournament::play::{
     read_tournament_file, write_files, write_run_json, TournamentFile, TOURNAMENT_FILE,
 };
 use anyhow::{bail, Context};
@@ -210,8 +210,8 @@ fn merge_per_game_file(
 /// Checks a shard's games.csv against its tally.json: the tally rebuilt from the rows must be
 /// the stored one.
 fn check_games_csv(t: &TallyFile, path: &Path, text: &[u8]) -> anyhow::Result<()> {
-    let rows = crate::sim::games_csv::tally_of(&t.experiment, t.deals, path, text)?;
-    if let Some(diff) = crate::sim::games_csv::difference(&rows, &t.tally) {
+    let rows = crate::sim::run::games_csv::tally_of(&t.experiment, t.deals, path, text)?;
+    if let Some(diff) = crate::sim::run::games_csv::difference(&rows, &t.tally) {
         let tally = path.with_file_name("tally.json");
         bail!(
             "{} does not agree with {}: {diff} (an altered or stale file; nothing was merged)",
@@ -308,7 +308,7 @@ pub fn merge_tournament(
         .with_context(|| format!("merging table {}", entry.dir))?;
         let text = std::fs::read_to_string(tdir.join("tally.json"))?;
         let merged: TallyFile = serde_json::from_str(&text)?;
-        entry.deals_done = crate::sim::tournament::table_deals(&merged.tally);
+        entry.deals_done = crate::sim::tournament::spec::table_deals(&merged.tally);
         tallies.push(Some(merged.tally));
     }
     let standings = t.standings(&tallies).map_err(anyhow::Error::msg)?;

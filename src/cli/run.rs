@@ -1,10 +1,10 @@
 //! `bailab run [EXPERIMENT.toml]`: play an experiment on all cores and write its statistics;
 //! `bailab run --resume DIR`: finish a run that was stopped or killed.
 
-use crate::sim::checkpoint::{read_checkpoint, Shard, Stopped, CHECKPOINT, CHECKPOINT_EVERY};
-use crate::sim::experiment::Experiment;
-use crate::sim::report::{check_threads, print_report};
-use crate::sim::runner::{resume_run, run_experiment, RunOptions};
+use crate::sim::run::checkpoint::{read_checkpoint, Shard, Stopped, CHECKPOINT, CHECKPOINT_EVERY};
+use crate::sim::run::experiment::Experiment;
+use crate::sim::run::report::{check_threads, print_report};
+use crate::sim::run::runner::{resume_run, run_experiment, RunOptions};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;

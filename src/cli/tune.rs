@@ -5,7 +5,7 @@ use super::GameArgs;
 use crate::agent::greedy::{Weight, Weights};
 use crate::games::kind::GameKind;
 use crate::games::{with_game, GameVisitor};
-use crate::sim::guard::{split_file, Outputs};
+use crate::sim::files::guard::{split_file, Outputs};
 use crate::study::tune::{tune, TuneConfig, Tuned, MAX_CANDIDATES, REPORT_HEADER};
 use std::path::{Path, PathBuf};
 
@@ -78,7 +78,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let info = args.game.info();
     let players = info.seats.1.min(4);
     if let Some(t) = args.threads {
-        crate::sim::report::check_threads(t)?;
+        crate::sim::run::report::check_threads(t)?;
     }
     let opponents = opponents(&args, players)?;
     if args.candidates == 0 && args.include.is_empty() && args.start.is_none() {

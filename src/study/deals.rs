@@ -9,9 +9,9 @@
 use crate::game::MAX_SEATS;
 use crate::games::kind::{GameKind, MeasureInfo, Per, NOT_APPLICABLE, NOT_MEASURED};
 use crate::rng::stream_rng;
-use crate::sim::guard::Outputs;
+use crate::sim::files::guard::Outputs;
 use crate::sim::match_deal_stream;
-use crate::sim::stats::{mean_interval, wilson};
+use crate::sim::stats::tally::{mean_interval, wilson};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::io::IsTerminal;

@@ -3,12 +3,12 @@
 //! cross-table, pairs and ratings of what was played. `tournament.json` says what the folder
 //! holds (figures aside, it depends on the study alone); `run.json` holds the times.
 
-use super::checkpoint::{read_checkpoint, Shard, Stopped, TallyFile, CHECKPOINT};
-use super::output::write_atomic;
-use super::report::cores;
-use super::runner::{resume_run, run_experiment, RunOptions};
-use super::stats::Tally;
-use super::tournament::{table_deals, Standings, Table, Tournament, TOURNAMENT_FORMAT};
+use crate::sim::files::output::write_atomic;
+use crate::sim::run::checkpoint::{read_checkpoint, Shard, Stopped, TallyFile, CHECKPOINT};
+use crate::sim::run::report::cores;
+use crate::sim::run::runner::{resume_run, run_experiment, RunOptions};
+use crate::sim::stats::tally::Tally;
+use crate::sim::tournament::spec::{table_deals, Standings, Table, Tournament, TOURNAMENT_FORMAT};
 use anyhow::{bail, Context};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -207,7 +207,7 @@ pub fn run_tournament(
     guard(dir, t, opts)?;
     if !opts.resume {
         // a fresh start: the times and command of another tournament go
-        super::game_files::remove_stale(&dir.join("run.json"))?;
+        crate::sim::files::game_files::remove_stale(&dir.join("run.json"))?;
     }
     let tables = t.tables();
     let mut file = fresh_file(t, &tables, opts.shard);

@@ -10,7 +10,7 @@
 //! the `chunk` (and at the budget), on the deals `0..k` in order, so a run stops at the same deal
 //! for any thread count and across `--resume` (docs/sprt.md).
 
-use super::stats::{PairTally, Tally};
+use crate::sim::stats::tally::{PairTally, Tally};
 use crate::text::thousands;
 use serde::{Deserialize, Serialize};
 

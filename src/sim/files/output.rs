@@ -1,8 +1,8 @@
 //! Result files: written to a temporary name in the output folder and renamed, so a crash or a
 //! bad input never leaves a half-written file or destroys an earlier result.
 
-use super::experiment::Experiment;
-use super::stats::{mean_interval, wilson, Tally};
+use crate::sim::run::experiment::Experiment;
+use crate::sim::stats::tally::{mean_interval, wilson, Tally};
 use crate::text::thousands;
 use std::io::Write;
 use std::path::{Path, PathBuf};

@@ -1,16 +1,16 @@
 //! What a run reports: the result files (`summary.csv`, `tally.json`, `meta.json`, `run.json`),
 //! the printed summary, the progress bar and the long-run warning, and the matchup's speed.
 
-use super::checkpoint::CHECKPOINT_EVERY;
-use super::checkpoint::{absolute_project, Shard, TallyFile};
-use super::experiment::Experiment;
-use super::game_files::remove_stale;
-use super::output::{console_summary, matches_csv, summary_csv, write_atomic};
-use super::sprt::sprt_csv;
-use super::sprt::{SprtOutcome, SprtStep};
-use super::stats::Tally;
 use crate::games::kind::GameKind;
 use crate::games::{with_game, GameVisitor};
+use crate::sim::files::game_files::remove_stale;
+use crate::sim::files::output::{console_summary, matches_csv, summary_csv, write_atomic};
+use crate::sim::run::checkpoint::CHECKPOINT_EVERY;
+use crate::sim::run::checkpoint::{absolute_project, Shard, TallyFile};
+use crate::sim::run::experiment::Experiment;
+use crate::sim::stats::sprt::sprt_csv;
+use crate::sim::stats::sprt::{SprtOutcome, SprtStep};
+use crate::sim::stats::tally::Tally;
 use crate::text::thousands;
 use anyhow::bail;
 use std::io::{IsTerminal, Write};

@@ -3,14 +3,14 @@
 //! checkpoints, shards) in `tables/NN` of the tournament's folder; the tournament pools their
 //! paired payout differences per pair of agents into a cross-table and fits ratings from them.
 
-use super::experiment::{project_dir, Experiment, MAX_EXPERIMENT_BYTES};
-use super::output::{fmt, study_columns};
-use super::ratings::{fit, PairResult, Rating};
-use super::sprt::SprtConfig;
-use super::stats::{mean_interval, Tally};
 use crate::agent::host::Host;
 use crate::game::RuleMap;
 use crate::games::game_info;
+use crate::sim::files::output::{fmt, study_columns};
+use crate::sim::run::experiment::{project_dir, Experiment, MAX_EXPERIMENT_BYTES};
+use crate::sim::stats::ratings::{fit, PairResult, Rating};
+use crate::sim::stats::sprt::SprtConfig;
+use crate::sim::stats::tally::{mean_interval, Tally};
 use crate::text::toml_error;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -301,7 +301,7 @@ pub struct PairStat {
     pub deals: u64,
     /// Games played.
     pub games: u64,
-    /// `Σ D` of agent `a` minus `b` (see [`super::stats::PairTally`]).
+    /// `Σ D` of agent `a` minus `b` (see [`crate::sim::stats::tally::PairTally`]).
     pub sum: i128,
     /// `Σ D²`.
     pub sum_sq: i128,

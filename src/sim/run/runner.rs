@@ -3,18 +3,8 @@
 //! function of the experiment alone, whatever the threads or the sharding. Each worker thread
 //! builds its agents once and every chunk reuses the same buffers, so a run allocates nothing
 //! per deal (records and `games.csv` rows aside). The output folder, its lock and checkpoints
-//! are [`super::checkpoint`]'s; the result files and the printed report [`super::report`]'s.
+//! are [`crate::sim::run::checkpoint`]'s; the result files and the printed report [`crate::sim::run::report`]'s.
 
-use super::checkpoint::{
-    absolute_project, guard_folder, remove_leftovers, Checkpoint, FolderLock, CHECKPOINT_FORMAT,
-};
-use super::deal::{DealLoop, Event, Opening, Seating};
-use super::experiment::Experiment;
-use super::game_files::GameFiles;
-use super::output::write_atomic;
-use super::report::{cores, Pace};
-use super::sprt::{SprtStep, SprtTest};
-use super::stats::Tally;
 use crate::agent::host::Host;
 use crate::agent::Agent;
 use crate::agents::catalogue::{make_agent_with, Setting};
@@ -22,7 +12,17 @@ use crate::deal_spec::DealPlan;
 use crate::game::{GameState, Outcome, MAX_SEATS};
 use crate::games::kind::GameKind;
 use crate::games::{with_game, GameVisitor};
+use crate::sim::deal::{DealLoop, Event, Opening, Seating};
+use crate::sim::files::game_files::GameFiles;
+use crate::sim::files::output::write_atomic;
 use crate::sim::recorder::Recorder;
+use crate::sim::run::checkpoint::{
+    absolute_project, guard_folder, remove_leftovers, Checkpoint, FolderLock, CHECKPOINT_FORMAT,
+};
+use crate::sim::run::experiment::Experiment;
+use crate::sim::run::report::{cores, Pace};
+use crate::sim::stats::sprt::{SprtStep, SprtTest};
+use crate::sim::stats::tally::Tally;
 use anyhow::bail;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
@@ -30,9 +30,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use super::checkpoint::{read_checkpoint, Shard, Stopped, CHECKPOINT};
-use super::game_files::remove_stale;
-use super::report::{check_threads, write_results, RunReport};
+use crate::sim::files::game_files::remove_stale;
+use crate::sim::run::checkpoint::{read_checkpoint, Shard, Stopped, CHECKPOINT};
+use crate::sim::run::report::{check_threads, write_results, RunReport};
 
 /// How to run an experiment (command-line settings, not part of the study).
 #[derive(Clone, Debug, Default)]
@@ -640,7 +640,7 @@ fn play_deals<G: GameKind>(
         pace.progress(session.next - start);
         if let Some(t) = sprt.filter(|t| t.looks_at(session.next, end)) {
             let step = t.look(&session.tally);
-            let decided = step.verdict != super::sprt::Verdict::Continue;
+            let decided = step.verdict != crate::sim::stats::sprt::Verdict::Continue;
             session.looks.push(step);
             if decided {
                 break Ending::Done;

@@ -1,0 +1,5 @@
+//! Statistics: tallies and intervals, ratings and sequential tests.
+
+pub mod ratings;
+pub mod sprt;
+pub mod tally;

@@ -1,0 +1,4 @@
+//! Tournaments: many agents of one game compared in tables the runner plays.
+
+pub mod play;
+pub mod spec;
