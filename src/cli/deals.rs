@@ -197,7 +197,7 @@ fn show(head: &str, dists: &[crate::study::deals::Distribution], dir: &Path) {
 fn threads(args: &Args) -> anyhow::Result<usize> {
     match args.threads {
         Some(t) => {
-            crate::sim::run::report::check_threads(t)?;
+            crate::sim::run::threads::check_threads(t)?;
             Ok(t)
         }
         None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),

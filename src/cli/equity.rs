@@ -9,7 +9,7 @@ use crate::game::RuleMap;
 use crate::games::kind::GameKind;
 use crate::games::{with_game, GameVisitor};
 use crate::sim::files::guard::Outputs;
-use crate::sim::run::report::check_threads;
+use crate::sim::run::threads::check_threads;
 use crate::study::equity::{
     csv, estimate, table, CsvStudy, EquityOptions, EquityReport, Progress, Source,
 };

@@ -160,7 +160,7 @@ fn check_budgets(args: &Args) -> anyhow::Result<()> {
         anyhow::bail!("--min-t {}: must be a number ≥ 0", args.min_t);
     }
     if let Some(t) = args.threads {
-        crate::sim::run::report::check_threads(t)?;
+        crate::sim::run::threads::check_threads(t)?;
     }
     Ok(())
 }

@@ -1,10 +1,11 @@
 //! `bailab merge DIR...`: combine shard outputs into exactly what one run would have written (a
 //! tournament's shards too: each table merged as a run, then the tournament's files).
 
+use crate::sim::files::atomic::write_atomic;
 use crate::sim::files::guard::{remove_stale_stages, Outputs};
-use crate::sim::files::output::write_atomic;
 use crate::sim::run::checkpoint::{prepare_merge, TallyFile, CHECKPOINT, RUN_FILES};
-use crate::sim::run::report::{print_report, write_results, RunReport};
+use crate::sim::run::console::print_report;
+use crate::sim::run::report::{write_results, RunReport};
 use crate::sim::stats::tally::Tally;
 use crate::sim::tournament::play::{
     read_tournament_file, write_files, write_run_json, TournamentFile, TOURNAMENT_FILE,

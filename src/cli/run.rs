@@ -2,9 +2,10 @@
 //! `bailab run --resume DIR`: finish a run that was stopped or killed.
 
 use crate::sim::run::checkpoint::{read_checkpoint, Shard, Stopped, CHECKPOINT, CHECKPOINT_EVERY};
+use crate::sim::run::console::print_report;
 use crate::sim::run::experiment::Experiment;
-use crate::sim::run::report::{check_threads, print_report};
 use crate::sim::run::runner::{resume_run, run_experiment, RunOptions};
+use crate::sim::run::threads::check_threads;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;

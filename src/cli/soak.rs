@@ -4,8 +4,8 @@
 
 use crate::games::kind::{GameInfo, GameKind};
 use crate::games::{game_info, with_game, GameVisitor, GAMES};
-use crate::sim::files::output::write_atomic;
-use crate::sim::run::report::check_threads;
+use crate::sim::files::atomic::write_atomic;
+use crate::sim::run::threads::check_threads;
 use crate::sim::soak::{rule_sets, soak, SoakOptions, SoakReport};
 use crate::text::thousands;
 use std::io::IsTerminal;

@@ -3,7 +3,7 @@
 //! was stopped; `bailab merge` combines its shards (`super::merge::merge_tournament`).
 
 use crate::sim::run::checkpoint::{Shard, CHECKPOINT_EVERY};
-use crate::sim::run::report::check_threads;
+use crate::sim::run::threads::check_threads;
 use crate::sim::tournament::play::{read_tournament_file, run_tournament, TournamentOptions};
 use crate::sim::tournament::spec::{SeatingScheme, Standings, Tournament};
 use anyhow::bail;
@@ -238,7 +238,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 
 /// The ratings and the cross-table as the console shows them.
 pub fn console_tables(t: &Tournament, s: &Standings) -> String {
-    let unit = crate::sim::files::output::csv_payout_unit(&t.game);
+    let unit = crate::sim::files::csv::csv_payout_unit(&t.game);
     let width = t
         .agents
         .iter()

@@ -78,7 +78,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let info = args.game.info();
     let players = info.seats.1.min(4);
     if let Some(t) = args.threads {
-        crate::sim::run::report::check_threads(t)?;
+        crate::sim::run::threads::check_threads(t)?;
     }
     let opponents = opponents(&args, players)?;
     if args.candidates == 0 && args.include.is_empty() && args.start.is_none() {

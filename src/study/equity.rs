@@ -502,7 +502,7 @@ pub fn rows(sums: &Sums, names: &[String]) -> Vec<ActionRow> {
 }
 
 /// The header of `equity.csv`: the study columns of every result CSV
-/// ([`STUDY_HEADER`](crate::sim::files::output::STUDY_HEADER)), the deciding seat, then one action's
+/// ([`STUDY_HEADER`](crate::sim::files::schema::STUDY_HEADER)), the deciding seat, then one action's
 /// figures over its samples (playouts from that seat).
 pub const CSV_HEADER: [&str; 17] = [
     "game",
@@ -557,8 +557,7 @@ fn num(x: f64) -> String {
 pub fn csv(study: &CsvStudy<'_>, rows: &[ActionRow]) -> anyhow::Result<Vec<u8>> {
     let mut w = csv::Writer::from_writer(Vec::new());
     w.write_record(CSV_HEADER)?;
-    let mut first =
-        crate::sim::files::output::study_columns(study.game, study.variant, study.players);
+    let mut first = crate::sim::files::csv::study_columns(study.game, study.variant, study.players);
     first.push(study.seat.to_string());
     for r in rows {
         let mut row = first.clone();

@@ -3,7 +3,8 @@
 //! function of the experiment alone, whatever the threads or the sharding. Each worker thread
 //! builds its agents once and every chunk reuses the same buffers, so a run allocates nothing
 //! per deal (records and `games.csv` rows aside). The output folder, its lock and checkpoints
-//! are [`crate::sim::run::checkpoint`]'s; the result files and the printed report [`crate::sim::run::report`]'s.
+//! are [`super::checkpoint`]'s; the result files [`super::report`]'s, the pace of a session
+//! [`super::pace`]'s and the printed report [`super::console`]'s.
 
 use crate::agent::host::Host;
 use crate::agent::Agent;
@@ -13,14 +14,15 @@ use crate::game::{GameState, Outcome, MAX_SEATS};
 use crate::games::kind::GameKind;
 use crate::games::{with_game, GameVisitor};
 use crate::sim::deal::{DealLoop, Event, Opening, Seating};
+use crate::sim::files::atomic::write_atomic;
 use crate::sim::files::game_files::GameFiles;
-use crate::sim::files::output::write_atomic;
 use crate::sim::recorder::Recorder;
 use crate::sim::run::checkpoint::{
     absolute_project, guard_folder, remove_leftovers, Checkpoint, FolderLock, CHECKPOINT_FORMAT,
 };
 use crate::sim::run::experiment::Experiment;
-use crate::sim::run::report::{cores, Pace};
+use crate::sim::run::pace::Pace;
+use crate::sim::run::threads::cores;
 use crate::sim::stats::sprt::{SprtStep, SprtTest};
 use crate::sim::stats::tally::Tally;
 use anyhow::bail;
@@ -32,7 +34,8 @@ use std::time::{Duration, Instant};
 
 use crate::sim::files::game_files::remove_stale;
 use crate::sim::run::checkpoint::{read_checkpoint, Shard, Stopped, CHECKPOINT};
-use crate::sim::run::report::{check_threads, write_results, RunReport};
+use crate::sim::run::report::{write_results, RunReport};
+use crate::sim::run::threads::check_threads;
 
 /// How to run an experiment (command-line settings, not part of the study).
 #[derive(Clone, Debug, Default)]
@@ -53,7 +56,7 @@ pub struct RunOptions {
     pub force: bool,
     /// Set to stop the run at the next deal: it writes a checkpoint and returns [`Stopped`].
     pub stop: Option<Arc<AtomicBool>>,
-    /// How often to checkpoint (default [`CHECKPOINT_EVERY`]).
+    /// How often to checkpoint (default [`super::checkpoint::CHECKPOINT_EVERY`]).
     pub checkpoint_every: Option<Duration>,
     /// The embedding program's agents (Python callables), seated by name.
     pub host: Host,

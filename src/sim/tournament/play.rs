@@ -3,10 +3,10 @@
 //! cross-table, pairs and ratings of what was played. `tournament.json` says what the folder
 //! holds (figures aside, it depends on the study alone); `run.json` holds the times.
 
-use crate::sim::files::output::write_atomic;
+use crate::sim::files::atomic::write_atomic;
 use crate::sim::run::checkpoint::{read_checkpoint, Shard, Stopped, TallyFile, CHECKPOINT};
-use crate::sim::run::report::cores;
 use crate::sim::run::runner::{resume_run, run_experiment, RunOptions};
+use crate::sim::run::threads::cores;
 use crate::sim::stats::tally::Tally;
 use crate::sim::tournament::spec::{table_deals, Standings, Table, Tournament, TOURNAMENT_FORMAT};
 use anyhow::{bail, Context};

@@ -6,7 +6,7 @@
 use crate::agent::host::Host;
 use crate::game::RuleMap;
 use crate::games::game_info;
-use crate::sim::files::output::{fmt, study_columns};
+use crate::sim::files::csv::{fmt, study_columns};
 use crate::sim::run::experiment::{project_dir, Experiment, MAX_EXPERIMENT_BYTES};
 use crate::sim::stats::ratings::{fit, PairResult, Rating};
 use crate::sim::stats::sprt::SprtConfig;
