@@ -7,7 +7,7 @@ use crate::sim::run::checkpoint::{prepare_merge, TallyFile, CHECKPOINT, RUN_FILE
 use crate::sim::run::console::print_report;
 use crate::sim::run::report::{write_results, RunReport};
 use crate::sim::stats::tally::Tally;
-use crate::sim::tournament::play::{
+use crate::sim::tournament::files::{
     read_tournament_file, write_files, write_run_json, TournamentFile, TOURNAMENT_FILE,
 };
 use anyhow::{bail, Context};
@@ -309,7 +309,7 @@ pub fn merge_tournament(
         .with_context(|| format!("merging table {}", entry.dir))?;
         let text = std::fs::read_to_string(tdir.join("tally.json"))?;
         let merged: TallyFile = serde_json::from_str(&text)?;
-        entry.deals_done = crate::sim::tournament::spec::table_deals(&merged.tally);
+        entry.deals_done = crate::sim::tournament::standings::table_deals(&merged.tally);
         tallies.push(Some(merged.tally));
     }
     let standings = t.standings(&tallies).map_err(anyhow::Error::msg)?;

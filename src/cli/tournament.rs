@@ -4,8 +4,10 @@
 
 use crate::sim::run::checkpoint::{Shard, CHECKPOINT_EVERY};
 use crate::sim::run::threads::check_threads;
-use crate::sim::tournament::play::{read_tournament_file, run_tournament, TournamentOptions};
-use crate::sim::tournament::spec::{SeatingScheme, Standings, Tournament};
+use crate::sim::tournament::files::read_tournament_file;
+use crate::sim::tournament::play::{run_tournament, TournamentOptions};
+use crate::sim::tournament::spec::{SeatingScheme, Tournament};
+use crate::sim::tournament::standings::Standings;
 use anyhow::bail;
 use std::path::{Path, PathBuf};
 use std::time::Duration;

@@ -30,3 +30,13 @@ pub fn study_columns(game: &str, variant: &str, players: usize) -> Vec<String> {
         csv_payout_unit(game),
     ]
 }
+
+/// A whole CSV file as bytes: the header, then the rows.
+pub fn csv_bytes(header: &[&str], rows: Vec<Vec<String>>) -> Vec<u8> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record(header).expect("in memory");
+    for row in rows {
+        w.write_record(&row).expect("in memory");
+    }
+    w.into_inner().expect("in memory")
+}

@@ -52,3 +52,33 @@ pub const MATCHES_HEADER: [&str; 13] = [
     "mean_match_payout_hi95",
     "sd_match_payout",
 ];
+
+/// The header of `pairs.csv`.
+pub const PAIRS_HEADER: [&str; 11] = [
+    "game",
+    "variant",
+    "players",
+    "payout_unit",
+    "agent",
+    "versus",
+    "deals",
+    "games",
+    "mean_diff",
+    "mean_diff_lo95",
+    "mean_diff_hi95",
+];
+
+/// The header of `ratings.csv`.
+pub const RATINGS_HEADER: [&str; 11] = [
+    "game",
+    "variant",
+    "players",
+    "payout_unit",
+    "rank",
+    "agent",
+    "rating",
+    "rating_lo95",
+    "rating_hi95",
+    "deals",
+    "games",
+];
