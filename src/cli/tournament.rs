@@ -1,6 +1,6 @@
 //! `bailab tournament [FILE.toml] [flags]`: compare many agents of one game in tables the runner
 //! plays, and write a cross-table, the pairs and ratings; `--resume DIR` goes on with one that
-//! was stopped; `bailab merge` combines its shards (`super::merge::merge_tournament`).
+//! was stopped; `bailab merge` combines its shards (`crate::sim::tournament::merge`).
 
 use crate::sim::run::checkpoint::{Shard, CHECKPOINT_EVERY};
 use crate::sim::run::threads::check_threads;

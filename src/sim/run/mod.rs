@@ -5,6 +5,7 @@ pub mod checkpoint;
 pub mod console;
 pub mod experiment;
 pub mod games_csv;
+pub mod merge;
 pub mod pace;
 pub mod report;
 pub mod runner;

@@ -2,6 +2,7 @@
 //! their folder's files, and playing them.
 
 pub mod files;
+pub mod merge;
 pub mod play;
 pub mod spec;
 pub mod standings;
