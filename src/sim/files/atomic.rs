@@ -15,7 +15,7 @@ impl AtomicFile {
     /// Creates `dir/name.<pid>.tmp` (one per process, so concurrent runs never share it).
     pub fn create(dir: &Path, name: &str) -> std::io::Result<AtomicFile> {
         let path = dir.join(name);
-        let tmp = dir.join(format!("{name}.{}.tmp", std::process::id()));
+        let tmp = temp_name(dir, name);
         let file = std::fs::File::create(&tmp).map_err(|e| with_path(e, &tmp))?;
         Ok(AtomicFile {
             tmp,
@@ -38,6 +38,11 @@ impl AtomicFile {
             .map_err(|e| with_path(e, &self.tmp))?;
         std::fs::rename(&self.tmp, &self.path).map_err(|e| with_path(e, &self.path))
     }
+}
+
+/// `dir/NAME.<pid>.tmp`, the temporary name of `NAME` while it is written.
+pub fn temp_name(dir: &Path, name: &str) -> PathBuf {
+    dir.join(format!("{name}.{}.tmp", std::process::id()))
 }
 
 /// An I/O error that names the file.
