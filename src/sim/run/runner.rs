@@ -22,7 +22,6 @@ use crate::sim::run::checkpoint::{
 };
 use crate::sim::run::experiment::Experiment;
 use crate::sim::run::pace::Pace;
-use crate::sim::run::threads::cores;
 use crate::sim::stats::sprt::{SprtStep, SprtTest};
 use crate::sim::stats::tally::Tally;
 use anyhow::bail;
@@ -35,7 +34,7 @@ use std::time::{Duration, Instant};
 use crate::sim::files::game_files::remove_stale;
 use crate::sim::run::checkpoint::{read_checkpoint, Shard, Stopped, CHECKPOINT};
 use crate::sim::run::report::{write_results, RunReport};
-use crate::sim::run::threads::check_threads;
+use crate::sim::run::threads::{check_threads, cores};
 
 /// How to run an experiment (command-line settings, not part of the study).
 #[derive(Clone, Debug, Default)]
@@ -60,6 +59,16 @@ pub struct RunOptions {
     pub checkpoint_every: Option<Duration>,
     /// The embedding program's agents (Python callables), seated by name.
     pub host: Host,
+}
+
+impl RunOptions {
+    /// The worker threads: `threads` checked against the machine's limit, or all cores. A run
+    /// checks them once, before it touches its folder.
+    fn checked_threads(&self) -> anyhow::Result<usize> {
+        let threads = self.threads.unwrap_or_else(cores);
+        check_threads(threads)?;
+        Ok(threads)
+    }
 }
 
 /// An agent's failure in a deal (see [`Agent::fault`]): the run stops before that deal.
@@ -179,6 +188,7 @@ pub fn experiment_loop<'a, G: GameKind>(
 /// new ones are complete. Stopped through `opts.stop`, it writes a checkpoint and returns a
 /// [`Stopped`] error.
 pub fn run_experiment(exp: &Experiment, opts: &RunOptions) -> anyhow::Result<RunReport> {
+    let threads = opts.checked_threads()?;
     let hosted;
     let exp = if opts.host.0.is_some() {
         hosted = Experiment {
@@ -215,6 +225,7 @@ pub fn run_experiment(exp: &Experiment, opts: &RunOptions) -> anyhow::Result<Run
         games_csv: exp.games_csv || opts.games_csv,
         records: exp.records || opts.records,
         resume: None,
+        threads,
         _lock: lock,
     };
     run_plan(plan, opts)
@@ -224,6 +235,7 @@ pub fn run_experiment(exp: &Experiment, opts: &RunOptions) -> anyhow::Result<Run
 /// `games_csv`, `records` and `force` do not apply): the files it writes are byte for byte
 /// those of a run that was never stopped.
 pub fn resume_run(dir: &Path, opts: &RunOptions) -> anyhow::Result<RunReport> {
+    let threads = opts.checked_threads()?;
     let lock = FolderLock::take(dir)?;
     let mut ck = read_checkpoint(dir)?;
     ck.experiment.project = ck.project.clone();
@@ -244,6 +256,7 @@ pub fn resume_run(dir: &Path, opts: &RunOptions) -> anyhow::Result<RunReport> {
         games_csv: ck.files.contains_key("games.csv"),
         records: ck.files.contains_key("records.jsonl"),
         resume: Some(ck),
+        threads,
         _lock: lock,
     };
     run_plan(plan, opts)
@@ -258,6 +271,8 @@ struct Plan<'a> {
     games_csv: bool,
     records: bool,
     resume: Option<Checkpoint>,
+    /// Worker threads, checked.
+    threads: usize,
     _lock: FolderLock,
 }
 
@@ -519,8 +534,7 @@ fn play_recorded<G: GameKind>(
 fn run_game<G: GameKind>(mut plan: Plan<'_>, opts: &RunOptions) -> anyhow::Result<RunReport> {
     let exp = plan.exp;
     let game = G::build(exp.variant(), exp.players(), &exp.rules).map_err(anyhow::Error::msg)?;
-    let threads = opts.threads.unwrap_or_else(cores);
-    check_threads(threads)?;
+    let threads = plan.threads;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()?;
