@@ -6,6 +6,7 @@ use crate::games::kind::GameKind;
 use crate::games::{with_game, GameVisitor};
 use crate::learn::{learn, LearnConfig, Learned};
 use crate::sim::files::guard::{split_file, Outputs};
+use crate::sim::files::schema::LEARN_REPORT_HEADER;
 use std::path::{Path, PathBuf};
 
 /// Arguments of `bailab learn`.
@@ -268,17 +269,7 @@ fn rule_notes(l: &Learned) -> Vec<Vec<String>> {
 
 fn report_csv(l: &Learned) -> anyhow::Result<String> {
     let mut w = csv::Writer::from_writer(Vec::new());
-    w.write_record([
-        "step",
-        "rule",
-        "agree_before",
-        "agree_after",
-        "deals",
-        "gain",
-        "gain_lo95",
-        "gain_hi95",
-        "accepted",
-    ])?;
+    w.write_record(LEARN_REPORT_HEADER)?;
     for t in &l.trials {
         w.write_record([
             (t.step + 1).to_string(),

@@ -21,7 +21,7 @@ pub fn csv_payout_unit(game: &str) -> String {
     )
 }
 
-/// The values of [`STUDY_HEADER`] for `players` seats of `game` `variant`.
+/// The values of [`STUDY_HEADER`](super::schema::STUDY_HEADER) for `players` seats of `game` `variant`.
 pub fn study_columns(game: &str, variant: &str, players: usize) -> Vec<String> {
     vec![
         game.to_string(),

@@ -6,3 +6,4 @@ pub mod csv;
 pub mod game_files;
 pub mod guard;
 pub mod schema;
+pub mod soak_csv;
