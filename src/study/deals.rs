@@ -12,7 +12,7 @@ use crate::rng::stream_rng;
 use crate::sim::files::guard::Outputs;
 use crate::sim::files::schema::{DISTRIBUTIONS_HEADER, MEANS_HEADER};
 use crate::sim::match_deal_stream;
-use crate::sim::stats::tally::{mean_interval, wilson};
+use crate::sim::stats::interval::{mean_interval, wilson};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::io::IsTerminal;

@@ -15,7 +15,7 @@ use crate::games::kind::GameKind;
 use crate::games::position::Position;
 use crate::rng::{stream_rng, DEAL_STREAM};
 use crate::sim::files::schema::EQUITY_HEADER;
-use crate::sim::stats::tally::{mean_interval, wilson};
+use crate::sim::stats::interval::{mean_interval, wilson};
 use crate::sim::{agent_rngs, play_out};
 use rayon::prelude::*;
 

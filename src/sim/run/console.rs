@@ -6,7 +6,8 @@ use crate::games::{with_game, GameVisitor};
 use crate::sim::run::experiment::Experiment;
 use crate::sim::run::pace::human_duration;
 use crate::sim::run::report::RunReport;
-use crate::sim::stats::tally::{mean_interval, wilson, Tally};
+use crate::sim::stats::interval::{mean_interval, wilson};
+use crate::sim::stats::tally::Tally;
 use crate::text::thousands;
 use std::io::Write;
 

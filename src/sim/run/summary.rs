@@ -4,7 +4,8 @@
 use crate::sim::files::csv::{fmt, study_columns};
 use crate::sim::files::schema::{MATCHES_HEADER, SUMMARY_HEADER};
 use crate::sim::run::experiment::Experiment;
-use crate::sim::stats::tally::{mean_interval, wilson, Tally};
+use crate::sim::stats::interval::{mean_interval, wilson};
+use crate::sim::stats::tally::Tally;
 
 /// The seats agent `name` holds in every game of `exp` (its spec's count among the agents).
 pub fn seats_of(exp: &Experiment, name: &str) -> usize {

@@ -1,8 +1,9 @@
 //! A tournament's standings: the paired payout differences of its tables pooled per pair of
 //! agents, and the ratings fitted from them.
 
+use crate::sim::stats::interval::mean_interval;
 use crate::sim::stats::ratings::{fit, PairResult, Rating};
-use crate::sim::stats::tally::{mean_interval, Tally};
+use crate::sim::stats::tally::Tally;
 use crate::sim::tournament::spec::Tournament;
 
 /// The deals a table's tally holds (every pair of a table plays every deal).
