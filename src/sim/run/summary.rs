@@ -1,7 +1,7 @@
 //! A run's `summary.csv` and `matches.csv`: per agent and per pair of agents, the figures of
 //! its tally.
 
-use crate::sim::files::csv::{fmt, study_columns};
+use crate::sim::files::csv::{csv_bytes, fmt, study_columns};
 use crate::sim::files::schema::{MATCHES_HEADER, SUMMARY_HEADER};
 use crate::sim::run::experiment::Experiment;
 use crate::sim::stats::interval::{mean_interval, wilson};
@@ -77,12 +77,7 @@ fn column(header: &[&str], name: &str) -> usize {
 
 /// `summary.csv` as bytes.
 pub fn summary_csv(exp: &Experiment, t: &Tally) -> Vec<u8> {
-    let mut w = csv::Writer::from_writer(Vec::new());
-    w.write_record(SUMMARY_HEADER).expect("in memory");
-    for row in summary_rows(exp, t) {
-        w.write_record(&row).expect("in memory");
-    }
-    w.into_inner().expect("in memory")
+    csv_bytes(&SUMMARY_HEADER, summary_rows(exp, t))
 }
 
 /// `matches.csv` as bytes: one row per agent over its seat-matches (a match's total payout at one
