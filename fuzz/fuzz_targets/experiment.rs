@@ -2,7 +2,7 @@
 //! without panicking. Inputs naming device files are skipped (agent files are opened by path).
 #![no_main]
 
-use bailab::sim::experiment::Experiment;
+use bailab::sim::run::experiment::Experiment;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -3,7 +3,7 @@
 
 use crate::games::kind::{check_players, check_variant, GameKind};
 use crate::games::{game_info, with_game, GameVisitor};
-use crate::sim::guard::Outputs;
+use crate::sim::files::guard::Outputs;
 use crate::study::deals::{
     applicable, count_deals, distributions, summary, write_outputs, DealPlan, OUTPUT_FILES,
 };
@@ -197,7 +197,7 @@ fn show(head: &str, dists: &[crate::study::deals::Distribution], dir: &Path) {
 fn threads(args: &Args) -> anyhow::Result<usize> {
     match args.threads {
         Some(t) => {
-            crate::sim::report::check_threads(t)?;
+            crate::sim::run::threads::check_threads(t)?;
             Ok(t)
         }
         None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),

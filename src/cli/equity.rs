@@ -8,8 +8,8 @@ use crate::deal_spec::DealSpec;
 use crate::game::RuleMap;
 use crate::games::kind::GameKind;
 use crate::games::{with_game, GameVisitor};
-use crate::sim::guard::Outputs;
-use crate::sim::report::check_threads;
+use crate::sim::files::guard::Outputs;
+use crate::sim::run::threads::check_threads;
 use crate::study::equity::{
     csv, estimate, table, CsvStudy, EquityOptions, EquityReport, Progress, Source,
 };

@@ -5,7 +5,8 @@ use super::GameArgs;
 use crate::games::kind::GameKind;
 use crate::games::{with_game, GameVisitor};
 use crate::learn::{learn, LearnConfig, Learned};
-use crate::sim::guard::{split_file, Outputs};
+use crate::sim::files::guard::{split_file, Outputs};
+use crate::sim::files::schema::LEARN_REPORT_HEADER;
 use std::path::{Path, PathBuf};
 
 /// Arguments of `bailab learn`.
@@ -160,7 +161,7 @@ fn check_budgets(args: &Args) -> anyhow::Result<()> {
         anyhow::bail!("--min-t {}: must be a number ≥ 0", args.min_t);
     }
     if let Some(t) = args.threads {
-        crate::sim::report::check_threads(t)?;
+        crate::sim::run::threads::check_threads(t)?;
     }
     Ok(())
 }
@@ -268,17 +269,7 @@ fn rule_notes(l: &Learned) -> Vec<Vec<String>> {
 
 fn report_csv(l: &Learned) -> anyhow::Result<String> {
     let mut w = csv::Writer::from_writer(Vec::new());
-    w.write_record([
-        "step",
-        "rule",
-        "agree_before",
-        "agree_after",
-        "deals",
-        "gain",
-        "gain_lo95",
-        "gain_hi95",
-        "accepted",
-    ])?;
+    w.write_record(LEARN_REPORT_HEADER)?;
     for t in &l.trials {
         w.write_record([
             (t.step + 1).to_string(),

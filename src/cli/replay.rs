@@ -6,9 +6,9 @@ use super::run::load;
 use crate::game::GameId;
 use crate::games::kind::GameKind;
 use crate::games::{with_game, GameVisitor};
-use crate::sim::experiment::Experiment;
 use crate::sim::play::{play_in_match, play_with_spec, Played};
-use crate::sim::runner::deal_plan;
+use crate::sim::run::experiment::Experiment;
+use crate::sim::run::runner::deal_plan;
 
 /// Arguments of `bailab replay`.
 #[derive(clap::Args, Debug)]

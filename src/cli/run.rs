@@ -1,10 +1,10 @@
 //! `bailab run [EXPERIMENT.toml]`: play an experiment on all cores and write its statistics;
 //! `bailab run --resume DIR`: finish a run that was stopped or killed.
 
-use crate::sim::checkpoint::{read_checkpoint, Shard, Stopped, CHECKPOINT, CHECKPOINT_EVERY};
-use crate::sim::experiment::Experiment;
-use crate::sim::report::{check_threads, print_report};
-use crate::sim::runner::{resume_run, run_experiment, RunOptions};
+use crate::sim::run::checkpoint::{read_checkpoint, Shard, Stopped, CHECKPOINT, CHECKPOINT_EVERY};
+use crate::sim::run::console::print_report;
+use crate::sim::run::experiment::Experiment;
+use crate::sim::run::runner::{resume_run, run_experiment, RunOptions};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -114,9 +114,6 @@ fn same_unfinished_run(dir: &Path, exp: &Experiment, shard: Option<Shard>) -> an
 pub fn run(args: Args) -> anyhow::Result<()> {
     if !(args.checkpoint_secs >= 0.0 && args.checkpoint_secs.is_finite()) {
         anyhow::bail!("--checkpoint-secs must be a number of seconds ≥ 0");
-    }
-    if let Some(t) = args.threads {
-        check_threads(t)?;
     }
     let shard = args
         .shard

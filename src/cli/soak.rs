@@ -4,12 +4,12 @@
 
 use crate::games::kind::{GameInfo, GameKind};
 use crate::games::{game_info, with_game, GameVisitor, GAMES};
-use crate::sim::output::write_atomic;
-use crate::sim::report::check_threads;
+use crate::sim::files::soak_csv::{write_soak_csv, SoakRow};
+use crate::sim::run::threads::check_threads;
 use crate::sim::soak::{rule_sets, soak, SoakOptions, SoakReport};
 use crate::text::thousands;
 use std::io::IsTerminal;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// Arguments of `bailab soak`.
 #[derive(clap::Args, Debug)]
@@ -138,47 +138,6 @@ impl GameVisitor for SoakTable<'_> {
     }
 }
 
-const HEADER: &str = "game,variant,players,games,decisions,deep_checked,faults,seconds,\
-games_per_s,threads,seed,first_deal,rule_sets,agents";
-
-/// One CSV row of a table's figures.
-fn csv_row(t: &TableSpec, r: &SoakReport, sets: usize, args: &Args, threads: usize) -> String {
-    format!(
-        "{},{},{},{},{},{},{},{:.1},{:.0},{threads},{},{},{sets},{}",
-        t.game,
-        t.variant,
-        t.players,
-        r.games,
-        r.decisions,
-        r.deep,
-        r.fault_count,
-        r.seconds,
-        r.games as f64 / r.seconds.max(1e-9),
-        args.seed,
-        args.first_deal,
-        quoted(&args.agents.join(" "))
-    )
-}
-
-/// A CSV field in double quotes (a spec may hold commas), its own quotes doubled.
-fn quoted(field: &str) -> String {
-    format!("\"{}\"", field.replace('"', "\"\""))
-}
-
-/// Writes the rows so far to `path` (a temporary file renamed over it).
-fn write_csv(path: &Path, rows: &[String]) -> anyhow::Result<()> {
-    let dir = path.parent().filter(|p| !p.as_os_str().is_empty());
-    let dir = dir.unwrap_or(Path::new("."));
-    let name = path.file_name().and_then(|n| n.to_str());
-    let name = name.ok_or_else(|| anyhow::anyhow!("{}: not a file name", path.display()))?;
-    let text = std::iter::once(HEADER.to_string())
-        .chain(rows.iter().cloned())
-        .collect::<Vec<_>>()
-        .join("\n");
-    write_atomic(dir, name, format!("{text}\n").as_bytes())?;
-    Ok(())
-}
-
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<()> {
     let tables = tables(&args.tables).map_err(anyhow::Error::msg)?;
@@ -232,15 +191,34 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
         print_table(t, &report, &args);
         faults += report.fault_count;
-        rows.push(csv_row(t, &report, sets, &args, threads));
+        rows.push(soak_row(t, &report, sets, &args, threads));
         if let Some(path) = &args.output {
-            write_csv(path, &rows)?;
+            write_soak_csv(path, &rows)?;
         }
     }
     if faults > 0 {
         anyhow::bail!("{faults} game(s) broke a contract");
     }
     Ok(())
+}
+
+/// The CSV row of a table's figures.
+fn soak_row(t: &TableSpec, r: &SoakReport, sets: usize, args: &Args, threads: usize) -> SoakRow {
+    SoakRow {
+        game: t.game.to_string(),
+        variant: t.variant.to_string(),
+        players: t.players,
+        games: r.games,
+        decisions: r.decisions,
+        deep_checked: r.deep,
+        faults: r.fault_count,
+        seconds: r.seconds,
+        threads,
+        seed: args.seed,
+        first_deal: args.first_deal,
+        rule_sets: sets,
+        agents: args.agents.clone(),
+    }
 }
 
 /// Every table named (in order, each once), or every table of every game.

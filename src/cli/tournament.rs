@@ -1,11 +1,13 @@
 //! `bailab tournament [FILE.toml] [flags]`: compare many agents of one game in tables the runner
 //! plays, and write a cross-table, the pairs and ratings; `--resume DIR` goes on with one that
-//! was stopped; `bailab merge` combines its shards (`super::merge::merge_tournament`).
+//! was stopped; `bailab merge` combines its shards (`crate::sim::tournament::merge`).
 
-use crate::sim::checkpoint::{Shard, CHECKPOINT_EVERY};
-use crate::sim::report::check_threads;
-use crate::sim::tournament::{SeatingScheme, Standings, Tournament};
-use crate::sim::tournament_run::{read_tournament_file, run_tournament, TournamentOptions};
+use crate::sim::run::checkpoint::{Shard, CHECKPOINT_EVERY};
+use crate::sim::run::threads::check_threads;
+use crate::sim::tournament::files::read_tournament_file;
+use crate::sim::tournament::play::{run_tournament, TournamentOptions};
+use crate::sim::tournament::spec::{SeatingScheme, Tournament};
+use crate::sim::tournament::standings::Standings;
 use anyhow::bail;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -238,7 +240,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 
 /// The ratings and the cross-table as the console shows them.
 pub fn console_tables(t: &Tournament, s: &Standings) -> String {
-    let unit = crate::sim::output::csv_payout_unit(&t.game);
+    let unit = crate::sim::files::csv::csv_payout_unit(&t.game);
     let width = t
         .agents
         .iter()

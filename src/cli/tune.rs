@@ -5,8 +5,9 @@ use super::GameArgs;
 use crate::agent::greedy::{Weight, Weights};
 use crate::games::kind::GameKind;
 use crate::games::{with_game, GameVisitor};
-use crate::sim::guard::{split_file, Outputs};
-use crate::study::tune::{tune, TuneConfig, Tuned, MAX_CANDIDATES, REPORT_HEADER};
+use crate::sim::files::guard::{split_file, Outputs};
+use crate::sim::files::schema::TUNE_REPORT_HEADER;
+use crate::study::tune::{tune, TuneConfig, Tuned, MAX_CANDIDATES};
 use std::path::{Path, PathBuf};
 
 /// Arguments of `bailab tune`.
@@ -78,7 +79,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let info = args.game.info();
     let players = info.seats.1.min(4);
     if let Some(t) = args.threads {
-        crate::sim::report::check_threads(t)?;
+        crate::sim::run::threads::check_threads(t)?;
     }
     let opponents = opponents(&args, players)?;
     if args.candidates == 0 && args.include.is_empty() && args.start.is_none() {
@@ -248,7 +249,7 @@ fn write_outputs(
 /// `report.csv`: one row per candidate per round.
 fn report_csv(table: &[Weight], t: &Tuned) -> anyhow::Result<String> {
     let mut w = csv::Writer::from_writer(Vec::new());
-    w.write_record(REPORT_HEADER)?;
+    w.write_record(TUNE_REPORT_HEADER)?;
     for r in &t.rows {
         w.write_record([
             r.candidate.to_string(),

@@ -177,7 +177,9 @@ fn teacher_decisions<G: GameKind>(
         let dir = f.parent().expect("a folder");
         let name = f.file_name().expect("a name").to_string_lossy();
         std::fs::create_dir_all(dir)
-            .and_then(|()| crate::sim::output::write_atomic(dir, &name, &samples.to_bytes(&names)))
+            .and_then(|()| {
+                crate::sim::files::atomic::write_atomic(dir, &name, &samples.to_bytes(&names))
+            })
             .map_err(|e| format!("teacher cache {}: {e}", f.display()))?;
     }
     Ok(samples)

@@ -6,7 +6,7 @@ use crate::agents::rules::list::RuleList;
 use crate::agents::rules::{greedy, RulesAgent};
 use crate::games::kind::GameKind;
 use crate::sim::deal::{DealLoop, Seating};
-use crate::sim::stats::mean_interval;
+use crate::sim::stats::interval::mean_interval;
 use rayon::prelude::*;
 use std::sync::Arc;
 

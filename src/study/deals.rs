@@ -9,8 +9,9 @@
 use crate::game::MAX_SEATS;
 use crate::games::kind::{GameKind, MeasureInfo, Per, NOT_APPLICABLE, NOT_MEASURED};
 use crate::sim::deal::seeds::seeded_deal;
-use crate::sim::guard::Outputs;
-use crate::sim::stats::{mean_interval, wilson};
+use crate::sim::files::guard::Outputs;
+use crate::sim::files::schema::{DISTRIBUTIONS_HEADER, MEANS_HEADER};
+use crate::sim::stats::interval::{mean_interval, wilson};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
@@ -20,35 +21,6 @@ pub const CHUNK: u64 = 1 << 14;
 
 /// The most measures a game may declare.
 pub const MAX_MEASURES: usize = 40;
-
-/// The header of `distributions.csv` (fixed for issue 13).
-pub const DISTRIBUTIONS_HEADER: [&str; 11] = [
-    "game",
-    "variant",
-    "measure",
-    "group",
-    "per",
-    "value",
-    "count",
-    "total",
-    "share",
-    "share_lo95",
-    "share_hi95",
-];
-
-/// The header of `means.csv` (fixed for issue 13).
-pub const MEANS_HEADER: [&str; 10] = [
-    "game",
-    "variant",
-    "measure",
-    "group",
-    "per",
-    "total",
-    "mean",
-    "mean_lo95",
-    "mean_hi95",
-    "sd",
-];
 
 /// The counts of every value of every measure over some deals.
 #[derive(Clone, Debug, PartialEq, Eq)]

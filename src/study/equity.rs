@@ -15,7 +15,8 @@ use crate::games::kind::GameKind;
 use crate::games::position::Position;
 use crate::sim::deal::seeds::{agent_rngs, deal_rng, Opening};
 use crate::sim::deal::turns::play_out;
-use crate::sim::stats::{mean_interval, wilson};
+use crate::sim::files::schema::EQUITY_HEADER;
+use crate::sim::stats::interval::{mean_interval, wilson};
 use rayon::prelude::*;
 
 /// Samples one worker plays between progress updates (the parallel grain).
@@ -500,29 +501,6 @@ pub fn rows(sums: &Sums, names: &[String]) -> Vec<ActionRow> {
         .collect()
 }
 
-/// The header of `equity.csv`: the study columns of every result CSV
-/// ([`STUDY_HEADER`](crate::sim::output::STUDY_HEADER)), the deciding seat, then one action's
-/// figures over its samples (playouts from that seat).
-pub const CSV_HEADER: [&str; 17] = [
-    "game",
-    "variant",
-    "players",
-    "payout_unit",
-    "seat",
-    "rank",
-    "action",
-    "samples",
-    "win_rate",
-    "win_rate_lo95",
-    "win_rate_hi95",
-    "mean_payout",
-    "mean_payout_lo95",
-    "mean_payout_hi95",
-    "diff_vs_best",
-    "diff_lo95",
-    "diff_hi95",
-];
-
 /// What `equity.csv` says of its study on every row: the game, variant, players and the
 /// deciding seat.
 #[derive(Clone, Debug)]
@@ -555,8 +533,8 @@ fn num(x: f64) -> String {
 /// `equity.csv`: one row per action, ranked.
 pub fn csv(study: &CsvStudy<'_>, rows: &[ActionRow]) -> anyhow::Result<Vec<u8>> {
     let mut w = csv::Writer::from_writer(Vec::new());
-    w.write_record(CSV_HEADER)?;
-    let mut first = crate::sim::output::study_columns(study.game, study.variant, study.players);
+    w.write_record(EQUITY_HEADER)?;
+    let mut first = crate::sim::files::csv::study_columns(study.game, study.variant, study.players);
     first.push(study.seat.to_string());
     for r in rows {
         let mut row = first.clone();

@@ -9,7 +9,7 @@ pub mod label;
 pub mod read;
 pub mod table;
 
-use crate::sim::output::write_atomic;
+use crate::sim::files::atomic::write_atomic;
 use anyhow::{bail, Context as _};
 use read::Csv;
 use std::path::{Path, PathBuf};

@@ -40,18 +40,6 @@ const SAMPLE_STREAM: u64 = 0x7475_6e65; // "tune"
 /// The most candidates (besides the default).
 pub const MAX_CANDIDATES: usize = 10_000;
 
-/// The header of `bailab tune`'s `report.csv`: one row per candidate per round.
-pub const REPORT_HEADER: [&str; 8] = [
-    "candidate",
-    "params",
-    "round",
-    "deals",
-    "mean_diff",
-    "mean_diff_lo95",
-    "mean_diff_hi95",
-    "status",
-];
-
 /// What to tune and how.
 #[derive(Clone, Debug)]
 pub struct TuneConfig {

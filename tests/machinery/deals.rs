@@ -8,7 +8,8 @@ use bailab::games::chan::Chan;
 use bailab::games::kind::GameKind;
 use bailab::games::tienlen::TienLen;
 use bailab::games::tusac::TuSac;
-use bailab::study::deals::{count_chunk, DealCounts, DISTRIBUTIONS_HEADER, MEANS_HEADER};
+use bailab::sim::files::schema::{DISTRIBUTIONS_HEADER, MEANS_HEADER};
+use bailab::study::deals::{count_chunk, DealCounts};
 use common::{fails, ok, Scratch};
 use std::collections::BTreeMap;
 

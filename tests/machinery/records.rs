@@ -2,9 +2,9 @@
 //! tampering is reported where it is.
 
 use bailab::record::{Record, RecordEvent};
-use bailab::sim::experiment::Experiment;
 use bailab::sim::recorder::check;
-use bailab::sim::runner::{run_experiment, RunOptions};
+use bailab::sim::run::experiment::Experiment;
+use bailab::sim::run::runner::{run_experiment, RunOptions};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 

@@ -4,7 +4,7 @@ use bailab::agent::spec::AgentSpec;
 use bailab::agents::catalogue::{ismcts_params, make_agent, CATALOGUE};
 use bailab::agents::ismcts::{IsmctsParams, Root};
 use bailab::games::tusac::TuSac;
-use bailab::sim::experiment::Experiment;
+use bailab::sim::run::experiment::Experiment;
 
 fn exp_err(text: &str) -> String {
     Experiment::parse(text, "x.toml").unwrap_err()

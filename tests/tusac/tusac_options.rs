@@ -15,8 +15,8 @@ use bailab::games::tusac::OnePack;
 use bailab::games::tusac::TuSac;
 use bailab::record::Record;
 use bailab::rng::{stream_rng, DEAL_STREAM};
-use bailab::sim::experiment::Experiment;
 use bailab::sim::recorder::check;
+use bailab::sim::run::experiment::Experiment;
 use common::{fails, ok, stdout, Scratch};
 use serde_json::{json, Value};
 

@@ -4,9 +4,9 @@
 //! error, `records.jsonl` checks, and `play --deck` replays a record's deck.
 
 use bailab::record::Record;
-use bailab::sim::experiment::Experiment;
 use bailab::sim::recorder::check;
-use bailab::sim::runner::{run_experiment, RunOptions};
+use bailab::sim::run::experiment::Experiment;
+use bailab::sim::run::runner::{run_experiment, RunOptions};
 use std::path::Path;
 use std::process::Output;
 

@@ -1,6 +1,7 @@
 //! Which kind of bailab output a path is: a folder by the files it holds, a file by its name or
 //! its CSV header. Anything else is an error naming the path and what was expected.
 
+use crate::sim::files::schema::LEARN_REPORT_HEADER;
 use crate::study::plot::read::{recognise, Csv, Kind};
 use anyhow::{bail, Context as _};
 use std::path::{Path, PathBuf};
@@ -23,19 +24,6 @@ pub enum Input {
     /// An ISMCTS strength table (`scripts/ismcts-strength.sh`).
     Strength(PathBuf),
 }
-
-/// The columns of `bailab learn`'s report.
-pub const LEARN_COLUMNS: [&str; 9] = [
-    "step",
-    "rule",
-    "agree_before",
-    "agree_after",
-    "deals",
-    "gain",
-    "gain_lo95",
-    "gain_hi95",
-    "accepted",
-];
 
 /// What a folder or file must be, for error messages.
 pub const EXPECTED: &str = "expected a bailab output: a run folder (summary.csv and meta.json), a \
@@ -101,7 +89,10 @@ fn csv_file(path: &Path) -> anyhow::Result<Input> {
         Some(Kind::Strength) => return Ok(Input::Strength(p)),
         _ => {}
     }
-    if LEARN_COLUMNS.iter().all(|c| header.iter().any(|h| h == c)) {
+    if LEARN_REPORT_HEADER
+        .iter()
+        .all(|c| header.iter().any(|h| h == c))
+    {
         return Ok(Input::Learn(p));
     }
     bail!(

@@ -134,7 +134,7 @@ pub fn write(path: &Path, html: &str, force: bool) -> anyhow::Result<()> {
         .file_name()
         .with_context(|| format!("{} is not a file name", path.display()))?
         .to_string_lossy();
-    crate::sim::output::write_atomic(&dir, &name, html.as_bytes())
+    crate::sim::files::atomic::write_atomic(&dir, &name, html.as_bytes())
         .with_context(|| format!("cannot write {}", path.display()))
 }
 

@@ -3,6 +3,7 @@
 
 use super::html::{details, esc, facts, num, part, pre, share_est, signed_est, table};
 use super::{charts, json_text, json_words, need, opt, read_json, unit_of, Column, Section};
+use crate::sim::files::schema::{columns, SPRT_HEADER};
 use crate::study::plot::read::{Csv, SUMMARY_COLUMNS};
 use std::path::Path;
 
@@ -267,7 +268,10 @@ fn extra_tables(dir: &Path, meta: &serde_json::Value) -> anyhow::Result<String> 
 fn sprt_table(csv: &Csv) -> anyhow::Result<String> {
     need(
         csv,
-        &["deals", "llr", "lower", "upper", "mean_diff", "decision"],
+        &columns(
+            &SPRT_HEADER,
+            ["deals", "llr", "lower", "upper", "mean_diff", "decision"],
+        ),
     )?;
     let rows: Vec<Vec<String>> = csv
         .rows()

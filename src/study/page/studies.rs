@@ -3,6 +3,7 @@
 
 use super::html::{details, esc, facts, figure, num, part, pre, share_est, signed_est, table};
 use super::{charts, game_title, json_text, json_words, need, opt, read_json, unit_of, Section};
+use crate::sim::files::schema::{columns, DISTRIBUTIONS_HEADER, EQUITY_HEADER, MEANS_HEADER};
 use crate::study::plot::read::Csv;
 use std::path::Path;
 
@@ -10,7 +11,13 @@ use std::path::Path;
 pub fn deals(dir: &Path) -> anyhow::Result<Section> {
     let meta = read_json(&dir.join("meta.json")).unwrap_or_default();
     let dist = Csv::read(&dir.join("distributions.csv"))?;
-    need(&dist, &["game", "variant", "measure", "share"])?;
+    need(
+        &dist,
+        &columns(
+            &DISTRIBUTIONS_HEADER,
+            ["game", "variant", "measure", "share"],
+        ),
+    )?;
     let first = dist.rows().next();
     let game = first
         .as_ref()
@@ -61,15 +68,18 @@ fn means_part(dir: &Path, meta: &serde_json::Value) -> anyhow::Result<String> {
         let means = Csv::read(&dir.join("means.csv"))?;
         need(
             &means,
-            &[
-                "measure",
-                "group",
-                "per",
-                "total",
-                "mean",
-                "mean_lo95",
-                "mean_hi95",
-            ],
+            &columns(
+                &MEANS_HEADER,
+                [
+                    "measure",
+                    "group",
+                    "per",
+                    "total",
+                    "mean",
+                    "mean_lo95",
+                    "mean_hi95",
+                ],
+            ),
         )?;
         let rows: Vec<Vec<String>> = means
             .rows()
@@ -141,18 +151,24 @@ pub fn equity(dir: &Path) -> anyhow::Result<Section> {
     let csv = Csv::read(&dir.join("equity.csv"))?;
     need(
         &csv,
-        &[
-            "rank",
-            "action",
-            "samples",
-            "win_rate",
-            "win_rate_lo95",
-            "win_rate_hi95",
-        ],
+        &columns(
+            &EQUITY_HEADER,
+            [
+                "rank",
+                "action",
+                "samples",
+                "win_rate",
+                "win_rate_lo95",
+                "win_rate_hi95",
+            ],
+        ),
     )?;
     need(
         &csv,
-        &["mean_payout", "mean_payout_lo95", "mean_payout_hi95"],
+        &columns(
+            &EQUITY_HEADER,
+            ["mean_payout", "mean_payout_lo95", "mean_payout_hi95"],
+        ),
     )?;
     let first = csv.rows().next();
     let game = meta["game"]
@@ -203,7 +219,7 @@ pub fn equity(dir: &Path) -> anyhow::Result<Section> {
 
 /// The actions of `equity.csv`, ranked, with their sentence.
 fn actions_part(csv: &Csv, unit: &str) -> anyhow::Result<String> {
-    let has_diff = ["diff_vs_best", "diff_lo95", "diff_hi95"]
+    let has_diff = columns(&EQUITY_HEADER, ["diff_vs_best", "diff_lo95", "diff_hi95"])
         .iter()
         .all(|c| csv.header.iter().any(|h| h == c));
     let mut out = String::new();

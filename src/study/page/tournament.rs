@@ -4,7 +4,7 @@
 
 use super::html::{esc, facts, figure, num, part, signed_est, table};
 use super::{game_title, json_text, json_words, need, read_json, unit_of, Column, Section};
-use crate::sim::tournament::{PAIRS_HEADER, RATINGS_HEADER};
+use crate::sim::files::schema::{PAIRS_HEADER, RATINGS_HEADER};
 use crate::study::plot::charts;
 use crate::study::plot::label::signed;
 use crate::study::plot::read::{Csv, Est};

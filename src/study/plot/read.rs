@@ -1,7 +1,10 @@
 //! Reading the toolkit's CSVs: which format a header is, and its rows as typed values, with
 //! errors that name the file, line and column.
 
-use crate::study::tune::REPORT_HEADER;
+use crate::sim::files::schema::{
+    columns, DISTRIBUTIONS_HEADER, EQUITY_HEADER, STRENGTH_HEADER, SUMMARY_HEADER,
+    TUNE_REPORT_HEADER,
+};
 use anyhow::{anyhow, bail, Context};
 use std::path::{Path, PathBuf};
 
@@ -32,21 +35,24 @@ pub enum Kind {
 }
 
 /// The columns of a run's `summary.csv` that charts (and report pages) read.
-pub const SUMMARY_COLUMNS: [&str; 13] = [
-    "kind",
-    "agent",
-    "versus",
-    "win_rate",
-    "win_rate_lo95",
-    "win_rate_hi95",
-    "mean_payout",
-    "mean_payout_lo95",
-    "mean_payout_hi95",
-    "deals",
-    "mean_diff",
-    "mean_diff_lo95",
-    "mean_diff_hi95",
-];
+pub const SUMMARY_COLUMNS: [&str; 13] = columns(
+    &SUMMARY_HEADER,
+    [
+        "kind",
+        "agent",
+        "versus",
+        "win_rate",
+        "win_rate_lo95",
+        "win_rate_hi95",
+        "mean_payout",
+        "mean_payout_lo95",
+        "mean_payout_hi95",
+        "deals",
+        "mean_diff",
+        "mean_diff_lo95",
+        "mean_diff_hi95",
+    ],
+);
 
 /// Each format and the columns that identify it (a header holding all of them, in any order,
 /// is that format; extra columns are ignored).
@@ -54,45 +60,54 @@ const FORMATS: [(Kind, &[&str]); 5] = [
     (Kind::Summary, &SUMMARY_COLUMNS),
     (
         Kind::Strength,
-        &[
-            "iters",
-            "deals",
-            "mean_diff",
-            "mean_diff_lo95",
-            "mean_diff_hi95",
-            "ms_per_decision",
-        ],
+        &columns(
+            &STRENGTH_HEADER,
+            [
+                "iters",
+                "deals",
+                "mean_diff",
+                "mean_diff_lo95",
+                "mean_diff_hi95",
+                "ms_per_decision",
+            ],
+        ),
     ),
     (
         Kind::Distributions,
-        &[
-            "game",
-            "variant",
-            "measure",
-            "group",
-            "per",
-            "value",
-            "total",
-            "share",
-            "share_lo95",
-            "share_hi95",
-        ],
+        &columns(
+            &DISTRIBUTIONS_HEADER,
+            [
+                "game",
+                "variant",
+                "measure",
+                "group",
+                "per",
+                "value",
+                "total",
+                "share",
+                "share_lo95",
+                "share_hi95",
+            ],
+        ),
     ),
     (
         Kind::Equity,
-        &[
-            "rank",
-            "action",
-            "samples",
-            "win_rate",
-            "win_rate_lo95",
-            "win_rate_hi95",
-            "mean_payout",
-            "mean_payout_lo95",
-            "mean_payout_hi95",
-        ],
+        &columns(
+            &EQUITY_HEADER,
+            [
+                "rank",
+                "action",
+                "samples",
+                "win_rate",
+                "win_rate_lo95",
+                "win_rate_hi95",
+                "mean_payout",
+                "mean_payout_lo95",
+                "mean_payout_hi95",
+            ],
+        ),
     ),
-    (Kind::Tune, &REPORT_HEADER),
+    (Kind::Tune, &TUNE_REPORT_HEADER),
 ];
 
 /// Which format a header is, if any.

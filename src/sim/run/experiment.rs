@@ -1,19 +1,19 @@
 //! Experiment specs (TOML): game, variant, rule options, one agent spec per seat, number of deals,
 //! games per match, master seed, seat rotation, output folder and whether to write per-game rows.
 
-use super::sprt::SprtConfig;
 use crate::agent::host::Host;
 use crate::agents::catalogue::{check_specs_with, Setting};
 use crate::deal_spec::DealSpec;
 use crate::game::RuleMap;
 use crate::games::kind::{check_players, check_variant, GameKind};
 use crate::games::{game_info, with_game, GameVisitor};
+use crate::sim::stats::sprt::SprtConfig;
 use crate::text::toml_error;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
 /// The embedded default experiment (also `experiments/default.toml`).
-pub const DEFAULT_EXPERIMENT: &str = include_str!("../../experiments/default.toml");
+pub const DEFAULT_EXPERIMENT: &str = include_str!("../../../experiments/default.toml");
 
 /// The largest experiment file read (an experiment is a few lines; this bounds the allocation).
 pub const MAX_EXPERIMENT_BYTES: u64 = 1 << 20;

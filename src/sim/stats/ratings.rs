@@ -4,7 +4,7 @@
 //! agent anchored at 0. The intervals come from the fit's covariance and treat the pairs as
 //! independent (docs/tournament.md says when they are not).
 
-use super::stats::Z_975;
+use crate::sim::stats::interval::Z_975;
 
 /// One pair's result: agent `a` minus agent `b`, in payout units per game.
 #[derive(Copy, Clone, Debug, PartialEq)]

@@ -1,9 +1,9 @@
 //! A run's `games.csv` read back into the exact tally it was written with, so `bailab merge`
 //! can prove each shard's rows agree with its `tally.json` before combining them.
 
-use super::experiment::Experiment;
-use super::stats::Tally;
 use crate::game::{Outcome, MAX_SEATS};
+use crate::sim::run::experiment::Experiment;
+use crate::sim::stats::tally::Tally;
 use anyhow::{anyhow, bail};
 use std::path::Path;
 

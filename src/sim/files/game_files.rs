@@ -1,8 +1,8 @@
 //! The per-game files of a run (`games.csv`, `records.jsonl`), written in deal order as
 //! `NAME.partial` and renamed into place when the run is complete.
 
-use super::experiment::Experiment;
 use crate::game::Outcome;
+use crate::sim::run::experiment::Experiment;
 use anyhow::{bail, Context};
 use std::collections::BTreeMap;
 use std::io::{Seek, Write};
@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 /// A per-game file being written as `NAME.partial`, renamed to `NAME` when the run is complete.
 /// A checkpoint records its length, so a resumed run cuts off whatever was written after it.
-pub(super) struct PartialFile {
+pub(crate) struct PartialFile {
     name: &'static str,
     partial: PathBuf,
     writer: std::io::BufWriter<std::fs::File>,
@@ -18,7 +18,7 @@ pub(super) struct PartialFile {
 }
 
 impl PartialFile {
-    pub(super) fn partial_path(dir: &Path, name: &str) -> PathBuf {
+    pub(crate) fn partial_path(dir: &Path, name: &str) -> PathBuf {
         dir.join(format!("{name}.partial"))
     }
 
@@ -91,13 +91,13 @@ impl PartialFile {
 }
 
 /// The optional per-game files of a run, written as the deals come in, in deal order.
-pub(super) struct GameFiles {
+pub(crate) struct GameFiles {
     games: Option<PartialFile>,
     records: Option<PartialFile>,
 }
 
 impl GameFiles {
-    pub(super) fn create(
+    pub(crate) fn create(
         dir: &Path,
         exp: &Experiment,
         games: bool,
@@ -121,7 +121,7 @@ impl GameFiles {
         Ok(GameFiles { games, records })
     }
 
-    pub(super) fn resume(dir: &Path, lens: &BTreeMap<String, u64>) -> anyhow::Result<Self> {
+    pub(crate) fn resume(dir: &Path, lens: &BTreeMap<String, u64>) -> anyhow::Result<Self> {
         let open = |name: &'static str| {
             lens.get(name)
                 .map(|&len| PartialFile::resume(dir, name, len))
@@ -133,7 +133,7 @@ impl GameFiles {
         })
     }
 
-    pub(super) fn write_deal(
+    pub(crate) fn write_deal(
         &mut self,
         exp: &Experiment,
         deal: u64,
@@ -159,7 +159,7 @@ impl GameFiles {
     }
 
     /// Flushes both files to the disk: their lengths, by name, for a checkpoint.
-    pub(super) fn sync(&mut self) -> anyhow::Result<BTreeMap<String, u64>> {
+    pub(crate) fn sync(&mut self) -> anyhow::Result<BTreeMap<String, u64>> {
         let mut lens = BTreeMap::new();
         for f in [self.games.as_mut(), self.records.as_mut()]
             .into_iter()
@@ -171,7 +171,7 @@ impl GameFiles {
     }
 
     /// Renames the finished files into place and removes stale ones an earlier run left.
-    pub(super) fn commit(self, dir: &Path) -> anyhow::Result<()> {
+    pub(crate) fn commit(self, dir: &Path) -> anyhow::Result<()> {
         for (file, name) in [(self.games, "games.csv"), (self.records, "records.jsonl")] {
             match file {
                 Some(f) => f.commit(dir)?,

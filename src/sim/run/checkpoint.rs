@@ -1,11 +1,11 @@
 //! A run's output folder: the lock, the guards against mixing studies, and the checkpoint of an
 //! unfinished run (`checkpoint.json`) that `bailab run --resume` goes on from.
 
-use super::experiment::Experiment;
-use super::game_files::remove_stale;
-use super::game_files::PartialFile;
-use super::sprt::SprtStep;
-use super::stats::Tally;
+use crate::sim::files::game_files::remove_stale;
+use crate::sim::files::game_files::PartialFile;
+use crate::sim::run::experiment::Experiment;
+use crate::sim::stats::sprt::SprtStep;
+use crate::sim::stats::tally::Tally;
 use crate::text::thousands;
 use anyhow::{bail, Context};
 use serde::{Deserialize, Serialize};

@@ -10,7 +10,8 @@
 //! the `chunk` (and at the budget), on the deals `0..k` in order, so a run stops at the same deal
 //! for any thread count and across `--resume` (docs/sprt.md).
 
-use super::stats::{PairTally, Tally};
+use crate::sim::files::schema::SPRT_HEADER;
+use crate::sim::stats::tally::{PairTally, Tally};
 use crate::text::thousands;
 use serde::{Deserialize, Serialize};
 
@@ -364,17 +365,6 @@ impl SprtOutcome {
         )
     }
 }
-
-/// The header of `sprt.csv`.
-pub const SPRT_HEADER: [&str; 7] = [
-    "deals",
-    "llr",
-    "lower",
-    "upper",
-    "mean_diff",
-    "sd_diff",
-    "decision",
-];
 
 /// `sprt.csv` as bytes: one row per look of the test, in order.
 pub fn sprt_csv(steps: &[SprtStep], outcome: &SprtOutcome) -> Vec<u8> {

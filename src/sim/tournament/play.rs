@@ -3,50 +3,22 @@
 //! cross-table, pairs and ratings of what was played. `tournament.json` says what the folder
 //! holds (figures aside, it depends on the study alone); `run.json` holds the times.
 
-use super::checkpoint::{read_checkpoint, Shard, Stopped, TallyFile, CHECKPOINT};
-use super::output::write_atomic;
-use super::report::cores;
-use super::runner::{resume_run, run_experiment, RunOptions};
-use super::stats::Tally;
-use super::tournament::{table_deals, Standings, Table, Tournament, TOURNAMENT_FORMAT};
+use crate::sim::files::atomic::write_atomic;
+use crate::sim::run::checkpoint::{read_checkpoint, Shard, Stopped, TallyFile, CHECKPOINT};
+use crate::sim::run::runner::{resume_run, run_experiment, RunOptions};
+use crate::sim::run::threads::cores;
+use crate::sim::stats::tally::Tally;
+use crate::sim::tournament::files::{
+    read_tournament_file, write_files, write_run_json, TableEntry, TournamentFile, TOURNAMENT_FILE,
+    TOURNAMENT_FORMAT,
+};
+use crate::sim::tournament::spec::{Table, Tournament};
+use crate::sim::tournament::standings::{table_deals, Standings};
 use anyhow::{bail, Context};
-use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-
-/// The file that says a folder holds a tournament.
-pub const TOURNAMENT_FILE: &str = "tournament.json";
-
-/// One table as `tournament.json` lists it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct TableEntry {
-    /// Its index.
-    pub index: usize,
-    /// The agent spec of each seat (before rotation).
-    pub agents: Vec<String>,
-    /// Its folder, relative to the tournament's.
-    pub dir: String,
-    /// Deals played so far (of its range).
-    pub deals_done: u64,
-}
-
-/// `tournament.json`: the tournament, the shard played (if any), its tables and whether every
-/// table is done.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct TournamentFile {
-    /// Always [`TOURNAMENT_FORMAT`].
-    pub format: String,
-    /// The tournament as played.
-    pub tournament: Tournament,
-    /// The shard of every table's deals played here, if any.
-    pub shard: Option<Shard>,
-    /// The tables.
-    pub tables: Vec<TableEntry>,
-    /// `complete`, or `partial` (stopped or under way; `--resume` goes on).
-    pub status: String,
-}
 
 /// How to play a tournament (command-line settings, not part of the study).
 #[derive(Clone, Debug, Default)]
@@ -79,26 +51,6 @@ pub struct TournamentReport {
     pub budget_spent: bool,
     /// Seconds this session played.
     pub elapsed: f64,
-}
-
-/// Reads a folder's `tournament.json`, if it has one.
-pub fn read_tournament_file(dir: &Path) -> anyhow::Result<Option<TournamentFile>> {
-    let path = dir.join(TOURNAMENT_FILE);
-    let text = match std::fs::read_to_string(&path) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
-    };
-    let file: TournamentFile = serde_json::from_str(&text)
-        .with_context(|| format!("{} is not a bailab tournament file", path.display()))?;
-    if file.format != TOURNAMENT_FORMAT {
-        bail!(
-            "{}: format '{}', expected '{TOURNAMENT_FORMAT}'",
-            path.display(),
-            file.format
-        );
-    }
-    Ok(Some(file))
 }
 
 /// What is in a table's folder: done (its tally), unfinished (a checkpoint), or nothing.
@@ -207,7 +159,7 @@ pub fn run_tournament(
     guard(dir, t, opts)?;
     if !opts.resume {
         // a fresh start: the times and command of another tournament go
-        super::game_files::remove_stale(&dir.join("run.json"))?;
+        crate::sim::files::game_files::remove_stale(&dir.join("run.json"))?;
     }
     let tables = t.tables();
     let mut file = fresh_file(t, &tables, opts.shard);
@@ -321,74 +273,4 @@ fn play_table(
         },
         Err(e) => Err(e.context(format!("table {} ({})", table.index, table.dir))),
     }
-}
-
-/// Writes the deterministic files: `pairs.csv`, `crosstable.csv`, `ratings.csv` and
-/// `tournament.json` (last, so that a folder whose file says complete has the others).
-pub fn write_files(
-    t: &Tournament,
-    dir: &Path,
-    file: &TournamentFile,
-    s: &Standings,
-) -> anyhow::Result<()> {
-    write_atomic(dir, "pairs.csv", &t.pairs_csv(s))?;
-    write_atomic(dir, "crosstable.csv", &t.crosstable_csv(s))?;
-    write_atomic(dir, "ratings.csv", &t.ratings_csv(s))?;
-    write_atomic(
-        dir,
-        TOURNAMENT_FILE,
-        serde_json::to_string_pretty(file)?.as_bytes(),
-    )?;
-    Ok(())
-}
-
-/// A table's wall time over all its sessions, from its `run.json` (0 if not written yet).
-fn table_elapsed(dir: &Path) -> f64 {
-    run_json(dir)
-        .and_then(|v| v["elapsed_s"].as_f64())
-        .unwrap_or(0.0)
-}
-
-/// The `run.json` of a folder, if it has one that reads.
-fn run_json(dir: &Path) -> Option<serde_json::Value> {
-    let text = std::fs::read_to_string(dir.join("run.json")).ok()?;
-    serde_json::from_str(&text).ok()
-}
-
-/// The command that began the tournament in `dir` (kept from an earlier session's `run.json`,
-/// so that a resumed one still names it), or this process's.
-fn first_command(dir: &Path) -> String {
-    run_json(dir)
-        .and_then(|v| v["command"].as_str().map(str::to_string))
-        .unwrap_or_else(|| std::env::args().collect::<Vec<_>>().join(" "))
-}
-
-/// `run.json`: the wall time of each table in `file` (over all its sessions, or the sum of its
-/// shards' after a merge) and their sum, this session's time (`None` for a merge) and the
-/// machine.
-pub fn write_run_json(
-    dir: &Path,
-    file: &TournamentFile,
-    threads: Option<usize>,
-    session: Option<f64>,
-) -> anyhow::Result<()> {
-    let times: Vec<f64> = file
-        .tables
-        .iter()
-        .map(|x| table_elapsed(&dir.join(&x.dir)))
-        .collect();
-    let run = serde_json::json!({
-        "threads": threads,
-        "cores": cores(),
-        "elapsed_s": times.iter().sum::<f64>(),
-        "session_elapsed_s": session,
-        "table_elapsed_s": times,
-        "command": first_command(dir),
-    });
-    write_atomic(
-        dir,
-        "run.json",
-        serde_json::to_string_pretty(&run)?.as_bytes(),
-    )?;
-    Ok(())
 }

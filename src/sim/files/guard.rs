@@ -4,6 +4,7 @@
 //! temporary name and renamed only when all of them were written, so a failure never leaves
 //! part of a result or destroys an earlier one.
 
+use crate::sim::files::atomic::temp_name;
 use anyhow::{bail, Context};
 use std::path::{Path, PathBuf};
 
@@ -252,11 +253,6 @@ fn create_folder(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
         )
     })?;
     Ok(missing)
-}
-
-/// `dir/NAME.<pid>.tmp`, the temporary name of `NAME` while it is written.
-fn temp_name(dir: &Path, name: &str) -> PathBuf {
-    dir.join(format!("{name}.{}.tmp", std::process::id()))
 }
 
 /// Writes and syncs a whole file; the error names it.

@@ -3,18 +3,9 @@
 //! function of the experiment alone, whatever the threads or the sharding. Each worker thread
 //! builds its agents once and every chunk reuses the same buffers, so a run allocates nothing
 //! per deal (records and `games.csv` rows aside). The output folder, its lock and checkpoints
-//! are [`super::checkpoint`]'s; the result files and the printed report [`super::report`]'s.
+//! are [`super::checkpoint`]'s; the result files [`super::report`]'s, the pace of a session
+//! [`super::pace`]'s and the printed report [`super::console`]'s.
 
-use super::checkpoint::{
-    absolute_project, guard_folder, remove_leftovers, Checkpoint, FolderLock, CHECKPOINT_FORMAT,
-};
-use super::deal::{DealLoop, Event, Opening, Seating};
-use super::experiment::Experiment;
-use super::game_files::GameFiles;
-use super::output::write_atomic;
-use super::report::{cores, Pace};
-use super::sprt::{SprtStep, SprtTest};
-use super::stats::Tally;
 use crate::agent::host::Host;
 use crate::agent::Agent;
 use crate::agents::catalogue::{make_agent_with, Setting};
@@ -22,7 +13,17 @@ use crate::deal_spec::DealPlan;
 use crate::game::{GameState, Outcome, MAX_SEATS};
 use crate::games::kind::GameKind;
 use crate::games::{with_game, GameVisitor};
+use crate::sim::deal::{DealLoop, Event, Opening, Seating};
+use crate::sim::files::atomic::write_atomic;
+use crate::sim::files::game_files::GameFiles;
 use crate::sim::recorder::Recorder;
+use crate::sim::run::checkpoint::{
+    absolute_project, guard_folder, remove_leftovers, Checkpoint, FolderLock, CHECKPOINT_FORMAT,
+};
+use crate::sim::run::experiment::Experiment;
+use crate::sim::run::pace::Pace;
+use crate::sim::stats::sprt::{SprtStep, SprtTest};
+use crate::sim::stats::tally::Tally;
 use anyhow::bail;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
@@ -30,9 +31,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use super::checkpoint::{read_checkpoint, Shard, Stopped, CHECKPOINT};
-use super::game_files::remove_stale;
-use super::report::{check_threads, write_results, RunReport};
+use crate::sim::files::game_files::remove_stale;
+use crate::sim::run::checkpoint::{read_checkpoint, Shard, Stopped, CHECKPOINT};
+use crate::sim::run::report::{write_results, RunReport};
+use crate::sim::run::threads::{check_threads, cores};
 
 /// How to run an experiment (command-line settings, not part of the study).
 #[derive(Clone, Debug, Default)]
@@ -53,10 +55,20 @@ pub struct RunOptions {
     pub force: bool,
     /// Set to stop the run at the next deal: it writes a checkpoint and returns [`Stopped`].
     pub stop: Option<Arc<AtomicBool>>,
-    /// How often to checkpoint (default [`CHECKPOINT_EVERY`]).
+    /// How often to checkpoint (default [`super::checkpoint::CHECKPOINT_EVERY`]).
     pub checkpoint_every: Option<Duration>,
     /// The embedding program's agents (Python callables), seated by name.
     pub host: Host,
+}
+
+impl RunOptions {
+    /// The worker threads: `threads` checked against the machine's limit, or all cores. A run
+    /// checks them once, before it touches its folder.
+    fn checked_threads(&self) -> anyhow::Result<usize> {
+        let threads = self.threads.unwrap_or_else(cores);
+        check_threads(threads)?;
+        Ok(threads)
+    }
 }
 
 /// An agent's failure in a deal (see [`Agent::fault`]): the run stops before that deal.
@@ -176,6 +188,7 @@ pub fn experiment_loop<'a, G: GameKind>(
 /// new ones are complete. Stopped through `opts.stop`, it writes a checkpoint and returns a
 /// [`Stopped`] error.
 pub fn run_experiment(exp: &Experiment, opts: &RunOptions) -> anyhow::Result<RunReport> {
+    let threads = opts.checked_threads()?;
     let hosted;
     let exp = if opts.host.0.is_some() {
         hosted = Experiment {
@@ -212,6 +225,7 @@ pub fn run_experiment(exp: &Experiment, opts: &RunOptions) -> anyhow::Result<Run
         games_csv: exp.games_csv || opts.games_csv,
         records: exp.records || opts.records,
         resume: None,
+        threads,
         _lock: lock,
     };
     run_plan(plan, opts)
@@ -221,6 +235,7 @@ pub fn run_experiment(exp: &Experiment, opts: &RunOptions) -> anyhow::Result<Run
 /// `games_csv`, `records` and `force` do not apply): the files it writes are byte for byte
 /// those of a run that was never stopped.
 pub fn resume_run(dir: &Path, opts: &RunOptions) -> anyhow::Result<RunReport> {
+    let threads = opts.checked_threads()?;
     let lock = FolderLock::take(dir)?;
     let mut ck = read_checkpoint(dir)?;
     ck.experiment.project = ck.project.clone();
@@ -241,6 +256,7 @@ pub fn resume_run(dir: &Path, opts: &RunOptions) -> anyhow::Result<RunReport> {
         games_csv: ck.files.contains_key("games.csv"),
         records: ck.files.contains_key("records.jsonl"),
         resume: Some(ck),
+        threads,
         _lock: lock,
     };
     run_plan(plan, opts)
@@ -255,6 +271,8 @@ struct Plan<'a> {
     games_csv: bool,
     records: bool,
     resume: Option<Checkpoint>,
+    /// Worker threads, checked.
+    threads: usize,
     _lock: FolderLock,
 }
 
@@ -516,8 +534,7 @@ fn play_recorded<G: GameKind>(
 fn run_game<G: GameKind>(mut plan: Plan<'_>, opts: &RunOptions) -> anyhow::Result<RunReport> {
     let exp = plan.exp;
     let game = G::build(exp.variant(), exp.players(), &exp.rules).map_err(anyhow::Error::msg)?;
-    let threads = opts.threads.unwrap_or_else(cores);
-    check_threads(threads)?;
+    let threads = plan.threads;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()?;
@@ -640,7 +657,7 @@ fn play_deals<G: GameKind>(
         pace.progress(session.next - start);
         if let Some(t) = sprt.filter(|t| t.looks_at(session.next, end)) {
             let step = t.look(&session.tally);
-            let decided = step.verdict != super::sprt::Verdict::Continue;
+            let decided = step.verdict != crate::sim::stats::sprt::Verdict::Continue;
             session.looks.push(step);
             if decided {
                 break Ending::Done;

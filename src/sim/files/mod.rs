@@ -1,0 +1,9 @@
+//! Result files: atomic writes, the output guards of the commands, the per-game files of a run,
+//! and the columns of every CSV format.
+
+pub mod atomic;
+pub mod csv;
+pub mod game_files;
+pub mod guard;
+pub mod schema;
+pub mod soak_csv;

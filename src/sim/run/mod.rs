@@ -1,0 +1,13 @@
+//! Running experiments: reading them, the runner and its pace, checkpoints and shards, and what a
+//! run writes and prints.
+
+pub mod checkpoint;
+pub mod console;
+pub mod experiment;
+pub mod games_csv;
+pub mod merge;
+pub mod pace;
+pub mod report;
+pub mod runner;
+pub mod summary;
+pub mod threads;

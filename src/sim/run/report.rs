@@ -1,0 +1,104 @@
+//! What a run writes: the result files (`summary.csv`, `matches.csv`, `sprt.csv`, `tally.json`,
+//! `meta.json`, `run.json`) of a finished run or merge, and the report it returns.
+
+use crate::sim::files::atomic::write_atomic;
+use crate::sim::files::game_files::remove_stale;
+use crate::sim::run::checkpoint::{absolute_project, Shard, TallyFile};
+use crate::sim::run::experiment::Experiment;
+use crate::sim::run::summary::{matches_csv, summary_csv};
+use crate::sim::run::threads::cores;
+use crate::sim::stats::sprt::sprt_csv;
+use crate::sim::stats::sprt::{SprtOutcome, SprtStep};
+use crate::sim::stats::tally::Tally;
+use std::path::PathBuf;
+
+/// Writes `summary.csv`, `tally.json` and `meta.json` (the reproducible files: the same for any
+/// threads, sharding or stops) and `run.json` (this machine's figures: threads, elapsed time,
+/// games/s) for a finished run or merge.
+pub fn write_results(
+    exp: &Experiment,
+    shard: Option<Shard>,
+    deals: (u64, u64),
+    r: &RunReport,
+) -> anyhow::Result<()> {
+    write_atomic(&r.dir, "summary.csv", &summary_csv(exp, &r.tally))?;
+    match &r.sprt {
+        Some(o) => write_atomic(&r.dir, "sprt.csv", &sprt_csv(&r.sprt_steps, o))?,
+        None => remove_stale(&r.dir.join("sprt.csv"))?,
+    }
+    if r.tally.matches.is_empty() {
+        remove_stale(&r.dir.join("matches.csv"))?;
+    } else {
+        write_atomic(&r.dir, "matches.csv", &matches_csv(exp, &r.tally))?;
+    }
+    let tally = TallyFile {
+        experiment: exp.clone(),
+        shard,
+        deals,
+        tally: r.tally.clone(),
+    };
+    write_atomic(
+        &r.dir,
+        "tally.json",
+        serde_json::to_string_pretty(&tally)?.as_bytes(),
+    )?;
+    let mut meta = serde_json::json!({
+        "experiment": exp,
+        "version": env!("CARGO_PKG_VERSION"),
+        "seed": exp.seed,
+        "shard": shard.map(|s| format!("{}/{}", s.k, s.n)),
+        "deals": [deals.0, deals.1],
+        "games": r.games,
+    });
+    let mut run = serde_json::json!({
+        "threads": r.threads,
+        "cores": cores(),
+        "elapsed_s": r.elapsed,
+        "elapsed_is_sum_of_shards": r.threads.is_none(),
+        "games_per_s": r.games as f64 / r.elapsed.max(1e-9),
+        "sessions": r.sessions,
+        "resumed_from_deal": r.resumed_from,
+    });
+    // where a run read its agent files (a merge reads none)
+    if r.threads.is_some() {
+        run["project"] = serde_json::to_value(absolute_project(exp))?;
+    }
+    if let Some(o) = &r.sprt {
+        meta["sprt"] = serde_json::to_value(o)?;
+        run["sprt"] = serde_json::to_value(o)?;
+    }
+    write_atomic(
+        &r.dir,
+        "meta.json",
+        serde_json::to_string_pretty(&meta)?.as_bytes(),
+    )?;
+    write_atomic(
+        &r.dir,
+        "run.json",
+        serde_json::to_string_pretty(&run)?.as_bytes(),
+    )?;
+    Ok(())
+}
+
+/// What a run produced.
+#[derive(Clone, Debug)]
+pub struct RunReport {
+    /// The output folder.
+    pub dir: PathBuf,
+    /// The tallies.
+    pub tally: Tally,
+    /// Games played.
+    pub games: u64,
+    /// Wall time in seconds (for a merge: the sum of the shards' times).
+    pub elapsed: f64,
+    /// Threads used (`None` for a merge of shards).
+    pub threads: Option<usize>,
+    /// Sessions the run took (more than 1 when it was resumed).
+    pub sessions: u32,
+    /// The deal the last session resumed at, if it was resumed.
+    pub resumed_from: Option<u64>,
+    /// How the early-stopping test ended, for an experiment with an `[sprt]` table.
+    pub sprt: Option<SprtOutcome>,
+    /// The looks of that test, in order (`sprt.csv`).
+    pub sprt_steps: Vec<SprtStep>,
+}

@@ -1,0 +1,211 @@
+//! A tournament's folder: `tournament.json` (what the folder holds; figures aside, it depends
+//! on the study alone), `pairs.csv`, `crosstable.csv` and `ratings.csv` (the standings), and
+//! `run.json` (the times).
+
+use crate::sim::files::atomic::write_atomic;
+use crate::sim::files::csv::{csv_bytes, fmt, study_columns};
+use crate::sim::files::schema::{PAIRS_HEADER, RATINGS_HEADER};
+use crate::sim::run::checkpoint::Shard;
+use crate::sim::run::threads::cores;
+use crate::sim::tournament::spec::Tournament;
+use crate::sim::tournament::standings::Standings;
+use anyhow::{bail, Context};
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// The value of `tournament.json`'s `format` key.
+pub const TOURNAMENT_FORMAT: &str = "bailab-tournament-1";
+
+/// The file that says a folder holds a tournament.
+pub const TOURNAMENT_FILE: &str = "tournament.json";
+
+/// One table as `tournament.json` lists it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TableEntry {
+    /// Its index.
+    pub index: usize,
+    /// The agent spec of each seat (before rotation).
+    pub agents: Vec<String>,
+    /// Its folder, relative to the tournament's.
+    pub dir: String,
+    /// Deals played so far (of its range).
+    pub deals_done: u64,
+}
+
+/// `tournament.json`: the tournament, the shard played (if any), its tables and whether every
+/// table is done.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TournamentFile {
+    /// Always [`TOURNAMENT_FORMAT`].
+    pub format: String,
+    /// The tournament as played.
+    pub tournament: Tournament,
+    /// The shard of every table's deals played here, if any.
+    pub shard: Option<Shard>,
+    /// The tables.
+    pub tables: Vec<TableEntry>,
+    /// `complete`, or `partial` (stopped or under way; `--resume` goes on).
+    pub status: String,
+}
+
+/// Reads a folder's `tournament.json`, if it has one.
+pub fn read_tournament_file(dir: &Path) -> anyhow::Result<Option<TournamentFile>> {
+    let path = dir.join(TOURNAMENT_FILE);
+    let text = match std::fs::read_to_string(&path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
+    };
+    let file: TournamentFile = serde_json::from_str(&text)
+        .with_context(|| format!("{} is not a bailab tournament file", path.display()))?;
+    if file.format != TOURNAMENT_FORMAT {
+        bail!(
+            "{}: format '{}', expected '{TOURNAMENT_FORMAT}'",
+            path.display(),
+            file.format
+        );
+    }
+    Ok(Some(file))
+}
+
+impl Tournament {
+    fn study(&self) -> Vec<String> {
+        study_columns(&self.game, &self.variant, self.players)
+    }
+
+    /// `pairs.csv`: one row per ordered pair that played, agent minus versus, per game.
+    pub fn pairs_csv(&self, s: &Standings) -> Vec<u8> {
+        let k = self.agents.len();
+        let rows = (0..k)
+            .flat_map(|i| (0..k).filter(move |&j| j != i).map(move |j| (i, j)))
+            .filter(|&(i, j)| s.versus(i, j).1.deals > 0)
+            .map(|(i, j)| {
+                let ((m, lo, hi), p) = s.versus(i, j);
+                let mut row = self.study();
+                row.extend([
+                    self.agents[i].clone(),
+                    self.agents[j].clone(),
+                    p.deals.to_string(),
+                    p.games.to_string(),
+                    fmt(m),
+                    fmt(lo),
+                    fmt(hi),
+                ]);
+                row
+            })
+            .collect();
+        csv_bytes(&PAIRS_HEADER, rows)
+    }
+
+    /// `crosstable.csv`: row agent minus column agent, mean paired payout difference per game.
+    pub fn crosstable_csv(&self, s: &Standings) -> Vec<u8> {
+        let k = self.agents.len();
+        let mut header = vec!["agent"];
+        header.extend(self.agents.iter().map(String::as_str));
+        let rows = (0..k)
+            .map(|i| {
+                let mut row = vec![self.agents[i].clone()];
+                row.extend((0..k).map(|j| match (i == j, s.versus(i, j)) {
+                    (false, ((m, _, _), p)) if p.deals > 0 => fmt(m),
+                    _ => String::new(),
+                }));
+                row
+            })
+            .collect();
+        csv_bytes(&header, rows)
+    }
+
+    /// `ratings.csv`: the agents by rating, with their intervals.
+    pub fn ratings_csv(&self, s: &Standings) -> Vec<u8> {
+        let rows = s
+            .order()
+            .into_iter()
+            .enumerate()
+            .map(|(rank, i)| {
+                let r = s.ratings[i];
+                let mut row = self.study();
+                row.extend([
+                    (rank + 1).to_string(),
+                    self.agents[i].clone(),
+                    fmt(r.rating),
+                    fmt(r.lo),
+                    fmt(r.hi),
+                    s.deals[i].to_string(),
+                    s.games[i].to_string(),
+                ]);
+                row
+            })
+            .collect();
+        csv_bytes(&RATINGS_HEADER, rows)
+    }
+}
+
+/// Writes the deterministic files: `pairs.csv`, `crosstable.csv`, `ratings.csv` and
+/// `tournament.json` (last, so that a folder whose file says complete has the others).
+pub fn write_files(
+    t: &Tournament,
+    dir: &Path,
+    file: &TournamentFile,
+    s: &Standings,
+) -> anyhow::Result<()> {
+    write_atomic(dir, "pairs.csv", &t.pairs_csv(s))?;
+    write_atomic(dir, "crosstable.csv", &t.crosstable_csv(s))?;
+    write_atomic(dir, "ratings.csv", &t.ratings_csv(s))?;
+    write_atomic(
+        dir,
+        TOURNAMENT_FILE,
+        serde_json::to_string_pretty(file)?.as_bytes(),
+    )?;
+    Ok(())
+}
+
+/// A table's wall time over all its sessions, from its `run.json` (0 if not written yet).
+fn table_elapsed(dir: &Path) -> f64 {
+    run_json(dir)
+        .and_then(|v| v["elapsed_s"].as_f64())
+        .unwrap_or(0.0)
+}
+
+/// The `run.json` of a folder, if it has one that reads.
+fn run_json(dir: &Path) -> Option<serde_json::Value> {
+    let text = std::fs::read_to_string(dir.join("run.json")).ok()?;
+    serde_json::from_str(&text).ok()
+}
+
+/// The command that began the tournament in `dir` (kept from an earlier session's `run.json`,
+/// so that a resumed one still names it), or this process's.
+fn first_command(dir: &Path) -> String {
+    run_json(dir)
+        .and_then(|v| v["command"].as_str().map(str::to_string))
+        .unwrap_or_else(|| std::env::args().collect::<Vec<_>>().join(" "))
+}
+
+/// `run.json`: the wall time of each table in `file` (over all its sessions, or the sum of its
+/// shards' after a merge) and their sum, this session's time (`None` for a merge) and the
+/// machine.
+pub fn write_run_json(
+    dir: &Path,
+    file: &TournamentFile,
+    threads: Option<usize>,
+    session: Option<f64>,
+) -> anyhow::Result<()> {
+    let times: Vec<f64> = file
+        .tables
+        .iter()
+        .map(|x| table_elapsed(&dir.join(&x.dir)))
+        .collect();
+    let run = serde_json::json!({
+        "threads": threads,
+        "cores": cores(),
+        "elapsed_s": times.iter().sum::<f64>(),
+        "session_elapsed_s": session,
+        "table_elapsed_s": times,
+        "command": first_command(dir),
+    });
+    write_atomic(
+        dir,
+        "run.json",
+        serde_json::to_string_pretty(&run)?.as_bytes(),
+    )?;
+    Ok(())
+}

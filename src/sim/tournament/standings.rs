@@ -1,0 +1,129 @@
+//! A tournament's standings: the paired payout differences of its tables pooled per pair of
+//! agents, and the ratings fitted from them.
+
+use crate::sim::stats::interval::mean_interval;
+use crate::sim::stats::ratings::{fit, PairResult, Rating};
+use crate::sim::stats::tally::Tally;
+use crate::sim::tournament::spec::Tournament;
+
+/// The deals a table's tally holds (every pair of a table plays every deal).
+pub fn table_deals(tally: &Tally) -> u64 {
+    tally.pairs.first().map_or(0, |p| p.deals)
+}
+
+/// The pooled paired results of one pair of agents over the tables where both sat.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PairStat {
+    /// Deals played.
+    pub deals: u64,
+    /// Games played.
+    pub games: u64,
+    /// `Σ D` of agent `a` minus `b` (see [`crate::sim::stats::tally::PairTally`]).
+    pub sum: i128,
+    /// `Σ D²`.
+    pub sum_sq: i128,
+    /// `c_a · c_b`, the same in every table of a tournament.
+    pub scale: i64,
+}
+
+impl PairStat {
+    /// `(mean, lo, hi, sd)` of the per-deal difference, per game.
+    pub fn interval(&self) -> (f64, f64, f64, f64) {
+        mean_interval(self.sum, self.sum_sq, self.deals, self.scale.max(1) as f64)
+    }
+}
+
+/// The results of a tournament: the pooled pair statistics (`pairs[i][j]`, `i < j`, agent `i`
+/// minus `j`) and the ratings fitted from them.
+#[derive(Clone, Debug)]
+pub struct Standings {
+    /// Pair statistics, indexed `[i][j]` for `i < j`.
+    pub pairs: Vec<Vec<PairStat>>,
+    /// One rating per agent.
+    pub ratings: Vec<Rating>,
+    /// Deals played per agent (over its tables).
+    pub deals: Vec<u64>,
+    /// Games played per agent (over its tables).
+    pub games: Vec<u64>,
+}
+
+impl Tournament {
+    /// Pools the tallies of the tables played so far (`None`: not started) into standings.
+    pub fn standings(&self, tallies: &[Option<Tally>]) -> Result<Standings, String> {
+        let k = self.agents.len();
+        let mut pairs = vec![vec![PairStat::default(); k]; k];
+        let (mut deals, mut games) = (vec![0u64; k], vec![0u64; k]);
+        for tally in tallies.iter().flatten() {
+            let idx = |spec: &String| self.agents.iter().position(|a| a == spec);
+            let table_deals = table_deals(tally);
+            for spec in &tally.agents {
+                let i =
+                    idx(spec).ok_or_else(|| format!("agent '{spec}' is not in the tournament"))?;
+                deals[i] += table_deals;
+                games[i] += tally.games;
+            }
+            for p in &tally.pairs {
+                let (a, b) = (idx(&tally.agents[p.a]), idx(&tally.agents[p.b]));
+                let (Some(a), Some(b)) = (a, b) else { continue };
+                let (i, j, sign) = if a < b { (a, b, 1) } else { (b, a, -1) };
+                let s = &mut pairs[i][j];
+                if s.deals > 0 && p.deals > 0 && s.scale != p.scale {
+                    return Err("tables weigh a pair's seats differently".into());
+                }
+                s.deals += p.deals;
+                s.games += tally.games;
+                s.sum += sign * p.diff_sum;
+                s.sum_sq += p.diff_sq;
+                s.scale = s.scale.max(p.scale);
+            }
+        }
+        let results: Vec<PairResult> = (0..k)
+            .flat_map(|i| (i + 1..k).map(move |j| (i, j)))
+            .map(|(i, j)| {
+                let (mean, _, _, sd) = pairs[i][j].interval();
+                PairResult {
+                    a: i,
+                    b: j,
+                    mean,
+                    variance: sd * sd / pairs[i][j].deals as f64,
+                }
+            })
+            .collect();
+        let ratings = fit(k, self.anchor_index(), &results);
+        Ok(Standings {
+            pairs,
+            ratings,
+            deals,
+            games,
+        })
+    }
+}
+
+impl Standings {
+    /// The result of agent `i` minus agent `j` (`i != j`): `(mean, lo, hi)`, and the pair's stats.
+    pub fn versus(&self, i: usize, j: usize) -> ((f64, f64, f64), &PairStat) {
+        let s = &self.pairs[i.min(j)][i.max(j)];
+        let (m, lo, hi, _) = s.interval();
+        if i < j {
+            ((m, lo, hi), s)
+        } else {
+            // `+ 0.0` turns a negated zero into zero (no "-0.000000" in the files)
+            ((-m + 0.0, -hi + 0.0, -lo + 0.0), s)
+        }
+    }
+
+    /// The agents in rank order: highest rating first, unrated last, ties in listed order.
+    pub fn order(&self) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..self.ratings.len()).collect();
+        let key = |i: usize| {
+            let r = self.ratings[i].rating;
+            if r.is_nan() {
+                f64::NEG_INFINITY
+            } else {
+                r
+            }
+        };
+        order.sort_by(|&a, &b| key(b).total_cmp(&key(a)));
+        order
+    }
+}
