@@ -266,6 +266,49 @@ impl Failing {
     }
 }
 
+/// An agent as results are tallied by: its name and parameters with the defaults filled in, in
+/// a canonical order. Two specs with the same key are the same agent (`ismcts` and
+/// `ismcts:depth=1`), whatever their spelling; files keep a spec's written form. A key fills in
+/// a default as its catalogue entry writes it, so a default given in words (`deviate`'s) is one
+/// value and that value spelled out another.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct AgentKey {
+    /// The agent's name.
+    pub name: String,
+    /// Every parameter of the agent, given or defaulted, in its catalogue's order; then any
+    /// other parameter given, by name.
+    pub params: Vec<(String, String)>,
+}
+
+impl AgentKey {
+    /// The key of `spec` for an agent whose parameters are `known` (its catalogue entry's).
+    pub fn new(spec: &AgentSpec, known: &[ParamInfo]) -> AgentKey {
+        let mut params: Vec<(String, String)> = known
+            .iter()
+            .map(|p| (p.name.into(), spec.get(p.name).unwrap_or(p.default).into()))
+            .collect();
+        let mut others: Vec<(String, String)> = (spec.params.iter())
+            .filter(|(k, _)| !known.iter().any(|p| p.name == *k))
+            .cloned()
+            .collect();
+        others.sort();
+        params.extend(others);
+        AgentKey {
+            name: spec.name.clone(),
+            params,
+        }
+    }
+
+    /// The key of a text that names no agent of a catalogue (an embedding program's agent, a
+    /// spec that does not read): the text itself.
+    pub fn written(text: &str) -> AgentKey {
+        AgentKey {
+            name: text.to_string(),
+            params: Vec::new(),
+        }
+    }
+}
+
 /// One parameter of an agent.
 #[derive(Copy, Clone, Debug)]
 pub struct ParamInfo {

@@ -8,7 +8,7 @@ use super::ismcts::{FinalMove, Ismcts, IsmctsParams, Opponents, Root};
 use super::{FirstAgent, RandomAgent};
 use crate::agent::host::Host;
 use crate::agent::spec::{AgentSpec, SpecError, PATH};
-use crate::agent::{choice, number, Agent, AgentError, AgentInfo, ParamInfo};
+use crate::agent::{choice, number, Agent, AgentError, AgentInfo, AgentKey, ParamInfo};
 use crate::game::RuleMap;
 use crate::games::kind::GameKind;
 use std::path::Path;
@@ -186,6 +186,30 @@ pub fn lookup<G: GameKind>(spec: &AgentSpec) -> Result<&'static AgentInfo, Agent
         })?;
     check_params(spec, info)?;
     Ok(info)
+}
+
+/// The key results tally the agent of spec `text` by, for game `G` (see [`AgentKey`]): a text
+/// that is not the spec of an agent of `G` is its own key.
+pub fn agent_key<G: GameKind>(text: &str) -> AgentKey {
+    match AgentSpec::parse(text) {
+        Ok(spec) => match lookup::<G>(&spec) {
+            Ok(info) => AgentKey::new(&spec, info.params),
+            Err(_) => AgentKey::written(text),
+        },
+        Err(_) => AgentKey::written(text),
+    }
+}
+
+/// [`agent_key`] for the game named `game` (a game of no name the registry knows: the text).
+pub fn agent_key_in(game: &str, text: &str) -> AgentKey {
+    struct Key<'a>(&'a str);
+    impl crate::games::GameVisitor for Key<'_> {
+        type Output = AgentKey;
+        fn visit<G: GameKind>(self) -> AgentKey {
+            agent_key::<G>(self.0)
+        }
+    }
+    crate::games::with_game(game, Key(text)).unwrap_or_else(|_| AgentKey::written(text))
 }
 
 /// Where an agent is built to play: what its spec's file and checks depend on beside the spec.

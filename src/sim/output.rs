@@ -120,9 +120,14 @@ pub const SUMMARY_HEADER: [&str; 24] = [
     "mean_diff_hi95",
 ];
 
-/// The seats agent `name` holds in every game of `exp` (its spec's count among the agents).
+/// The seats agent `name` holds in every game of `exp`: the count of the agents' specs that are
+/// that agent, however spelled (by [`Experiment::agent_key`]).
 pub fn seats_of(exp: &Experiment, name: &str) -> usize {
-    exp.agents.iter().filter(|a| *a == name).count()
+    let key = exp.agent_key(name);
+    exp.agents
+        .iter()
+        .filter(|a| exp.agent_key(a) == key)
+        .count()
 }
 
 /// The rows of `summary.csv`: one `agent` row per agent, one `pair` row per pair of agents

@@ -9,6 +9,8 @@ use super::ratings::{fit, PairResult, Rating};
 use super::sprt::SprtConfig;
 use super::stats::{mean_interval, Tally};
 use crate::agent::host::Host;
+use crate::agent::AgentKey;
+use crate::agents::catalogue::agent_key_in;
 use crate::game::RuleMap;
 use crate::games::game_info;
 use crate::text::toml_error;
@@ -136,13 +138,19 @@ impl Tournament {
         if k < 2 {
             return Err("key 'agents': a tournament needs at least two agents".into());
         }
-        if let Some(dup) = self
-            .agents
-            .iter()
-            .enumerate()
-            .find_map(|(i, a)| self.agents[..i].contains(a).then_some(a))
+        // by key: two spellings of one agent would be one agent at a table
+        let keys: Vec<AgentKey> = (self.agents.iter())
+            .map(|a| agent_key_in(&self.game, a))
+            .collect();
+        if let Some((i, j)) =
+            (0..k).find_map(|j| (0..j).find(|&i| keys[i] == keys[j]).map(|i| (i, j)))
         {
-            return Err(format!("key 'agents': '{dup}' is listed twice"));
+            let (first, dup) = (&self.agents[i], &self.agents[j]);
+            return Err(if first == dup {
+                format!("key 'agents': '{dup}' is listed twice")
+            } else {
+                format!("key 'agents': '{dup}' is listed twice (as '{first}': the same agent)")
+            });
         }
         if self.seating == SeatingScheme::Subsets && k < self.players {
             return Err(format!(
