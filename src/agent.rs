@@ -15,7 +15,162 @@ pub mod spec;
 use crate::game::{GameState, Outcome, Seat};
 use crate::rng::GameRng;
 use rand::Rng;
-use spec::AgentSpec;
+use spec::{AgentSpec, SpecError};
+use thiserror::Error;
+
+/// Why an agent could not be built from its spec (its `Display` is the message the command line
+/// prints).
+#[derive(Clone, Debug, PartialEq, Error)]
+pub enum AgentError {
+    /// The spec string is malformed; `takes` says what its agent takes, when its name is known.
+    #[error("{error}{}", takes.as_ref().map_or(String::new(), |t| format!("; {t}")))]
+    Spec {
+        /// What is malformed.
+        error: SpecError,
+        /// `ismcts takes iters=, ...`, when the spec names a known agent.
+        takes: Option<String>,
+    },
+    /// No agent of that name plays the game.
+    #[error(
+        "unknown agent '{name}' for {game}{} (known: {}; see `bailab agents`)",
+        if elsewhere.is_empty() { String::new() }
+        else { format!(" ('{name}' plays {} only)", elsewhere.join(", ")) },
+        known.join(", ")
+    )]
+    UnknownAgent {
+        /// The name asked for.
+        name: String,
+        /// The game played.
+        game: &'static str,
+        /// The games whose own agents have that name.
+        elsewhere: Vec<&'static str>,
+        /// The agents that play the game.
+        known: Vec<&'static str>,
+    },
+    /// A game asked for an agent that is not its own.
+    #[error("agent '{name}' does not play {game}")]
+    NotForGame {
+        /// The agent's name.
+        name: String,
+        /// The game.
+        game: &'static str,
+    },
+    /// A bare first value (a file) given to an agent that takes none.
+    #[error(
+        "agent spec '{agent}:{value}': '{value}' is not key=value (agent '{agent}' takes no bare \
+         value or file; {takes})"
+    )]
+    NoBareValue {
+        /// The agent.
+        agent: &'static str,
+        /// The bare value.
+        value: String,
+        /// What the agent takes (`ismcts takes iters=, ...`).
+        takes: String,
+    },
+    /// A bare first value that is neither a parameter nor a file that exists.
+    #[error(
+        "agent spec '{agent}:{value}': '{value}' is not key=value (nor a weight file: no file \
+         '{value}')"
+    )]
+    NotKeyValueNorFile {
+        /// The agent.
+        agent: String,
+        /// The bare value.
+        value: String,
+    },
+    /// A parameter the agent does not have.
+    #[error(
+        "agent '{agent}' has no parameter '{key}' (its parameters: {})",
+        if known.is_empty() { "none".to_string() } else { known.join(", ") }
+    )]
+    UnknownParam {
+        /// The agent.
+        agent: &'static str,
+        /// The parameter given.
+        key: String,
+        /// The agent's parameters.
+        known: Vec<&'static str>,
+    },
+    /// A numeric parameter that does not read as a number.
+    #[error("agent '{agent}': {key} '{text}' is not a number")]
+    NotANumber {
+        /// The agent.
+        agent: String,
+        /// The parameter.
+        key: String,
+        /// Its value.
+        text: String,
+    },
+    /// A numeric parameter outside its range.
+    #[error("agent '{agent}': {key} = {value} is outside {low} to {high}")]
+    OutOfRange {
+        /// The agent.
+        agent: String,
+        /// The parameter.
+        key: String,
+        /// Its value, as read.
+        value: String,
+        /// The smallest allowed value.
+        low: String,
+        /// The largest allowed value.
+        high: String,
+    },
+    /// A parameter naming none of its choices.
+    #[error("agent '{agent}': {key} '{text}' is not {}", choices.join(" or "))]
+    NotAChoice {
+        /// The agent.
+        agent: String,
+        /// The parameter.
+        key: String,
+        /// Its value.
+        text: String,
+        /// The values it may take.
+        choices: Vec<String>,
+    },
+    /// Parameters that do not go together, or a parameter the agent needs and lacks, in the
+    /// agent's words (`agent 'ismcts': deviate needs root=sweep or root=halving ...`).
+    #[error("{0}")]
+    Params(String),
+    /// A file the spec names (rule list, weight file) that cannot be read or is refused; the
+    /// message names the file, and the line when it has one.
+    #[error("{0}")]
+    File(String),
+    /// An outside program (`exec:`) that cannot be seated.
+    #[error("{0}")]
+    Exec(String),
+    /// The embedding program's agent could not be built.
+    #[error("{0}")]
+    Host(String),
+    /// The agent's own game could not be built for it (an `exec:` agent builds the game played).
+    #[error("{0}")]
+    Game(String),
+    /// The error of the agent at a seat of a table.
+    #[error("seat {seat}: {error}")]
+    Seat {
+        /// The seat (its index among the specs checked).
+        seat: usize,
+        /// What is wrong with its agent.
+        error: Box<AgentError>,
+    },
+}
+
+impl From<SpecError> for AgentError {
+    /// A malformed spec, without what its agent takes.
+    fn from(error: SpecError) -> Self {
+        AgentError::Spec { error, takes: None }
+    }
+}
+
+impl AgentError {
+    /// The error under any [`AgentError::Seat`] wrapping.
+    pub fn root(&self) -> &AgentError {
+        match self {
+            AgentError::Seat { error, .. } => error.root(),
+            other => other,
+        }
+    }
+}
 
 /// Chooses actions for one seat. It sees the seat's view, the legal actions (the game's
 /// canonical order) and its own RNG, and returns the index of its choice in `legal`.
@@ -111,6 +266,49 @@ impl Failing {
     }
 }
 
+/// An agent as results are tallied by: its name and parameters with the defaults filled in, in
+/// a canonical order. Two specs with the same key are the same agent (`ismcts` and
+/// `ismcts:depth=1`), whatever their spelling; files keep a spec's written form. A key fills in
+/// a default as its catalogue entry writes it, so a default given in words (`deviate`'s) is one
+/// value and that value spelled out another.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct AgentKey {
+    /// The agent's name.
+    pub name: String,
+    /// Every parameter of the agent, given or defaulted, in its catalogue's order; then any
+    /// other parameter given, by name.
+    pub params: Vec<(String, String)>,
+}
+
+impl AgentKey {
+    /// The key of `spec` for an agent whose parameters are `known` (its catalogue entry's).
+    pub fn new(spec: &AgentSpec, known: &[ParamInfo]) -> AgentKey {
+        let mut params: Vec<(String, String)> = known
+            .iter()
+            .map(|p| (p.name.into(), spec.get(p.name).unwrap_or(p.default).into()))
+            .collect();
+        let mut others: Vec<(String, String)> = (spec.params.iter())
+            .filter(|(k, _)| !known.iter().any(|p| p.name == *k))
+            .cloned()
+            .collect();
+        others.sort();
+        params.extend(others);
+        AgentKey {
+            name: spec.name.clone(),
+            params,
+        }
+    }
+
+    /// The key of a text that names no agent of a catalogue (an embedding program's agent, a
+    /// spec that does not read): the text itself.
+    pub fn written(text: &str) -> AgentKey {
+        AgentKey {
+            name: text.to_string(),
+            params: Vec::new(),
+        }
+    }
+}
+
 /// One parameter of an agent.
 #[derive(Copy, Clone, Debug)]
 pub struct ParamInfo {
@@ -141,18 +339,23 @@ pub fn number<T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy>(
     key: &str,
     default: T,
     range: (T, T),
-) -> Result<T, String> {
+) -> Result<T, AgentError> {
     let Some(text) = spec.get(key) else {
         return Ok(default);
     };
-    let v: T = text
-        .parse()
-        .map_err(|_| format!("agent '{}': {key} '{text}' is not a number", spec.name))?;
+    let v: T = text.parse().map_err(|_| AgentError::NotANumber {
+        agent: spec.name.clone(),
+        key: key.into(),
+        text: text.into(),
+    })?;
     if v < range.0 || v > range.1 {
-        return Err(format!(
-            "agent '{}': {key} = {v} is outside {} to {}",
-            spec.name, range.0, range.1
-        ));
+        return Err(AgentError::OutOfRange {
+            agent: spec.name.clone(),
+            key: key.into(),
+            value: v.to_string(),
+            low: range.0.to_string(),
+            high: range.1.to_string(),
+        });
     }
     Ok(v)
 }
@@ -163,19 +366,17 @@ pub fn choice<T: Copy>(
     key: &str,
     default: &str,
     choices: &[(&str, T)],
-) -> Result<T, String> {
+) -> Result<T, AgentError> {
     let text = spec.get(key).unwrap_or(default);
     choices
         .iter()
         .find(|(name, _)| *name == text)
         .map(|&(_, value)| value)
-        .ok_or_else(|| {
-            let names: Vec<&str> = choices.iter().map(|(name, _)| *name).collect();
-            format!(
-                "agent '{}': {key} '{text}' is not {}",
-                spec.name,
-                names.join(" or ")
-            )
+        .ok_or_else(|| AgentError::NotAChoice {
+            agent: spec.name.clone(),
+            key: key.into(),
+            text: text.into(),
+            choices: choices.iter().map(|(name, _)| name.to_string()).collect(),
         })
 }
 

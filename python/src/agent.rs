@@ -6,7 +6,7 @@ use crate::engine::{python_rng, Engine, GameEngine};
 use crate::seen::{Seen, SeenBy};
 use crate::view::PyView;
 use bailab::agent::host::AgentHost;
-use bailab::agent::{Agent, Failing};
+use bailab::agent::{Agent, AgentError, Failing};
 use bailab::agents::catalogue::make_agent;
 use bailab::game::{ActionBuffer, GameState, SeatView};
 use bailab::games::kind::GameKind;
@@ -33,7 +33,7 @@ pub struct PyAgent {
 struct Make<'a>(&'a str);
 
 impl GameVisitor for Make<'_> {
-    type Output = Result<Box<dyn Any + Send>, String>;
+    type Output = Result<Box<dyn Any + Send>, AgentError>;
     fn visit<G: GameKind>(self) -> Self::Output {
         let agent = make_agent::<G>(self.0)?;
         Ok(Box::new(agent))
@@ -69,7 +69,7 @@ impl GameVisitor for Act<'_> {
             .and_then(Vec::pop);
         let mut agent = match lent {
             Some(a) => a,
-            None => Make(self.spec).visit::<G>()?,
+            None => Make(self.spec).visit::<G>().map_err(|e| e.to_string())?,
         };
         let boxed = agent
             .downcast_mut::<Box<dyn Agent<G::State>>>()
@@ -89,13 +89,14 @@ impl GameVisitor for Act<'_> {
 #[pymethods]
 impl PyAgent {
     /// Builds the agent of a spec the command line takes (`bailab agents` lists them); a bad
-    /// spec raises `ValueError` with the command line's message.
+    /// spec raises `ValueError` with the command line's message: the first game's error that is
+    /// not "unknown agent" (the spec names an agent of some game), else the first game's.
     #[new]
     fn new(spec: &str) -> PyResult<Self> {
         let mut errors = Vec::new();
         let mut pool = Pool::new();
         for info in GAMES {
-            match with_game(info.name, Make(spec)).and_then(|r| r) {
+            match with_game(info.name, Make(spec)).expect("a game of the registry") {
                 Ok(agent) => pool.entry(info.name).or_default().push(agent),
                 Err(e) => errors.push(e),
             }
@@ -103,9 +104,9 @@ impl PyAgent {
         if pool.is_empty() {
             let error = errors
                 .iter()
-                .find(|e| !e.starts_with("unknown agent"))
+                .find(|e| !matches!(e, AgentError::UnknownAgent { .. }))
                 .unwrap_or(&errors[0]);
-            return Err(PyValueError::new_err(error.clone()));
+            return Err(agent_error(error));
         }
         Ok(PyAgent {
             spec: spec.to_string(),
@@ -144,6 +145,28 @@ impl PyAgent {
 
     fn __repr__(&self) -> String {
         format!("Agent('{}')", self.spec)
+    }
+}
+
+/// The Python exception of an agent that cannot be built, by the kind of error: a spec the
+/// caller wrote wrong (every kind today) is a `ValueError`.
+pub fn agent_error(error: &AgentError) -> PyErr {
+    match error.root() {
+        AgentError::Spec { .. }
+        | AgentError::UnknownAgent { .. }
+        | AgentError::NotForGame { .. }
+        | AgentError::NoBareValue { .. }
+        | AgentError::NotKeyValueNorFile { .. }
+        | AgentError::UnknownParam { .. }
+        | AgentError::NotANumber { .. }
+        | AgentError::OutOfRange { .. }
+        | AgentError::NotAChoice { .. }
+        | AgentError::Params(_)
+        | AgentError::File(_)
+        | AgentError::Exec(_)
+        | AgentError::Host(_)
+        | AgentError::Game(_)
+        | AgentError::Seat { .. } => PyValueError::new_err(error.to_string()),
     }
 }
 

@@ -2,7 +2,7 @@
 //! Each game's greedy policy lives in its own folder (`src/games/<game>/greedy.rs`).
 
 use crate::agent::spec::{AgentSpec, PATH};
-use crate::agent::{choice, uniform_index, ParamInfo};
+use crate::agent::{choice, uniform_index, AgentError, ParamInfo};
 use crate::rng::GameRng;
 use crate::text::const_eq;
 
@@ -24,7 +24,7 @@ pub const TIEBREAK_PARAM: ParamInfo = ParamInfo {
 
 impl TieBreak {
     /// Reads the `tiebreak` parameter of a spec.
-    pub fn from_spec(spec: &AgentSpec) -> Result<TieBreak, String> {
+    pub fn from_spec(spec: &AgentSpec) -> Result<TieBreak, AgentError> {
         choice(
             spec,
             "tiebreak",
@@ -161,20 +161,23 @@ impl Weights {
 
     /// The weights of a greedy spec: the file of `path` if given, then the spec's own weights.
     /// `game` is the game's name (a file written for another game is refused).
-    pub fn from_spec(spec: &AgentSpec, table: &[Weight], game: &str) -> Result<Weights, String> {
+    pub fn from_spec(
+        spec: &AgentSpec,
+        table: &[Weight],
+        game: &str,
+    ) -> Result<Weights, AgentError> {
         let mut w = Weights::defaults(table);
         if let (Some(path), Some(resolved)) = (spec.get(PATH), spec.file()) {
             let file = cached_file(&resolved.to_string_lossy(), table, game).map_err(|e| {
                 // `greedy:tiebreak`: more likely a parameter without its value than a file
                 let bare = !path.contains(['.', '/', '\\']) && !resolved.exists();
                 if bare {
-                    format!(
-                        "agent spec '{}:{path}': '{path}' is not key=value (nor a weight file: \
-                         no file '{path}')",
-                        spec.name
-                    )
+                    AgentError::NotKeyValueNorFile {
+                        agent: spec.name.clone(),
+                        value: path.into(),
+                    }
                 } else {
-                    e
+                    AgentError::File(e)
                 }
             })?;
             for (name, value) in file {
@@ -184,8 +187,7 @@ impl Weights {
         }
         for (i, weight) in table.iter().enumerate() {
             if let Some(text) = spec.get(weight.name) {
-                w.values[i] = parse_weight(weight, text)
-                    .map_err(|e| format!("agent '{}': {e}", spec.name))?;
+                w.values[i] = parse_weight(weight, text).map_err(|e| e.of_agent(&spec.name))?;
             }
         }
         Ok(w)
@@ -228,17 +230,76 @@ pub fn slot_of(table: &[Weight], name: &str) -> Option<usize> {
     table.iter().position(|w| w.name == name)
 }
 
+/// A weight's value that does not read.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum WeightError {
+    /// Not a finite number.
+    #[error("{name} '{text}' is not a number")]
+    NotANumber {
+        /// The weight.
+        name: &'static str,
+        /// Its value as written.
+        text: String,
+    },
+    /// Outside the weight's range.
+    #[error("{name} = {value} is outside {low} to {high}")]
+    OutOfRange {
+        /// The weight.
+        name: &'static str,
+        /// Its value.
+        value: f64,
+        /// The smallest allowed value.
+        low: f64,
+        /// The largest allowed value.
+        high: f64,
+    },
+}
+
+impl WeightError {
+    /// The same error as a parameter of agent `agent` (`agent 'greedy': outs ...`).
+    pub fn of_agent(self, agent: &str) -> AgentError {
+        let agent = agent.to_string();
+        match self {
+            WeightError::NotANumber { name, text } => AgentError::NotANumber {
+                agent,
+                key: name.into(),
+                text,
+            },
+            WeightError::OutOfRange {
+                name,
+                value,
+                low,
+                high,
+            } => AgentError::OutOfRange {
+                agent,
+                key: name.into(),
+                value: value.to_string(),
+                low: low.to_string(),
+                high: high.to_string(),
+            },
+        }
+    }
+}
+
 /// Reads a weight's value, checking it is a finite number within the weight's range.
-pub fn parse_weight(weight: &Weight, text: &str) -> Result<f64, String> {
+pub fn parse_weight(weight: &Weight, text: &str) -> Result<f64, WeightError> {
     let v: f64 = text
         .trim()
         .parse()
         .ok()
         .filter(|v: &f64| v.is_finite())
-        .ok_or_else(|| format!("{} '{text}' is not a number", weight.name))?;
-    let (lo, hi) = weight.range;
-    if v < lo || v > hi {
-        return Err(format!("{} = {v} is outside {lo} to {hi}", weight.name));
+        .ok_or_else(|| WeightError::NotANumber {
+            name: weight.name,
+            text: text.into(),
+        })?;
+    let (low, high) = weight.range;
+    if v < low || v > high {
+        return Err(WeightError::OutOfRange {
+            name: weight.name,
+            value: v,
+            low,
+            high,
+        });
     }
     Ok(v)
 }

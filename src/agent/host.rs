@@ -2,7 +2,7 @@
 //! name: an experiment may seat them like any agent spec, and every worker thread builds its
 //! own through the host.
 
-use super::Agent;
+use super::{Agent, AgentError};
 use crate::game::GameState;
 use std::any::Any;
 use std::fmt;
@@ -32,12 +32,16 @@ impl Host {
         &self,
         game: &'static str,
         name: &str,
-    ) -> Result<Box<dyn Agent<S>>, String> {
-        let host = self.0.as_ref().ok_or("no agent host")?;
-        let any = host.build(game, name)?;
+    ) -> Result<Box<dyn Agent<S>>, AgentError> {
+        let host = (self.0.as_ref()).ok_or_else(|| AgentError::Host("no agent host".into()))?;
+        let any = host.build(game, name).map_err(AgentError::Host)?;
         any.downcast::<Box<dyn Agent<S>>>()
             .map(|b| *b)
-            .map_err(|_| format!("agent '{name}': the host built it for another game"))
+            .map_err(|_| {
+                AgentError::Host(format!(
+                    "agent '{name}': the host built it for another game"
+                ))
+            })
     }
 }
 

@@ -4,6 +4,7 @@
 
 use std::fmt;
 use std::path::{Path, PathBuf};
+use thiserror::Error;
 
 /// The most parameters an agent spec may carry (no agent has nearly as many).
 pub const MAX_PARAMS: usize = 32;
@@ -13,6 +14,93 @@ pub const MAX_SPEC_BYTES: usize = 1024;
 
 /// The parameter a bare first value stands for.
 pub const PATH: &str = "path";
+
+/// What is malformed in an agent spec string. `head` is the spec's first 24 characters (a spec
+/// too long to quote whole), `text` the spec as given (trimmed).
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum SpecError {
+    /// More than [`MAX_PARAMS`] parameters.
+    #[error("agent spec '{head}…': {given} parameters, at most {MAX_PARAMS}")]
+    TooManyParams {
+        /// The spec's first characters.
+        head: String,
+        /// How many parameters it gives.
+        given: usize,
+    },
+    /// More than [`MAX_SPEC_BYTES`] bytes, as given or as written in full (`written`).
+    #[error(
+        "agent spec '{head}…': {len} characters{}, at most {MAX_SPEC_BYTES}",
+        if *written { format!(" written in full (with '{PATH}=')") } else { String::new() }
+    )]
+    TooLong {
+        /// The spec's first characters.
+        head: String,
+        /// Its length in bytes.
+        len: usize,
+        /// Whether the length is that of the written form (`path=` spelled out).
+        written: bool,
+    },
+    /// The name is empty or holds other characters than letters, digits, `_` and `-`.
+    #[error("agent spec '{text}': expected a name such as 'greedy' or 'greedy:tiebreak=random'")]
+    BadName {
+        /// The spec.
+        text: String,
+    },
+    /// A `:` with nothing after it.
+    #[error(
+        "agent spec '{text}': nothing after ':' (write '{name}' alone for its defaults, or \
+         {name}:key=value,...)"
+    )]
+    NothingAfterColon {
+        /// The spec.
+        text: String,
+        /// The agent's name.
+        name: String,
+    },
+    /// An empty parameter between commas.
+    #[error("agent spec '{text}': an empty parameter (a comma too many?)")]
+    EmptyParam {
+        /// The spec.
+        text: String,
+    },
+    /// A parameter (not the first) without `=`.
+    #[error("agent spec '{text}': parameter '{part}' is not key=value")]
+    NotKeyValue {
+        /// The spec.
+        text: String,
+        /// The parameter as written.
+        part: String,
+    },
+    /// A parameter with nothing before `=`.
+    #[error("agent spec '{text}': parameter '{part}' has no name before '='")]
+    NoKey {
+        /// The spec.
+        text: String,
+        /// The parameter as written.
+        part: String,
+    },
+    /// A parameter with nothing after `=`.
+    #[error("agent spec '{text}': parameter '{key}' has no value after '='")]
+    NoValue {
+        /// The spec.
+        text: String,
+        /// The parameter's key.
+        key: String,
+    },
+    /// A parameter given twice.
+    #[error("agent spec '{text}': parameter '{key}' is given twice")]
+    Twice {
+        /// The spec.
+        text: String,
+        /// The parameter's key.
+        key: String,
+    },
+}
+
+/// The first 24 characters of a spec, to quote one too long to quote whole.
+fn head(text: &str) -> String {
+    text.chars().take(24).collect()
+}
 
 /// A parsed agent spec: the agent's name and its parameters in the order given.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -42,23 +130,23 @@ impl AgentSpec {
     /// assert_eq!(r.get("path"), Some("agents/x.toml"));
     /// assert!(AgentSpec::parse("greedy:tiebreak=random,canonical").is_err());
     /// ```
-    pub fn parse(text: &str) -> Result<AgentSpec, String> {
+    pub fn parse(text: &str) -> Result<AgentSpec, SpecError> {
         let text = text.trim();
         let given = text
             .split_once(':')
             .map_or(0, |(_, r)| r.split(',').count());
         if given > MAX_PARAMS {
-            return Err(format!(
-                "agent spec '{}…': {given} parameters, at most {MAX_PARAMS}",
-                text.chars().take(24).collect::<String>()
-            ));
+            return Err(SpecError::TooManyParams {
+                head: head(text),
+                given,
+            });
         }
         if text.len() > MAX_SPEC_BYTES {
-            return Err(format!(
-                "agent spec '{}…': {} characters, at most {MAX_SPEC_BYTES}",
-                text.chars().take(24).collect::<String>(),
-                text.len()
-            ));
+            return Err(SpecError::TooLong {
+                head: head(text),
+                len: text.len(),
+                written: false,
+            });
         }
         let (name, rest) = match text.split_once(':') {
             Some((n, r)) => (n, Some(r)),
@@ -69,43 +157,43 @@ impl AgentSpec {
                 .chars()
                 .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
         {
-            return Err(format!(
-                "agent spec '{text}': expected a name such as 'greedy' or 'greedy:tiebreak=random'"
-            ));
+            return Err(SpecError::BadName { text: text.into() });
         }
         if rest.is_some_and(|r| r.trim().is_empty()) {
-            return Err(format!(
-                "agent spec '{text}': nothing after ':' (write '{name}' alone for its defaults, \
-                 or {name}:key=value,...)"
-            ));
+            return Err(SpecError::NothingAfterColon {
+                text: text.into(),
+                name: name.into(),
+            });
         }
         let mut params = Vec::new();
         for (i, part) in rest.into_iter().flat_map(|r| r.split(',')).enumerate() {
             if part.trim().is_empty() {
-                return Err(format!(
-                    "agent spec '{text}': an empty parameter (a comma too many?)"
-                ));
+                return Err(SpecError::EmptyParam { text: text.into() });
             }
             let bare = (i == 0 && !part.contains('=')).then(|| format!("{PATH}={part}"));
             let part = bare.as_deref().unwrap_or(part);
-            let (k, v) = part.split_once('=').ok_or_else(|| {
-                format!("agent spec '{text}': parameter '{part}' is not key=value")
+            let (k, v) = part.split_once('=').ok_or_else(|| SpecError::NotKeyValue {
+                text: text.into(),
+                part: part.into(),
             })?;
             let (k, v) = (k.trim(), v.trim());
             if k.is_empty() {
-                return Err(format!(
-                    "agent spec '{text}': parameter '{part}' has no name before '='"
-                ));
+                return Err(SpecError::NoKey {
+                    text: text.into(),
+                    part: part.into(),
+                });
             }
             if v.is_empty() {
-                return Err(format!(
-                    "agent spec '{text}': parameter '{k}' has no value after '='"
-                ));
+                return Err(SpecError::NoValue {
+                    text: text.into(),
+                    key: k.into(),
+                });
             }
             if params.iter().any(|(seen, _): &(String, String)| seen == k) {
-                return Err(format!(
-                    "agent spec '{text}': parameter '{k}' is given twice"
-                ));
+                return Err(SpecError::Twice {
+                    text: text.into(),
+                    key: k.into(),
+                });
             }
             params.push((k.to_string(), v.to_string()));
         }
@@ -120,14 +208,14 @@ impl AgentSpec {
 
     /// The spec, if its written form (the one records and run files keep, `path=` spelled
     /// out) is within [`MAX_SPEC_BYTES`] too, so that it reads back; `text` is the spec as given.
-    fn written_within_bound(self, text: &str) -> Result<AgentSpec, String> {
+    fn written_within_bound(self, text: &str) -> Result<AgentSpec, SpecError> {
         let written = self.to_string().len();
         if written > MAX_SPEC_BYTES {
-            return Err(format!(
-                "agent spec '{}…': {written} characters written in full (with '{PATH}='), at \
-                 most {MAX_SPEC_BYTES}",
-                text.chars().take(24).collect::<String>()
-            ));
+            return Err(SpecError::TooLong {
+                head: head(text),
+                len: written,
+                written: true,
+            });
         }
         Ok(self)
     }

@@ -7,8 +7,8 @@ use super::exec::{make_exec, StderrLog};
 use super::ismcts::{FinalMove, Ismcts, IsmctsParams, Opponents, Root};
 use super::{FirstAgent, RandomAgent};
 use crate::agent::host::Host;
-use crate::agent::spec::{AgentSpec, PATH};
-use crate::agent::{choice, number, Agent, AgentInfo, ParamInfo};
+use crate::agent::spec::{AgentSpec, SpecError, PATH};
+use crate::agent::{choice, number, Agent, AgentError, AgentInfo, AgentKey, ParamInfo};
 use crate::game::RuleMap;
 use crate::games::kind::GameKind;
 use std::path::Path;
@@ -74,7 +74,7 @@ pub const CATALOGUE: &[AgentInfo] = &[
 ];
 
 /// The search settings of an `ismcts` spec.
-pub fn ismcts_params(spec: &AgentSpec) -> Result<IsmctsParams, String> {
+pub fn ismcts_params(spec: &AgentSpec) -> Result<IsmctsParams, AgentError> {
     let time_ms: u64 = number(spec, "time_ms", 0, (0, 3_600_000))?;
     let final_move = choice(
         spec,
@@ -99,10 +99,9 @@ pub fn ismcts_params(spec: &AgentSpec) -> Result<IsmctsParams, String> {
         _ => Some(number(spec, "deviate", 2.5, (0.0, 100.0))?),
     };
     if deviate.is_some() && root == Root::Ucb {
-        return Err(
-            "agent 'ismcts': deviate needs root=sweep or root=halving (paired comparisons)"
-                .to_string(),
-        );
+        return Err(AgentError::Params(
+            "agent 'ismcts': deviate needs root=sweep or root=halving (paired comparisons)".into(),
+        ));
     }
     Ok(IsmctsParams {
         iterations: number(spec, "iters", 1000, (1, 10_000_000))?,
@@ -127,29 +126,21 @@ pub fn ismcts_params(spec: &AgentSpec) -> Result<IsmctsParams, String> {
 }
 
 /// Checks that every parameter of `spec` is one `info` knows.
-fn check_params(spec: &AgentSpec, info: &AgentInfo) -> Result<(), String> {
+fn check_params(spec: &AgentSpec, info: &AgentInfo) -> Result<(), AgentError> {
     for (k, _) in &spec.params {
         if !info.params.iter().any(|p| p.name == *k) {
             if k == PATH {
-                let value = spec.get(k).unwrap_or_default();
-                return Err(format!(
-                    "agent spec '{}:{value}': '{value}' is not key=value (agent '{}' takes no \
-                     bare value or file; {})",
-                    info.name,
-                    info.name,
-                    takes(info)
-                ));
+                return Err(AgentError::NoBareValue {
+                    agent: info.name,
+                    value: spec.get(k).unwrap_or_default().into(),
+                    takes: takes(info),
+                });
             }
-            let known: Vec<&str> = info.params.iter().map(|p| p.name).collect();
-            let known = if known.is_empty() {
-                "none".to_string()
-            } else {
-                known.join(", ")
-            };
-            return Err(format!(
-                "agent '{}' has no parameter '{k}' (its parameters: {known})",
-                info.name
-            ));
+            return Err(AgentError::UnknownParam {
+                agent: info.name,
+                key: k.clone(),
+                known: info.params.iter().map(|p| p.name).collect(),
+            });
         }
     }
     Ok(())
@@ -166,43 +157,59 @@ fn takes(info: &AgentInfo) -> String {
 
 /// A malformed spec's error, with the parameters its agent takes when its name is one of the
 /// common agents or game `G`'s.
-fn parse_error<G: GameKind>(text: &str, error: String) -> String {
+fn parse_error<G: GameKind>(text: &str, error: SpecError) -> AgentError {
     let name = text.trim().split(':').next().unwrap_or_default();
-    match CATALOGUE
+    let info = CATALOGUE
         .iter()
         .chain(G::INFO.agents)
-        .find(|a| a.name == name)
-    {
-        Some(info) => format!("{error}; {}", takes(info)),
-        None => error,
+        .find(|a| a.name == name);
+    AgentError::Spec {
+        error,
+        takes: info.map(takes),
     }
 }
 
 /// The catalogue entry of `spec` among the common agents and game `G`'s own, with its
 /// parameters checked.
-pub fn lookup<G: GameKind>(spec: &AgentSpec) -> Result<&'static AgentInfo, String> {
+pub fn lookup<G: GameKind>(spec: &AgentSpec) -> Result<&'static AgentInfo, AgentError> {
     let all = || CATALOGUE.iter().chain(G::INFO.agents);
-    let info = all().find(|a| a.name == spec.name).ok_or_else(|| {
-        let names: Vec<&str> = all().map(|a| a.name).collect();
-        let elsewhere: Vec<&str> = crate::games::GAMES
-            .iter()
-            .filter(|g| g.agents.iter().any(|a| a.name == spec.name))
-            .map(|g| g.name)
-            .collect();
-        let plays = if elsewhere.is_empty() {
-            String::new()
-        } else {
-            format!(" ('{}' plays {} only)", spec.name, elsewhere.join(", "))
-        };
-        format!(
-            "unknown agent '{}' for {}{plays} (known: {}; see `bailab agents`)",
-            spec.name,
-            G::INFO.name,
-            names.join(", ")
-        )
-    })?;
+    let info = all()
+        .find(|a| a.name == spec.name)
+        .ok_or_else(|| AgentError::UnknownAgent {
+            name: spec.name.clone(),
+            game: G::INFO.name,
+            elsewhere: (crate::games::GAMES.iter())
+                .filter(|g| g.agents.iter().any(|a| a.name == spec.name))
+                .map(|g| g.name)
+                .collect(),
+            known: all().map(|a| a.name).collect(),
+        })?;
     check_params(spec, info)?;
     Ok(info)
+}
+
+/// The key results tally the agent of spec `text` by, for game `G` (see [`AgentKey`]): a text
+/// that is not the spec of an agent of `G` is its own key.
+pub fn agent_key<G: GameKind>(text: &str) -> AgentKey {
+    match AgentSpec::parse(text) {
+        Ok(spec) => match lookup::<G>(&spec) {
+            Ok(info) => AgentKey::new(&spec, info.params),
+            Err(_) => AgentKey::written(text),
+        },
+        Err(_) => AgentKey::written(text),
+    }
+}
+
+/// [`agent_key`] for the game named `game` (a game of no name the registry knows: the text).
+pub fn agent_key_in(game: &str, text: &str) -> AgentKey {
+    struct Key<'a>(&'a str);
+    impl crate::games::GameVisitor for Key<'_> {
+        type Output = AgentKey;
+        fn visit<G: GameKind>(self) -> AgentKey {
+            agent_key::<G>(self.0)
+        }
+    }
+    crate::games::with_game(game, Key(text)).unwrap_or_else(|_| AgentKey::written(text))
 }
 
 /// Where an agent is built to play: what its spec's file and checks depend on beside the spec.
@@ -224,7 +231,7 @@ pub struct Setting<'a> {
 
 /// Builds an agent of game `G` from its spec string, its file (if any) read from the current
 /// folder.
-pub fn make_agent<G: GameKind>(text: &str) -> Result<Box<dyn Agent<G::State>>, String> {
+pub fn make_agent<G: GameKind>(text: &str) -> Result<Box<dyn Agent<G::State>>, AgentError> {
     make_agent_with::<G>(text, Setting::default())
 }
 
@@ -233,7 +240,7 @@ pub fn make_agent<G: GameKind>(text: &str) -> Result<Box<dyn Agent<G::State>>, S
 pub fn make_agent_with<G: GameKind>(
     text: &str,
     setting: Setting<'_>,
-) -> Result<Box<dyn Agent<G::State>>, String> {
+) -> Result<Box<dyn Agent<G::State>>, AgentError> {
     if let Some(host) = setting.host.filter(|h| h.has(text)) {
         return host.build::<G::State>(G::INFO.name, text);
     }
@@ -257,7 +264,7 @@ pub fn make_agent_with<G: GameKind>(
 }
 
 /// Builds the `ismcts` agent of a spec (checked by [`lookup`]) for game `G`.
-pub fn make_ismcts<G: GameKind>(spec: &AgentSpec) -> Result<Ismcts<G::State>, String> {
+pub fn make_ismcts<G: GameKind>(spec: &AgentSpec) -> Result<Ismcts<G::State>, AgentError> {
     let params = ismcts_params(spec)?;
     let rollout = choice(
         spec,
@@ -269,14 +276,20 @@ pub fn make_ismcts<G: GameKind>(spec: &AgentSpec) -> Result<Ismcts<G::State>, St
 }
 
 /// Checks every agent spec for game `G`.
-pub fn check_specs<G: GameKind>(specs: &[String]) -> Result<(), String> {
+pub fn check_specs<G: GameKind>(specs: &[String]) -> Result<(), AgentError> {
     check_specs_with::<G>(specs, Setting::default())
 }
 
 /// Checks every agent spec for game `G` in `setting` (see [`make_agent_with`]).
-pub fn check_specs_with<G: GameKind>(specs: &[String], setting: Setting<'_>) -> Result<(), String> {
-    for (i, spec) in specs.iter().enumerate() {
-        make_agent_with::<G>(spec, setting).map_err(|e| format!("seat {i}: {e}"))?;
+pub fn check_specs_with<G: GameKind>(
+    specs: &[String],
+    setting: Setting<'_>,
+) -> Result<(), AgentError> {
+    for (seat, spec) in specs.iter().enumerate() {
+        make_agent_with::<G>(spec, setting).map_err(|e| AgentError::Seat {
+            seat,
+            error: Box::new(e),
+        })?;
     }
     Ok(())
 }

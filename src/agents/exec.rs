@@ -5,7 +5,7 @@
 mod process;
 
 use crate::agent::spec::AgentSpec;
-use crate::agent::{choice, number, Agent, AgentInfo, Failing, ParamInfo};
+use crate::agent::{choice, number, Agent, AgentError, AgentInfo, Failing, ParamInfo};
 use crate::game::{GameState, Outcome, RuleMap, Seat, SeatView};
 use crate::games::kind::GameKind;
 use crate::games::observe::{write_json, Seq, Text};
@@ -79,14 +79,17 @@ pub fn make_exec<G: GameKind>(
     text: &str,
     table: Option<(&RuleMap, usize)>,
     log: StderrLog,
-) -> Result<ExecAgent<G>, String> {
+) -> Result<ExecAgent<G>, AgentError> {
     let line = spec.get("path").unwrap_or_default();
     let command: Vec<String> = line.split_whitespace().map(str::to_string).collect();
     if command.is_empty() {
-        return Err("agent 'exec': give the command, e.g. exec:python3 my_agent.py".into());
+        return Err(AgentError::Exec(
+            "agent 'exec': give the command, e.g. exec:python3 my_agent.py".into(),
+        ));
     }
-    let (rules, players) = table
-        .ok_or_else(|| "agent 'exec': this command does not seat outside programs".to_string())?;
+    let (rules, players) = table.ok_or_else(|| {
+        AgentError::Exec("agent 'exec': this command does not seat outside programs".into())
+    })?;
     let variant = spec.variant.as_deref().unwrap_or(G::INFO.variants[0]);
     let cwd = match (spec.get("cwd"), &spec.base) {
         (Some(dir), Some(base)) => Some(base.join(dir)),
@@ -94,10 +97,10 @@ pub fn make_exec<G: GameKind>(
         (None, base) => base.clone(),
     };
     if let Some(dir) = cwd.as_ref().filter(|d| !d.is_dir()) {
-        return Err(format!(
+        return Err(AgentError::Exec(format!(
             "agent 'exec': cwd {} is not a folder",
             dir.display()
-        ));
+        )));
     }
     let restart = choice(
         spec,
@@ -106,7 +109,7 @@ pub fn make_exec<G: GameKind>(
         &[("never", false), ("on-crash", true)],
     )?;
     Ok(ExecAgent {
-        game: G::build(variant, players, rules)?,
+        game: G::build(variant, players, rules).map_err(AgentError::Game)?,
         command,
         cwd,
         timeout: Duration::from_millis(number(spec, "timeout_ms", 10_000, (1, 3_600_000))?),

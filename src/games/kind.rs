@@ -7,8 +7,8 @@
 
 use crate::agent::features::{FeatureInfo, FeatureRow};
 use crate::agent::spec::AgentSpec;
-use crate::agent::Agent;
 use crate::agent::AgentInfo;
+use crate::agent::{Agent, AgentError};
 use crate::deal_spec::{DealLayout, DealPlan, PartialDeals};
 use crate::game::{Game, GameState, RuleMap, Seat};
 use crate::games::observe::Observe;
@@ -159,7 +159,7 @@ pub trait GameKind: Game + Observe + Clone + 'static {
         Vec::new()
     }
     /// Builds one of the game's own agents (named in `INFO.agents`) from its spec.
-    fn own_agent(spec: &AgentSpec) -> Result<Box<dyn Agent<Self::State>>, String>;
+    fn own_agent(spec: &AgentSpec) -> Result<Box<dyn Agent<Self::State>>, AgentError>;
 
     /// How a dealt game is recorded: its deck, first seat and setup.
     fn record_setup(start: &Self::State) -> RecordSetup;

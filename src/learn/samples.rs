@@ -174,12 +174,15 @@ enum Teacher<S: GameState> {
 
 impl<S: GameState> Teacher<S> {
     fn new<G: GameKind<State = S>>(spec: &str) -> Result<Teacher<S>, String> {
-        let parsed = AgentSpec::parse(spec)?;
+        let parsed = AgentSpec::parse(spec).map_err(|e| e.to_string())?;
         if parsed.name == "ismcts" {
-            lookup::<G>(&parsed)?;
-            return Ok(Teacher::Search(Box::new(make_ismcts::<G>(&parsed)?)));
+            lookup::<G>(&parsed).map_err(|e| e.to_string())?;
+            let search = make_ismcts::<G>(&parsed).map_err(|e| e.to_string())?;
+            return Ok(Teacher::Search(Box::new(search)));
         }
-        Ok(Teacher::Other(make_agent::<G>(spec)?))
+        Ok(Teacher::Other(
+            make_agent::<G>(spec).map_err(|e| e.to_string())?,
+        ))
     }
 
     fn act(&mut self, view: &S::View<'_>, legal: &[S::Action], rng: &mut GameRng) -> usize {

@@ -97,7 +97,8 @@ fn play_match<G: GameKind>(
     let mut agents: Vec<Box<dyn Agent<G::State>>> = specs
         .iter()
         .map(|s| make_agent_with::<G>(s, setting))
-        .collect::<Result<_, _>>()?;
+        .collect::<Result<_, _>>()
+        .map_err(|e| e.to_string())?;
     let per_seat: Vec<String> = (0..game.seats())
         .map(|s| specs[s % specs.len()].clone())
         .collect();

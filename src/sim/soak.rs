@@ -156,7 +156,8 @@ impl<G: GameKind> Table<'_, G> {
             .agents
             .iter()
             .map(|spec| make_agent_with::<G>(spec, setting))
-            .collect()
+            .collect::<Result<_, _>>()
+            .map_err(|e| e.to_string())
     }
 
     /// The rule set and the agent of each seat of `deal`.

@@ -21,7 +21,7 @@
 
 use crate::agent::greedy::{Weight, Weights};
 use crate::agent::spec::AgentSpec;
-use crate::agent::{take_fault, Agent};
+use crate::agent::{take_fault, Agent, AgentError};
 use crate::agents::catalogue::{lookup, make_agent_with, Setting};
 use crate::games::kind::GameKind;
 use crate::learn::selfplay::Gain;
@@ -163,7 +163,7 @@ pub fn sample(table: &[Weight], n: usize, seed: u64, base: Weights, out: &mut Ve
 
 /// The weights of `text` for game `G`: a weight file path or `name=value,...`, the rest at
 /// their defaults. Errors name the weight or the file's line.
-pub fn weights_of<G: GameKind>(text: &str) -> Result<Weights, String> {
+pub fn weights_of<G: GameKind>(text: &str) -> Result<Weights, AgentError> {
     let spec = AgentSpec::parse(&format!("greedy:{text}"))?;
     lookup::<G>(&spec)?;
     Weights::from_spec(&spec, G::GREEDY_WEIGHTS, G::INFO.name)
@@ -210,13 +210,13 @@ pub fn payouts<G: GameKind>(
         table: Some((&rules, n)),
         ..Setting::default()
     };
-    let build = || -> Result<Vec<Box<dyn Agent<G::State>>>, String> {
+    let build = || -> Result<Vec<Box<dyn Agent<G::State>>>, AgentError> {
         std::iter::once(spec)
             .chain(opponents.iter().map(String::as_str))
             .map(|s| make_agent_with::<G>(s, setting))
             .collect()
     };
-    build()?;
+    build().map_err(|e| e.to_string())?;
     deals
         .into_par_iter()
         .map_init(

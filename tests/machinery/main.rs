@@ -10,6 +10,7 @@ mod observation_keys;
 #[path = "../common/counting_alloc.rs"]
 mod counting_alloc;
 
+mod agent_keys;
 mod alloc_run;
 mod cli;
 mod csv_columns;

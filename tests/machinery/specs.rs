@@ -1,6 +1,7 @@
 //! Experiment files and agent specs: every malformed input names the key or parameter at fault.
 
-use bailab::agent::spec::AgentSpec;
+use bailab::agent::spec::{AgentSpec, SpecError};
+use bailab::agent::AgentError;
 use bailab::agents::catalogue::{ismcts_params, make_agent, CATALOGUE};
 use bailab::agents::ismcts::{IsmctsParams, Root};
 use bailab::games::tusac::TuSac;
@@ -54,7 +55,9 @@ fn bad_experiments_name_the_key() {
 }
 
 fn tusac_agent(text: &str) -> Result<(), String> {
-    make_agent::<TuSac>(text).map(|_| ())
+    make_agent::<TuSac>(text)
+        .map(|_| ())
+        .map_err(|e| e.to_string())
 }
 
 fn agent_err(text: &str) -> String {
@@ -94,6 +97,70 @@ fn specs_build_or_name_the_problem() {
     assert!(agent_err("ismcts:depth=deep").contains("not a number"));
     assert!(agent_err("ismcts:root=sweep,deviate=lots").contains("not a number"));
     assert!(agent_err("ismcts:opponents=none").contains("opponents 'none'"));
+}
+
+#[test]
+fn agent_errors_are_kinds_with_the_command_lines_words() {
+    let typed = |text: &str| make_agent::<TuSac>(text).err().expect(text);
+    let e = typed("grumpy");
+    assert!(matches!(&e, AgentError::UnknownAgent { name, .. } if name == "grumpy"));
+    assert_eq!(
+        e.to_string(),
+        "unknown agent 'grumpy' for tusac (known: random, first, ismcts, rules, exec, greedy; \
+         see `bailab agents`)"
+    );
+    let e = typed("ismcts:iters=lots");
+    assert!(matches!(&e, AgentError::NotANumber { key, .. } if key == "iters"));
+    assert_eq!(
+        e.to_string(),
+        "agent 'ismcts': iters 'lots' is not a number"
+    );
+    let e = typed("ismcts:c=-1");
+    assert!(matches!(e, AgentError::OutOfRange { .. }));
+    assert_eq!(e.to_string(), "agent 'ismcts': c = -1 is outside 0 to 100");
+    let e = typed("greedy:tiebreak=best");
+    assert!(matches!(e, AgentError::NotAChoice { .. }));
+    assert_eq!(
+        e.to_string(),
+        "agent 'greedy': tiebreak 'best' is not canonical or random"
+    );
+    let e = typed("random:x=1");
+    assert!(matches!(e, AgentError::UnknownParam { .. }));
+    assert_eq!(
+        e.to_string(),
+        "agent 'random' has no parameter 'x' (its parameters: none)"
+    );
+    let e = typed("random:a,b");
+    assert!(matches!(
+        e,
+        AgentError::Spec {
+            error: SpecError::NotKeyValue { .. },
+            ..
+        }
+    ));
+    assert_eq!(
+        e.to_string(),
+        "agent spec 'random:a,b': parameter 'b' is not key=value; random takes no parameters"
+    );
+    let e = typed("random:file.toml");
+    assert!(matches!(e, AgentError::NoBareValue { .. }));
+    assert_eq!(
+        e.to_string(),
+        "agent spec 'random:file.toml': 'file.toml' is not key=value (agent 'random' takes no \
+         bare value or file; random takes no parameters)"
+    );
+    assert_eq!(
+        AgentSpec::parse("x:").unwrap_err(),
+        SpecError::NothingAfterColon {
+            text: "x:".into(),
+            name: "x".into()
+        }
+    );
+    assert_eq!(
+        AgentSpec::parse("x:").unwrap_err().to_string(),
+        "agent spec 'x:': nothing after ':' (write 'x' alone for its defaults, or \
+         x:key=value,...)"
+    );
 }
 
 #[test]
@@ -250,7 +317,7 @@ fn a_spec_reads_only_if_its_written_form_reads_back() {
     use bailab::agent::spec::MAX_SPEC_BYTES;
     let bare = format!("rules:{}", "a".repeat(MAX_SPEC_BYTES - "rules:".len()));
     assert_eq!(bare.len(), MAX_SPEC_BYTES);
-    let e = AgentSpec::parse(&bare).unwrap_err();
+    let e = AgentSpec::parse(&bare).unwrap_err().to_string();
     assert!(
         e.contains("1029 characters written in full (with 'path=')"),
         "{e}"

@@ -259,14 +259,17 @@ fn two_agents_of_equal_strength_are_accepted_as_equal() {
 
 #[test]
 fn identical_deterministic_agents_run_to_the_budget() {
-    // The same canonical greedy under two spellings: every rotation of a deal replays one game,
-    // so every per-deal difference is exactly 0 and the ratio has nothing to scale by.
+    // Two agents that play alike: greedy, and greedy with a weight file holding only the
+    // defaults (two spellings of one spec, `greedy:tiebreak=canonical`, would be one agent).
+    // Every rotation of a deal replays one game, so every per-deal difference is exactly 0 and
+    // the ratio has nothing to scale by.
     let s = Scratch::new("sprt-same");
+    let same = format!("greedy:{}", s.write("w.toml", "game = \"tusac\"\n"));
     let exp = s.write(
         "exp.toml",
         &experiment(
             "tusac",
-            &["greedy", "greedy:tiebreak=canonical", "greedy", "greedy"],
+            &["greedy", &same, "greedy", "greedy"],
             130,
             1,
             "h1 = 0.5\nchunk = 50",

@@ -142,7 +142,7 @@ fn spec_weights_parse_and_errors_name_the_weight() {
     let i = WEIGHTS.iter().position(|x| x.name == "no_win").unwrap();
     assert_eq!(w.get(i), 2.0);
     assert!(make_agent::<TuSac>("greedy:outs=1.5,feed=0.2").is_ok());
-    let err = |spec: &str| make_agent::<TuSac>(spec).err().expect(spec);
+    let err = |spec: &str| make_agent::<TuSac>(spec).err().expect(spec).to_string();
     let e = err("greedy:oats=1");
     assert!(
         e.contains("no parameter 'oats'") && e.contains("no_win"),
@@ -154,9 +154,15 @@ fn spec_weights_parse_and_errors_name_the_weight() {
     assert!(e.contains("outs 'NaN' is not a number"), "{e}");
     let e = err("greedy:feed=7");
     assert!(e.contains("feed = 7 is outside 0 to 1"), "{e}");
-    let e = make_agent::<TienLen>("greedy:outs=1").err().unwrap();
+    let e = make_agent::<TienLen>("greedy:outs=1")
+        .err()
+        .unwrap()
+        .to_string();
     assert!(e.contains("no parameter 'outs'"), "{e}");
-    let e = make_agent::<Chan>("greedy:eat_gain=x").err().unwrap();
+    let e = make_agent::<Chan>("greedy:eat_gain=x")
+        .err()
+        .unwrap()
+        .to_string();
     assert!(e.contains("eat_gain 'x' is not a number"), "{e}");
 }
 
@@ -194,7 +200,8 @@ fn weight_file_round_trip_and_errors_name_the_line() {
     assert!(e.contains("no `game = \"tusac\"` line"), "{e}");
     let e = make_agent::<TuSac>("greedy:/no/such/file.toml")
         .err()
-        .unwrap();
+        .unwrap()
+        .to_string();
     assert!(e.contains("/no/such/file.toml: cannot read it"), "{e}");
 }
 

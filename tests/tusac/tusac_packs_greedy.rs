@@ -680,7 +680,7 @@ fn the_prospects_parameter_reads_auto_on_or_off() {
     assert_eq!(read("greedy:prospects=auto").unwrap().prospects, None);
     assert_eq!(read("greedy:prospects=on").unwrap().prospects, Some(true));
     assert_eq!(read("greedy:prospects=off").unwrap().prospects, Some(false));
-    let err = read("greedy:prospects=maybe").unwrap_err();
+    let err = read("greedy:prospects=maybe").unwrap_err().to_string();
     assert!(
         err.contains("prospects 'maybe' is not auto or on or off"),
         "{err}"

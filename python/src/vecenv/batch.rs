@@ -352,7 +352,8 @@ impl<G: GameKind> Typed<G> {
         self.specs
             .iter()
             .map(|s| make_agent_with::<G>(s, setting))
-            .collect()
+            .collect::<Result<_, _>>()
+            .map_err(|e| e.to_string())
     }
 
     /// Deals every environment's first deal with fresh opponents.

@@ -8,7 +8,7 @@ pub mod list;
 use self::list::{choose, RuleList};
 use crate::agent::features::{all_features, FeatureRow, GREEDY_RANKS, MAX_FEATURES};
 use crate::agent::spec::AgentSpec;
-use crate::agent::{Agent, AgentInfo, ParamInfo};
+use crate::agent::{Agent, AgentError, AgentInfo, ParamInfo};
 use crate::game::{ActionBuffer, GameState};
 use crate::games::kind::GameKind;
 use crate::rng::GameRng;
@@ -171,10 +171,12 @@ static LOADED: Mutex<Option<Loaded>> = Mutex::new(None);
 type Loaded = HashMap<(PathBuf, &'static str), Arc<RuleList>>;
 
 /// Builds the `rules` agent of a spec for game `G` (the file is read once per process).
-pub fn rules_agent<G: GameKind>(spec: &AgentSpec) -> Result<Box<dyn Agent<G::State>>, String> {
+pub fn rules_agent<G: GameKind>(spec: &AgentSpec) -> Result<Box<dyn Agent<G::State>>, AgentError> {
     let path = spec.file().ok_or_else(|| {
-        "agent 'rules' needs its file: rules:PATH (e.g. rules:agents/tusac-classic.toml)"
-            .to_string()
+        AgentError::Params(
+            "agent 'rules' needs its file: rules:PATH (e.g. rules:agents/tusac-classic.toml)"
+                .into(),
+        )
     })?;
     let key = (path, G::INFO.name);
     let mut loaded = LOADED.lock().unwrap_or_else(|e| e.into_inner());
@@ -182,12 +184,12 @@ pub fn rules_agent<G: GameKind>(spec: &AgentSpec) -> Result<Box<dyn Agent<G::Sta
     let list = match cache.get(&key) {
         Some(list) => Arc::clone(list),
         None => {
-            let list = Arc::new(read_rules::<G>(&key.0)?);
+            let list = Arc::new(read_rules::<G>(&key.0).map_err(AgentError::File)?);
             cache.insert(key.clone(), Arc::clone(&list));
             list
         }
     };
-    check_list_variant::<G>(&list, &key.0, spec.variant.as_deref())?;
+    check_list_variant::<G>(&list, &key.0, spec.variant.as_deref()).map_err(AgentError::File)?;
     Ok(Box::new(RulesAgent::<G>::new(list)))
 }
 

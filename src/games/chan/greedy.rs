@@ -31,7 +31,7 @@ use crate::agent::features::{FeatureRow, MAX_FEATURES};
 use crate::agent::greedy::{feature_slot, milli, TieBreak, Weights, TIEBREAK_PARAM};
 use crate::agent::spec::AgentSpec;
 use crate::agent::Agent;
-use crate::agent::AgentInfo;
+use crate::agent::{AgentError, AgentInfo};
 use crate::rng::GameRng;
 
 /// The catalogue entry of Chắn's `greedy`.
@@ -88,7 +88,7 @@ impl ChanGreedy {
     }
 
     /// Greedy from its spec (`greedy:tiebreak=random,outs=0.5`, `greedy:PATH`).
-    pub fn from_spec(spec: &AgentSpec) -> Result<ChanGreedy, String> {
+    pub fn from_spec(spec: &AgentSpec) -> Result<ChanGreedy, AgentError> {
         Ok(ChanGreedy::new(
             TieBreak::from_spec(spec)?,
             Weights::from_spec(spec, WEIGHTS, "chan")?,

@@ -13,7 +13,7 @@ use super::types::{Event, Setup, DECK_SIZE};
 use super::{Hand, Options};
 use crate::agent::features::{FeatureInfo, FeatureRow};
 use crate::agent::spec::AgentSpec;
-use crate::agent::Agent;
+use crate::agent::{Agent, AgentError};
 use crate::deal_spec::DealLayout;
 use crate::game::Game;
 use crate::game::RuleMap;
@@ -121,10 +121,13 @@ impl GameKind for Chan {
         super::features::features(view, legal, rows)
     }
 
-    fn own_agent(spec: &AgentSpec) -> Result<Box<dyn Agent<ChanState>>, String> {
+    fn own_agent(spec: &AgentSpec) -> Result<Box<dyn Agent<ChanState>>, AgentError> {
         match spec.name.as_str() {
             "greedy" => Ok(Box::new(ChanGreedy::from_spec(spec)?)),
-            other => Err(format!("agent '{other}' does not play chan")),
+            other => Err(AgentError::NotForGame {
+                name: other.into(),
+                game: Self::INFO.name,
+            }),
         }
     }
 

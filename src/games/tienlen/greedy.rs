@@ -25,7 +25,7 @@ use super::view::TienLenView;
 use crate::agent::greedy::Weights;
 use crate::agent::spec::AgentSpec;
 use crate::agent::Agent;
-use crate::agent::AgentInfo;
+use crate::agent::{AgentError, AgentInfo};
 use crate::game::{Seat, SeatView};
 use crate::rng::GameRng;
 
@@ -92,7 +92,7 @@ impl TienLenGreedy {
     }
 
     /// Greedy from its spec (`greedy:endgame=4`, `greedy:PATH`).
-    pub fn from_spec(spec: &AgentSpec) -> Result<TienLenGreedy, String> {
+    pub fn from_spec(spec: &AgentSpec) -> Result<TienLenGreedy, AgentError> {
         Ok(TienLenGreedy::new(Weights::from_spec(
             spec, WEIGHTS, "tienlen",
         )?))

@@ -14,7 +14,7 @@ use super::types::{Event, Setup};
 use super::Options;
 use crate::agent::features::{FeatureInfo, FeatureRow};
 use crate::agent::spec::AgentSpec;
-use crate::agent::Agent;
+use crate::agent::{Agent, AgentError};
 use crate::deal_spec::DealLayout;
 use crate::game::Game;
 use crate::game::RuleMap;
@@ -126,10 +126,13 @@ impl GameKind for TienLen {
         super::features::features(view, legal, rows)
     }
 
-    fn own_agent(spec: &AgentSpec) -> Result<Box<dyn Agent<TienLenState>>, String> {
+    fn own_agent(spec: &AgentSpec) -> Result<Box<dyn Agent<TienLenState>>, AgentError> {
         match spec.name.as_str() {
             "greedy" => Ok(Box::new(TienLenGreedy::from_spec(spec)?)),
-            other => Err(format!("agent '{other}' does not play tienlen")),
+            other => Err(AgentError::NotForGame {
+                name: other.into(),
+                game: Self::INFO.name,
+            }),
         }
     }
 

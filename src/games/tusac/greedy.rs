@@ -43,7 +43,7 @@ use crate::agent::features::{FeatureRow, MAX_FEATURES};
 use crate::agent::greedy::{feature_slot, milli, TieBreak, Weights, TIEBREAK_PARAM};
 use crate::agent::spec::AgentSpec;
 use crate::agent::Agent;
-use crate::agent::{choice, AgentInfo, ParamInfo};
+use crate::agent::{choice, AgentError, AgentInfo, ParamInfo};
 use crate::rng::GameRng;
 use std::cmp::Reverse;
 
@@ -146,7 +146,7 @@ impl TuSacGreedy {
     }
 
     /// Greedy from its spec (`greedy:tiebreak=random,outs=1.5`, `greedy:PATH`).
-    pub fn from_spec(spec: &AgentSpec) -> Result<TuSacGreedy, String> {
+    pub fn from_spec(spec: &AgentSpec) -> Result<TuSacGreedy, AgentError> {
         let prospects = choice(
             spec,
             "prospects",

@@ -13,7 +13,7 @@ use super::options::Core;
 use super::options::Options;
 use crate::agent::features::{FeatureInfo, FeatureRow};
 use crate::agent::spec::AgentSpec;
-use crate::agent::Agent;
+use crate::agent::{Agent, AgentError};
 use crate::deal_spec::DealLayout;
 use crate::game::Game;
 use crate::game::RuleMap;
@@ -92,10 +92,13 @@ impl GameKind for TuSac {
         }
     }
 
-    fn own_agent(spec: &AgentSpec) -> Result<Box<dyn Agent<TuSacState>>, String> {
+    fn own_agent(spec: &AgentSpec) -> Result<Box<dyn Agent<TuSacState>>, AgentError> {
         match spec.name.as_str() {
             "greedy" => Ok(Box::new(TuSacGreedy::from_spec(spec)?)),
-            other => Err(format!("agent '{other}' does not play tusac")),
+            other => Err(AgentError::NotForGame {
+                name: other.into(),
+                game: Self::INFO.name,
+            }),
         }
     }
 

@@ -2,12 +2,14 @@
 //! games per match, master seed, seat rotation, output folder and whether to write per-game rows.
 
 use crate::agent::host::Host;
-use crate::agents::catalogue::{check_specs_with, Setting};
+use crate::agent::AgentKey;
+use crate::agents::catalogue::{agent_key_in, check_specs_with, Setting};
 use crate::deal_spec::DealSpec;
 use crate::game::RuleMap;
 use crate::games::kind::{check_players, check_variant, GameKind};
 use crate::games::{game_info, with_game, GameVisitor};
 use crate::sim::stats::sprt::SprtConfig;
+use crate::sim::stats::tally::Tally;
 use crate::text::toml_error;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -208,7 +210,7 @@ impl Experiment {
             return Err("key 'match_games': must be at least 1".into());
         }
         if let Some(sprt) = &self.sprt {
-            sprt.check(&self.agents)
+            sprt.check(&self.tally().agents)
                 .map_err(|e| format!("table [sprt], {e}"))?;
         }
         Ok(())
@@ -247,6 +249,28 @@ impl Experiment {
     /// The agent spec index at `seat` in rotation `r`: seat `s` plays `agents[(s + r) mod n]`.
     pub fn slot(&self, rotation: usize, seat: usize) -> usize {
         (seat + rotation) % self.players()
+    }
+
+    /// The key the agent of `spec` is tallied by in this experiment's game (see [`AgentKey`]).
+    pub fn agent_key(&self, spec: &str) -> AgentKey {
+        agent_key_in(&self.game, spec)
+    }
+
+    /// An empty tally of this experiment's agents (see [`Tally::new`]).
+    pub fn tally(&self) -> Tally {
+        Tally::new(&self.agents, |s| self.agent_key(s))
+    }
+
+    /// The index in `agents` (a tally's agents) of the agent of every spec of
+    /// [`Experiment::agents`], by key.
+    pub fn tally_slots(&self, agents: &[String]) -> Vec<usize> {
+        let keys: Vec<AgentKey> = agents.iter().map(|a| self.agent_key(a)).collect();
+        (self.agents.iter())
+            .map(|spec| {
+                let key = self.agent_key(spec);
+                (keys.iter().position(|k| *k == key)).expect("every seat spec is in the tally")
+            })
+            .collect()
     }
 
     /// The output folder as written: `output`, or `results/<name>`; relative to the project

@@ -72,7 +72,8 @@ pub fn tally_of(
         .map_err(|e| anyhow!("{}: {e}", path.display()))?
         .clone();
     let cols = Columns::find(&header, exp).map_err(|e| anyhow!("{}: {e}", path.display()))?;
-    let mut tally = Tally::new(&exp.agents);
+    let mut tally = exp.tally();
+    let slots = exp.tally_slots(&tally.agents);
     let per_deal = exp.rotations() * exp.match_games as usize;
     let mut games: Vec<Outcome> = Vec::with_capacity(per_deal);
     let mut expected = (deals.0, 0usize);
@@ -93,7 +94,7 @@ pub fn tally_of(
         games.push(row.outcome);
         expected.1 += 1;
         if expected.1 == per_deal {
-            add_deal(exp, &mut tally, &games);
+            add_deal(exp, &slots, &mut tally, &games);
             games.clear();
             expected = (expected.0 + 1, 0);
         }
@@ -111,17 +112,10 @@ pub fn tally_of(
     Ok(tally)
 }
 
-/// Adds one deal's games as the runner does.
-fn add_deal(exp: &Experiment, tally: &mut Tally, games: &[Outcome]) {
+/// Adds one deal's games as the runner does; `slots` is [`Experiment::tally_slots`].
+fn add_deal(exp: &Experiment, slots: &[usize], tally: &mut Tally, games: &[Outcome]) {
     let k = exp.match_games as usize;
-    let index = |g: usize, s: usize| {
-        let spec = &exp.agents[exp.slot(g / k, s)];
-        tally
-            .agents
-            .iter()
-            .position(|a| a == spec)
-            .expect("every seat spec is in the tally")
-    };
+    let index = |g: usize, s: usize| slots[exp.slot(g / k, s)];
     let seat_agent: Vec<Vec<usize>> = (0..games.len())
         .map(|g| (0..exp.players()).map(|s| index(g, s)).collect())
         .collect();

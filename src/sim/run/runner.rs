@@ -318,7 +318,7 @@ impl Session {
                 looks: ck.sprt,
             },
             None => Session {
-                tally: Tally::new(&exp.agents),
+                tally: exp.tally(),
                 next: plan.range.0,
                 files: GameFiles::create(&plan.dir, exp, plan.games_csv, plan.records)?,
                 prior_elapsed: 0.0,
@@ -542,7 +542,7 @@ fn run_game<G: GameKind>(mut plan: Plan<'_>, opts: &RunOptions) -> anyhow::Resul
     let sprt = exp
         .sprt
         .as_ref()
-        .map(|c| SprtTest::new(c, &exp.agents, &session.tally))
+        .map(|c| SprtTest::new(c, &session.tally.agents, &session.tally))
         .transpose()
         .map_err(anyhow::Error::msg)?;
     let began = Instant::now();
@@ -678,18 +678,10 @@ fn play_deals<G: GameKind>(
 
 /// The tally index of every seat in every rotation: `[r][s]`.
 fn seat_tallies(exp: &Experiment, agents: &[String]) -> Vec<[usize; MAX_SEATS]> {
+    let slots = exp.tally_slots(agents);
     (0..exp.rotations())
-        .map(|r| std::array::from_fn(|s| tally_index(exp, agents, r, s % exp.players())))
+        .map(|r| std::array::from_fn(|s| slots[exp.slot(r, s % exp.players())]))
         .collect()
-}
-
-/// The tally index of the agent at seat `s` in rotation `r`.
-fn tally_index(exp: &Experiment, agents: &[String], r: usize, s: usize) -> usize {
-    let spec = &exp.agents[exp.slot(r, s)];
-    agents
-        .iter()
-        .position(|a| a == spec)
-        .expect("every seat spec is in the tally")
 }
 
 /// The speed of an experiment's matchup (see [`throughput`]).

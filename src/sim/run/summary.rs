@@ -7,9 +7,14 @@ use crate::sim::run::experiment::Experiment;
 use crate::sim::stats::interval::{mean_interval, wilson};
 use crate::sim::stats::tally::Tally;
 
-/// The seats agent `name` holds in every game of `exp` (its spec's count among the agents).
+/// The seats agent `name` holds in every game of `exp`: the count of the agents' specs that are
+/// that agent, however spelled (by [`Experiment::agent_key`]).
 pub fn seats_of(exp: &Experiment, name: &str) -> usize {
-    exp.agents.iter().filter(|a| *a == name).count()
+    let key = exp.agent_key(name);
+    exp.agents
+        .iter()
+        .filter(|a| exp.agent_key(a) == key)
+        .count()
 }
 
 /// The rows of `summary.csv`: one `agent` row per agent, one `pair` row per pair of agents

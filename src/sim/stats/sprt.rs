@@ -400,6 +400,7 @@ pub fn sprt_csv(steps: &[SprtStep], outcome: &SprtOutcome) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::agent::AgentKey;
 
     fn close(x: f64, y: f64) -> bool {
         (x - y).abs() < 1e-9
@@ -470,7 +471,7 @@ mod tests {
         let (sum, var) = sum_and_variance(&p);
         assert!(close(sum, 5.0) && close(var, 2.0 / 9.0), "{sum} {var}");
         let specs: Vec<String> = ["x", "y", "y"].map(String::from).to_vec();
-        let mut tally = Tally::new(&specs);
+        let mut tally = Tally::new(&specs, AgentKey::written);
         tally.pairs[0] = p;
         let config = |agents: [&str; 2], h1: f64| SprtConfig {
             agents: Some(agents.map(String::from).to_vec()),

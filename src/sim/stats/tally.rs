@@ -2,6 +2,7 @@
 //! shards) adds up to the same figures: per-agent win and payout tallies and paired per-deal
 //! payout differences (their intervals are [`super::interval`]'s).
 
+use crate::agent::AgentKey;
 use crate::game::{Outcome, MAX_SEATS};
 use serde::{Deserialize, Serialize};
 
@@ -60,7 +61,9 @@ pub struct MatchTally {
 /// The tallies of a study: one entry per distinct agent spec and per pair of them.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Tally {
-    /// The distinct agent specs, in order of first appearance among the seats.
+    /// The distinct agents, in order of first appearance among the seats, each as its first
+    /// written spec (two spellings of one agent, `ismcts` and `ismcts:depth=1`, are one agent
+    /// written as the first seat writes it).
     pub agents: Vec<String>,
     /// Per-agent tallies, parallel to `agents`.
     pub per_agent: Vec<AgentTally>,
@@ -74,11 +77,15 @@ pub struct Tally {
 }
 
 impl Tally {
-    /// An empty tally for these seat specs (duplicates are one agent).
-    pub fn new(seat_specs: &[String]) -> Tally {
+    /// An empty tally for these seat specs: specs of the same `key` are one agent, written as
+    /// the first of them (see [`Tally::agents`]).
+    pub fn new(seat_specs: &[String], key: impl Fn(&str) -> AgentKey) -> Tally {
         let mut agents: Vec<String> = Vec::new();
+        let mut keys: Vec<AgentKey> = Vec::new();
         for s in seat_specs {
-            if !agents.contains(s) {
+            let k = key(s);
+            if !keys.contains(&k) {
+                keys.push(k);
                 agents.push(s.clone());
             }
         }
@@ -228,10 +235,10 @@ mod tests {
         };
         let deals = [[o([10, -5, -5])], [o([-4, 8, -4])], [o([2, -1, -1])]];
         let ident = |_: usize, s: usize| [0, 1, 1][s];
-        let mut whole = Tally::new(&specs);
+        let mut whole = Tally::new(&specs, AgentKey::written);
         deals.iter().for_each(|d| whole.add_deal(d, ident));
-        let mut left = Tally::new(&specs);
-        let mut right = Tally::new(&specs);
+        let mut left = Tally::new(&specs, AgentKey::written);
+        let mut right = Tally::new(&specs, AgentKey::written);
         left.add_deal(&deals[0], ident);
         deals[1..].iter().for_each(|d| right.add_deal(d, ident));
         left.merge(&right).unwrap();

@@ -4,6 +4,8 @@
 //! paired payout differences per pair of agents into a cross-table and fits ratings from them.
 
 use crate::agent::host::Host;
+use crate::agent::AgentKey;
+use crate::agents::catalogue::agent_key_in;
 use crate::game::RuleMap;
 use crate::games::game_info;
 use crate::sim::run::experiment::{project_dir, Experiment, MAX_EXPERIMENT_BYTES};
@@ -130,13 +132,19 @@ impl Tournament {
         if k < 2 {
             return Err("key 'agents': a tournament needs at least two agents".into());
         }
-        if let Some(dup) = self
-            .agents
-            .iter()
-            .enumerate()
-            .find_map(|(i, a)| self.agents[..i].contains(a).then_some(a))
+        // by key: two spellings of one agent would be one agent at a table
+        let keys: Vec<AgentKey> = (self.agents.iter())
+            .map(|a| agent_key_in(&self.game, a))
+            .collect();
+        if let Some((i, j)) =
+            (0..k).find_map(|j| (0..j).find(|&i| keys[i] == keys[j]).map(|i| (i, j)))
         {
-            return Err(format!("key 'agents': '{dup}' is listed twice"));
+            let (first, dup) = (&self.agents[i], &self.agents[j]);
+            return Err(if first == dup {
+                format!("key 'agents': '{dup}' is listed twice")
+            } else {
+                format!("key 'agents': '{dup}' is listed twice (as '{first}': the same agent)")
+            });
         }
         if self.seating == SeatingScheme::Subsets && k < self.players {
             return Err(format!(
