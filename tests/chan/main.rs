@@ -14,4 +14,5 @@ mod chan_features;
 mod chan_options_doc;
 mod chan_properties;
 mod chan_rules;
+mod chan_view;
 mod observation;

@@ -470,7 +470,13 @@ fn tusac_check1(message: &Value, state: &TuSacState, seat: Seat) {
         TuSacState::MultiPack(s) => {
             let own = tusac_counts(s.hand(seat));
             let sizes: Vec<usize> = (0..n).map(|x| s.hand_len(x)).collect();
-            let stock = s.stock_len() - s.public_stock().len();
+            // the stock's known cards: the double rank's, or after a reshuffle all (§4.7)
+            let known = if s.reshuffled() {
+                s.stock_len()
+            } else {
+                s.public_stock().len()
+            };
+            let stock = s.stock_len() - known;
             check_pool(message, seat, MULTI_PACK_KEYS, &own, &hidden, &sizes, stock);
             let own_face_down = multiset(face_down(s, seat));
             assert_eq!(multiset(strings(&o["face_down"])), own_face_down);

@@ -221,7 +221,11 @@ fn check_documented(game: &TuSac, s: &TuSacState, x: Seat) {
     assert_eq!(obs["variant"], game.variant());
     assert_eq!(obs["players"], n);
     assert_eq!(obs["seat"], x);
-    assert_eq!(obs["to_move"], s.to_move().map_or(Value::Null, Value::from));
+    // the seat to move as this seat sees it: a multi-pack claim window shows as T's option
+    let to_move = s
+        .multi_pack()
+        .map_or_else(|| s.to_move(), |p| p.view(x).to_move());
+    assert_eq!(obs["to_move"], to_move.map_or(Value::Null, Value::from));
     assert!(PHASES.contains(&obs["phase"].as_str().unwrap()));
     let seats = obs["seats"].as_array().unwrap();
     assert_eq!(seats.len(), n);
@@ -300,7 +304,8 @@ fn check_relative_seats(game: &TuSac, obs: &Value, s: &TuSacState, x: Seat) {
         assert_eq!(obs["seats"][y as usize]["hand_size"], hand_len(s, y));
     }
     let to_move = segment(game, &tensor, "to_move");
-    let want = s.to_move().map(|m| (m as usize + n - x as usize) % n);
+    let seen = obs["to_move"].as_u64().map(|m| m as usize);
+    let want = seen.map(|m| (m + n - x as usize) % n);
     assert_eq!(to_move.iter().position(|&v| v == 1.0), want);
 }
 

@@ -134,9 +134,12 @@ impl Position {
         });
         self
     }
-    /// The state, in `phase`.
+    /// The state, in `phase` (a seat asked in an ù window counts as asked in it).
     pub fn at(mut self, phase: Phase) -> ChanState {
         self.s.phase = phase;
+        if let Phase::UWindow { seat, .. } = phase {
+            self.s.asked = 1 << seat;
+        }
         self.s
     }
 }

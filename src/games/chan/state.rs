@@ -133,6 +133,9 @@ pub struct ChanState {
     pub(super) live: Option<Live>,
     pub(super) dead: Hand,
     pub(super) phase: Phase,
+    /// The seats asked so far in the ù window of the live card (each seat knows only its own
+    /// bit: the windows are silent, §4 "What each seat sees").
+    pub(super) asked: u8,
     pub(super) outcome: Option<Outcome>,
     pub(super) score: Option<Score>,
     pub(super) turns: u32,
@@ -151,6 +154,7 @@ impl ChanState {
             live: None,
             dead: Hand::EMPTY,
             phase: Phase::Opening(setup.first),
+            asked: 0,
             outcome: None,
             score: None,
             turns: 0,
@@ -187,16 +191,19 @@ impl ChanState {
 
     /// **Appear**(c, g) (§5.2.3), from step a: the ù window, asked from the gate owner.
     fn appear(&mut self, resume: Resume) {
+        self.asked = 0;
         self.ask_u(0, resume);
     }
 
-    /// The ù window from the `from`-th seat after the gate owner (0 = the owner).
-    fn ask_u(&mut self, from: u8, resume: Resume) {
+    /// The ù window from the `from`-th seat after the gate owner (0 = the owner), then the
+    /// chíu window and the gate owner's phase.
+    pub(super) fn ask_u(&mut self, from: u8, resume: Resume) {
         let live = self.live_card();
         let n = self.opts.players;
         for k in from..n {
             let q = (live.gate + k) % n;
             if self.u_eligible(q, &live) {
+                self.asked |= 1 << q;
                 self.phase = Phase::UWindow { seat: q, resume };
                 return;
             }

@@ -3,8 +3,9 @@
 //! A seat sees its own concealed cards and record, every exposed meld, every discard (`Dsc`),
 //! every offer a seat let pass (`offers`), the dead cards, the live card with its metadata, the
 //! stock size and each hand's size. It does not see other hands, the stock order, nor whether
-//! another seat was asked in an ù or chíu window (those are silent at a real table), nor
-//! another seat's `Dec` (which depends on whether a take was legal for its hidden hand).
+//! another seat is asked in an ù or chíu window (those are silent at a real table: its
+//! [`ChanView::phase`] shows such a window as the gate owner's coming phase), nor another
+//! seat's `Dec` (which depends on whether a take was legal for its hidden hand).
 //!
 //! [`ChanView::determinize`] deals the unseen cards at random to the other hands (keeping their
 //! sizes) and the stock, then keeps the sample only if it agrees with what the public history
@@ -19,15 +20,18 @@
 //! facts — hand sizes, unseen counts, the seat's own cards and history — hold in every sample;
 //! only the two soft filters above are then dropped). Another seat's `Dec` is rebuilt as its
 //! `offers` of identities its sampled dealt hand could pair with (an approximation: the exact
-//! set depends on its hand at each past decision), and its ù forfeit (private) is cleared.
-//! Nothing allocates.
+//! set depends on its hand at each past decision), and its ù forfeit (private) is cleared. When
+//! another seat is asked in a window in the truth, the sample's windows are opened again on the
+//! sampled hands (from the seat after this one if it was asked and declined, else from the gate
+//! owner), so the seat asked in a sample is one its sampled hand makes eligible. Nothing
+//! allocates.
 
 use super::card::{Card, COPIES, IDENTITIES};
 use super::hand::Hand;
 use super::options::Options;
 use super::rules::{Meld, MeldSource, SeatState};
 use super::state::ChanState;
-use super::types::{Live, Phase, Setup, DECK_SIZE, HAND_SIZE};
+use super::types::{Live, Phase, Resume, Setup, DECK_SIZE, HAND_SIZE};
 use crate::game::{GameState, OwnedView, Seat, SeatView};
 use crate::rng::{shuffle, GameRng};
 
@@ -57,9 +61,11 @@ impl<'a> ChanView<'a> {
     pub fn players(&self) -> usize {
         self.state.players()
     }
-    /// The phase.
+    /// The phase as this seat sees it: an ù or chíu window asked of another seat shows as the
+    /// gate owner's coming `Turn` or `Drawn` (windows are silent, and whether a seat is asked
+    /// depends on its hidden hand).
     pub fn phase(&self) -> Phase {
-        self.state.phase()
+        seen_phase(self.state, self.seat)
     }
     /// The live card.
     pub fn live(&self) -> Option<Live> {
@@ -109,6 +115,42 @@ impl<'a> ChanView<'a> {
             self.state.legal_actions(out);
         }
     }
+}
+
+/// The phase of `s` as `seat` sees it (see [`ChanView::phase`]).
+fn seen_phase(s: &ChanState, seat: Seat) -> Phase {
+    match s.phase() {
+        Phase::UWindow { seat: q, resume } | Phase::ChiuWindow { seat: q, resume } if q != seat => {
+            let gate = s.live().expect("a window has a live card").gate;
+            match resume {
+                Resume::Turn => Phase::Turn(gate),
+                Resume::Drawn => Phase::Drawn(gate),
+            }
+        }
+        phase => phase,
+    }
+}
+
+/// Reopens, in a determinization `s`, the windows of the live card that the viewer `me` cannot
+/// see into (another seat is asked in the truth): from the seat after `me` if `me` was asked in
+/// this ù window (it knows it declined), else from the gate owner; the sampled hands decide who
+/// is asked.
+fn reopen_windows(s: &mut ChanState, me: Seat) {
+    let resume = match s.phase {
+        Phase::UWindow { seat, resume } | Phase::ChiuWindow { seat, resume } if seat != me => {
+            resume
+        }
+        _ => return,
+    };
+    let n = s.opts.players;
+    let gate = s.live().expect("a window has a live card").gate;
+    let from = if s.asked >> me & 1 == 1 {
+        (me + n - gate) % n + 1
+    } else {
+        0
+    };
+    s.asked &= 1 << me;
+    s.ask_u(from, resume);
 }
 
 /// Copies of each identity `seat` has not seen.
@@ -213,6 +255,7 @@ impl SeatView for ChanView<'_> {
             p.dec = approximate_dec(p, &p.initial());
             p.forfeit = false;
         }
+        reopen_windows(&mut s, me);
         rewrite_deal(&mut s);
         s
     }

@@ -1,6 +1,7 @@
 //! What the observation, the tensor and the action vectors share: the phase as one seat sees it
-//! (an ù or chíu window asked of another seat is silent, §4 "What each seat sees"), seats
-//! relative to the viewer, the segment tables and the writers of counts, masks and one-hots.
+//! (the engine view's: an ù or chíu window asked of another seat is silent, §4 "What each seat
+//! sees"), seats relative to the viewer, the segment tables and the writers of counts, masks
+//! and one-hots.
 
 use crate::game::{Seat, SeatView};
 use crate::games::chan::card::IDENTITIES;
@@ -58,34 +59,24 @@ pub(super) struct Seen {
 }
 
 impl Seen {
-    /// The phase of `view` as its seat sees it: a window asked of another seat shows as the gate
-    /// owner's coming `Turn` or `Drawn` (whether a seat is asked depends on its hidden hand).
+    /// The phase of `view` as its seat sees it ([`ChanView::phase`]: a window asked of another
+    /// seat already shows as the gate owner's coming `Turn` or `Drawn`).
     pub fn of(view: &ChanView<'_>) -> Seen {
         let me = view.seat();
-        let gate = || view.live().map(|l| l.gate);
         let at = |stage, seat| Seen {
             stage,
             to_move: Some(seat),
             resume: None,
             return_gate: None,
         };
-        let window = |stage, seat, resume| {
-            if seat == me {
-                Seen {
-                    resume: Some(resume),
-                    ..at(stage, me)
-                }
-            } else {
-                Seen {
-                    to_move: gate(),
-                    ..at(resume_stage(resume), me)
-                }
-            }
+        let window = |stage, resume| Seen {
+            resume: Some(resume),
+            ..at(stage, me)
         };
         match view.phase() {
             Phase::Opening(p) => at(Stage::Opening, p),
-            Phase::UWindow { seat, resume } => window(Stage::UWindow, seat, resume),
-            Phase::ChiuWindow { seat, resume } => window(Stage::ChiuWindow, seat, resume),
+            Phase::UWindow { resume, .. } => window(Stage::UWindow, resume),
+            Phase::ChiuWindow { resume, .. } => window(Stage::ChiuWindow, resume),
             Phase::Turn(p) => at(Stage::Turn, p),
             Phase::Drawn(p) => at(Stage::Drawn, p),
             Phase::MustDiscard(p) => at(Stage::MustDiscard, p),
@@ -99,14 +90,6 @@ impl Seen {
                 ..at(Stage::Ended, me)
             },
         }
-    }
-}
-
-/// The stage the gate owner enters after the windows.
-fn resume_stage(r: Resume) -> Stage {
-    match r {
-        Resume::Turn => Stage::Turn,
-        Resume::Drawn => Stage::Drawn,
     }
 }
 

@@ -233,12 +233,10 @@ struct PacksJson<'v, 'a> {
 /// Appends the observation of a multi-pack view (sisepai21, dirtyking26) to `out`.
 pub fn write_packs(v: &PacksView<'_>, out: &mut Vec<u8>) {
     let opts = v.options();
-    let unseen = v.unseen();
-    let mut public = [0u8; CARD_TYPES];
-    v.public_stock().iter().for_each(|c| public[c.index()] += 1);
+    let (unseen, known, asked) = (v.unseen(), v.known_stock(), v.asked());
     let obs = PacksJson {
         active: v.active().map(|a| ActiveJson::of(a, false)),
-        asked: v.asked(),
+        asked: &asked,
         dead: CountList(v.dead()),
         double_rank: v.double_rank().map(|r| Text(r.letter())),
         face_down: FaceDown(v),
@@ -250,7 +248,7 @@ pub fn write_packs(v: &PacksView<'_>, out: &mut Vec<u8>) {
         seat: v.seat(),
         seats: PacksSeats(v),
         stock: v.stock_len(),
-        stock_public: CountList(&public),
+        stock_public: CountList(&known),
         to_move: v.to_move(),
         unseen: CountList(&unseen),
         variant: opts.variant,

@@ -34,7 +34,7 @@ const ROWS: &[Row] = &[
     Row::once(
         "unseen",
         C,
-        "copies of each card identity this seat has not seen: other hands and face-down blocks, the hidden stock (0 to 4 x decks)",
+        "copies of each card identity this seat has not seen: other hands and face-down blocks, the stock's unknown cards (0 to 4 x decks)",
         |v, o| table::counts(o, &v.unseen()),
     ),
     Row::once(
@@ -46,8 +46,8 @@ const ROWS: &[Row] = &[
     Row::once(
         "stock_public",
         C,
-        "copies of each card identity in the stock's public part, the cards looked at for the double rank not yet drawn (0-16)",
-        |v, o| table::cards(o, v.public_stock()),
+        "copies of each card identity known to be in the stock: the cards looked at for the double rank not yet drawn, or after a reshuffle the whole stock (0 to 4 x decks)",
+        |v, o| table::counts(o, &v.known_stock()),
     ),
     Row::once(
         "active_card",
@@ -82,7 +82,7 @@ const ROWS: &[Row] = &[
     Row::seats(
         "asked",
         1,
-        "per relative seat: 1 when the open claim window asks it (it holds 2 copies of the active card, 3 for the King Quad), else 0",
+        "per relative seat: 1 when this seat knows the open claim window asks it (the turn player of a declaration window, and this seat when asked), else 0",
         |v, x, o| o[0] = table::flag(v.asked().contains(&x)),
     ),
     Row::once(

@@ -13,6 +13,7 @@ pub mod greedy;
 pub mod loose;
 pub mod melds;
 mod outs;
+mod reopen;
 pub mod state;
 pub mod view;
 

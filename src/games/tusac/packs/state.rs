@@ -188,15 +188,10 @@ impl PacksState {
         let from = usize::from(self.public_from.max(self.next));
         &self.stock[from..usize::from(self.end)]
     }
-    /// The seats the open claim window asks (S2 declarations, `T` first, or the dirtyking26
-    /// King Quad, §4.6 S1), in claim order; empty when no window is open. Public: being asked
-    /// shows two copies of the active card (three for the King Quad).
-    pub fn asked(&self) -> &[Seat] {
-        let w = &self.window;
-        match w.kind {
-            WindowKind::Closed => &[],
-            _ => &w.seats[..usize::from(w.len)],
-        }
+    /// Whether the dead pile has become the stock (§4.7): the whole stock is then the old dead
+    /// pile less the cards drawn since, known to every seat as a set (not in its order).
+    pub fn reshuffled(&self) -> bool {
+        self.reshuffles_left < self.opts.reshuffles
     }
     /// The deck the game was dealt from (§1.3 item 4).
     pub fn deck(&self) -> &[Card] {
@@ -309,7 +304,7 @@ impl PacksState {
     }
 
     /// The claim order of §4.3 for the active card: the turn player first.
-    fn claim_order(&self, a: Active) -> impl Iterator<Item = Seat> + Clone {
+    pub(super) fn claim_order(&self, a: Active) -> impl Iterator<Item = Seat> + Clone {
         let n = self.opts.players;
         let (t, len) = match a.source {
             Source::Discard => (self.next_seat(a.owner), n - 1),
@@ -319,7 +314,7 @@ impl PacksState {
     }
 
     /// The turn player's legal melds on the active card (S2, S5), as a shape set.
-    fn turn_shapes(&self, t: Seat, card: Card) -> u8 {
+    pub(super) fn turn_shapes(&self, t: Seat, card: Card) -> u8 {
         let hand = &self.hands[t as usize];
         let fixed = self.fixed_points(t);
         // the best partition's points are at most the best-value ones S5 reads
@@ -407,7 +402,7 @@ impl PacksState {
     }
 
     /// Asks the next seat of the open window, or resolves it.
-    fn ask(&mut self) {
+    pub(super) fn ask(&mut self) {
         let w = &self.window;
         if w.at < w.len {
             let x = w.seats[w.at as usize];

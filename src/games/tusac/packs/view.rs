@@ -1,14 +1,22 @@
 //! What one seat sees of a multi-pack game (§1.5) and the determinization ISMCTS samples: the
 //! other seats' hands and face-down blocks and the stock resampled from the unseen cards.
+//!
+//! Two things a seat does not see: who an open claim window asks besides the turn player and
+//! itself (holding two copies of the active card, three for the King Quad, is private, and the
+//! S2.2 declarations are simultaneous and hidden), and whether the turn player has answered.
+//! One thing it does: after a reshuffle (§4.7) the stock is the old dead pile, public, less the
+//! cards drawn since; only its order is unknown.
 
 use super::loose::{best, Counts};
-use super::state::{HandFacts, PacksState, Window, WindowKind, MAX_DECK, MAX_PLAYERS};
+use super::reopen::{reopen_window, waited_on};
+use super::state::{HandFacts, PacksState, WindowKind, MAX_DECK};
 use crate::game::{OwnedView, Seat, SeatView};
 use crate::games::tusac::actions::{Active, Phase};
 use crate::games::tusac::card::{Card, Rank, CARD_TYPES};
 use crate::games::tusac::options::WinTest;
 use crate::games::tusac::sets::SetInstance;
 use crate::rng::{shuffle, GameRng};
+use arrayvec::ArrayVec;
 use rand::Rng;
 use std::ops::Range;
 
@@ -77,9 +85,18 @@ impl<'a> PacksView<'a> {
     pub fn active(&self) -> Option<Active> {
         self.state.active()
     }
-    /// The phase (public).
+    /// The phase as this seat sees it: an open claim window that does not ask this seat now
+    /// shows as the `TurnOption` of its turn player (for a drawn King, its drawer), the one
+    /// seat every window of §4.6 starts from; who else is asked, and whether the turn player
+    /// has answered, is private (S2.2).
     pub fn phase(&self) -> Phase {
-        self.state.phase()
+        let s = self.state;
+        match (s.phase(), s.active()) {
+            (Phase::Claim(x), Some(a)) if x != self.seat => {
+                Phase::TurnOption(s.claim_order(a).next().expect("a claim order"))
+            }
+            (phase, _) => phase,
+        }
     }
     /// Cards left in the stock (public).
     pub fn stock_len(&self) -> usize {
@@ -93,21 +110,44 @@ impl<'a> PacksView<'a> {
     pub fn discarded(&self, seat: Seat) -> &Counts {
         self.state.discarded(seat)
     }
-    /// The stock's public part: the cards looked at for the double rank, not yet drawn (public).
-    pub fn public_stock(&self) -> &[Card] {
-        self.state.public_stock()
+    /// The cards known to be in the stock: its public part, or after a reshuffle the whole
+    /// stock (the old dead pile less the cards drawn since; its order is not known).
+    pub fn known_stock(&self) -> Counts {
+        let s = self.state;
+        let mut known = [0u8; CARD_TYPES];
+        let cards = &s.stock[known_stock_start(s)..usize::from(s.end)];
+        cards.iter().for_each(|c| known[c.index()] += 1);
+        known
     }
-    /// The seats the open claim window asks, in claim order (public; empty when none is open).
-    pub fn asked(&self) -> &[Seat] {
-        self.state.asked()
+    /// The seats this seat knows the open claim window asks, in claim order: the turn player of
+    /// an S2 declaration window (always asked first), and this seat when the window asks it;
+    /// empty when no window is open.
+    pub fn asked(&self) -> ArrayVec<Seat, 2> {
+        let w = &self.state.window;
+        let seats = match w.kind {
+            WindowKind::Closed => &[][..],
+            _ => &w.seats[..usize::from(w.len)],
+        };
+        let mut out = ArrayVec::new();
+        if w.kind == WindowKind::Declare {
+            out.push(seats[0]);
+        }
+        if seats.contains(&self.seat) && !out.contains(&self.seat) {
+            out.push(self.seat);
+        }
+        out
     }
     /// Dead-pile reshuffles still allowed (§4.7, public).
     pub fn reshuffles_left(&self) -> u8 {
         self.state.reshuffles_left()
     }
-    /// The seat to decide now, or `None` when the game is over (public).
+    /// The seat this seat sees deciding (of [`PacksView::phase`]), or `None` when the game is
+    /// over.
     pub fn to_move(&self) -> Option<Seat> {
-        crate::game::GameState::to_move(self.state)
+        match self.phase() {
+            Phase::MustDiscard(x) | Phase::TurnOption(x) | Phase::Claim(x) => Some(x),
+            Phase::Over => None,
+        }
     }
     /// What the solver says of the seat's own hand (kept by the state).
     pub fn facts(&self) -> HandFacts {
@@ -124,7 +164,8 @@ impl<'a> PacksView<'a> {
 
     /// The cards this seat has not seen (in the other seats' hands and face-down blocks or the
     /// hidden stock): every copy in play minus its own hand and face-down block, the melded
-    /// sets, the dead pile, the active card and the public bottom of the stock.
+    /// sets, the dead pile, the active card and the cards known to be in the stock
+    /// ([`PacksView::known_stock`]).
     pub fn unseen(&self) -> Counts {
         let s = self.state;
         let mut pool = deck_counts(s);
@@ -141,37 +182,9 @@ impl<'a> PacksView<'a> {
         if let Some(a) = s.active {
             take(a.card, 1);
         }
-        for &c in &s.stock[public_stock_start(s)..usize::from(s.end)] {
-            take(c, 1);
-        }
+        let known = self.known_stock();
+        Card::all().for_each(|c| take(c, known[c.index()]));
         pool
-    }
-
-    /// The copies of the active card the seats an open window asks must hold (public: being
-    /// asked shows two copies, three for the King Quad), taken out of `pool` for them.
-    fn reserved(&self, mut pool: Counts) -> (Counts, [(Card, u8); MAX_PLAYERS]) {
-        let s = self.state;
-        let mut reserved = [(Card::default(), 0u8); MAX_PLAYERS];
-        let w = &s.window;
-        let (Some(a), need) = (
-            s.active,
-            match w.kind {
-                WindowKind::Declare => 2,
-                WindowKind::KingQuad => 3,
-                WindowKind::Closed => 0,
-            },
-        ) else {
-            return (pool, reserved);
-        };
-        let first = usize::from(w.kind == WindowKind::Declare); // T is asked regardless
-        for &x in &w.seats[first..usize::from(w.len)] {
-            let copies = need.min(pool[a.card.index()]);
-            if x != self.seat && copies > 0 {
-                pool[a.card.index()] -= copies;
-                reserved[x as usize] = (a.card, copies);
-            }
-        }
-        (pool, reserved)
     }
 }
 
@@ -194,10 +207,15 @@ fn cards_of(pool: &Counts, out: &mut [Card; MAX_DECK]) -> usize {
     k
 }
 
-/// Where the stock's public part begins: the cards looked at for the double rank (§1.4 step 2)
-/// not yet drawn; once the draws reach them, the whole rest of the stock.
-fn public_stock_start(s: &PacksState) -> usize {
-    usize::from(s.public_from.max(s.next))
+/// Where the cards known to be in the stock begin: after a reshuffle, at the next draw (the
+/// whole stock is the old dead pile); before, at the cards looked at for the double rank
+/// (§1.4 step 2) not yet drawn, or once the draws reach them, at the next draw.
+fn known_stock_start(s: &PacksState) -> usize {
+    if s.reshuffled() {
+        usize::from(s.next)
+    } else {
+        usize::from(s.public_from.max(s.next))
+    }
 }
 
 impl SeatView for PacksView<'_> {
@@ -210,15 +228,20 @@ impl SeatView for PacksView<'_> {
     }
 
     /// Resamples the other seats' face-down blocks (non-King types with four unseen copies),
-    /// hands (their sizes kept) and the hidden part of the stock from the unseen cards; pending
-    /// declarations of other seats are dropped (they were made simultaneously, unseen), and the
-    /// reshuffle seed is redrawn. Tries to keep the inference that a hand held fewer than four
-    /// copies of any non-King type outside its face-down block. Each sampled hand is then
-    /// weighted towards tidy hands by a Metropolis chain (`loose_weight`).
+    /// hands (their sizes kept) and the hidden part of the stock from the unseen cards; after a
+    /// reshuffle the stock keeps its cards (the old dead pile) in a new order. The open claim
+    /// window is opened again on the sampled hands ([`reopen_window`]; a seat it waits on
+    /// while this one does not decide holds the copies it needs, [`waited_on`]), and the
+    /// reshuffle seed is redrawn. Tries to keep the inference that a hand held fewer than four copies of any
+    /// non-King type outside its face-down block. Each sampled hand is then weighted towards
+    /// tidy hands by a Metropolis chain (`loose_weight`).
     fn determinize(&self, rng: &mut GameRng) -> PacksState {
         let s = self.state;
         let mut out = *s;
-        let (unseen, reserved) = self.reserved(self.unseen());
+        let (waited, keep) = waited_on(s, self.seat, rng);
+        let mut unseen = self.unseen();
+        unseen[keep.0.index()] -= keep.1;
+        let (next, known) = (usize::from(s.next), known_stock_start(s));
         let mut cards = [Card::default(); MAX_DECK];
         for _ in 0..TRIES {
             out = *s;
@@ -234,43 +257,44 @@ impl SeatView for PacksView<'_> {
             let mut k = 0;
             let mut consistent = true;
             for x in (0..s.opts.players).filter(|&x| x != self.seat) {
-                let (card, copies) = reserved[x as usize];
+                let copies = if Some(x) == waited { keep.1 } else { 0 };
                 let n = s.hand_len(x) - usize::from(copies);
                 let hand = &mut out.hands[x as usize];
                 *hand = [0; CARD_TYPES];
-                hand[card.index()] = copies;
+                hand[keep.0.index()] = copies;
                 cards[k..k + n].iter().for_each(|c| hand[c.index()] += 1);
                 k += n;
                 let fd = out.face_down[x as usize];
                 consistent &= (4..CARD_TYPES).all(|t| hand[t] < 4 || fd >> t & 1 == 1);
             }
-            let next = usize::from(s.next);
-            let hidden = public_stock_start(s) - next;
-            out.stock[next..next + hidden].copy_from_slice(&cards[k..k + hidden]);
+            out.stock[next..known].copy_from_slice(&cards[k..k + known - next]);
             if consistent {
                 break;
             }
         }
-        let hidden = usize::from(s.next)..public_stock_start(s);
         for x in (0..s.opts.players).filter(|&x| x != self.seat) {
-            weigh(&mut out, x, reserved[x as usize], hidden.clone(), rng);
+            let kept = if Some(x) == waited { keep } else { (keep.0, 0) };
+            weigh(&mut out, x, kept, next..known, rng);
+        }
+        if s.reshuffled() {
+            shuffle(&mut out.stock[next..usize::from(s.end)], rng);
         }
         let len = usize::from(s.deck_len);
         cards_of(&deck_counts(s), &mut cards);
         out.deck[..len].copy_from_slice(&cards[..len]);
         out.reshuffle_seed = rng.random();
-        out.window = hide_declarations(s.window, self.seat);
         for x in (0..s.opts.players).filter(|&x| x != self.seat) {
             out.recount(x);
         }
+        reopen_window(&mut out, s, self.seat, waited.is_some());
         out
     }
 }
 
 /// Runs a Metropolis chain on seat `x`'s sampled hand, swapping single cards with the hidden
-/// stock, towards the weight `exp(−w × loose(hand))` of [`loose_weight`]. The
-/// `keep` copies of the active card an open window shows stay in the hand, and no swap breaks
-/// the "fewer than four copies outside the face-down block" inference.
+/// stock, towards the weight `exp(−w × loose(hand))` of [`loose_weight`]. The `keep` copies of
+/// the active card a window waits on ([`waited_on`]) stay in the hand, and no swap breaks the
+/// "fewer than four copies outside the face-down block" inference.
 fn weigh(out: &mut PacksState, x: Seat, keep: (Card, u8), hidden: Range<usize>, rng: &mut GameRng) {
     let moves = out.hand_len(x) - usize::from(keep.1);
     if moves == 0 || hidden.is_empty() {
@@ -334,16 +358,4 @@ fn sample_face_down(out: &mut PacksState, x: Seat, pool: &mut Counts, rng: &mut 
         out.face_down[x as usize] |= 1 << pick;
     }
     true
-}
-
-/// The open window with every other seat's hidden declaration dropped.
-fn hide_declarations(mut w: Window, seat: Seat) -> Window {
-    if w.kind == WindowKind::Declare {
-        for i in 0..w.at as usize {
-            if w.seats[i] != seat {
-                w.declared[i] = None;
-            }
-        }
-    }
-    w
 }
