@@ -3,8 +3,11 @@
 //! # Layers
 //!
 //! The modules stand in layers, bottom to top. A module uses only what lies below it or in its
-//! own layer, never what lies above; no two files import each other, even through others.
-//! `tests/machinery/layers.rs` checks both on the source, with this same table:
+//! own layer, never what lies above; no two files import each other, even through others, a
+//! parent and its child included (a parent declares and re-exports its children; what they share
+//! lives in a child). `tests/machinery/layers/` checks both on the source, following every path
+//! (`use` trees, inline paths, macro bodies and invocations, re-exports to the module defining
+//! the name), with this same table:
 //!
 //! 0. `fixed`, `cache`, `rng`, `notation`, `text`: fixed-size containers, the hash cache, seeded
 //!    randomness, card notation and small text helpers

@@ -2,9 +2,8 @@
 //! from Python) and [`CallAgent`] (a Python callable seated at a Rust table, through the run's
 //! [`PyHost`]).
 
-use crate::engine::{python_rng, Engine, GameEngine};
-use crate::seen::{Seen, SeenBy};
-use crate::view::PyView;
+use crate::engine::{python_rng, Engine, GameEngine, Seen, SeenBy};
+use crate::state::PyView;
 use bailab::agent::host::AgentHost;
 use bailab::agent::{Agent, AgentError, Failing};
 use bailab::agents::catalogue::make_agent;

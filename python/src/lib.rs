@@ -1,9 +1,9 @@
 //! `bailab._bailab`: bailab's engines from Python (PyO3). The Python package `bailab` re-exports
 //! it (`python/bailab/__init__.py`).
 //!
-//! - [`engine`]: every game made object-safe (`Engine`, `Table`), reached through the registry.
-//! - [`state`]: `Game`, `State` and `Action`; [`view`]: `View`, what one seat may see.
-//! - [`seen`]: one seat's view, object-safe.
+//! - [`engine`]: every game made object-safe (`Engine`, `Table`, and `Seen`, one seat's view),
+//!   reached through the registry.
+//! - [`state`]: `Game`, `State`, `Action` and `View`, what one seat may see.
 //! - [`agent`]: `Agent`, and Python callables seated at Rust tables.
 //! - [`run`]: experiments through the runner, with Python agents.
 //! - [`json`]: JSON values between Python and Rust.
@@ -13,10 +13,8 @@ mod agent;
 mod engine;
 mod json;
 mod run;
-mod seen;
 mod state;
 mod vecenv;
-mod view;
 
 use bailab::games::GAMES;
 use pyo3::prelude::*;
@@ -45,7 +43,7 @@ fn _bailab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<state::PyGame>()?;
     m.add_class::<state::PyState>()?;
     m.add_class::<state::PyAction>()?;
-    m.add_class::<view::PyView>()?;
+    m.add_class::<state::PyView>()?;
     m.add_class::<agent::PyAgent>()?;
     m.add_class::<vecenv::PyVecEnv>()?;
     m.add_function(wrap_pyfunction!(games, m)?)?;

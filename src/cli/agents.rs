@@ -10,7 +10,7 @@ use crate::games::{with_game, GameVisitor, GAMES};
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Print the features a rule list (`rules:PATH`) can test for this game instead.
-    #[arg(long, value_name = "GAME", value_parser = super::game_names())]
+    #[arg(long, value_name = "GAME", value_parser = super::args::game_names())]
     pub features: Option<String>,
 }
 

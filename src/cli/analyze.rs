@@ -1,6 +1,6 @@
 //! `bailab analyze`: the hand analyser of a game, for one hand (or play) or JSON Lines from stdin.
 
-use super::GameArgs;
+use super::args::GameArgs;
 use crate::games::kind::{Analysis, AnalyzeOptions, GameKind};
 use crate::games::{with_game, GameVisitor};
 use crate::text::{BoundedLines, Line};

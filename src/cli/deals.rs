@@ -29,7 +29,7 @@ bailab deals --games results/chan-ismcts-vs-greedy"
 )]
 pub struct Args {
     /// The game (default: the first of the registry).
-    #[arg(long, value_parser = super::game_names(), conflicts_with = "games")]
+    #[arg(long, value_parser = super::args::game_names(), conflicts_with = "games")]
     pub game: Option<String>,
     /// The variant (default: the game's first).
     #[arg(long, conflicts_with = "games")]

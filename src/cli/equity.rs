@@ -3,7 +3,7 @@
 //! specified deal, by seeded Monte Carlo with common random numbers
 //! ([`crate::study::equity`], docs/equity.md).
 
-use super::GameArgs;
+use super::args::GameArgs;
 use crate::deal_spec::DealSpec;
 use crate::game::RuleMap;
 use crate::games::kind::GameKind;

@@ -1,7 +1,7 @@
 //! `bailab learn`: learn a readable rule list for a game (the `rules:PATH` agent), seeded and
 //! reproducible, and write it with a report of every rule tried.
 
-use super::GameArgs;
+use super::args::GameArgs;
 use crate::games::kind::GameKind;
 use crate::games::{with_game, GameVisitor};
 use crate::learn::{learn, LearnConfig, Learned};

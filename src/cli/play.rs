@@ -1,7 +1,7 @@
 //! `bailab play`: one game with the given agents, from a seed or from a given deck, printed as a
 //! readable log or as a JSON record.
 
-use super::GameArgs;
+use super::args::GameArgs;
 use crate::deal_spec::DealSpec;
 use crate::game::GameId;
 use crate::game::RuleMap;

@@ -26,7 +26,7 @@ pub struct Args {
     #[arg(long, value_name = "T")]
     pub title: Option<String>,
     /// The game whose payout unit labels the axes, when no meta.json says.
-    #[arg(long, value_parser = super::game_names())]
+    #[arg(long, value_parser = super::args::game_names())]
     pub game: Option<String>,
     /// Print nothing but errors.
     #[arg(long, short)]

@@ -12,7 +12,7 @@ use crate::games::{game_info, with_game, GameVisitor};
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The game (default: the first of the registry).
-    #[arg(long, default_value_t = crate::games::GAMES[0].name.to_string(), value_parser = super::game_names())]
+    #[arg(long, default_value_t = crate::games::GAMES[0].name.to_string(), value_parser = super::args::game_names())]
     pub game: String,
     /// The variant (default: the game's first); a variant that is specified but not playable
     /// yet prints its options too.

@@ -1,7 +1,7 @@
 //! `bailab tune`: tune a game's `greedy` weights against a fixed opponent field, with common
 //! random numbers and racing, and write the best as a loadable agent with a report.
 
-use super::GameArgs;
+use super::args::GameArgs;
 use crate::agent::greedy::{Weight, Weights};
 use crate::games::kind::GameKind;
 use crate::games::{with_game, GameVisitor};

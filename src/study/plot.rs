@@ -6,26 +6,17 @@
 pub mod charts;
 pub mod draw;
 pub mod label;
+pub mod options;
 pub mod read;
 pub mod table;
+
+pub use options::Options;
 
 use crate::sim::files::atomic::write_atomic;
 use anyhow::{bail, Context as _};
 use read::Csv;
 use std::path::{Path, PathBuf};
 use table::Table;
-
-/// What the command was asked.
-#[derive(Clone, Debug, Default)]
-pub struct Options {
-    /// Write every SVG here instead of beside its CSV.
-    pub output: Option<PathBuf>,
-    /// The title of every chart (instead of one made from the run's name).
-    pub title: Option<String>,
-    /// The game whose payout unit labels the axes when neither the CSV nor a `meta.json`
-    /// beside it names one.
-    pub game: Option<String>,
-}
 
 /// One chart to write.
 pub struct Svg {

@@ -2,7 +2,7 @@
 //! run, each cell the figure with its 95% interval.
 
 use super::html::{esc, part, signed_est, table};
-use super::Column;
+use super::section::Column;
 use crate::study::plot::read::Est;
 
 /// The agents × runs table and the pairs × runs table.

@@ -2,7 +2,8 @@
 //! differences, an early stop, the other small tables of the folder, and `plot`'s summary chart.
 
 use super::html::{details, esc, facts, num, part, pre, share_est, signed_est, table};
-use super::{charts, json_text, json_words, need, opt, read_json, unit_of, Column, Section};
+use super::section::{Column, Section};
+use super::shared::{charts, json_text, json_words, need, opt, read_json, unit_of};
 use crate::sim::files::schema::{columns, SPRT_HEADER};
 use crate::study::plot::read::{Csv, SUMMARY_COLUMNS};
 use std::path::Path;
@@ -27,7 +28,7 @@ pub fn section(dir: &Path) -> anyhow::Result<Section> {
     let name = exp["name"]
         .as_str()
         .map(str::to_string)
-        .unwrap_or_else(|| super::folder_name(dir));
+        .unwrap_or_else(|| super::shared::folder_name(dir));
     let mut column = Column {
         name: name.clone(),
         unit: unit.clone(),
@@ -207,7 +208,7 @@ fn facts_of(dir: &Path, meta: &serde_json::Value, csv: &Csv, game: &str) -> anyh
             "folder",
             format!("<code>{}</code>", esc(&dir.display().to_string())),
         ),
-        ("game", esc(&super::game_title(game))),
+        ("game", esc(&super::shared::game_title(game))),
         ("variant", esc(&json_text(&exp["variant"]))),
         ("players", esc(&players)),
         ("agents", agents),

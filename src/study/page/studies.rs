@@ -2,7 +2,8 @@
 //! reports, and the ISMCTS strength table.
 
 use super::html::{details, esc, facts, figure, num, part, pre, share_est, signed_est, table};
-use super::{charts, game_title, json_text, json_words, need, opt, read_json, unit_of, Section};
+use super::section::Section;
+use super::shared::{charts, game_title, json_text, json_words, need, opt, read_json, unit_of};
 use crate::sim::files::schema::{columns, DISTRIBUTIONS_HEADER, EQUITY_HEADER, MEANS_HEADER};
 use crate::study::plot::read::Csv;
 use std::path::Path;
@@ -46,7 +47,7 @@ pub fn deals(dir: &Path) -> anyhow::Result<Section> {
         html.push_str(&figure(&svg));
     }
     Ok(Section {
-        title: super::folder_name(dir),
+        title: super::shared::folder_name(dir),
         kind: "deals".into(),
         html,
         column: None,
@@ -210,7 +211,7 @@ pub fn equity(dir: &Path) -> anyhow::Result<Section> {
         html.push_str(&figure(&svg));
     }
     Ok(Section {
-        title: super::folder_name(dir),
+        title: super::shared::folder_name(dir),
         kind: "equity".into(),
         html,
         column: None,

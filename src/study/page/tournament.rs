@@ -3,7 +3,8 @@
 //! strength of ISMCTS per iteration count when the field holds several.
 
 use super::html::{esc, facts, figure, num, part, signed_est, table};
-use super::{game_title, json_text, json_words, need, read_json, unit_of, Column, Section};
+use super::section::{Column, Section};
+use super::shared::{game_title, json_text, json_words, need, read_json, unit_of};
 use crate::sim::files::schema::{PAIRS_HEADER, RATINGS_HEADER};
 use crate::study::plot::charts;
 use crate::study::plot::label::signed;
@@ -53,7 +54,7 @@ pub fn section(dir: &Path) -> anyhow::Result<Section> {
         .unwrap_or_else(|| unit_of(&game));
     let name = t["name"]
         .as_str()
-        .map_or_else(|| super::folder_name(dir), str::to_string);
+        .map_or_else(|| super::shared::folder_name(dir), str::to_string);
     let anchor = json_text(&t["anchor"]);
     let mut html = facts_of(dir, &doc, &game);
     html.push_str(&ratings_part(&ratings, &unit, &anchor, &name, &game)?);
@@ -116,7 +117,7 @@ fn read(dir: &Path) -> anyhow::Result<(Vec<Rating>, Vec<Pair>, Option<String>)> 
     let unit = ratings_csv
         .rows()
         .next()
-        .map(|r| super::opt(&ratings_csv, &r, "payout_unit"));
+        .map(|r| super::shared::opt(&ratings_csv, &r, "payout_unit"));
     Ok((ratings, pairs, unit))
 }
 
@@ -265,7 +266,7 @@ fn cross_part(
         html.push_str(&format!(
             "<th title=\"{}\"><code>{}</code></th>",
             esc(a),
-            esc(&super::short(a))
+            esc(&super::shared::short(a))
         ));
     }
     html.push_str("</tr></thead><tbody>\n");
@@ -418,7 +419,7 @@ fn iterations_part(
             &chart_title(game, &format!("{family}, strength per iteration in {name}")),
             &format!(
                 "rating, {unit} per game relative to {}",
-                super::short(anchor)
+                super::shared::short(anchor)
             ),
             points,
         )?;

@@ -2,9 +2,9 @@
 
 use super::draw::{self, Bars, Curve, Forest, Histogram, Item, Mark, PALETTE};
 use super::label::{cut, decimals, file_part, percent, short_spec, short_unit, signed};
+use super::options::Options;
 use super::read::{Csv, Est};
 use super::table::{AgentRow, DistRow, EquityRow, PairRow, StrengthRow, Table, TuneRow};
-use super::Options;
 use crate::games::game_info;
 use crate::games::kind::GameInfo;
 use anyhow::Context as _;

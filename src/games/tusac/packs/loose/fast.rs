@@ -15,7 +15,7 @@
 //!   the numbers of chows per colour of the tables' values for what the chows leave, and each
 //!   block's result is kept in a small per-thread cache.
 
-use super::{solve_lb, solve_max, Block, Counts, KAE_JOINED, KAE_SPLIT, PAWNS, RCH_SPLIT};
+use super::solve::{solve_lb, solve_max, Block, Counts, KAE_JOINED, KAE_SPLIT, PAWNS, RCH_SPLIT};
 use crate::cache::{fib_hash, Cache};
 use crate::games::tusac::card::{Rank, CARD_TYPES};
 use crate::games::tusac::options::{KingIdenticalSets, PointTable};

@@ -2,7 +2,7 @@
 //! fewest-loose one with the most points, or a zero-loose one worth given points, followed
 //! block by block through the solver's cached answers.
 
-use super::{blocks, candidates, solve_lb, solve_mask, sum_masks, Block, Counts, Template};
+use super::solve::{blocks, candidates, solve_lb, solve_mask, sum_masks, Block, Counts, Template};
 use crate::games::tusac::card::CARD_TYPES;
 use crate::games::tusac::sets::{Origin, SetInstance, SetRules, Zone};
 use arrayvec::ArrayVec;

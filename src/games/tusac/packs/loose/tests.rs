@@ -1,8 +1,9 @@
 //! Unit tests of the loose-card solver.
 
 use super::partition::partition;
+use super::solve::templates;
 use super::*;
-use crate::games::tusac::card::parse_cards;
+use crate::games::tusac::card::{parse_cards, Rank};
 use crate::games::tusac::options::{Options, PointTable};
 
 fn sisepai() -> SetRules {
