@@ -1,8 +1,8 @@
 """A view shows what its seat may see and nothing else. Over 10,000 views of random games in
 every game and variant: the view of a seat and the same seat's view of any determinization (the
-other hands resampled from what the seat has not seen) give the same observation, tensor, legal
-actions, action features and feature rows, while the other seats' own views do change; and in
-Tiến Lên, where every card is unique, no card of another seat's hand appears anywhere in the
+other hands resampled from what the seat has not seen) give the same observation and tensor, and
+(when the seat is to move) the same legal actions, action features and feature rows, while the
+other seats' own views do change; and in Tiến Lên, where every card is unique, no card of another seat's hand appears anywhere in the
 observation outside the seat's own `hand`, its `unseen` list and the rules' `required` card."""
 
 import random
@@ -60,7 +60,12 @@ def test_a_view_encodes_only_what_its_seat_sees(name, variant, players):
         assert np.all(np.isfinite(view.tensor())) and len(view.tensor()) == game.tensor_size
         for seed in (1, 2):
             sample = view.determinize(seed)
-            assert encodings(sample.view(seat)) == mine, f"seat {seat}'s view changed"
+            # a Chắn seat waiting on another seat's silent ù or chíu window may be the one to
+            # decide in a sample whose hands open no window: only its choices (none now)
+            # differ, not what it sees (the observation and the tensor)
+            compared = len(mine) if view.to_move else 2
+            seen = encodings(sample.view(seat))
+            assert seen[:compared] == mine[:compared], f"seat {seat}'s view changed"
             for other in range(players):
                 if other != seat:
                     others_compared += 1
