@@ -2,8 +2,9 @@
 every game and variant: the view of a seat and the same seat's view of any determinization (the
 other hands resampled from what the seat has not seen) give the same observation and tensor, and
 (when the seat is to move) the same legal actions, action features and feature rows, while the
-other seats' own views do change; and in Tiến Lên, where every card is unique, no card of another seat's hand appears anywhere in the
-observation outside the seat's own `hand`, its `unseen` list and the rules' `required` card."""
+other seats' own views do change; and in Tiến Lên, where every card is unique, no card of another
+seat's hand appears anywhere in the observation outside the seat's own `hand`, its `unseen` list
+and the rules' `required` card."""
 
 import random
 
