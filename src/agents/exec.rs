@@ -2,6 +2,8 @@
 //! its standard input and output (docs/agent-protocol.md). Each worker thread starts its own
 //! process at its first game; every message it receives is what its seat may see.
 
+mod group;
+mod log;
 mod process;
 
 use crate::agent::spec::AgentSpec;
@@ -10,8 +12,9 @@ use crate::game::{GameState, Outcome, RuleMap, Seat, SeatView};
 use crate::games::kind::GameKind;
 use crate::games::observe::{write_json, Seq, Text};
 use crate::rng::GameRng;
+pub use group::kill_agents;
+pub use log::{StderrLog, LOG_CAP};
 use process::Process;
-pub use process::StderrLog;
 use rand::RngCore;
 use serde_json::{json, Value};
 use std::path::PathBuf;
@@ -38,7 +41,8 @@ pub const EXEC_INFO: AgentInfo = AgentInfo {
         ParamInfo {
             name: "timeout_ms",
             default: "10000",
-            about: "how long a reply may take, in milliseconds (1 to 3,600,000), the handshake included",
+            about: "how long one exchange may take, in milliseconds (1 to 3,600,000): sending \
+                    a message and reading its answer, the handshake included",
         },
         ParamInfo {
             name: "cwd",
@@ -177,13 +181,14 @@ impl<G: GameKind> ExecAgent<G> {
 
     /// Starts the process and shakes hands with it.
     fn start(&self) -> Result<Process, String> {
-        let mut process = Process::start(&self.command, self.cwd.as_deref(), &self.log)?;
+        let (cwd, timeout) = (self.cwd.as_deref(), self.timeout);
+        let mut process = Process::start(&self.command, cwd, &self.log, timeout)?;
         let hello = json!({
             "type": "hello", "protocol": PROTOCOL, "game": G::INFO.name,
             "variant": self.game.variant(), "players": self.game.seats(),
             "rules": Value::Object(self.game.rules()),
         });
-        let reply = process.ask(&hello, self.timeout)?;
+        let reply = process.ask(&hello)?;
         match reply.get("protocol").and_then(Value::as_u64) {
             Some(v) if v == u64::from(PROTOCOL) => Ok(process),
             _ => Err(format!(
@@ -202,7 +207,7 @@ impl<G: GameKind> ExecAgent<G> {
         self.process()?;
         let process = self.process.as_mut().expect("started");
         let write = |out: &mut Vec<u8>| write_decide_message(&self.game, view, legal, seed, out);
-        let reply = process.ask_with(write, self.timeout)?;
+        let reply = process.ask_with(write)?;
         match reply.get("action").and_then(Value::as_u64) {
             Some(i) if (i as usize) < legal.len() => Ok(i as usize),
             Some(i) => Err(format!(
@@ -226,7 +231,8 @@ impl<G: GameKind> ExecAgent<G> {
     }
 
     /// Ends the process after a failure: a process still running is sent an `error` message
-    /// saying what went wrong (for its own log), then its input is closed.
+    /// saying what went wrong (for its own log), then its input is closed and it is killed, with
+    /// every process it started, if it does not end at once.
     fn stop(&mut self) {
         let Some(mut process) = self.process.take() else {
             return;
@@ -234,7 +240,7 @@ impl<G: GameKind> ExecAgent<G> {
         self.crashed = process.gone;
         if !process.gone {
             let message = self.failing.fault().unwrap_or_default();
-            let _ = process.tell(&json!({"type": "error", "message": message}));
+            process.farewell(&json!({"type": "error", "message": message}));
         }
     }
 }

@@ -83,6 +83,8 @@ pub fn stop_on_ctrl_c() -> Arc<AtomicBool> {
     // Only the first handler of a process can be set; a failure leaves the default behaviour.
     let _ = ctrlc::set_handler(move || {
         if flag.swap(true, Ordering::SeqCst) {
+            // An exit that skips destructors: the outside agents are ended here.
+            crate::agents::exec::kill_agents();
             std::process::exit(130);
         }
         eprintln!("\nstopping at the next deal (Ctrl-C or another signal to quit at once)…");

@@ -19,6 +19,7 @@ mod deals;
 mod equity;
 mod exec;
 mod exec_compiled;
+mod exec_hostile;
 mod exec_views;
 mod experiment_paths;
 mod golden_playthroughs;

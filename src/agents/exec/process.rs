@@ -1,224 +1,235 @@
-//! One running agent process: it is sent a JSON line and answers one, within a time limit; its
-//! standard error goes to a log (a file, or bailab's own standard error) and its last lines are
-//! kept for error messages. The deciding thread waits for the answer itself (poll(2) with the
-//! time left), so a round trip costs the two processes' wake-ups and nothing more.
+//! One running agent process: it is sent a JSON line and answers one, the whole exchange (the
+//! write as much as the answer) within a time limit; its standard error goes to a log and its
+//! last lines are kept for error messages. Both pipes are non-blocking: the deciding thread
+//! waits on them itself (poll(2) with the time left), so a round trip costs the two processes'
+//! wake-ups and nothing more, and an agent that stops reading cannot block bailab.
 
+use super::group;
+use super::log::{LastLines, StderrLog};
 use serde_json::Value;
-use std::collections::VecDeque;
-use std::io::{BufRead, BufReader, Read, Write};
-use std::os::fd::AsRawFd;
-use std::path::{Path, PathBuf};
+use std::io::{Read, Write};
+use std::os::fd::{AsRawFd, RawFd};
+use std::path::Path;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// The longest answer line, in bytes: a longer one is an error, not a memory hog.
 const MAX_LINE: usize = 1 << 20;
 
-/// The stderr lines of an agent process kept for error messages.
-const STDERR_LINES: usize = 8;
-
 /// How long a process that was told to stop (its input closed) may take to end before it is
-/// killed.
+/// killed, and how long its last message (`error`) may take to write.
 const GRACE: Duration = Duration::from_millis(200);
-
-/// Where an agent process's standard error goes.
-#[derive(Clone, Debug)]
-pub enum StderrLog {
-    /// Appended to this file, each line marked with the process id.
-    File(PathBuf),
-    /// To bailab's own standard error, each line marked with the process id.
-    Terminal,
-}
-
-impl StderrLog {
-    /// Writes one line of the process `pid`.
-    pub fn write(&self, pid: u32, line: &str) {
-        self.write_marked(&format!("pid {pid}"), line);
-    }
-    /// Writes one line of bailab's own about its agents (starts, restarts) to a log file; the
-    /// terminal is spared them.
-    pub fn note(&self, line: &str) {
-        if let StderrLog::File(_) = self {
-            self.write_marked("bailab", line);
-        }
-    }
-    fn write_marked(&self, mark: &str, line: &str) {
-        let text = format!("[{mark}] {line}\n");
-        match self {
-            StderrLog::File(path) => {
-                let file = std::fs::OpenOptions::new()
-                    .create(true)
-                    .append(true)
-                    .open(path);
-                // One write per line: lines of processes sharing the file stay whole.
-                if let Ok(mut f) = file {
-                    let _ = f.write_all(text.as_bytes());
-                }
-            }
-            StderrLog::Terminal => eprint!("{text}"),
-        }
-    }
-}
 
 /// A running agent process: its input, its output lines and its last stderr lines.
 pub struct Process {
     child: Child,
     stdin: Option<ChildStdin>,
     stdout: ChildStdout,
+    /// How long one exchange may take.
+    timeout: Duration,
     /// What the process wrote that is not yet an answer (no end of line yet).
     pending: Vec<u8>,
     /// The message being sent (kept to reuse its memory).
     out: Vec<u8>,
-    stderr: Arc<Mutex<VecDeque<String>>>,
+    stderr: LastLines,
     stderr_reader: std::thread::JoinHandle<()>,
+    /// The process group, until it is killed.
+    group: Option<i32>,
     /// Whether the process was found ended (crashed, or closed its output).
     pub gone: bool,
 }
 
 impl Process {
-    /// Starts `command` (a program and its arguments) in `cwd`, its stderr to `log`.
-    pub fn start(command: &[String], cwd: Option<&Path>, log: &StderrLog) -> Result<Self, String> {
+    /// Starts `command` (a program and its arguments) in `cwd`, in a process group of its own,
+    /// its stderr to `log`; each exchange with it may take `timeout`.
+    pub fn start(
+        command: &[String],
+        cwd: Option<&Path>,
+        log: &StderrLog,
+        timeout: Duration,
+    ) -> Result<Self, String> {
+        let sink = log.open()?;
         let mut line = Command::new(&command[0]);
         line.args(&command[1..]);
         if let Some(dir) = cwd {
             line.current_dir(dir);
         }
-        let mut child = line
-            .stdin(Stdio::piped())
+        line.stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
+            .stderr(Stdio::piped());
+        let mut child = group::spawn(line)
             .map_err(|e| format!("could not start `{}`: {e}", command.join(" ")))?;
         log.note(&format!(
             "started `{}` as pid {}",
             command.join(" "),
             child.id()
         ));
-        let stdin = child.stdin.take();
+        let stdin = child.stdin.take().expect("piped");
         let stdout = child.stdout.take().expect("piped");
-        let stderr = Arc::new(Mutex::new(VecDeque::new()));
-        let (kept, log, pid) = (Arc::clone(&stderr), log.clone(), child.id());
-        let errors = BufReader::new(child.stderr.take().expect("piped"));
-        let stderr_reader = std::thread::spawn(move || {
-            for line in errors.lines().map_while(Result::ok) {
-                log.write(pid, &line);
-                let mut kept = kept.lock().unwrap_or_else(|e| e.into_inner());
-                if kept.len() == STDERR_LINES {
-                    kept.pop_front();
-                }
-                kept.push_back(line);
-            }
-        });
-        Ok(Process {
+        let stderr = LastLines::default();
+        let stderr_reader = sink.follow(
+            child.stderr.take().expect("piped"),
+            child.id(),
+            Arc::clone(&stderr),
+        );
+        let group = Some(child.id() as i32);
+        let process = Process {
             child,
-            stdin,
+            stdin: Some(stdin),
             stdout,
+            timeout,
             pending: Vec::new(),
             out: Vec::new(),
             stderr,
             stderr_reader,
+            group,
             gone: false,
-        })
+        };
+        for fd in [process.input(), process.stdout.as_raw_fd()] {
+            non_blocking(fd).map_err(|e| format!("its pipes could not be set up: {e}"))?;
+        }
+        Ok(process)
     }
 
     /// Sends one message that needs no answer, in one write.
     pub fn tell(&mut self, message: &Value) -> Result<(), String> {
-        self.tell_with(|out| serde_json::to_writer(out, message).expect("a JSON value writes"))
+        let deadline = Instant::now() + self.timeout;
+        self.unasked()?;
+        self.send(
+            |out| serde_json::to_writer(out, message).expect("a JSON value writes"),
+            deadline,
+        )
     }
 
-    /// Sends one message that needs no answer, its JSON text appended by `write` to an empty
-    /// reused buffer (no end of line), in one write.
-    pub fn tell_with(&mut self, write: impl FnOnce(&mut Vec<u8>)) -> Result<(), String> {
+    /// Sends the last message before the process is stopped, within a short time, whatever it
+    /// wrote before: bailab stops it anyway.
+    pub fn farewell(&mut self, message: &Value) {
+        let write = |out: &mut Vec<u8>| serde_json::to_writer(out, message).expect("JSON writes");
+        let _ = self.send(write, Instant::now() + GRACE.min(self.timeout));
+    }
+
+    /// Sends one message and reads one JSON reply within the time limit.
+    pub fn ask(&mut self, message: &Value) -> Result<Value, String> {
+        self.ask_with(|out| serde_json::to_writer(out, message).expect("a JSON value writes"))
+    }
+
+    /// Sends one message, its JSON text appended by `write` to an empty reused buffer (no end
+    /// of line), and reads one JSON reply, the whole within the time limit. A process that
+    /// wrote anything before the message, or more than one line after it, has broken the
+    /// protocol (one answer per message that asks for one).
+    pub fn ask_with(&mut self, write: impl FnOnce(&mut Vec<u8>)) -> Result<Value, String> {
+        let deadline = Instant::now() + self.timeout;
+        self.unasked()?;
+        self.send(write, deadline)?;
+        let end = self.line_end(deadline)?;
+        let line = String::from_utf8_lossy(&self.pending[..end]);
+        let reply = serde_json::from_str(&line)
+            .map_err(|e| format!("answered a line that is not JSON ({e}): {line:.200}"));
+        self.pending.drain(..=end);
+        let reply = reply?;
+        match self.pending.is_empty() {
+            true => Ok(reply),
+            false => Err(format!(
+                "answered more than once: after its answer it wrote {}",
+                self.first_pending_line()
+            )),
+        }
+    }
+
+    /// The process's input (its write end, held by bailab alone).
+    fn input(&self) -> RawFd {
+        self.stdin.as_ref().expect("open until dropped").as_raw_fd()
+    }
+
+    /// Fails if the process wrote anything that no message asked for (looked for without
+    /// waiting; an end of its output is left to the exchange).
+    fn unasked(&mut self) -> Result<(), String> {
+        if self.pending.is_empty() {
+            let mut chunk = [0u8; 8192];
+            if let Ok(n @ 1..) = self.stdout.read(&mut chunk) {
+                self.pending.extend_from_slice(&chunk[..n]);
+            }
+        }
+        match self.pending.is_empty() {
+            true => Ok(()),
+            false => Err(format!(
+                "wrote {} when no answer was asked for (one answer per decision)",
+                self.first_pending_line()
+            )),
+        }
+    }
+
+    /// The first line of what the process wrote unasked, for an error message.
+    fn first_pending_line(&self) -> String {
+        let end = self.pending.iter().position(|&b| b == b'\n');
+        let line = String::from_utf8_lossy(&self.pending[..end.unwrap_or(self.pending.len())]);
+        format!("{line:.200}")
+    }
+
+    /// Writes the message `write` appends, and an end of line, by `deadline`.
+    fn send(&mut self, write: impl FnOnce(&mut Vec<u8>), deadline: Instant) -> Result<(), String> {
         self.out.clear();
         write(&mut self.out);
         self.out.push(b'\n');
-        let stdin = self.stdin.as_mut().expect("open until dropped");
-        stdin.write_all(&self.out).map_err(|_| self.ended())
+        let mut sent = 0;
+        while sent < self.out.len() {
+            let stdin = self.stdin.as_mut().expect("open until dropped");
+            match stdin.write(&self.out[sent..]) {
+                Ok(n) => sent += n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                    let fd = self.input();
+                    if !wait_for(fd, libc::POLLOUT, deadline, "to write to it")? {
+                        return Err(format!(
+                            "did not read its input within {} ms",
+                            self.timeout.as_millis()
+                        ));
+                    }
+                }
+                Err(_) => return Err(self.ended()),
+            }
+        }
+        Ok(())
     }
 
-    /// Sends one message and reads one JSON reply within `timeout`.
-    pub fn ask(&mut self, message: &Value, timeout: Duration) -> Result<Value, String> {
-        let write = |out: &mut Vec<u8>| {
-            serde_json::to_writer(out, message).expect("a JSON value writes");
-        };
-        self.ask_with(write, timeout)
-    }
-
-    /// Sends one message written as in [`Process::tell_with`] and reads one JSON reply within
-    /// `timeout`.
-    pub fn ask_with(
-        &mut self,
-        write: impl FnOnce(&mut Vec<u8>),
-        timeout: Duration,
-    ) -> Result<Value, String> {
-        self.tell_with(write)?;
-        let line = self.line(Instant::now() + timeout, timeout)?;
-        let line = String::from_utf8_lossy(&line);
-        serde_json::from_str(&line)
-            .map_err(|e| format!("answered a line that is not JSON ({e}): {line:.200}"))
-    }
-
-    /// The next line the process writes (without its end of line), waited for until
-    /// `deadline`.
-    fn line(&mut self, deadline: Instant, timeout: Duration) -> Result<Vec<u8>, String> {
+    /// Where the next line the process writes ends (its end of line, in `pending`), waited for
+    /// until `deadline`.
+    fn line_end(&mut self, deadline: Instant) -> Result<usize, String> {
         let mut chunk = [0u8; 8192];
         loop {
             if let Some(end) = self.pending.iter().position(|&b| b == b'\n') {
-                let mut line: Vec<u8> = self.pending.drain(..=end).collect();
-                line.pop();
-                return Ok(line);
+                return Ok(end);
             }
             if self.pending.len() > MAX_LINE {
                 return Err(format!("answered a line over {MAX_LINE} bytes"));
             }
-            let left = deadline.saturating_duration_since(Instant::now());
-            if left.is_zero() || !self.readable(left)? {
-                return Err(format!("did not answer within {} ms", timeout.as_millis()));
+            let fd = self.stdout.as_raw_fd();
+            if !wait_for(fd, libc::POLLIN, deadline, "for its answer")? {
+                return Err(format!(
+                    "did not answer within {} ms",
+                    self.timeout.as_millis()
+                ));
             }
             match self.stdout.read(&mut chunk) {
                 Ok(0) => return Err(self.ended()),
                 Ok(n) => self.pending.extend_from_slice(&chunk[..n]),
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
                 Err(e) => return Err(format!("its output could not be read: {e}")),
             }
         }
     }
 
-    /// Whether the process's output has something to read (or has closed) within `wait`.
-    fn readable(&self, wait: Duration) -> Result<bool, String> {
-        let mut fd = libc::pollfd {
-            fd: self.stdout.as_raw_fd(),
-            events: libc::POLLIN,
-            revents: 0,
-        };
-        let ms = wait.as_millis().clamp(1, i32::MAX as u128) as i32;
-        loop {
-            // SAFETY: one valid pollfd, owned by this frame, for the call's duration.
-            let ready = unsafe { libc::poll(&mut fd, 1, ms) };
-            if ready >= 0 {
-                return Ok(ready > 0);
-            }
-            let e = std::io::Error::last_os_error();
-            if e.kind() != std::io::ErrorKind::Interrupted {
-                return Err(format!("waiting for its answer failed: {e}"));
-            }
-        }
-    }
-
     /// What became of a process that stopped answering: its exit status and last stderr lines.
+    /// It is killed, with every process it started.
     fn ended(&mut self) -> String {
         self.gone = true;
-        let status = self
-            .exit_within(Duration::from_millis(500))
-            .map_or("still running".to_string(), |s| s.to_string());
-        // The stderr reader ends once the process's stderr closes: wait for its last lines.
-        for _ in 0..50 {
-            if self.stderr_reader.is_finished() {
-                break;
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
+        let exited = self.exited_within(Duration::from_millis(500));
+        self.kill_group();
+        let status = exited.then(|| self.child.wait().ok()).flatten();
+        let status = status.map_or("still running".to_string(), |s| s.to_string());
+        self.stderr_read_within(Duration::from_millis(500));
         let stderr = self.stderr.lock().unwrap_or_else(|e| e.into_inner());
         let last: Vec<&str> = stderr.iter().map(String::as_str).collect();
         format!(
@@ -231,27 +242,122 @@ impl Process {
         )
     }
 
-    /// The exit status of the process if it ends within `wait`.
-    fn exit_within(&mut self, wait: Duration) -> Option<std::process::ExitStatus> {
+    /// Whether the process ends within `wait` (looked at without reaping it, so that its
+    /// process group's id stays its own until the group is killed).
+    fn exited_within(&self, wait: Duration) -> bool {
         let steps = (wait.as_millis() / 10).max(1);
-        (0..steps).find_map(|_| {
-            let s = self.child.try_wait().ok().flatten();
-            if s.is_none() {
+        (0..steps).any(|_| {
+            // SAFETY: a zeroed siginfo_t, filled by waitid for this frame's duration.
+            let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+            let flags = libc::WEXITED | libc::WNOHANG | libc::WNOWAIT;
+            // SAFETY: waitid on the process's own id, `info` valid for writes.
+            let r = unsafe { libc::waitid(libc::P_PID, self.child.id(), &mut info, flags) };
+            let exited = match r {
+                // SAFETY: waitid filled `info` (si_pid is 0 while the process runs).
+                0 => (unsafe { info.si_pid() }) != 0,
+                // Reaped already (not by bailab's code, which reaps after the group's end).
+                _ => std::io::Error::last_os_error().raw_os_error() == Some(libc::ECHILD),
+            };
+            if !exited {
                 std::thread::sleep(Duration::from_millis(10));
             }
-            s
+            exited
         })
+    }
+
+    /// Kills the process and every process it started, once.
+    fn kill_group(&mut self) {
+        if let Some(group) = self.group.take() {
+            group::kill_group(group);
+        }
+    }
+
+    /// Waits up to `wait` for the thread copying the process's stderr to reach its end (its last
+    /// lines logged).
+    fn stderr_read_within(&self, wait: Duration) {
+        let steps = (wait.as_millis() / 10).max(1);
+        for _ in 0..steps {
+            if self.stderr_reader.is_finished() {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
     }
 }
 
+/// Waits until `fd` is ready for `events` (or hung up) or `deadline` passes; false at the
+/// deadline. `what` says what was waited for, in an error message.
+fn wait_for(fd: RawFd, events: i16, deadline: Instant, what: &str) -> Result<bool, String> {
+    let mut poll = libc::pollfd {
+        fd,
+        events,
+        revents: 0,
+    };
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Ok(false);
+        }
+        let ms = left.as_millis().clamp(1, i32::MAX as u128) as i32;
+        // SAFETY: one valid pollfd, owned by this frame, for the call's duration.
+        let ready = unsafe { libc::poll(&mut poll, 1, ms) };
+        if ready > 0 {
+            return Ok(true);
+        }
+        let e = std::io::Error::last_os_error();
+        if ready < 0 && e.kind() != std::io::ErrorKind::Interrupted {
+            return Err(format!("waiting {what} failed: {e}"));
+        }
+    }
+}
+
+/// Makes the pipe end `fd` non-blocking (bailab's end only: the process's end is another open
+/// file).
+fn non_blocking(fd: RawFd) -> std::io::Result<()> {
+    // SAFETY: fcntl on a descriptor this process owns.
+    let flags = unsafe { libc::fcntl(fd, libc::F_GETFL) };
+    // SAFETY: as above.
+    if flags < 0 || unsafe { libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK) } < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    Ok(())
+}
+
 impl Drop for Process {
-    /// Closes the process's input (a well-behaved agent ends there) and kills it if it has not
-    /// ended within a moment.
+    /// Closes the process's input (a well-behaved agent ends there), kills it if it has not
+    /// ended within a moment, and with it every process it started; its last stderr lines are
+    /// logged.
     fn drop(&mut self) {
         drop(self.stdin.take());
-        if self.exit_within(GRACE).is_none() {
-            let _ = self.child.kill();
-            let _ = self.child.wait();
-        }
+        self.exited_within(GRACE);
+        self.kill_group();
+        let _ = self.child.wait();
+        self.stderr_read_within(GRACE);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_process_that_reads_nothing_cannot_block_a_write_past_the_time_limit() {
+        let command = ["sleep".to_string(), "30".to_string()];
+        let timeout = Duration::from_millis(300);
+        let mut process = Process::start(&command, None, &StderrLog::Terminal, timeout).unwrap();
+        let began = Instant::now();
+        // Far more than a pipe holds.
+        let err = process
+            .ask_with(|out| out.resize(4 << 20, b' '))
+            .unwrap_err();
+        assert!(
+            err.contains("did not read its input within 300 ms"),
+            "{err}"
+        );
+        assert!(
+            began.elapsed() < Duration::from_secs(2),
+            "{:?}",
+            began.elapsed()
+        );
     }
 }
