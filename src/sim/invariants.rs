@@ -3,7 +3,7 @@
 //! shown the state after the deal and after every decision ([`Checker::step`]), then the end
 //! ([`Checker::end`]).
 //!
-//! Every step: every card in exactly one place ([`GameKind::check_cards`]), an outcome only at the
+//! Every step: every card in exactly one place ([`SoakChecks::check_cards`](crate::games::kind::SoakChecks::check_cards)), an outcome only at the
 //! end, and the game no longer than [`MAX_STEPS`] decisions. A deep game (its checker started
 //! with `deep`) also has, at every decision: a legal action for the seat to move; its own view's
 //! determinization with the same seat to move, its cards conserved and the same legal actions;
