@@ -66,7 +66,7 @@ impl<G: GameKind> Checker<G> {
 
     /// Checks the state after the deal (`decision` none) or after a decision.
     pub fn step(&mut self, (state, decision): Step<'_, G::State>) -> Result<(), String> {
-        G::check_cards(state).map_err(|e| self.at(&e))?;
+        G::check_cards(state).map_err(|e| self.at(&e.to_string()))?;
         if let Some(d) = &mut self.deep {
             d.recorder.observe(state, decision);
         }

@@ -19,8 +19,8 @@ use crate::game::Game;
 use crate::game::RuleMap;
 use crate::games::kind::{
     cards_conserved, check_variant, rules_with_players, Analysis, AnalyzeOptions, Analyzer,
-    BenchRow, DealMeasures, Features, GameCore, GameInfo, RecordSetup, Records, RuleDoc,
-    SoakChecks,
+    BenchRow, CardsError, DealMeasures, Features, GameCore, GameInfo, RecordSetup, Records,
+    RuleDoc, SoakChecks,
 };
 use crate::record::RecordEvent;
 use crate::rng::{stream_rng, DEAL_STREAM};
@@ -227,7 +227,7 @@ impl DealMeasures for Chan {
 }
 
 impl SoakChecks for Chan {
-    fn check_cards(s: &ChanState) -> Result<(), String> {
+    fn check_cards(s: &ChanState) -> Result<(), CardsError> {
         let seats: usize = (0..s.players() as crate::game::Seat)
             .map(|x| s.seat(x).concealed.len() + s.seat(x).exposed().len())
             .sum();

@@ -78,34 +78,90 @@ pub trait GameCore: Game + Clone + 'static {
     fn own_agent(spec: &AgentSpec) -> Result<Box<dyn Agent<Self::State>>, AgentError>;
 }
 
+/// Why a variant, a player count or a `players` rule does not fit a game.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum TableError {
+    /// A variant the spec defines but the game does not implement yet.
+    #[error("variant '{variant}' of {game} is specified but not implemented yet (known: {known})")]
+    PlannedVariant {
+        /// The variant asked for.
+        variant: String,
+        /// The game's name.
+        game: &'static str,
+        /// The implemented variants, comma-separated.
+        known: String,
+    },
+    /// A variant the game does not know.
+    #[error("unknown variant '{variant}' of {game} (known: {known})")]
+    UnknownVariant {
+        /// The variant asked for.
+        variant: String,
+        /// The game's name.
+        game: &'static str,
+        /// The implemented variants, comma-separated.
+        known: String,
+    },
+    /// A `players` rule that disagrees with the table's seats.
+    #[error("rules: 'players' = {value}, but the table seats {players}")]
+    PlayersRule {
+        /// The rule's value.
+        value: serde_json::Value,
+        /// The seats at the table.
+        players: usize,
+    },
+    /// A player count outside the game's seats.
+    #[error(
+        "{players} player{}: {game} seats {lo} to {hi}",
+        if *players == 1 { "" } else { "s" }
+    )]
+    Players {
+        /// The player count asked for.
+        players: usize,
+        /// The game's name.
+        game: &'static str,
+        /// The fewest seats.
+        lo: usize,
+        /// The most seats.
+        hi: usize,
+    },
+}
+
+impl From<TableError> for String {
+    fn from(e: TableError) -> String {
+        e.to_string()
+    }
+}
+
 /// Checks a variant name against a game's implemented variants.
-pub fn check_variant(info: &GameInfo, variant: &str) -> Result<(), String> {
+pub fn check_variant(info: &GameInfo, variant: &str) -> Result<(), TableError> {
     if info.variants.contains(&variant) {
         return Ok(());
     }
-    if info.planned_variants.contains(&variant) {
-        return Err(format!(
-            "variant '{variant}' of {} is specified but not implemented yet (known: {})",
-            info.name,
-            info.variants.join(", ")
-        ));
+    let (variant, game, known) = (variant.to_string(), info.name, info.variants.join(", "));
+    if info.planned_variants.contains(&variant.as_str()) {
+        return Err(TableError::PlannedVariant {
+            variant,
+            game,
+            known,
+        });
     }
-    Err(format!(
-        "unknown variant '{variant}' of {} (known: {})",
-        info.name,
-        info.variants.join(", ")
-    ))
+    Err(TableError::UnknownVariant {
+        variant,
+        game,
+        known,
+    })
 }
 
 /// `rules` with `players` set to the table's seat count: a `players` key that disagrees with
 /// the seats is an error.
-pub fn rules_with_players(rules: &RuleMap, players: usize) -> Result<RuleMap, String> {
+pub fn rules_with_players(rules: &RuleMap, players: usize) -> Result<RuleMap, TableError> {
     let mut all = rules.clone();
     match rules.get("players") {
         Some(p) if p.as_u64() != Some(players as u64) => {
-            return Err(format!(
-                "rules: 'players' = {p}, but the table seats {players}"
-            ))
+            return Err(TableError::PlayersRule {
+                value: p.clone(),
+                players,
+            })
         }
         _ => all.insert("players".into(), players.into()),
     };
@@ -123,14 +179,15 @@ impl GameInfo {
 }
 
 /// Checks a number of players against a game's seats.
-pub fn check_players(info: &GameInfo, players: usize) -> Result<(), String> {
+pub fn check_players(info: &GameInfo, players: usize) -> Result<(), TableError> {
     let (lo, hi) = info.seats;
     if (lo..=hi).contains(&players) {
         return Ok(());
     }
-    Err(format!(
-        "{players} player{}: {} seats {lo} to {hi}",
-        if players == 1 { "" } else { "s" },
-        info.name
-    ))
+    Err(TableError::Players {
+        players,
+        game: info.name,
+        lo,
+        hi,
+    })
 }

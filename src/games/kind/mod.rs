@@ -25,10 +25,11 @@ pub use analyzer::{Analysis, AnalyzeOptions, Analyzer, BenchRow};
 pub use features::Features;
 pub use game_core::{
     check_players, check_variant, rules_with_players, GameCore, GameInfo, GameLog, RuleDoc,
+    TableError,
 };
 pub use measures::{DealMeasures, MeasureInfo, Per, NOT_APPLICABLE, NOT_MEASURED};
-pub use records::{setup_seat, RecordSetup, Records};
-pub use soak::{cards_conserved, SoakChecks};
+pub use records::{setup_seat, NotASeat, RecordSetup, Records};
+pub use soak::{cards_conserved, CardsError, SoakChecks};
 
 use crate::deal_spec::PartialDeals;
 use crate::games::observe::Observe;

@@ -26,11 +26,33 @@ pub trait Records: Game {
     fn forced_event(event: &<Self::State as GameState>::Event) -> Option<RecordEvent>;
 }
 
+/// A record's `setup` key that should name a seat and does not.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("setup: '{key}' = {value} is not a seat of {players}")]
+pub struct NotASeat {
+    /// The setup key (`first`, `dealer`).
+    pub key: String,
+    /// Its value.
+    pub value: serde_json::Value,
+    /// The seats at the table.
+    pub players: u8,
+}
+
+impl From<NotASeat> for String {
+    fn from(e: NotASeat) -> String {
+        e.to_string()
+    }
+}
+
 /// The seat a record's `setup` key `key` names (`value`), at a table of `players`.
-pub fn setup_seat(key: &str, value: &serde_json::Value, players: u8) -> Result<Seat, String> {
+pub fn setup_seat(key: &str, value: &serde_json::Value, players: u8) -> Result<Seat, NotASeat> {
     value
         .as_u64()
         .filter(|&s| s < u64::from(players))
         .map(|s| s as Seat)
-        .ok_or_else(|| format!("setup: '{key}' = {value} is not a seat of {players}"))
+        .ok_or_else(|| NotASeat {
+            key: key.to_string(),
+            value: value.clone(),
+            players,
+        })
 }

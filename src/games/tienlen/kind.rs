@@ -20,8 +20,8 @@ use crate::game::Game;
 use crate::game::RuleMap;
 use crate::games::kind::{
     cards_conserved, check_variant, rules_with_players, Analysis, AnalyzeOptions, Analyzer,
-    BenchRow, DealMeasures, Features, GameCore, GameInfo, RecordSetup, Records, RuleDoc,
-    SoakChecks,
+    BenchRow, CardsError, DealMeasures, Features, GameCore, GameInfo, RecordSetup, Records,
+    RuleDoc, SoakChecks,
 };
 use crate::record::RecordEvent;
 use crate::rng::{stream_rng, DEAL_STREAM};
@@ -227,7 +227,7 @@ impl DealMeasures for TienLen {
 }
 
 impl SoakChecks for TienLen {
-    fn check_cards(s: &TienLenState) -> Result<(), String> {
+    fn check_cards(s: &TienLenState) -> Result<(), CardsError> {
         let mut all = s.set_aside();
         let mut held = s.set_aside().len() as usize;
         for seat in 0..s.players() as crate::game::Seat {
@@ -235,10 +235,9 @@ impl SoakChecks for TienLen {
             held += (s.hand(seat).len() + s.played_by(seat).len()) as usize;
         }
         if all != Cards::ALL {
-            return Err(format!(
-                "cards missing from play: {}",
-                Cards::ALL.minus(all)
-            ));
+            return Err(CardsError::Missing {
+                cards: Cards::ALL.minus(all).to_string(),
+            });
         }
         cards_conserved(held, DECK_SIZE)
     }

@@ -18,8 +18,8 @@ use crate::deal_spec::{DealLayout, PartialDeals};
 use crate::game::Game;
 use crate::game::RuleMap;
 use crate::games::kind::{
-    cards_conserved, Analysis, AnalyzeOptions, Analyzer, BenchRow, DealMeasures, Features,
-    GameCore, GameInfo, RecordSetup, Records, RuleDoc, SoakChecks,
+    cards_conserved, Analysis, AnalyzeOptions, Analyzer, BenchRow, CardsError, DealMeasures,
+    Features, GameCore, GameInfo, RecordSetup, Records, RuleDoc, SoakChecks,
 };
 use crate::record::RecordEvent;
 use crate::rng::{stream_rng, DEAL_STREAM};
@@ -196,7 +196,7 @@ impl DealMeasures for TuSac {
 }
 
 impl SoakChecks for TuSac {
-    fn check_cards(state: &TuSacState) -> Result<(), String> {
+    fn check_cards(state: &TuSacState) -> Result<(), CardsError> {
         let (held, dealt) = match state {
             TuSacState::OnePack(s) => (s.total_cards(), super::onepack::deck::DECK_SIZE),
             TuSacState::MultiPack(s) => (s.total_cards(), s.deck().len()),
