@@ -2,15 +2,15 @@
 //! stock; every other card is dealt at random from what is left (`docs/deals-spec.md`).
 //!
 //! The part written here is the same for every game: a game only says, through [`PartialDeals`]
-//! (its `GameKind` hooks), [`PartialDeals::layout`], which deck positions each seat's hand and the
-//! stock take in its dealing order, how its card notation reads ([`PartialDeals::cards`]) and how
-//! it deals a reordered pack ([`PartialDeals::deal_ordered`]). [`DealSpec::check`] turns a
+//! ([`PartialDeals::deal_layout`]), which deck positions each seat's hand and the stock take in
+//! its dealing order, how its card notation reads ([`PartialDeals::spec_cards`]) and how it deals
+//! a reordered pack ([`PartialDeals::deal_order`]). [`DealSpec::check`] turns a
 //! specification into a [`DealPlan`] (every error is found there, naming the card or seat), and
 //! [`deal_with_spec`] deals one game from the plan: the free cards shuffled with the caller's RNG
 //! into the free positions. Seeded with deal `i`'s stream (`sim::deal::seeds`, which deals every
 //! game of a seed), deal `i` is the same on any thread.
 
-use crate::game::{RuleMap, Seat};
+use crate::game::{Game, RuleMap, Seat};
 use crate::rng::{shuffle, stream_rng, GameRng, DEAL_STREAM};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -32,18 +32,18 @@ const FREE: u16 = u16::MAX;
 #[serde(transparent)]
 pub struct DealSpec(pub RuleMap);
 
-/// Where a game's deal puts each position of its deck: what [`PartialDeals::layout`] returns.
+/// Where a game's deal puts each position of its deck: what [`PartialDeals::deal_layout`] returns.
 #[derive(Clone, Debug, PartialEq)]
 pub struct DealLayout {
     /// The pack in the game's canonical order, one card per entry, written as the game writes
-    /// it; [`PartialDeals::deal_ordered`] receives indices into it.
+    /// it; [`PartialDeals::deal_order`] receives indices into it.
     pub pack: Vec<String>,
     /// The deck positions dealt to each seat (index = seat), in dealing order.
     pub hands: Vec<Vec<usize>>,
     /// The deck positions of the stock, the next card drawn first (empty: the game has none).
     pub stock: Vec<usize>,
     /// The record setup of such a deal (e.g. the first seat), passed to
-    /// [`PartialDeals::deal_ordered`].
+    /// [`PartialDeals::deal_order`].
     pub setup: RuleMap,
 }
 
@@ -72,20 +72,20 @@ pub struct DealPlan {
 
 /// Deals one game of `game` from a checked plan: the fixed cards where the plan puts them, the
 /// free cards shuffled with `rng` into the other positions. When the game's rules redeal the
-/// result ([`PartialDeals::redeal`], e.g. Tứ Sắc's §1.4 step 1), the free cards are shuffled
+/// result ([`PartialDeals::redeal_seat`], e.g. Tứ Sắc's §1.4 step 1), the free cards are shuffled
 /// again with the same `rng` until they do not, so deal `i` stays deal `i`. Allocation-free.
 ///
 /// # Panics
 /// When `plan` was checked against another game or table, or when no deal passes the game's
 /// redeal rule in [`MAX_REDRAWS`] draws ([`DealSpec::check`] refuses plans that never do).
-pub fn deal_with_spec<G: PartialDeals>(game: &G, plan: &DealPlan, rng: &mut GameRng) -> G::Dealt {
+pub fn deal_with_spec<G: PartialDeals>(game: &G, plan: &DealPlan, rng: &mut GameRng) -> G::State {
     assert!(
-        plan.game == G::NAME && plan.players == game.table(),
+        plan.game == G::NAME && plan.players == game.seats(),
         "a deal plan of {} at {} seats used for {} at {}",
         plan.game,
         plan.players,
         G::NAME,
-        game.table()
+        game.seats()
     );
     let mut order = [0u16; MAX_DECK];
     let order = &mut order[..plan.template.len()];
@@ -95,7 +95,7 @@ pub fn deal_with_spec<G: PartialDeals>(game: &G, plan: &DealPlan, rng: &mut Game
     let mut draws = 0u32;
     loop {
         plan.draw(order, free, rng);
-        let Some(seat) = game.redeal(order) else {
+        let Some(seat) = game.redeal_seat(order) else {
             break;
         };
         draws += 1;
@@ -106,31 +106,38 @@ pub fn deal_with_spec<G: PartialDeals>(game: &G, plan: &DealPlan, rng: &mut Game
             G::NAME
         );
     }
-    game.deal_ordered(order, &plan.setup)
+    game.deal_order(order, &plan.setup)
         .expect("a checked plan deals")
 }
 
-/// What partial deals need of a game: its name and table, and its hooks for partial deals.
-/// Every game has it through [`GameKind`](crate::games::kind::GameKind) (a blanket impl beside
-/// that trait, each method forwarding to the hook of the same meaning), so that this file needs
-/// nothing above it.
-pub trait PartialDeals {
-    /// The dealt game state.
-    type Dealt;
-    /// The game's name.
+/// What partial deals need of a game (`docs/deals-spec.md`): its name, and the hooks each game
+/// implements directly, so that this file needs nothing above [`crate::game`].
+pub trait PartialDeals: Game {
+    /// The game's name (its `GameInfo::name`).
     const NAME: &'static str;
-    /// The number of seats at the table.
-    fn table(&self) -> usize;
-    /// The deck positions of each seat's hand and of the stock when seat `first` is dealt first.
-    fn layout(&self, first: Option<Seat>) -> Result<DealLayout, String>;
-    /// A list of cards in the game's notation, each written as the game writes it.
-    fn cards(text: &str) -> Result<Vec<String>, String>;
-    /// Deals the pack of [`PartialDeals::layout`] reordered, `deck[i] = pack[order[i]]`.
-    fn deal_ordered(&self, order: &[u16], setup: &RuleMap) -> Result<Self::Dealt, String>;
-    /// The first seat whose hand in the deal of `order` makes the rules redeal, if any.
-    fn redeal(&self, order: &[u16]) -> Option<Seat>;
-    /// Refuses a plan whose fixed cards make the rules redeal every deal.
-    fn plan_ok(&self, plan: &DealPlan) -> Result<(), String>;
+    /// The deck positions of each seat's hand and of the stock when seat `first` is dealt first
+    /// (`None`: the game's default), with the pack and the record setup of such a deal. Errors
+    /// name what the game cannot do (e.g. a `first` that is a rule option).
+    fn deal_layout(&self, first: Option<Seat>) -> Result<DealLayout, String>;
+    /// A list of cards in the game's notation, each written as the game writes it (errors name
+    /// the card).
+    fn spec_cards(text: &str) -> Result<Vec<String>, String>;
+    /// Deals the pack of [`PartialDeals::deal_layout`] reordered, `deck[i] = pack[order[i]]`,
+    /// with the layout's `setup`. Allocation-free.
+    fn deal_order(&self, order: &[u16], setup: &RuleMap) -> Result<Self::State, String>;
+    /// The first seat whose hand in the deal `deck[i] = pack[order[i]]` makes the rules redeal
+    /// (Tứ Sắc's §1.4 step 1), if any; [`deal_with_spec`] then draws the free cards again. None
+    /// by default (the game never redeals). Allocation-free.
+    fn redeal_seat(&self, order: &[u16]) -> Option<Seat> {
+        let _ = order;
+        None
+    }
+    /// Refuses a checked plan whose fixed cards make the rules redeal every deal (a hand that no
+    /// draw of its free cards can save), naming the seat. Accepts by default.
+    fn check_plan(&self, plan: &DealPlan) -> Result<(), String> {
+        let _ = plan;
+        Ok(())
+    }
 }
 
 /// The most draws of the free cards [`deal_with_spec`] makes for one deal.
@@ -173,7 +180,7 @@ impl DealSpec {
     /// a card not in the game's notation, a full hand of the wrong size, more fixed cards than
     /// a hand holds, a stock top longer than the stock, more copies of a card than the pack.
     pub fn check<G: PartialDeals>(&self, game: &G) -> Result<DealPlan, String> {
-        let players = game.table();
+        let players = game.seats();
         let mut first = None;
         let mut stock_top = Vec::new();
         let mut seats = Vec::new();
@@ -188,7 +195,7 @@ impl DealSpec {
                 _ => seats.push(seat_entry::<G>(key, value, players)?),
             }
         }
-        let layout = game.layout(first)?;
+        let layout = game.deal_layout(first)?;
         if layout.pack.len() > MAX_DECK {
             return Err(format!(
                 "partial deals handle packs of at most {MAX_DECK} cards"
@@ -199,7 +206,7 @@ impl DealSpec {
         }
         check_stock(&stock_top, layout.stock.len(), G::NAME)?;
         let plan = plan(G::NAME, players, &layout, &seats, &stock_top)?;
-        game.plan_ok(&plan)?;
+        game.check_plan(&plan)?;
         check_redeals(game, &plan)?;
         Ok(plan)
     }
@@ -212,7 +219,7 @@ impl DealSpec {
 
 /// Refuses a plan every deal of which the game's rules redeal (the seats' needs together
 /// exceed what the free cards can give, though each seat alone passes
-/// [`PartialDeals::plan_ok`]): draws with a fixed RNG until one deal passes, naming the seat that
+/// [`PartialDeals::check_plan`]): draws with a fixed RNG until one deal passes, naming the seat that
 /// failed most often when none does.
 fn check_redeals<G: PartialDeals>(game: &G, plan: &DealPlan) -> Result<(), String> {
     let mut order = vec![0u16; plan.template.len()];
@@ -221,7 +228,7 @@ fn check_redeals<G: PartialDeals>(game: &G, plan: &DealPlan) -> Result<(), Strin
     let mut failed = vec![0u32; plan.players];
     for _ in 0..CHECK_DRAWS {
         plan.draw(&mut order, &mut free, &mut rng);
-        match game.redeal(&order) {
+        match game.redeal_seat(&order) {
             None => return Ok(()),
             Some(seat) => failed[usize::from(seat)] += 1,
         }
@@ -265,7 +272,7 @@ fn cards_of<G: PartialDeals>(key: &str, text: &str) -> Result<Vec<String>, Strin
             i + 1
         ));
     }
-    G::cards(text).map_err(|e| format!("{key}: {e}"))
+    G::spec_cards(text).map_err(|e| format!("{key}: {e}"))
 }
 
 /// A `seatN` key: the seat and its cards (`...` at the end: only these cards are fixed).

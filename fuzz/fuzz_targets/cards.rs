@@ -3,7 +3,7 @@
 //! partial-deal card readers must answer without panicking.
 #![no_main]
 
-use bailab::games::kind::GameKind;
+use bailab::deal_spec::PartialDeals;
 use bailab::games::{chan, tienlen, tusac};
 use libfuzzer_sys::fuzz_target;
 

@@ -81,7 +81,7 @@ fn seeded_setup<G: GameKind>(game: &G, rules: &str, players: usize) -> RecordSet
 /// Plays one game of `G` chosen by `data`: the first byte picks the variant, the second the
 /// seat count, the third the rule set (the variant's own or one of the game's rule samples the
 /// table accepts, as `bailab soak` plays them), the next bytes permute the deck of a seeded deal
-/// (dealt again through [`GameKind::deal_recorded`]), and each following byte picks the deciding
+/// (dealt again through [`Records::deal_recorded`](bailab::games::kind::Records::deal_recorded)), and each following byte picks the deciding
 /// seat's action. Every contract of [`Checker`] is asserted, deeply (determinizations at every
 /// decision and the record), and the record survives JSON. A deck the rules refuse to deal (a
 /// redeal) ends the input without a finding.

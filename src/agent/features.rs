@@ -1,7 +1,7 @@
 //! Features of candidate actions: what a rule list (`rules:PATH`) reads to choose.
 //!
 //! Each game defines its own features
-//! ([`GameKind::FEATURES`](crate::games::kind::GameKind::FEATURES))
+//! ([`Features::FEATURES`](crate::games::kind::Features::FEATURES))
 //! and computes them from the acting seat's view only, never from hidden cards. A feature is a
 //! small integer per legal action (a flag is 0 or 1). Features of the situation (cards left,
 //! stock size) have the same value for every action of a decision; a rule can still use them,

@@ -2,18 +2,21 @@
 //!
 //! The machinery (`sim/`, the generic agents, `record.rs`, the commands) is written once against
 //! [`GameKind`] and never names a game. A game joins by implementing the contracts of
-//! [`crate::game`] plus [`GameKind`] (in [`kind`]), and by one entry in the `registry!` line at the
-//! bottom
-//! of this file; the commands then reach it through [`with_game`], monomorphised for it, so the
+//! [`crate::game`] plus the capability traits that make up [`GameKind`] (in [`kind`]), and by one
+//! entry in the `registry!` line at the bottom of this file; the commands then reach it through [`with_game`], monomorphised for it, so the
 //! hot loop stays static (`play_game::<G>`) with no dynamic dispatch per action.
 //!
 //! # Adding a game
 //!
 //! 1. Write `src/games/<name>/` with a `Game` (its rule options), a `GameState` (a fixed-size
-//!    `Copy` value), a `SeatView` with `determinize`, and an impl of [`GameKind`]: its facts
-//!    ([`GameInfo`]: name, variants, seats, payout unit, its own agents such as `greedy`), how to
-//!    build it from a variant, a player count and a `[rules]` map, its record hooks (deck,
-//!    setup, forced moves), its readable log ([`GameLog`](kind::GameLog)) and its analyser.
+//!    `Copy` value), a `SeatView` with `determinize`, and impls of the capability traits of
+//!    [`kind`]: [`GameCore`] (its facts, [`GameInfo`]: name, variants, seats, payout unit, its
+//!    own agents such as `greedy`; how to build it from a variant, a player count and a `[rules]`
+//!    map; its readable log, [`GameLog`](kind::GameLog)), [`Records`](kind::Records) (deck,
+//!    setup, forced moves), [`PartialDeals`](crate::deal_spec::PartialDeals),
+//!    [`Features`](kind::Features), [`Analyzer`](kind::Analyzer),
+//!    [`DealMeasures`](kind::DealMeasures), [`SoakChecks`](kind::SoakChecks) and
+//!    [`Observe`](observe::Observe). [`GameKind`] is then implemented for it.
 //! 2. Add `pub mod <name>;` and the game's type to the `registry!` line below.
 //!
 //! Nothing else changes: `run`, `merge`, `replay`, `play`, `check`, `analyze`, `agents` and
@@ -27,7 +30,7 @@ pub mod rule_table;
 pub mod tienlen;
 pub mod tusac;
 
-use kind::{GameInfo, GameKind};
+use kind::{GameCore, GameInfo, GameKind};
 
 /// Code run for a game chosen by name: [`with_game`] calls `visit::<G>()` with the game's type.
 pub trait GameVisitor {
@@ -41,12 +44,12 @@ pub trait GameVisitor {
 macro_rules! registry {
     ($($game:ty),+ $(,)?) => {
         /// The facts of every registered game, in registry order.
-        pub const GAMES: &[GameInfo] = &[$(<$game as GameKind>::INFO),+];
+        pub const GAMES: &[GameInfo] = &[$(<$game as GameCore>::INFO),+];
 
         /// Runs `visitor` for the game named `name`.
         pub fn with_game<V: GameVisitor>(name: &str, visitor: V) -> Result<V::Output, String> {
             $(
-                if name == <$game as GameKind>::INFO.name {
+                if name == <$game as GameCore>::INFO.name {
                     return Ok(visitor.visit::<$game>());
                 }
             )+

@@ -9,6 +9,7 @@
 
 use crate::game::{GameState, Seat, SeatView};
 use crate::rng::GameRng;
+use std::fmt::Display;
 
 /// A position read from a file: the seat whose view it is (the seat to decide) and a full state
 /// consistent with that view.
@@ -25,6 +26,59 @@ impl<S: GameState> Position<S> {
     /// (the game's determinization of the seat's view).
     pub fn deal(&self, rng: &mut GameRng) -> S {
         self.state.view(self.seat).determinize(rng)
+    }
+}
+
+/// A key of a position file that does not read; each names the key in full (`seats.2.public`).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum KeyError {
+    /// A value of the wrong type (`found`: its type, or the value itself for numbers and flags).
+    #[error("'{key}' must be {expected}, not {found}")]
+    WrongType {
+        /// The key.
+        key: String,
+        /// What it must be (`a string`).
+        expected: &'static str,
+        /// What it is.
+        found: String,
+    },
+    /// A list with an entry that is not a string.
+    #[error("'{key}' must be a list of strings")]
+    NotStrings {
+        /// The key.
+        key: String,
+    },
+    /// A seat number outside the table.
+    #[error("'{key}' = {seat} is not a seat of {players} (seats 0 to {})", players - 1)]
+    NotASeat {
+        /// The key.
+        key: String,
+        /// The number given.
+        seat: u64,
+        /// The seats at the table.
+        players: usize,
+    },
+    /// A list of seats that is not one, or names a seat outside the table.
+    #[error("'{key}' must be a list of seats below {players}, e.g. [1, 2]")]
+    NotSeats {
+        /// The key.
+        key: String,
+        /// The seats at the table.
+        players: usize,
+    },
+    /// A key the table does not know.
+    #[error("unknown key '{key}' (known here: {known})")]
+    Unknown {
+        /// The key.
+        key: String,
+        /// The keys the table knows, comma-separated.
+        known: String,
+    },
+}
+
+impl From<KeyError> for String {
+    fn from(e: KeyError) -> String {
+        e.to_string()
     }
 }
 
@@ -60,68 +114,70 @@ impl<'a> Keys<'a> {
         }
     }
 
+    /// The error for `key` holding `found` where `expected` belongs.
+    fn wrong(&self, key: &str, expected: &'static str, found: impl Display) -> KeyError {
+        KeyError::WrongType {
+            key: self.name(key),
+            expected,
+            found: found.to_string(),
+        }
+    }
+
     fn get(&mut self, key: &'static str) -> Option<&'a toml::Value> {
         self.known.push(key);
         self.table.get(key)
     }
 
     /// A string value, if given.
-    pub fn str(&mut self, key: &'static str) -> Result<Option<&'a str>, String> {
+    pub fn str(&mut self, key: &'static str) -> Result<Option<&'a str>, KeyError> {
         match self.get(key) {
             None => Ok(None),
             Some(toml::Value::String(s)) => Ok(Some(s.as_str())),
-            Some(v) => Err(format!(
-                "'{}' must be a string, not {}",
-                self.name(key),
-                v.type_str()
-            )),
+            Some(v) => Err(self.wrong(key, "a string", v.type_str())),
         }
     }
 
     /// A non-negative integer value, if given.
-    pub fn uint(&mut self, key: &'static str) -> Result<Option<u64>, String> {
+    pub fn uint(&mut self, key: &'static str) -> Result<Option<u64>, KeyError> {
         match self.get(key) {
             None => Ok(None),
             Some(toml::Value::Integer(i)) if *i >= 0 => Ok(Some(*i as u64)),
-            Some(v) => Err(format!(
-                "'{}' must be a non-negative integer, not {v}",
-                self.name(key)
-            )),
+            Some(v) => Err(self.wrong(key, "a non-negative integer", v)),
         }
     }
 
     /// A boolean value, if given.
-    pub fn bool(&mut self, key: &'static str) -> Result<Option<bool>, String> {
+    pub fn bool(&mut self, key: &'static str) -> Result<Option<bool>, KeyError> {
         match self.get(key) {
             None => Ok(None),
             Some(toml::Value::Boolean(b)) => Ok(Some(*b)),
-            Some(v) => Err(format!(
-                "'{}' must be true or false, not {v}",
-                self.name(key)
-            )),
+            Some(v) => Err(self.wrong(key, "true or false", v)),
         }
     }
 
     /// A seat number below `players`, if given.
-    pub fn seat(&mut self, key: &'static str, players: usize) -> Result<Option<Seat>, String> {
+    pub fn seat(&mut self, key: &'static str, players: usize) -> Result<Option<Seat>, KeyError> {
         match self.uint(key)? {
             Some(s) if s < players as u64 => Ok(Some(s as Seat)),
-            Some(s) => Err(format!(
-                "'{}' = {s} is not a seat of {players} (seats 0 to {})",
-                self.name(key),
-                players - 1
-            )),
+            Some(seat) => Err(KeyError::NotASeat {
+                key: self.name(key),
+                seat,
+                players,
+            }),
             None => Ok(None),
         }
     }
 
     /// A list of seats below `players` (empty when not given).
-    pub fn seats(&mut self, key: &'static str, players: usize) -> Result<Vec<Seat>, String> {
+    pub fn seats(&mut self, key: &'static str, players: usize) -> Result<Vec<Seat>, KeyError> {
         let name = self.name(key);
         let Some(v) = self.get(key) else {
             return Ok(Vec::new());
         };
-        let bad = || format!("'{name}' must be a list of seats below {players}, e.g. [1, 2]");
+        let bad = || KeyError::NotSeats {
+            key: name.clone(),
+            players,
+        };
         let list = v.as_array().ok_or_else(bad)?;
         list.iter()
             .map(|x| {
@@ -134,7 +190,7 @@ impl<'a> Keys<'a> {
     }
 
     /// A list of strings; a single string counts as a list of one (empty when not given).
-    pub fn strings(&mut self, key: &'static str) -> Result<Vec<&'a str>, String> {
+    pub fn strings(&mut self, key: &'static str) -> Result<Vec<&'a str>, KeyError> {
         let name = self.name(key);
         match self.get(key) {
             None => Ok(Vec::new()),
@@ -143,41 +199,33 @@ impl<'a> Keys<'a> {
                 .iter()
                 .map(|x| {
                     x.as_str()
-                        .ok_or_else(|| format!("'{name}' must be a list of strings"))
+                        .ok_or_else(|| KeyError::NotStrings { key: name.clone() })
                 })
                 .collect(),
-            Some(v) => Err(format!(
-                "'{name}' must be a list of strings, not {}",
-                v.type_str()
-            )),
+            Some(v) => Err(self.wrong(key, "a list of strings", v.type_str())),
         }
     }
 
     /// The sub-table `key`, if given.
-    pub fn table(&mut self, key: &'static str) -> Result<Option<&'a toml::Table>, String> {
+    pub fn table(&mut self, key: &'static str) -> Result<Option<&'a toml::Table>, KeyError> {
         match self.get(key) {
             None => Ok(None),
             Some(toml::Value::Table(t)) => Ok(Some(t)),
-            Some(v) => Err(format!(
-                "'{}' must be a table, not {}",
-                self.name(key),
-                v.type_str()
-            )),
+            Some(v) => Err(self.wrong(key, "a table", v.type_str())),
         }
     }
 
     /// Rejects every key not read, naming it and the keys this table knows.
-    pub fn finish(self) -> Result<(), String> {
+    pub fn finish(self) -> Result<(), KeyError> {
         for key in self.table.keys() {
             if !self.known.contains(&key.as_str()) {
                 let mut known = self.known.clone();
                 known.sort_unstable();
                 known.dedup();
-                return Err(format!(
-                    "unknown key '{}' (known here: {})",
-                    self.name(key),
-                    known.join(", ")
-                ));
+                return Err(KeyError::Unknown {
+                    key: self.name(key),
+                    known: known.join(", "),
+                });
             }
         }
         Ok(())

@@ -52,18 +52,49 @@ pub fn to_rules<O>(table: &[RuleOption<O>], o: &O) -> RuleMap {
     m
 }
 
+/// A `[rules]` entry that does not set an option: each names the option as given.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum RuleError {
+    /// A value the option's row refuses.
+    #[error("rules: '{key}' = {value}: {reason}")]
+    Value {
+        /// The option's name as given (maybe an alias of the row's name).
+        key: String,
+        /// The value given.
+        value: Value,
+        /// What is wrong (what the row accepts).
+        reason: String,
+    },
+    /// A name no row has.
+    #[error("rules: unknown option '{key}'")]
+    Unknown {
+        /// The name given.
+        key: String,
+    },
+}
+
+impl From<RuleError> for String {
+    fn from(e: RuleError) -> String {
+        e.to_string()
+    }
+}
+
 /// Sets the option `key` of `o` from `value`: `None` when no row has that name, else the row's
-/// result, its error written `rules: 'shown' = value: what` (`shown` is the name as given, which
-/// may be an alias of `key`).
+/// result, its error naming `shown` (the name as given, which may be an alias of `key`), the
+/// value and what is wrong.
 pub fn set<O>(
     table: &[RuleOption<O>],
     o: &mut O,
     key: &str,
     shown: &str,
     value: &Value,
-) -> Option<Result<(), String>> {
+) -> Option<Result<(), RuleError>> {
     let row = table.iter().find(|row| row.name == key)?;
-    Some((row.set)(o, value).map_err(|e| format!("rules: '{shown}' = {value}: {e}")))
+    Some((row.set)(o, value).map_err(|reason| RuleError::Value {
+        key: shown.to_string(),
+        value: value.clone(),
+        reason,
+    }))
 }
 
 /// The names of the rows, in table order.

@@ -3,7 +3,7 @@
 //! shown the state after the deal and after every decision ([`Checker::step`]), then the end
 //! ([`Checker::end`]).
 //!
-//! Every step: every card in exactly one place ([`GameKind::check_cards`]), an outcome only at the
+//! Every step: every card in exactly one place ([`SoakChecks::check_cards`](crate::games::kind::SoakChecks::check_cards)), an outcome only at the
 //! end, and the game no longer than [`MAX_STEPS`] decisions. A deep game (its checker started
 //! with `deep`) also has, at every decision: a legal action for the seat to move; its own view's
 //! determinization with the same seat to move, its cards conserved and the same legal actions;
@@ -66,7 +66,7 @@ impl<G: GameKind> Checker<G> {
 
     /// Checks the state after the deal (`decision` none) or after a decision.
     pub fn step(&mut self, (state, decision): Step<'_, G::State>) -> Result<(), String> {
-        G::check_cards(state).map_err(|e| self.at(&e))?;
+        G::check_cards(state).map_err(|e| self.at(&e.to_string()))?;
         if let Some(d) = &mut self.deep {
             d.recorder.observe(state, decision);
         }

@@ -4,7 +4,7 @@
 //!
 //! Deal `d` is dealt from the seed as in a run ([`seeded_deal`]) and played
 //! with rule set `d mod R` (the variant's own rules, then the game's
-//! [`GameKind::RULE_SAMPLES`]) and with seat `s` held by agent number `digit s of (d div R)` in
+//! [`SoakChecks::RULE_SAMPLES`](crate::games::kind::SoakChecks::RULE_SAMPLES)) and with seat `s` held by agent number `digit s of (d div R)` in
 //! base `k` (the `k` agents given), so that every mix of agents at every seat comes round. Every
 //! `deep_every`-th deal is also checked deeply (determinizations and its record). A fault names
 //! its deal, so that one deal can be played again alone.

@@ -1,4 +1,4 @@
-//! Tuning a game's `greedy` weights ([`GameKind::GREEDY_WEIGHTS`]) by play: random search
+//! Tuning a game's `greedy` weights ([`Features::GREEDY_WEIGHTS`](crate::games::kind::Features::GREEDY_WEIGHTS)) by play: random search
 //! around the defaults, raced with successive halving on common random numbers.
 //!
 //! - **Candidates:** candidate 0 is the default weights (greedy's rule, the reference); then the

@@ -12,7 +12,7 @@ use bailab::game::{Game, GameState, Seat, SeatView};
 use bailab::games::chan::{
     Action, Card, Chan, ChanState, MeldSource, Origin, Phase, Resume, Setup, Via,
 };
-use bailab::games::kind::GameKind;
+use bailab::games::kind::Features;
 use bailab::rng::{stream_rng, DEAL_STREAM};
 use bailab::sim::agent_stream;
 

@@ -8,13 +8,13 @@ use crate::common;
 use bailab::game::RuleMap;
 use bailab::games::chan::rules::PREDS;
 use bailab::games::chan::{Chan, Options, Rule};
-use bailab::games::kind::{GameKind, RuleDoc};
+use bailab::games::kind::{GameCore, RuleDoc};
 use common::{ok, stdout, Scratch};
 use serde_json::json;
 use std::path::Path;
 
 fn docs() -> Vec<RuleDoc> {
-    <Chan as GameKind>::rule_docs()
+    <Chan as GameCore>::rule_docs()
 }
 
 fn root() -> &'static Path {

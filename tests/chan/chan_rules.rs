@@ -11,7 +11,7 @@ use bailab::games::chan::{
     FirstAfterDraw, Hand, MeldSource, Options, Origin, Phase, Pred, PredSet, Resume, Setup,
     ThapThanhRule, Via,
 };
-use bailab::games::kind::GameKind;
+use bailab::games::kind::{Analyzer, GameCore, Records};
 
 fn c(s: &str) -> Card {
     s.parse().unwrap()
@@ -857,7 +857,7 @@ fn option_auto_expose_thien_khai() {
     let s = game(std4()).deal_deck(&deck_dealing(hand), Setup::default());
     assert_eq!(s.seat(0).melds.len(), 1);
     assert_eq!(s.seat(0).concealed.count(c("2v")), 0);
-    assert!(<Chan as GameKind>::forced_event(&s.last_events()[0]).is_some());
+    assert!(<Chan as Records>::forced_event(&s.last_events()[0]).is_some());
     let mut o = std4();
     o.auto_expose_thien_khai = false;
     let s = game(o).deal_deck(&deck_dealing(hand), Setup::default());

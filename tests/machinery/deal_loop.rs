@@ -9,7 +9,7 @@ use bailab::agent::Agent;
 use bailab::agents::FirstAgent;
 use bailab::game::{GameId, GameState, Outcome, RuleMap, Seat, MAX_SEATS};
 use bailab::games::chan::Chan;
-use bailab::games::kind::{GameKind, Per, NOT_APPLICABLE, NOT_MEASURED};
+use bailab::games::kind::{GameCore, GameKind, Per, NOT_APPLICABLE, NOT_MEASURED};
 use bailab::games::tienlen::TienLen;
 use bailab::games::tusac::TuSac;
 use bailab::rng::GameRng;

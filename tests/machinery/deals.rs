@@ -5,7 +5,7 @@ use crate::common;
 
 use bailab::game::RuleMap;
 use bailab::games::chan::Chan;
-use bailab::games::kind::GameKind;
+use bailab::games::kind::{GameCore, GameKind};
 use bailab::games::tienlen::TienLen;
 use bailab::games::tusac::TuSac;
 use bailab::sim::files::schema::{DISTRIBUTIONS_HEADER, MEANS_HEADER};

@@ -478,7 +478,7 @@ fn a_failed_run_leaves_the_earlier_results_untouched() {
 fn worst_card_probe() {
     use bailab::agents::catalogue::make_agent;
     use bailab::game::{GameId, GameState};
-    use bailab::games::kind::GameKind;
+    use bailab::games::kind::Analyzer;
     use bailab::games::tusac::{Event, TuSac, TuSacState};
     let n = 4000u64;
     for w in ["w1", "w2", "w3"] {

@@ -321,7 +321,7 @@ fn learn_and_tune_refuse_budgets_that_cannot_work() {
     let err = fails(&s.0, &["tune", "--game", "chan", "--candidates", "0"]);
     assert!(err.contains("nothing to race"), "{err}");
     // the only candidate given is the defaults themselves
-    let w = &<bailab::games::chan::Chan as bailab::games::kind::GameKind>::GREEDY_WEIGHTS[0];
+    let w = &<bailab::games::chan::Chan as bailab::games::kind::Features>::GREEDY_WEIGHTS[0];
     let same = format!("{}={}", w.name, w.default);
     let err = fails(
         &s.0,

@@ -5,6 +5,7 @@
 //! and `replay` agree and their records check.
 
 use crate::common;
+use bailab::deal_spec::PartialDeals;
 
 use bailab::deal_spec::{deal_with_spec, DealLayout, DealSpec};
 use bailab::game::RuleMap;

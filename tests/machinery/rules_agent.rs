@@ -11,7 +11,7 @@ use bailab::agents::rules::{feature_names, feature_rows, greedy, RulesAgent};
 use bailab::game::GameId;
 use bailab::game::RuleMap;
 use bailab::game::{ActionBuffer, GameState, SeatView};
-use bailab::games::kind::GameKind;
+use bailab::games::kind::{Features, GameKind};
 use bailab::games::tusac::TuSac;
 use bailab::games::{with_game, GameVisitor, GAMES};
 use bailab::rng::stream_rng;

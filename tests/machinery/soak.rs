@@ -4,7 +4,7 @@
 
 use bailab::game::{Game, GameState, RuleMap};
 use bailab::games::chan::Chan;
-use bailab::games::kind::GameKind;
+use bailab::games::kind::{GameCore, GameKind};
 use bailab::games::tienlen::TienLen;
 use bailab::games::tusac::TuSac;
 use bailab::rng::stream_rng;

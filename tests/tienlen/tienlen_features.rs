@@ -6,7 +6,7 @@
 
 use bailab::agent::features::{FeatureRow, MAX_FEATURES};
 use bailab::game::SeatView;
-use bailab::games::kind::GameKind;
+use bailab::games::kind::Features;
 use bailab::games::tienlen::card::DECK_SIZE;
 use bailab::games::tienlen::moves::combinations;
 use bailab::games::tienlen::split::{combos, Splitter};

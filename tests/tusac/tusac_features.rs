@@ -10,7 +10,7 @@ use bailab::agent::features::{FeatureRow, MAX_FEATURES};
 use bailab::agent::uniform_index;
 use bailab::agents::catalogue::make_agent;
 use bailab::game::{Game, GameState, Seat, SeatView};
-use bailab::games::kind::GameKind;
+use bailab::games::kind::Features;
 use bailab::games::tusac::actions::Phase;
 use bailab::games::tusac::card::{parse_cards, CARD_TYPES};
 use bailab::games::tusac::meld::Melds;

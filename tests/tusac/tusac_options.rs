@@ -8,7 +8,7 @@ use crate::common;
 use bailab::agent::uniform_index;
 use bailab::game::RuleMap;
 use bailab::game::{Game, GameState};
-use bailab::games::kind::GameKind;
+use bailab::games::kind::{GameCore, SoakChecks};
 use bailab::games::tusac::onepack::state::OnePackState;
 use bailab::games::tusac::options::{Core, Options, CORE_TABLE, OPTIONS};
 use bailab::games::tusac::OnePack;

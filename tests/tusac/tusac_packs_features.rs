@@ -9,7 +9,7 @@ use bailab::agent::greedy::feature_slot;
 use bailab::agent::uniform_index;
 use bailab::game::RuleMap;
 use bailab::game::{Game, GameState, Seat, MAX_SEATS};
-use bailab::games::kind::{GameKind, NOT_APPLICABLE, NOT_MEASURED};
+use bailab::games::kind::{GameCore, NOT_APPLICABLE, NOT_MEASURED};
 use bailab::games::tusac::actions::{Action, Phase};
 use bailab::games::tusac::card::Rank;
 use bailab::games::tusac::deals::{measure_index, MEASURES, ONE_PACK_MEASURES};

@@ -1,4 +1,4 @@
-//! Chắn's entry in the game registry ([`GameKind`]): its facts, options from a `[rules]` map,
+//! Chắn's entry in the game registry (the capability traits of [`crate::games::kind`]): its facts, options from a `[rules]` map,
 //! its `greedy`, its record hooks (deck in §2.4's dealing order, the first player and the
 //! previous winner as setup, forced moves with their rule ids and the winner's factors), its
 //! analyser and its benchmark figures.
@@ -14,12 +14,13 @@ use super::{Hand, Options};
 use crate::agent::features::{FeatureInfo, FeatureRow};
 use crate::agent::spec::AgentSpec;
 use crate::agent::{Agent, AgentError};
-use crate::deal_spec::DealLayout;
+use crate::deal_spec::{DealLayout, PartialDeals};
 use crate::game::Game;
 use crate::game::RuleMap;
 use crate::games::kind::{
-    cards_conserved, check_variant, rules_with_players, Analysis, AnalyzeOptions, BenchRow,
-    GameInfo, GameKind, RecordSetup, RuleDoc,
+    cards_conserved, check_variant, rules_with_players, Analysis, AnalyzeOptions, Analyzer,
+    BenchRow, CardsError, DealMeasures, Features, GameCore, GameInfo, RecordSetup, Records,
+    RuleDoc, SoakChecks,
 };
 use crate::record::RecordEvent;
 use crate::rng::{stream_rng, DEAL_STREAM};
@@ -58,7 +59,7 @@ fn setup_of(map: &RuleMap, players: u8) -> Result<Setup, String> {
     Ok(setup)
 }
 
-impl GameKind for Chan {
+impl GameCore for Chan {
     const INFO: GameInfo = GameInfo {
         name: "chan",
         title: "Chắn",
@@ -70,30 +71,8 @@ impl GameKind for Chan {
         ranks_places: false,
         agents: &[GREEDY_INFO],
     };
-    type Log = ChanLog;
 
-    fn read_position(
-        variant: &str,
-        text: &str,
-        origin: &str,
-    ) -> Result<(Chan, crate::games::position::Position<ChanState>), String> {
-        super::position::read(variant, text, origin)
-    }
-    const DEAL_MEASURES: &'static [crate::games::kind::MeasureInfo] = super::deals::MEASURES;
-    fn measure_deal(state: &Self::State, out: &mut [[i32; crate::game::MAX_SEATS]]) {
-        super::deals::measure(state, out);
-    }
-    fn check_cards(s: &ChanState) -> Result<(), String> {
-        let seats: usize = (0..s.players() as crate::game::Seat)
-            .map(|x| s.seat(x).concealed.len() + s.seat(x).exposed().len())
-            .sum();
-        let held = seats + s.dead().len() + s.stock_len() + usize::from(s.live().is_some());
-        cards_conserved(held, DECK_SIZE)
-    }
-    const RULE_SAMPLES: &'static [&'static str] = &[
-        r#"{"first_player_after_draw": "Next", "auto_expose_thien_khai": false, "chan_discard_rule": "Strict"}"#,
-        r#"{"u_pass_forfeit": true, "chi_includes_passed_draw": true, "thap_thanh_rule": "SumPointsOfColourFactors", "ga_points": 0}"#,
-    ];
+    type Log = ChanLog;
 
     fn build(variant: &str, players: usize, rules: &RuleMap) -> Result<Chan, String> {
         check_variant(&Self::INFO, variant)?;
@@ -109,18 +88,6 @@ impl GameKind for Chan {
         super::options::RULE_DOCS.to_vec()
     }
 
-    const FEATURES: &'static [FeatureInfo] = super::features::FEATURES;
-
-    const GREEDY_WEIGHTS: &'static [crate::agent::greedy::Weight] = super::greedy::WEIGHTS;
-
-    fn features(
-        view: &super::ChanView<'_>,
-        legal: &[super::types::Action],
-        rows: &mut [FeatureRow],
-    ) {
-        super::features::features(view, legal, rows)
-    }
-
     fn own_agent(spec: &AgentSpec) -> Result<Box<dyn Agent<ChanState>>, AgentError> {
         match spec.name.as_str() {
             "greedy" => Ok(Box::new(ChanGreedy::from_spec(spec)?)),
@@ -130,7 +97,9 @@ impl GameKind for Chan {
             }),
         }
     }
+}
 
+impl Records for Chan {
     fn record_setup(start: &ChanState) -> RecordSetup {
         let s = start.setup();
         let mut setup = RuleMap::new();
@@ -148,19 +117,6 @@ impl GameKind for Chan {
     fn deal_recorded(&self, deck: &str, setup: &RuleMap) -> Result<ChanState, String> {
         let setup = setup_of(setup, self.options().players)?;
         Ok(self.deal_deck(&parse_deck(deck)?, setup))
-    }
-
-    fn deal_layout(&self, first: Option<crate::game::Seat>) -> Result<DealLayout, String> {
-        Ok(super::deal_spec::layout(self, first))
-    }
-
-    fn spec_cards(text: &str) -> Result<Vec<String>, String> {
-        super::deal_spec::spec_cards(text)
-    }
-
-    fn deal_order(&self, order: &[u16], setup: &RuleMap) -> Result<ChanState, String> {
-        let setup = setup_of(setup, self.options().players)?;
-        super::deal_spec::deal_order(self, order, setup)
     }
 
     fn forced_event(e: &Event) -> Option<RecordEvent> {
@@ -182,6 +138,47 @@ impl GameKind for Chan {
             rule: Some(rule.id().to_string()),
             legal: None,
         })
+    }
+}
+
+impl PartialDeals for Chan {
+    const NAME: &'static str = Self::INFO.name;
+
+    fn deal_layout(&self, first: Option<crate::game::Seat>) -> Result<DealLayout, String> {
+        Ok(super::deal_spec::layout(self, first))
+    }
+
+    fn spec_cards(text: &str) -> Result<Vec<String>, String> {
+        super::deal_spec::spec_cards(text)
+    }
+
+    fn deal_order(&self, order: &[u16], setup: &RuleMap) -> Result<ChanState, String> {
+        let setup = setup_of(setup, self.options().players)?;
+        super::deal_spec::deal_order(self, order, setup)
+    }
+}
+
+impl Features for Chan {
+    const FEATURES: &'static [FeatureInfo] = super::features::FEATURES;
+
+    const GREEDY_WEIGHTS: &'static [crate::agent::greedy::Weight] = super::greedy::WEIGHTS;
+
+    fn features(
+        view: &super::ChanView<'_>,
+        legal: &[super::types::Action],
+        rows: &mut [FeatureRow],
+    ) {
+        super::features::features(view, legal, rows)
+    }
+}
+
+impl Analyzer for Chan {
+    fn read_position(
+        variant: &str,
+        text: &str,
+        origin: &str,
+    ) -> Result<(Chan, crate::games::position::Position<ChanState>), String> {
+        super::position::read(variant, text, origin)
     }
 
     fn analyze(hand: &str, opts: &AnalyzeOptions) -> Result<Analysis, String> {
@@ -219,6 +216,29 @@ impl GameKind for Chan {
         );
         vec![decomposition, analysis]
     }
+}
+
+impl DealMeasures for Chan {
+    const DEAL_MEASURES: &'static [crate::games::kind::MeasureInfo] = super::deals::MEASURES;
+
+    fn measure_deal(state: &Self::State, out: &mut [[i32; crate::game::MAX_SEATS]]) {
+        super::deals::measure(state, out);
+    }
+}
+
+impl SoakChecks for Chan {
+    fn check_cards(s: &ChanState) -> Result<(), CardsError> {
+        let seats: usize = (0..s.players() as crate::game::Seat)
+            .map(|x| s.seat(x).concealed.len() + s.seat(x).exposed().len())
+            .sum();
+        let held = seats + s.dead().len() + s.stock_len() + usize::from(s.live().is_some());
+        cards_conserved(held, DECK_SIZE)
+    }
+
+    const RULE_SAMPLES: &'static [&'static str] = &[
+        r#"{"first_player_after_draw": "Next", "auto_expose_thien_khai": false, "chan_discard_rule": "Strict"}"#,
+        r#"{"u_pass_forfeit": true, "chi_includes_passed_draw": true, "thap_thanh_rule": "SumPointsOfColourFactors", "ga_points": 0}"#,
+    ];
 }
 
 /// 19-card dealt hands from seeded deals.

@@ -130,7 +130,7 @@ impl Options {
         let mut o = Options::default_for(4);
         for (k, v) in rules {
             rule_table::set(OPTIONS, &mut o, k, k, v)
-                .unwrap_or_else(|| Err(format!("rules: unknown option '{k}'")))?;
+                .unwrap_or_else(|| Err(rule_table::RuleError::Unknown { key: k.clone() }))?;
         }
         Ok(o)
     }

@@ -15,7 +15,7 @@ use super::state::{Chan, ChanState};
 use super::types::{Live, Origin, Phase, Resume, Setup, Via, DECK_SIZE};
 use crate::game::RuleMap;
 use crate::game::Seat;
-use crate::games::kind::GameKind;
+use crate::games::kind::GameCore;
 use crate::games::position::{parse_toml, seat_tables, Common, CopyCount, Keys, Position};
 
 /// Cards a seat holds, concealed and exposed, between its decisions.
@@ -39,7 +39,7 @@ pub fn read(
 ) -> Result<(Chan, Position<ChanState>), String> {
     let doc = parse_toml(text, origin)?;
     let mut keys = Keys::new("", &doc);
-    let info = <Chan as GameKind>::INFO;
+    let info = <Chan as GameCore>::INFO;
     let common = Common::read(&mut keys, info.name, 4, info.seats)?;
     let (n, me) = (common.players, common.seat);
     let game = Chan::build(variant, n, &RuleMap::new())?;

@@ -1,4 +1,4 @@
-//! Tiến Lên's entry in the game registry ([`GameKind`]): its facts, options from a `[rules]` map,
+//! Tiến Lên's entry in the game registry (the capability traits of [`crate::games::kind`]): its facts, options from a `[rules]` map,
 //! its `greedy`, its record hooks (deck in §2.3's dealing order, the deal's setup, forced moves
 //! and payments), its analyser and its benchmark figures.
 
@@ -15,12 +15,13 @@ use super::Options;
 use crate::agent::features::{FeatureInfo, FeatureRow};
 use crate::agent::spec::AgentSpec;
 use crate::agent::{Agent, AgentError};
-use crate::deal_spec::DealLayout;
+use crate::deal_spec::{DealLayout, PartialDeals};
 use crate::game::Game;
 use crate::game::RuleMap;
 use crate::games::kind::{
-    cards_conserved, check_variant, rules_with_players, Analysis, AnalyzeOptions, BenchRow,
-    GameInfo, GameKind, RecordSetup, RuleDoc,
+    cards_conserved, check_variant, rules_with_players, Analysis, AnalyzeOptions, Analyzer,
+    BenchRow, CardsError, DealMeasures, Features, GameCore, GameInfo, RecordSetup, Records,
+    RuleDoc, SoakChecks,
 };
 use crate::record::RecordEvent;
 use crate::rng::{stream_rng, DEAL_STREAM};
@@ -62,7 +63,7 @@ fn setup_of(map: &RuleMap, players: u8) -> Result<Setup, String> {
     Ok(setup)
 }
 
-impl GameKind for TienLen {
+impl GameCore for TienLen {
     const INFO: GameInfo = GameInfo {
         name: "tienlen",
         title: "Tiến Lên",
@@ -74,31 +75,8 @@ impl GameKind for TienLen {
         ranks_places: true,
         agents: &[GREEDY_INFO],
     };
-    type Log = TienLenLog;
 
-    const DEAL_MEASURES: &'static [crate::games::kind::MeasureInfo] = super::deals::MEASURES;
-    fn measure_deal(state: &Self::State, out: &mut [[i32; crate::game::MAX_SEATS]]) {
-        super::deals::measure(state, out);
-    }
-    fn check_cards(s: &TienLenState) -> Result<(), String> {
-        let mut all = s.set_aside();
-        let mut held = s.set_aside().len() as usize;
-        for seat in 0..s.players() as crate::game::Seat {
-            all = all.union(s.hand(seat)).union(s.played_by(seat));
-            held += (s.hand(seat).len() + s.played_by(seat).len()) as usize;
-        }
-        if all != Cards::ALL {
-            return Err(format!(
-                "cards missing from play: {}",
-                Cards::ALL.minus(all)
-            ));
-        }
-        cards_conserved(held, DECK_SIZE)
-    }
-    const RULE_SAMPLES: &'static [&'static str] = &[
-        r#"{"ps3_chops_pair_of_twos": true, "quad_chops": "PairOnly", "ps5_powers": false, "oot_chop_min_pairs": "none", "passed_player_may_chop_in_turn": true}"#,
-        r#"{"forbid_finish_on_two": true, "cong_den_enabled": false, "toi_trang_dem_heo": true, "initial_game_also_general_list": true, "oot_chop_min_pairs": 5}"#,
-    ];
+    type Log = TienLenLog;
 
     fn build(variant: &str, players: usize, rules: &RuleMap) -> Result<TienLen, String> {
         check_variant(&Self::INFO, variant)?;
@@ -114,18 +92,6 @@ impl GameKind for TienLen {
         super::options::RULE_DOCS.to_vec()
     }
 
-    const FEATURES: &'static [FeatureInfo] = super::features::FEATURES;
-
-    const GREEDY_WEIGHTS: &'static [crate::agent::greedy::Weight] = super::greedy::WEIGHTS;
-
-    fn features(
-        view: &super::TienLenView<'_>,
-        legal: &[super::types::Action],
-        rows: &mut [FeatureRow],
-    ) {
-        super::features::features(view, legal, rows)
-    }
-
     fn own_agent(spec: &AgentSpec) -> Result<Box<dyn Agent<TienLenState>>, AgentError> {
         match spec.name.as_str() {
             "greedy" => Ok(Box::new(TienLenGreedy::from_spec(spec)?)),
@@ -135,7 +101,9 @@ impl GameKind for TienLen {
             }),
         }
     }
+}
 
+impl Records for TienLen {
     fn record_setup(start: &TienLenState) -> RecordSetup {
         let s = start.setup();
         let mut setup = RuleMap::new();
@@ -154,19 +122,6 @@ impl GameKind for TienLen {
     fn deal_recorded(&self, deck: &str, setup: &RuleMap) -> Result<TienLenState, String> {
         let setup = setup_of(setup, self.options().players)?;
         Ok(self.deal_deck(&parse_deck(deck)?, setup))
-    }
-
-    fn deal_layout(&self, first: Option<crate::game::Seat>) -> Result<DealLayout, String> {
-        Ok(super::deal_spec::layout(self, first))
-    }
-
-    fn spec_cards(text: &str) -> Result<Vec<String>, String> {
-        super::deal_spec::spec_cards(text)
-    }
-
-    fn deal_order(&self, order: &[u16], setup: &RuleMap) -> Result<TienLenState, String> {
-        let setup = setup_of(setup, self.options().players)?;
-        super::deal_spec::deal_order(self, order, setup)
     }
 
     fn forced_event(e: &Event) -> Option<RecordEvent> {
@@ -189,7 +144,40 @@ impl GameKind for TienLen {
             legal: None,
         })
     }
+}
 
+impl PartialDeals for TienLen {
+    const NAME: &'static str = Self::INFO.name;
+
+    fn deal_layout(&self, first: Option<crate::game::Seat>) -> Result<DealLayout, String> {
+        Ok(super::deal_spec::layout(self, first))
+    }
+
+    fn spec_cards(text: &str) -> Result<Vec<String>, String> {
+        super::deal_spec::spec_cards(text)
+    }
+
+    fn deal_order(&self, order: &[u16], setup: &RuleMap) -> Result<TienLenState, String> {
+        let setup = setup_of(setup, self.options().players)?;
+        super::deal_spec::deal_order(self, order, setup)
+    }
+}
+
+impl Features for TienLen {
+    const FEATURES: &'static [FeatureInfo] = super::features::FEATURES;
+
+    const GREEDY_WEIGHTS: &'static [crate::agent::greedy::Weight] = super::greedy::WEIGHTS;
+
+    fn features(
+        view: &super::TienLenView<'_>,
+        legal: &[super::types::Action],
+        rows: &mut [FeatureRow],
+    ) {
+        super::features::features(view, legal, rows)
+    }
+}
+
+impl Analyzer for TienLen {
     fn analyze(hand: &str, opts: &AnalyzeOptions) -> Result<Analysis, String> {
         check_variant(&Self::INFO, &opts.variant)?;
         if !opts.seen.trim().is_empty() {
@@ -228,4 +216,34 @@ impl GameKind for TienLen {
             split.len()
         })]
     }
+}
+
+impl DealMeasures for TienLen {
+    const DEAL_MEASURES: &'static [crate::games::kind::MeasureInfo] = super::deals::MEASURES;
+
+    fn measure_deal(state: &Self::State, out: &mut [[i32; crate::game::MAX_SEATS]]) {
+        super::deals::measure(state, out);
+    }
+}
+
+impl SoakChecks for TienLen {
+    fn check_cards(s: &TienLenState) -> Result<(), CardsError> {
+        let mut all = s.set_aside();
+        let mut held = s.set_aside().len() as usize;
+        for seat in 0..s.players() as crate::game::Seat {
+            all = all.union(s.hand(seat)).union(s.played_by(seat));
+            held += (s.hand(seat).len() + s.played_by(seat).len()) as usize;
+        }
+        if all != Cards::ALL {
+            return Err(CardsError::Missing {
+                cards: Cards::ALL.minus(all).to_string(),
+            });
+        }
+        cards_conserved(held, DECK_SIZE)
+    }
+
+    const RULE_SAMPLES: &'static [&'static str] = &[
+        r#"{"ps3_chops_pair_of_twos": true, "quad_chops": "PairOnly", "ps5_powers": false, "oot_chop_min_pairs": "none", "passed_player_may_chop_in_turn": true}"#,
+        r#"{"forbid_finish_on_two": true, "cong_den_enabled": false, "toi_trang_dem_heo": true, "initial_game_also_general_list": true, "oot_chop_min_pairs": 5}"#,
+    ];
 }

@@ -238,7 +238,7 @@ impl Options {
         }
         for (k, v) in rules {
             rule_table::set(OPTIONS, &mut o, k, k, v)
-                .unwrap_or_else(|| Err(format!("rules: unknown option '{k}'")))?;
+                .unwrap_or_else(|| Err(rule_table::RuleError::Unknown { key: k.clone() }))?;
         }
         o.validate()?;
         Ok(o)

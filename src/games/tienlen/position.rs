@@ -13,7 +13,7 @@ use super::types::{Chain, Phase, Setup, HAND_SIZE, MAX_PLAYERS};
 use crate::fixed::CopyVec;
 use crate::game::RuleMap;
 use crate::game::Seat;
-use crate::games::kind::GameKind;
+use crate::games::kind::GameCore;
 use crate::games::position::{parse_toml, seat_tables, Common, CopyCount, Keys, Position};
 
 /// Reads a position file into the game (the variant, the file's players) and the position.
@@ -24,7 +24,7 @@ pub fn read(
 ) -> Result<(TienLen, Position<TienLenState>), String> {
     let doc = parse_toml(text, origin)?;
     let mut keys = Keys::new("", &doc);
-    let info = <TienLen as GameKind>::INFO;
+    let info = <TienLen as GameCore>::INFO;
     let common = Common::read(&mut keys, info.name, 4, info.seats)?;
     let (n, me) = (common.players, common.seat);
     let game = TienLen::build(variant, n, &RuleMap::new())?;

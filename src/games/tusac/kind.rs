@@ -1,4 +1,4 @@
-//! Tứ Sắc's entry in the game registry ([`GameKind`]): its facts, options from a `[rules]` map,
+//! Tứ Sắc's entry in the game registry (the capability traits of [`crate::games::kind`]): its facts, options from a `[rules]` map,
 //! its own agents, its record hooks, its analyser and its benchmark figures.
 
 use super::actions::{Action, Event};
@@ -14,16 +14,17 @@ use super::options::Options;
 use crate::agent::features::{FeatureInfo, FeatureRow};
 use crate::agent::spec::AgentSpec;
 use crate::agent::{Agent, AgentError};
-use crate::deal_spec::DealLayout;
+use crate::deal_spec::{DealLayout, PartialDeals};
 use crate::game::Game;
 use crate::game::RuleMap;
 use crate::games::kind::{
-    cards_conserved, Analysis, AnalyzeOptions, BenchRow, GameInfo, GameKind, RecordSetup, RuleDoc,
+    cards_conserved, Analysis, AnalyzeOptions, Analyzer, BenchRow, CardsError, DealMeasures,
+    Features, GameCore, GameInfo, RecordSetup, Records, RuleDoc, SoakChecks,
 };
 use crate::record::RecordEvent;
 use crate::rng::{stream_rng, DEAL_STREAM};
 
-impl GameKind for TuSac {
+impl GameCore for TuSac {
     const INFO: GameInfo = GameInfo {
         name: "tusac",
         title: "Tứ Sắc",
@@ -35,31 +36,8 @@ impl GameKind for TuSac {
         ranks_places: false,
         agents: &[GREEDY_INFO],
     };
-    type Log = TuSacLog;
 
-    const DEAL_MEASURES: &'static [crate::games::kind::MeasureInfo] = super::deals::MEASURES;
-    fn measure_deal(state: &Self::State, out: &mut [[i32; crate::game::MAX_SEATS]]) {
-        match state {
-            TuSacState::OnePack(s) => super::onepack::deals::measure(s, out),
-            TuSacState::MultiPack(s) => super::packs::deals::measure(s, out),
-        }
-    }
-    fn check_cards(state: &TuSacState) -> Result<(), String> {
-        let (held, dealt) = match state {
-            TuSacState::OnePack(s) => (s.total_cards(), super::onepack::deck::DECK_SIZE),
-            TuSacState::MultiPack(s) => (s.total_cards(), s.deck().len()),
-        };
-        cards_conserved(held, dealt)
-    }
-    const RULE_SAMPLES: &'static [&'static str] = &[
-        // The one-pack core (classic, 4sac).
-        r#"{"khui_rule": "Optional", "pair_claim_rule": "Optional", "pair_waiting_exception": false, "passed_draw": "ChowPawnsOrPair", "discard_rule": "AnyNonKing", "natural_win_for_first": false}"#,
-        r#"{"drawn_king": "WinKongThenDrawer", "exposed_triple_upgrade": true, "payout": "KongDeduction", "worst_card_penalty": false}"#,
-        // The multi-pack core (sisepai21, dirtyking26).
-        r#"{"khui_rule": "Optional", "pair_claim_rule": "Optional", "passed_draw": "DrawerDiscards", "discard_rule": "AnyNonKing"}"#,
-        r#"{"redeal_dead_hands": true, "dealt_quad": "FaceDownLocked", "reshuffles": 1, "win_test": "CompleteOver9", "pair_meld_min_points": 3}"#,
-        r#"{"reshuffles": 0, "stock_floor": 3, "worst_card_penalty": false}"#,
-    ];
+    type Log = TuSacLog;
 
     fn build(variant: &str, players: usize, rules: &RuleMap) -> Result<TuSac, String> {
         crate::games::kind::check_variant(&Self::INFO, variant)?;
@@ -81,17 +59,6 @@ impl GameKind for TuSac {
         super::options::rule_docs()
     }
 
-    const FEATURES: &'static [FeatureInfo] = super::features::FEATURES;
-
-    const GREEDY_WEIGHTS: &'static [crate::agent::greedy::Weight] = super::greedy::WEIGHTS;
-
-    fn features(view: &TuSacView<'_>, legal: &[Action], rows: &mut [FeatureRow]) {
-        match view {
-            TuSacView::OnePack(v) => super::onepack::features::features(v, legal, rows),
-            TuSacView::MultiPack(v) => super::packs::features::features(v, legal, rows),
-        }
-    }
-
     fn own_agent(spec: &AgentSpec) -> Result<Box<dyn Agent<TuSacState>>, AgentError> {
         match spec.name.as_str() {
             "greedy" => Ok(Box::new(TuSacGreedy::from_spec(spec)?)),
@@ -101,33 +68,15 @@ impl GameKind for TuSac {
             }),
         }
     }
+}
 
+impl Records for TuSac {
     fn record_setup(start: &TuSacState) -> RecordSetup {
         super::record::setup(start)
     }
 
     fn deal_recorded(&self, deck: &str, setup: &RuleMap) -> Result<TuSacState, String> {
         super::record::deal(self, deck, setup)
-    }
-
-    fn deal_layout(&self, first: Option<crate::game::Seat>) -> Result<DealLayout, String> {
-        super::deal_spec::layout(self, first)
-    }
-
-    fn spec_cards(text: &str) -> Result<Vec<String>, String> {
-        super::deal_spec::spec_cards(text)
-    }
-
-    fn deal_order(&self, order: &[u16], setup: &RuleMap) -> Result<TuSacState, String> {
-        super::deal_spec::deal_order(self, order, setup)
-    }
-
-    fn redeal_seat(&self, order: &[u16]) -> Option<crate::game::Seat> {
-        super::deal_spec::redeal_seat(self, order)
-    }
-
-    fn check_plan(&self, plan: &crate::deal_spec::DealPlan) -> Result<(), String> {
-        super::deal_spec::check_plan(self, plan)
     }
 
     fn forced_event(e: &Event) -> Option<RecordEvent> {
@@ -157,7 +106,46 @@ impl GameKind for TuSac {
             legal: None,
         })
     }
+}
 
+impl PartialDeals for TuSac {
+    const NAME: &'static str = Self::INFO.name;
+
+    fn deal_layout(&self, first: Option<crate::game::Seat>) -> Result<DealLayout, String> {
+        super::deal_spec::layout(self, first)
+    }
+
+    fn spec_cards(text: &str) -> Result<Vec<String>, String> {
+        super::deal_spec::spec_cards(text)
+    }
+
+    fn deal_order(&self, order: &[u16], setup: &RuleMap) -> Result<TuSacState, String> {
+        super::deal_spec::deal_order(self, order, setup)
+    }
+
+    fn redeal_seat(&self, order: &[u16]) -> Option<crate::game::Seat> {
+        super::deal_spec::redeal_seat(self, order)
+    }
+
+    fn check_plan(&self, plan: &crate::deal_spec::DealPlan) -> Result<(), String> {
+        super::deal_spec::check_plan(self, plan)
+    }
+}
+
+impl Features for TuSac {
+    const FEATURES: &'static [FeatureInfo] = super::features::FEATURES;
+
+    const GREEDY_WEIGHTS: &'static [crate::agent::greedy::Weight] = super::greedy::WEIGHTS;
+
+    fn features(view: &TuSacView<'_>, legal: &[Action], rows: &mut [FeatureRow]) {
+        match view {
+            TuSacView::OnePack(v) => super::onepack::features::features(v, legal, rows),
+            TuSacView::MultiPack(v) => super::packs::features::features(v, legal, rows),
+        }
+    }
+}
+
+impl Analyzer for TuSac {
     fn analyze(hand: &str, opts: &AnalyzeOptions) -> Result<Analysis, String> {
         crate::games::kind::check_variant(&Self::INFO, &opts.variant)?;
         if opts.play.is_some() || opts.against.is_some() {
@@ -194,6 +182,37 @@ impl GameKind for TuSac {
             _ => one_pack_bench_rows(count),
         }
     }
+}
+
+impl DealMeasures for TuSac {
+    const DEAL_MEASURES: &'static [crate::games::kind::MeasureInfo] = super::deals::MEASURES;
+
+    fn measure_deal(state: &Self::State, out: &mut [[i32; crate::game::MAX_SEATS]]) {
+        match state {
+            TuSacState::OnePack(s) => super::onepack::deals::measure(s, out),
+            TuSacState::MultiPack(s) => super::packs::deals::measure(s, out),
+        }
+    }
+}
+
+impl SoakChecks for TuSac {
+    fn check_cards(state: &TuSacState) -> Result<(), CardsError> {
+        let (held, dealt) = match state {
+            TuSacState::OnePack(s) => (s.total_cards(), super::onepack::deck::DECK_SIZE),
+            TuSacState::MultiPack(s) => (s.total_cards(), s.deck().len()),
+        };
+        cards_conserved(held, dealt)
+    }
+
+    const RULE_SAMPLES: &'static [&'static str] = &[
+        // The one-pack core (classic, 4sac).
+        r#"{"khui_rule": "Optional", "pair_claim_rule": "Optional", "pair_waiting_exception": false, "passed_draw": "ChowPawnsOrPair", "discard_rule": "AnyNonKing", "natural_win_for_first": false}"#,
+        r#"{"drawn_king": "WinKongThenDrawer", "exposed_triple_upgrade": true, "payout": "KongDeduction", "worst_card_penalty": false}"#,
+        // The multi-pack core (sisepai21, dirtyking26).
+        r#"{"khui_rule": "Optional", "pair_claim_rule": "Optional", "passed_draw": "DrawerDiscards", "discard_rule": "AnyNonKing"}"#,
+        r#"{"redeal_dead_hands": true, "dealt_quad": "FaceDownLocked", "reshuffles": 1, "win_test": "CompleteOver9", "pair_meld_min_points": 3}"#,
+        r#"{"reshuffles": 0, "stock_floor": 3, "worst_card_penalty": false}"#,
+    ];
 }
 
 /// The one-pack figures: trash of a 20-card block and the hand analyser.

@@ -376,7 +376,7 @@ impl Options {
             .find(|(alias, _)| *alias == name)
             .map_or(name, |&(_, key)| key);
         if let Some(done) = rule_table::set(OPTIONS, self, key, name, value) {
-            return done;
+            return Ok(done?);
         }
         if let Some(x) = FIXED.iter().find(|x| x.name == key) {
             if x.value.json() == *value {

@@ -15,7 +15,7 @@ use super::state::{OnePack, OnePackState, PublicBlock};
 use crate::fixed::CopyVec;
 use crate::game::RuleMap;
 use crate::game::Seat;
-use crate::games::kind::GameKind;
+use crate::games::kind::GameCore;
 use crate::games::position::{parse_toml, seat_tables, Common, CopyCount, Keys, Position};
 use crate::games::tusac::actions::{Active, Phase, Source};
 use crate::games::tusac::card::{parse_cards, Card, CARD_TYPES};
@@ -47,7 +47,7 @@ pub fn read(
 ) -> Result<(TuSac, Position<TuSacState>), String> {
     let doc = parse_toml(text, origin)?;
     let mut keys = Keys::new("", &doc);
-    let info = <TuSac as GameKind>::INFO;
+    let info = <TuSac as GameCore>::INFO;
     let common = Common::read(&mut keys, info.name, 4, info.seats)?;
     let (n, me) = (common.players, common.seat);
     let game = one_pack(TuSac::build(variant, n, &RuleMap::new())?)?;
