@@ -69,7 +69,7 @@ pub struct Args {
 /// Loads the experiment named on the command line, or the default.
 pub fn load(path: Option<&str>) -> anyhow::Result<Experiment> {
     match path {
-        Some(p) => Experiment::load(p).map_err(anyhow::Error::msg),
+        Some(p) => Ok(Experiment::load(p)?),
         None => Ok(Experiment::default_experiment()),
     }
 }

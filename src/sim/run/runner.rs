@@ -199,7 +199,7 @@ pub fn run_experiment(exp: &Experiment, opts: &RunOptions) -> anyhow::Result<Run
     } else {
         exp
     };
-    exp.check().map_err(anyhow::Error::msg)?;
+    exp.check()?;
     if exp.sprt.is_some() && opts.shard.is_some() {
         bail!(
             "--shard: experiment '{}' has an [sprt] table, and a sequential test decides on \
