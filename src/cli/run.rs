@@ -119,8 +119,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .shard
         .as_deref()
         .map(Shard::parse)
-        .transpose()
-        .map_err(anyhow::Error::msg)?;
+        .transpose()?;
     let mut opts = RunOptions {
         threads: args.threads,
         shard,

@@ -193,8 +193,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .shard
         .as_deref()
         .map(Shard::parse)
-        .transpose()
-        .map_err(anyhow::Error::msg)?;
+        .transpose()?;
     let (t, dir, shard) = plan(&args, shard)?;
     if t.sprt.is_some() && shard.is_some() {
         bail!(
