@@ -115,11 +115,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if !(args.checkpoint_secs >= 0.0 && args.checkpoint_secs.is_finite()) {
         anyhow::bail!("--checkpoint-secs must be a number of seconds ≥ 0");
     }
-    let shard = args
-        .shard
-        .as_deref()
-        .map(Shard::parse)
-        .transpose()?;
+    let shard = args.shard.as_deref().map(Shard::parse).transpose()?;
     let mut opts = RunOptions {
         threads: args.threads,
         shard,

@@ -189,11 +189,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(t) = args.threads {
         check_threads(t)?;
     }
-    let shard = args
-        .shard
-        .as_deref()
-        .map(Shard::parse)
-        .transpose()?;
+    let shard = args.shard.as_deref().map(Shard::parse).transpose()?;
     let (t, dir, shard) = plan(&args, shard)?;
     if t.sprt.is_some() && shard.is_some() {
         bail!(

@@ -104,9 +104,14 @@ fn a_hosted_agent_plays_like_the_built_in_it_imitates() {
 fn an_unknown_name_without_its_host_is_an_unknown_agent() {
     let text = "game = \"chan\"\nagents = [\"mine\", \"random\"]\ndeals = 5\n";
     let err = Experiment::parse(text, "x.toml").unwrap_err();
+    let ExperimentError::Check { error, .. } = &err else {
+        panic!("{err:?}")
+    };
+    let CheckError::Agents(agent) = error.as_ref() else {
+        panic!("{err:?}")
+    };
     assert!(
-        matches!(&err, ExperimentError::Check { error: CheckError::Agents(e), .. }
-            if matches!(e.root(), AgentError::UnknownAgent { .. })),
+        matches!(agent.root(), AgentError::UnknownAgent { .. }),
         "{err:?}"
     );
     assert!(err.to_string().contains("unknown agent 'mine'"), "{err}");

@@ -119,7 +119,7 @@ impl Experiment {
         let origin_of = || origin.to_string();
         check_numbers(text).map_err(|error| ExperimentError::Number {
             origin: origin_of(),
-            error,
+            error: Box::new(error),
         })?;
         let mut exp: Experiment = toml::from_str(text)
             .map_err(|e| ExperimentError::Syntax(toml_error(text, origin, &e)))?;
@@ -132,7 +132,7 @@ impl Experiment {
         }
         exp.check().map_err(|error| ExperimentError::Check {
             origin: origin_of(),
-            error,
+            error: Box::new(error),
         })?;
         Ok(exp)
     }

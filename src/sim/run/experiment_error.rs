@@ -42,7 +42,7 @@ pub enum ExperimentError {
         /// The file's name in messages.
         origin: String,
         /// The key and its value.
-        error: NumberError,
+        error: Box<NumberError>,
     },
     /// A key whose value the game, the agents or the SPRT table refuse.
     #[error("{origin}: {error}")]
@@ -50,7 +50,7 @@ pub enum ExperimentError {
         /// The file's name in messages.
         origin: String,
         /// The key and why.
-        error: CheckError,
+        error: Box<CheckError>,
     },
 }
 
