@@ -6,6 +6,7 @@
 //! and every message already says its cause's text.
 
 use crate::agent::AgentError;
+use crate::sim::stats::sprt_error::SprtError;
 use thiserror::Error;
 
 /// An experiment file that cannot be read or checked.
@@ -141,5 +142,5 @@ pub enum CheckError {
     Zero(&'static str),
     /// An SPRT table its experiment cannot run.
     #[error("table [sprt], {0}")]
-    Sprt(String),
+    Sprt(SprtError),
 }

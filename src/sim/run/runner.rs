@@ -543,8 +543,7 @@ fn run_game<G: GameKind>(mut plan: Plan<'_>, opts: &RunOptions) -> anyhow::Resul
         .sprt
         .as_ref()
         .map(|c| SprtTest::new(c, &session.tally.agents, &session.tally))
-        .transpose()
-        .map_err(anyhow::Error::msg)?;
+        .transpose()?;
     let began = Instant::now();
     let ending = play_deals(
         &game,
