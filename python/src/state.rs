@@ -6,7 +6,7 @@ use crate::json::{rule_map, to_json};
 use crate::view::PyView;
 use bailab::game::Seat;
 use bailab::games::game_info;
-use pyo3::exceptions::{PyIndexError, PyValueError};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -223,7 +223,7 @@ impl PyState {
     /// Applies the legal action of index `action` (an int or an `Action`), then every forced
     /// move that follows. An index out of range raises `IndexError`.
     fn apply(&mut self, action: usize) -> PyResult<()> {
-        self.table().apply(action).map_err(PyIndexError::new_err)
+        Ok(self.table().apply(action)?)
     }
 
     /// A copy of this state.
@@ -257,6 +257,6 @@ impl PyState {
     #[pyo3(signature = (agents=None))]
     fn record_json(&self, agents: Option<Vec<String>>) -> PyResult<String> {
         let agents = agents.unwrap_or_default();
-        self.table().record(&agents).map_err(PyValueError::new_err)
+        Ok(self.table().record(&agents)?)
     }
 }
