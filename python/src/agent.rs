@@ -163,6 +163,7 @@ pub fn agent_error(error: &AgentError) -> PyErr {
         | AgentError::NotAChoice { .. }
         | AgentError::Params(_)
         | AgentError::File(_)
+        | AgentError::Weights(_)
         | AgentError::Exec(_)
         | AgentError::Host(_)
         | AgentError::Game(_)
