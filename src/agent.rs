@@ -10,12 +10,14 @@
 pub mod features;
 pub mod greedy;
 pub mod host;
+pub mod rule_file;
 pub mod spec;
 pub mod weight_file;
 
 use crate::game::{GameState, Outcome, Seat};
 use crate::rng::GameRng;
 use rand::Rng;
+use rule_file::RuleFileError;
 use spec::{AgentSpec, SpecError};
 use thiserror::Error;
 use weight_file::WeightFileError;
@@ -134,10 +136,9 @@ pub enum AgentError {
     /// agent's words (`agent 'ismcts': deviate needs root=sweep or root=halving ...`).
     #[error("{0}")]
     Params(String),
-    /// A rule list the spec names that cannot be read or is refused; the message names the
-    /// file, and the line when it has one.
+    /// A rule list the spec names that cannot be read or is refused.
     #[error("{0}")]
-    File(String),
+    Rules(RuleFileError),
     /// A greedy weight file that cannot be read or is refused.
     #[error("{0}")]
     Weights(WeightFileError),

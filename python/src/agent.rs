@@ -162,7 +162,7 @@ pub fn agent_error(error: &AgentError) -> PyErr {
         | AgentError::OutOfRange { .. }
         | AgentError::NotAChoice { .. }
         | AgentError::Params(_)
-        | AgentError::File(_)
+        | AgentError::Rules(_)
         | AgentError::Weights(_)
         | AgentError::Exec(_)
         | AgentError::Host(_)

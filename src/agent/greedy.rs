@@ -2,7 +2,7 @@
 //! Each game's greedy policy lives in its own folder (`src/games/<game>/greedy.rs`).
 
 use crate::agent::spec::{AgentSpec, PATH};
-use crate::agent::weight_file::{WeightFileError, WeightKeyError};
+use crate::agent::weight_file::{WeightError, WeightFileError, WeightKeyError};
 use crate::agent::{choice, uniform_index, AgentError, ParamInfo};
 use crate::rng::GameRng;
 use crate::text::const_eq;
@@ -229,31 +229,6 @@ impl Weights {
 /// The slot of weight `name` in `table`.
 pub fn slot_of(table: &[Weight], name: &str) -> Option<usize> {
     table.iter().position(|w| w.name == name)
-}
-
-/// A weight's value that does not read.
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
-pub enum WeightError {
-    /// Not a finite number.
-    #[error("{name} '{text}' is not a number")]
-    NotANumber {
-        /// The weight.
-        name: &'static str,
-        /// Its value as written.
-        text: String,
-    },
-    /// Outside the weight's range.
-    #[error("{name} = {value} is outside {low} to {high}")]
-    OutOfRange {
-        /// The weight.
-        name: &'static str,
-        /// Its value.
-        value: f64,
-        /// The smallest allowed value.
-        low: f64,
-        /// The largest allowed value.
-        high: f64,
-    },
 }
 
 impl WeightError {

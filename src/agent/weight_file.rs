@@ -1,8 +1,7 @@
 //! What can be wrong with a greedy weight file: reading it, its TOML, or a key (with its line)
 //! that is not a string, not a weight of the game's greedy, or a value out of range; or a file
-//! for another game.
+//! for another game. (It imports nothing of `agent`, which holds its errors as variants.)
 
-use crate::agent::greedy::WeightError;
 use thiserror::Error;
 
 /// A greedy weight file that cannot be read or is refused.
@@ -61,4 +60,29 @@ pub enum WeightKeyError {
     /// No `game` key.
     #[error("no `game = \"{0}\"` line")]
     NoGame(String),
+}
+
+/// A weight's value that does not read.
+#[derive(Clone, Debug, PartialEq, Error)]
+pub enum WeightError {
+    /// Not a finite number.
+    #[error("{name} '{text}' is not a number")]
+    NotANumber {
+        /// The weight.
+        name: &'static str,
+        /// Its value as written.
+        text: String,
+    },
+    /// Outside the weight's range.
+    #[error("{name} = {value} is outside {low} to {high}")]
+    OutOfRange {
+        /// The weight.
+        name: &'static str,
+        /// Its value.
+        value: f64,
+        /// The smallest allowed value.
+        low: f64,
+        /// The largest allowed value.
+        high: f64,
+    },
 }
