@@ -10,13 +10,17 @@
 pub mod features;
 pub mod greedy;
 pub mod host;
+pub mod rule_file;
 pub mod spec;
+pub mod weight_file;
 
 use crate::game::{GameState, Outcome, Seat};
 use crate::rng::GameRng;
 use rand::Rng;
+use rule_file::RuleFileError;
 use spec::{AgentSpec, SpecError};
 use thiserror::Error;
+use weight_file::WeightFileError;
 
 /// Why an agent could not be built from its spec (its `Display` is the message the command line
 /// prints).
@@ -132,10 +136,12 @@ pub enum AgentError {
     /// agent's words (`agent 'ismcts': deviate needs root=sweep or root=halving ...`).
     #[error("{0}")]
     Params(String),
-    /// A file the spec names (rule list, weight file) that cannot be read or is refused; the
-    /// message names the file, and the line when it has one.
+    /// A rule list the spec names that cannot be read or is refused.
     #[error("{0}")]
-    File(String),
+    Rules(RuleFileError),
+    /// A greedy weight file that cannot be read or is refused.
+    #[error("{0}")]
+    Weights(WeightFileError),
     /// An outside program (`exec:`) that cannot be seated.
     #[error("{0}")]
     Exec(String),

@@ -161,7 +161,8 @@ pub fn agent_error(error: &AgentError) -> PyErr {
         | AgentError::OutOfRange { .. }
         | AgentError::NotAChoice { .. }
         | AgentError::Params(_)
-        | AgentError::File(_)
+        | AgentError::Rules(_)
+        | AgentError::Weights(_)
         | AgentError::Exec(_)
         | AgentError::Host(_)
         | AgentError::Game(_)

@@ -18,6 +18,8 @@ use bailab::games::{with_game, GameVisitor};
 use bailab::rng::{stream_rng, GameRng};
 use bailab::sim::deal::seeds::{seeded_deal, Opening};
 use bailab::sim::recorder::Recorder;
+use pyo3::exceptions::{PyIndexError, PyValueError};
+use pyo3::PyErr;
 use std::any::Any;
 use std::sync::Arc;
 
@@ -55,6 +57,47 @@ pub trait Engine: Send + Sync {
     fn as_any(&self) -> &dyn Any;
 }
 
+/// What a game in progress refuses: an action when the game is over or of an index out of range
+/// (`IndexError` in Python), a record of a game that cannot have one (`ValueError`).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TableError {
+    /// An action after the end.
+    #[error("the game is over")]
+    Over,
+    /// An action index beyond the legal actions.
+    #[error("action index {index} out of range: seat {seat} has {legal} legal actions")]
+    OutOfRange {
+        /// The index given.
+        index: usize,
+        /// The seat to decide.
+        seat: Seat,
+        /// Its number of legal actions.
+        legal: usize,
+    },
+    /// A record of a determinized state.
+    #[error("a determinized state has no record (it starts mid-game)")]
+    Determinized,
+    /// A record of a game not over.
+    #[error("the game is not over: a record is of a finished game")]
+    NotOver,
+    /// The record could not be written as JSON (serde's message).
+    #[error("{0}")]
+    Json(String),
+}
+
+impl From<TableError> for PyErr {
+    fn from(error: TableError) -> PyErr {
+        match error {
+            TableError::Over | TableError::OutOfRange { .. } => {
+                PyIndexError::new_err(error.to_string())
+            }
+            TableError::Determinized | TableError::NotOver | TableError::Json(_) => {
+                PyValueError::new_err(error.to_string())
+            }
+        }
+    }
+}
+
 /// A game in progress, whatever the game.
 pub trait Table: Send {
     /// The seat to decide, or `None` once the game is over.
@@ -62,13 +105,13 @@ pub trait Table: Send {
     /// The legal actions of the seat to decide, in the game's notation and canonical order.
     fn legal(&self) -> Vec<String>;
     /// Applies the legal action of index `index` (then every forced move that follows).
-    fn apply(&mut self, index: usize) -> Result<(), String>;
+    fn apply(&mut self, index: usize) -> Result<(), TableError>;
     /// A copy.
     fn boxed(&self) -> Box<dyn Table>;
     /// Every seat's payout, once the game is over.
     fn payouts(&self) -> Option<Vec<i64>>;
     /// The game's record (the JSON `bailab play --json` writes and `bailab check` reads).
-    fn record(&self, agents: &[String]) -> Result<String, String>;
+    fn record(&self, agents: &[String]) -> Result<String, TableError>;
     /// What seat `seat` sees now (a copy).
     fn seen(&self, seat: Seat) -> Box<dyn Seen>;
     /// The table as [`Any`], for code that knows its game.
@@ -194,15 +237,14 @@ impl<G: GameKind + Send + Sync> Table for GameTable<G> {
         let legal = self.legal_actions();
         legal.as_slice().iter().map(|a| a.to_string()).collect()
     }
-    fn apply(&mut self, index: usize) -> Result<(), String> {
-        let seat = self.state.to_move().ok_or("the game is over")?;
+    fn apply(&mut self, index: usize) -> Result<(), TableError> {
+        let seat = self.state.to_move().ok_or(TableError::Over)?;
         let legal = self.legal_actions();
         let actions = legal.as_slice();
-        let &action = actions.get(index).ok_or_else(|| {
-            format!(
-                "action index {index} out of range: seat {seat} has {} legal actions",
-                actions.len()
-            )
+        let &action = actions.get(index).ok_or(TableError::OutOfRange {
+            index,
+            seat,
+            legal: actions.len(),
         })?;
         self.state.apply(action);
         let decision = Decision {
@@ -219,12 +261,12 @@ impl<G: GameKind + Send + Sync> Table for GameTable<G> {
     fn payouts(&self) -> Option<Vec<i64>> {
         self.state.outcome().map(|o| o.payouts().to_vec())
     }
-    fn record(&self, agents: &[String]) -> Result<String, String> {
+    fn record(&self, agents: &[String]) -> Result<String, TableError> {
         let Some(start) = &self.start else {
-            return Err("a determinized state has no record (it starts mid-game)".into());
+            return Err(TableError::Determinized);
         };
         if self.state.to_move().is_some() {
-            return Err("the game is not over: a record is of a finished game".into());
+            return Err(TableError::NotOver);
         }
         let mut recorder = Recorder::<G>::default();
         let mut state = start.clone();
@@ -240,7 +282,7 @@ impl<G: GameKind + Send + Sync> Table for GameTable<G> {
             agents
         };
         let record = recorder.finish(&self.game, start, &state, agents, Some(self.id));
-        serde_json::to_string(&record).map_err(|e| e.to_string())
+        serde_json::to_string(&record).map_err(|e| TableError::Json(e.to_string()))
     }
     fn seen(&self, seat: Seat) -> Box<dyn Seen> {
         Box::new(SeenBy {

@@ -10,8 +10,9 @@ use bailab::games::kind::GameKind;
 use bailab::games::{with_game, GameVisitor};
 use bailab::sim::run::checkpoint::{read_checkpoint, Stopped};
 use bailab::sim::run::experiment::{project_dir, Experiment};
+use bailab::sim::run::experiment_error::ExperimentError;
 use bailab::sim::run::runner::{resume_run, run_experiment, RunOptions};
-use pyo3::exceptions::{PyKeyboardInterrupt, PyRuntimeError, PyValueError};
+use pyo3::exceptions::{PyKeyboardInterrupt, PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::collections::HashMap;
@@ -91,7 +92,7 @@ fn experiment(
     let names: Vec<String> = callables.keys().cloned().collect();
     let host = host(raw.as_ref().and_then(engine_of), callables);
     let exp =
-        Experiment::parse_hosted(text, origin, project, host).map_err(PyValueError::new_err)?;
+        Experiment::parse_hosted(text, origin, project, host).map_err(|e| experiment_error(&e))?;
     if let Some(name) = names.iter().find(|n| !exp.agents.contains(n)) {
         return Err(PyValueError::new_err(format!(
             "agents: '{name}' is not seated: the experiment's agents are {:?}",
@@ -192,4 +193,16 @@ pub fn _run(
 pub fn _toml(table: &Bound<'_, PyDict>) -> PyResult<String> {
     let value = crate::json::to_json(table.as_any())?;
     toml::to_string(&value).map_err(|e| PyValueError::new_err(format!("not a TOML table: {e}")))
+}
+
+/// The Python exception of an experiment that cannot be read, by the kind of error: the file
+/// unreadable is an `OSError`, a text the caller wrote wrong a `ValueError`.
+pub fn experiment_error(error: &ExperimentError) -> PyErr {
+    match error {
+        ExperimentError::Read { .. } => PyOSError::new_err(error.to_string()),
+        ExperimentError::TooLarge { .. }
+        | ExperimentError::Syntax(_)
+        | ExperimentError::Number { .. }
+        | ExperimentError::Check { .. } => PyValueError::new_err(error.to_string()),
+    }
 }

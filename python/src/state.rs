@@ -229,7 +229,7 @@ impl PyState {
     /// Applies the legal action of index `action` (an int or an `Action`), then every forced
     /// move that follows. An index out of range raises `IndexError`.
     fn apply(&mut self, action: usize) -> PyResult<()> {
-        self.table().apply(action).map_err(PyIndexError::new_err)
+        Ok(self.table().apply(action)?)
     }
 
     /// A copy of this state.
@@ -263,7 +263,7 @@ impl PyState {
     #[pyo3(signature = (agents=None))]
     fn record_json(&self, agents: Option<Vec<String>>) -> PyResult<String> {
         let agents = agents.unwrap_or_default();
-        self.table().record(&agents).map_err(PyValueError::new_err)
+        Ok(self.table().record(&agents)?)
     }
 }
 

@@ -2,6 +2,7 @@
 //! Each game's greedy policy lives in its own folder (`src/games/<game>/greedy.rs`).
 
 use crate::agent::spec::{AgentSpec, PATH};
+use crate::agent::weight_file::{WeightError, WeightFileError, WeightKeyError};
 use crate::agent::{choice, uniform_index, AgentError, ParamInfo};
 use crate::rng::GameRng;
 use crate::text::const_eq;
@@ -177,7 +178,7 @@ impl Weights {
                         value: path.into(),
                     }
                 } else {
-                    AgentError::File(e)
+                    AgentError::Weights(e)
                 }
             })?;
             for (name, value) in file {
@@ -228,31 +229,6 @@ impl Weights {
 /// The slot of weight `name` in `table`.
 pub fn slot_of(table: &[Weight], name: &str) -> Option<usize> {
     table.iter().position(|w| w.name == name)
-}
-
-/// A weight's value that does not read.
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
-pub enum WeightError {
-    /// Not a finite number.
-    #[error("{name} '{text}' is not a number")]
-    NotANumber {
-        /// The weight.
-        name: &'static str,
-        /// Its value as written.
-        text: String,
-    },
-    /// Outside the weight's range.
-    #[error("{name} = {value} is outside {low} to {high}")]
-    OutOfRange {
-        /// The weight.
-        name: &'static str,
-        /// Its value.
-        value: f64,
-        /// The smallest allowed value.
-        low: f64,
-        /// The largest allowed value.
-        high: f64,
-    },
 }
 
 impl WeightError {
@@ -310,9 +286,11 @@ pub fn read_weights_file(
     path: &str,
     table: &[Weight],
     game: &str,
-) -> Result<Vec<(String, f64)>, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("greedy weight file {path}: cannot read it: {e}"))?;
+) -> Result<Vec<(String, f64)>, WeightFileError> {
+    let text = std::fs::read_to_string(path).map_err(|e| WeightFileError::Read {
+        path: path.to_string(),
+        reason: e.to_string(),
+    })?;
     parse_weights(&text, path, table, game)
 }
 
@@ -322,9 +300,9 @@ pub fn parse_weights(
     origin: &str,
     table: &[Weight],
     game: &str,
-) -> Result<Vec<(String, f64)>, String> {
-    let doc: toml::Table =
-        toml::from_str(text).map_err(|e| crate::text::toml_error(text, origin, &e))?;
+) -> Result<Vec<(String, f64)>, WeightFileError> {
+    let doc: toml::Table = toml::from_str(text)
+        .map_err(|e| WeightFileError::Syntax(crate::text::toml_error(text, origin, &e)))?;
     // the line of `key = ...`, `[key]` or `[[key]]`
     let line_of = |key: &str| {
         text.lines()
@@ -334,46 +312,58 @@ pub fn parse_weights(
                     .is_some_and(|r| r.trim_start().starts_with('='))
                     || l.trim_matches(|c| c == '[' || c == ']').trim() == key
             })
-            .map_or(String::new(), |n| format!("line {}: ", n + 1))
+            .map(|n| n + 1)
+    };
+    let refused = |key: &str, problem| WeightFileError::Key {
+        file: origin.to_string(),
+        line: line_of(key),
+        problem,
     };
     let mut out = Vec::new();
     let mut file_game = None;
     for (key, value) in &doc {
-        let at = line_of(key);
         match key.as_str() {
             "game" | "variant" => {
-                let s = value
-                    .as_str()
-                    .ok_or_else(|| format!("{origin}: {at}{key} must be a string"))?;
+                let s = (value.as_str())
+                    .ok_or_else(|| refused(key, WeightKeyError::NotAString(key.clone())))?;
                 if key == "game" {
                     file_game = Some(s.to_string());
                 }
             }
             _ => {
                 let weight = table.iter().find(|w| w.name == key).ok_or_else(|| {
-                    let known: Vec<&str> = table.iter().map(|w| w.name).collect();
-                    format!(
-                        "{origin}: {at}'{key}' is not a weight of {game}'s greedy (its weights: {})",
-                        known.join(", ")
-                    )
+                    let problem = WeightKeyError::NotAWeight {
+                        key: key.clone(),
+                        game: game.to_string(),
+                        known: table.iter().map(|w| w.name).collect(),
+                    };
+                    refused(key, problem)
                 })?;
                 let text = match value {
                     toml::Value::Float(f) => f.to_string(),
                     toml::Value::Integer(i) => i.to_string(),
                     other => other.to_string(),
                 };
-                let v = parse_weight(weight, &text).map_err(|e| format!("{origin}: {at}{e}"))?;
+                let v = parse_weight(weight, &text)
+                    .map_err(|e| refused(key, WeightKeyError::Value(e)))?;
                 out.push((key.clone(), v));
             }
         }
     }
     match file_game {
         Some(g) if g == game => Ok(out),
-        Some(g) => Err(format!(
-            "{origin}: {}weights for {g}, not {game}",
-            line_of("game")
+        Some(found) => Err(refused(
+            "game",
+            WeightKeyError::OtherGame {
+                found,
+                game: game.to_string(),
+            },
         )),
-        None => Err(format!("{origin}: no `game = \"{game}\"` line")),
+        None => Err(WeightFileError::Key {
+            file: origin.to_string(),
+            line: None,
+            problem: WeightKeyError::NoGame(game.to_string()),
+        }),
     }
 }
 
@@ -384,7 +374,11 @@ static LOADED: std::sync::Mutex<Option<LoadedWeights>> = std::sync::Mutex::new(N
 type LoadedWeights = std::collections::HashMap<(String, String), Vec<(String, f64)>>;
 
 /// A weight file's contents, read once per process.
-fn cached_file(path: &str, table: &[Weight], game: &str) -> Result<Vec<(String, f64)>, String> {
+fn cached_file(
+    path: &str,
+    table: &[Weight],
+    game: &str,
+) -> Result<Vec<(String, f64)>, WeightFileError> {
     let key = (path.to_string(), game.to_string());
     let mut loaded = LOADED.lock().unwrap_or_else(|e| e.into_inner());
     let cache = loaded.get_or_insert_with(Default::default);

@@ -64,7 +64,7 @@ fn rules_file(args: &Args, game: &str, variant: &str) -> Option<String> {
 
 /// An agent's decisions per second on one thread over the decisions `states`.
 fn decisions_per_second<G: GameKind>(states: &[G::State], spec: &str) -> anyhow::Result<f64> {
-    let mut agent = make_agent::<G>(spec).map_err(anyhow::Error::msg)?;
+    let mut agent = make_agent::<G>(spec)?;
     let mut actions = <G::State as GameState>::Actions::default();
     let mut rng = stream_rng(0x15C7, 0, 2);
     let rounds = (100_000 / states.len().max(1)).max(1);
@@ -340,7 +340,7 @@ fn agent_speed<G: GameKind>(
         table: Some((&rules, game.seats())),
         stderr_log: None,
     };
-    let mut agent = make_agent_with::<G>(spec, setting).map_err(anyhow::Error::msg)?;
+    let mut agent = make_agent_with::<G>(spec, setting)?;
     let mut actions = <G::State as GameState>::Actions::default();
     let mut rng = stream_rng(0x15C7, 0, 2);
     let mut decide = |s: &G::State| {

@@ -69,7 +69,7 @@ pub struct Args {
 /// Loads the experiment named on the command line, or the default.
 pub fn load(path: Option<&str>) -> anyhow::Result<Experiment> {
     match path {
-        Some(p) => Experiment::load(p).map_err(anyhow::Error::msg),
+        Some(p) => Ok(Experiment::load(p)?),
         None => Ok(Experiment::default_experiment()),
     }
 }
@@ -117,12 +117,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if !(args.checkpoint_secs >= 0.0 && args.checkpoint_secs.is_finite()) {
         anyhow::bail!("--checkpoint-secs must be a number of seconds ≥ 0");
     }
-    let shard = args
-        .shard
-        .as_deref()
-        .map(Shard::parse)
-        .transpose()
-        .map_err(anyhow::Error::msg)?;
+    let shard = args.shard.as_deref().map(Shard::parse).transpose()?;
     let mut opts = RunOptions {
         threads: args.threads,
         shard,

@@ -90,7 +90,7 @@ pub struct Args {
 /// The tournament of a file and the flags.
 fn tournament_of(args: &Args) -> anyhow::Result<Tournament> {
     let mut t = match &args.file {
-        Some(f) => Tournament::load(f).map_err(anyhow::Error::msg)?,
+        Some(f) => Tournament::load(f)?,
         None => {
             let Some(game) = args.game.clone() else {
                 bail!("give a tournament file or --game and two or more --agent");
@@ -145,7 +145,7 @@ fn tournament_of(args: &Args) -> anyhow::Result<Tournament> {
     t.anchor = args.anchor.clone().or(t.anchor);
     t.budget_minutes = args.budget_minutes.or(t.budget_minutes);
     t.name = args.name.clone().unwrap_or(t.name);
-    t.fill_defaults().map_err(anyhow::Error::msg)?;
+    t.fill_defaults()?;
     t.check().map_err(|e| anyhow::anyhow!("{origin}: {e}"))?;
     Ok(t)
 }
@@ -189,12 +189,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(t) = args.threads {
         check_threads(t)?;
     }
-    let shard = args
-        .shard
-        .as_deref()
-        .map(Shard::parse)
-        .transpose()
-        .map_err(anyhow::Error::msg)?;
+    let shard = args.shard.as_deref().map(Shard::parse).transpose()?;
     let (t, dir, shard) = plan(&args, shard)?;
     if t.sprt.is_some() && shard.is_some() {
         bail!(

@@ -398,7 +398,7 @@ fn make_agents<G: GameKind>(opts: &EquityOptions) -> anyhow::Result<Vec<Box<dyn 
     };
     opts.agents
         .iter()
-        .map(|s| make_agent_with::<G>(s, setting).map_err(anyhow::Error::msg))
+        .map(|s| Ok(make_agent_with::<G>(s, setting)?))
         .collect()
 }
 

@@ -86,6 +86,7 @@ fn every_committed_experiment_tallies_each_written_spec_as_its_own_agent() {
 #[test]
 fn a_tournament_refuses_two_spellings_of_one_agent() {
     use bailab::sim::tournament::spec::Tournament;
+    use bailab::sim::tournament::spec_error::{TournamentError, TournamentKeyError};
     let text =
         |agents: &str| format!("name = \"t\"\ngame = \"tusac\"\nagents = [{agents}]\ndeals = 2\n");
     let e = Tournament::parse(
@@ -95,11 +96,22 @@ fn a_tournament_refuses_two_spellings_of_one_agent() {
     )
     .unwrap_err();
     assert_eq!(
-        e,
+        e.to_string(),
         "t.toml: key 'agents': 'ismcts:depth=1' is listed twice (as 'ismcts': the same agent)"
     );
+    let TournamentError::Check { error, .. } = &e else {
+        panic!("{e:?}")
+    };
+    assert!(
+        matches!(error.as_ref(), TournamentKeyError::Twice { spec, first: Some(f) }
+            if spec == "ismcts:depth=1" && f == "ismcts"),
+        "{e:?}"
+    );
     let e = Tournament::parse(&text("\"random\", \"random\""), "t.toml", None).unwrap_err();
-    assert_eq!(e, "t.toml: key 'agents': 'random' is listed twice");
+    assert_eq!(
+        e.to_string(),
+        "t.toml: key 'agents': 'random' is listed twice"
+    );
     assert!(Tournament::parse(
         &text("\"random\", \"ismcts:depth=off\", \"ismcts\""),
         "t.toml",

@@ -4,11 +4,12 @@
 
 use crate::common;
 use bailab::agent::host::{AgentHost, Host};
-use bailab::agent::Agent;
+use bailab::agent::{Agent, AgentError};
 use bailab::game::GameState;
 use bailab::games::chan::ChanState;
 use bailab::rng::GameRng;
 use bailab::sim::run::experiment::Experiment;
+use bailab::sim::run::experiment_error::{CheckError, ExperimentError};
 use bailab::sim::run::runner::{resume_run, run_experiment, RunOptions};
 use std::any::Any;
 use std::path::Path;
@@ -103,7 +104,17 @@ fn a_hosted_agent_plays_like_the_built_in_it_imitates() {
 fn an_unknown_name_without_its_host_is_an_unknown_agent() {
     let text = "game = \"chan\"\nagents = [\"mine\", \"random\"]\ndeals = 5\n";
     let err = Experiment::parse(text, "x.toml").unwrap_err();
-    assert!(err.contains("unknown agent 'mine'"), "{err}");
+    let ExperimentError::Check { error, .. } = &err else {
+        panic!("{err:?}")
+    };
+    let CheckError::Agents(agent) = error.as_ref() else {
+        panic!("{err:?}")
+    };
+    assert!(
+        matches!(agent.root(), AgentError::UnknownAgent { .. }),
+        "{err:?}"
+    );
+    assert!(err.to_string().contains("unknown agent 'mine'"), "{err}");
 }
 
 #[test]

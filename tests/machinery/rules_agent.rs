@@ -5,6 +5,7 @@
 use crate::common;
 
 use bailab::agent::features::{FeatureInfo, FeatureRow, MAX_FEATURES};
+use bailab::agent::rule_file::RuleFileError;
 use bailab::agent::Agent;
 use bailab::agents::rules::list::{Cond, Op, Rule, RuleList, Test};
 use bailab::agents::rules::{feature_names, feature_rows, greedy, RulesAgent};
@@ -127,7 +128,7 @@ fn every_games_feature_list_is_well_formed() {
 
 fn parse_tusac(text: &str) -> Result<RuleList, String> {
     let names = bailab::agent::features::all_features(TuSac::FEATURES);
-    RuleList::parse(text, "my.toml", "tusac", names)
+    RuleList::parse(text, "my.toml", "tusac", names).map_err(|e| e.to_string())
 }
 
 #[test]
@@ -208,6 +209,17 @@ fn a_malformed_rule_file_gets_an_error_naming_its_line() {
             assert!(e.contains(w), "{body:?}: {e}");
         }
     }
+    let names = bailab::agent::features::all_features(TuSac::FEATURES);
+    let e = RuleList::parse(
+        &format!("{head}prefer = \"outz\"\n"),
+        "my.toml",
+        "tusac",
+        names,
+    );
+    assert!(
+        matches!(&e, Err(RuleFileError::Rule { file, line: 6, .. }) if file == "my.toml"),
+        "{e:?}"
+    );
     let e = parse_tusac("game = \"chan\"\nvariant = \"standard\"\n").unwrap_err();
     assert!(
         e.contains("line 1") && e.contains("for game 'chan', not tusac"),

@@ -6,9 +6,10 @@ use bailab::agents::catalogue::{ismcts_params, make_agent, CATALOGUE};
 use bailab::agents::ismcts::{IsmctsParams, Root};
 use bailab::games::tusac::TuSac;
 use bailab::sim::run::experiment::Experiment;
+use bailab::sim::run::experiment_error::ExperimentError;
 
 fn exp_err(text: &str) -> String {
-    Experiment::parse(text, "x.toml").unwrap_err()
+    Experiment::parse(text, "x.toml").unwrap_err().to_string()
 }
 
 #[test]
@@ -271,6 +272,15 @@ fn whole_number_keys_are_told_in_words() {
         assert!(e.starts_with("x.toml: "), "{e}");
         assert!(!e.contains("expected u"), "{e}");
     }
+    // the error itself names the line and the key
+    let e = Experiment::parse(&format!("{base}deals = 10\nseed = -3\n"), "x.toml").unwrap_err();
+    let ExperimentError::Number { origin, error } = e else {
+        panic!("{e:?}")
+    };
+    assert_eq!(
+        (origin.as_str(), error.line, error.key),
+        ("x.toml", Some(4), "seed")
+    );
 }
 
 #[test]

@@ -7,6 +7,7 @@ use crate::common;
 
 use bailab::agent::greedy::{parse_weights, TieBreak, Weights};
 use bailab::agent::uniform_index;
+use bailab::agent::weight_file::{WeightFileError, WeightKeyError};
 use bailab::agent::Agent;
 use bailab::agents::catalogue::make_agent;
 use bailab::game::{Game, GameState};
@@ -185,7 +186,8 @@ fn weight_file_round_trip_and_errors_name_the_line() {
     );
     assert!(make_agent::<TuSac>(&format!("greedy:{path}")).is_ok());
 
-    let bad = |body: &str| parse_weights(body, "w.toml", WEIGHTS, "tusac").expect_err(body);
+    let bad =
+        |body: &str| (parse_weights(body, "w.toml", WEIGHTS, "tusac").expect_err(body)).to_string();
     let e = bad("game = \"tusac\"\nouts = = 2\n");
     assert!(e.contains("w.toml: line 2"), "{e}");
     let e = bad("game = \"tusac\"\n\noats = 2\n");
@@ -196,6 +198,11 @@ fn weight_file_round_trip_and_errors_name_the_line() {
     assert!(e.contains("line 2: feed '\"x\"' is not a number"), "{e}");
     let e = bad("game = \"chan\"\nouts = 1\n");
     assert!(e.contains("line 1: weights for chan, not tusac"), "{e}");
+    let e = parse_weights("game = \"chan\"\nouts = 1\n", "w.toml", WEIGHTS, "tusac").unwrap_err();
+    assert!(
+        matches!(&e, WeightFileError::Key { line: Some(1), problem: WeightKeyError::OtherGame { found, .. }, .. } if found == "chan"),
+        "{e:?}"
+    );
     let e = bad("outs = 1\n");
     assert!(e.contains("no `game = \"tusac\"` line"), "{e}");
     let e = make_agent::<TuSac>("greedy:/no/such/file.toml")

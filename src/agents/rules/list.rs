@@ -28,6 +28,7 @@
 //! ```
 
 use crate::agent::features::{FeatureInfo, FeatureRow};
+use crate::agent::rule_file::RuleFileError;
 use crate::text::toml_error;
 use arrayvec::ArrayVec;
 use serde::Deserialize;
@@ -171,29 +172,36 @@ impl RuleList {
         origin: &str,
         game: &str,
         features: impl Iterator<Item = &'f FeatureInfo>,
-    ) -> Result<RuleList, String> {
+    ) -> Result<RuleList, RuleFileError> {
         let names: Vec<&'static str> = features.map(|f| f.name).collect();
-        let raw: RawFile = toml::from_str(text).map_err(|e| toml_error(text, origin, &e))?;
-        let at =
-            |span: std::ops::Range<usize>| format!("{origin}: line {}", line_of(text, span.start));
+        let raw: RawFile = toml::from_str(text)
+            .map_err(|e| RuleFileError::Syntax(toml_error(text, origin, &e)))?;
+        let line = |span: std::ops::Range<usize>| line_of(text, span.start);
         if raw.game.get_ref() != game {
-            return Err(format!(
-                "{}: the rules are for game '{}', not {game}",
-                at(raw.game.span()),
-                raw.game.get_ref()
-            ));
+            return Err(RuleFileError::OtherGame {
+                file: origin.to_string(),
+                line: line(raw.game.span()),
+                found: raw.game.get_ref().clone(),
+                game: game.to_string(),
+            });
         }
         let mut rules = Vec::new();
         for table in &raw.rule {
-            let rule = parse_rule(table.get_ref(), &names)
-                .map_err(|(span, m)| format!("{}: {m}", at(span.unwrap_or(table.span()))))?;
+            let rule = parse_rule(table.get_ref(), &names).map_err(|(span, problem)| {
+                RuleFileError::Rule {
+                    file: origin.to_string(),
+                    line: line(span.unwrap_or(table.span())),
+                    problem,
+                }
+            })?;
             rules.push(rule);
         }
         if rules.len() > MAX_RULES {
-            return Err(format!(
-                "{origin}: {} rules, at most {MAX_RULES}",
-                rules.len()
-            ));
+            return Err(RuleFileError::TooMany {
+                file: origin.to_string(),
+                count: rules.len(),
+                max: MAX_RULES,
+            });
         }
         Ok(RuleList {
             game: game.to_string(),

@@ -7,6 +7,7 @@ pub mod list;
 
 use self::list::{choose, RuleList};
 use crate::agent::features::{all_features, FeatureRow, GREEDY_RANKS, MAX_FEATURES};
+use crate::agent::rule_file::RuleFileError;
 use crate::agent::spec::AgentSpec;
 use crate::agent::{Agent, AgentError, AgentInfo, ParamInfo};
 use crate::game::{ActionBuffer, GameState};
@@ -153,13 +154,19 @@ pub fn feature_names<G: GameKind>() -> Vec<&'static str> {
 }
 
 /// Reads a rule file for game `G`. Errors name the file, the line and the problem.
-pub fn read_rules<G: GameKind>(path: &Path) -> Result<RuleList, String> {
+pub fn read_rules<G: GameKind>(path: &Path) -> Result<RuleList, RuleFileError> {
     let origin = path.display().to_string();
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("rule file {origin}: cannot read it: {e}"))?;
+    let text = std::fs::read_to_string(path).map_err(|e| RuleFileError::Read {
+        path: origin.clone(),
+        reason: e.to_string(),
+    })?;
     let list = RuleList::parse(&text, &origin, G::INFO.name, all_features(G::FEATURES))?;
-    crate::games::kind::check_variant(&G::INFO, &list.variant)
-        .map_err(|e| format!("{origin}: {e}"))?;
+    crate::games::kind::check_variant(&G::INFO, &list.variant).map_err(|problem| {
+        RuleFileError::Variant {
+            file: origin.clone(),
+            problem: problem.to_string(),
+        }
+    })?;
     Ok(list)
 }
 
@@ -184,12 +191,12 @@ pub fn rules_agent<G: GameKind>(spec: &AgentSpec) -> Result<Box<dyn Agent<G::Sta
     let list = match cache.get(&key) {
         Some(list) => Arc::clone(list),
         None => {
-            let list = Arc::new(read_rules::<G>(&key.0).map_err(AgentError::File)?);
+            let list = Arc::new(read_rules::<G>(&key.0).map_err(AgentError::Rules)?);
             cache.insert(key.clone(), Arc::clone(&list));
             list
         }
     };
-    check_list_variant::<G>(&list, &key.0, spec.variant.as_deref()).map_err(AgentError::File)?;
+    check_list_variant::<G>(&list, &key.0, spec.variant.as_deref()).map_err(AgentError::Rules)?;
     Ok(Box::new(RulesAgent::<G>::new(list)))
 }
 
@@ -199,16 +206,14 @@ fn check_list_variant<G: GameKind>(
     list: &RuleList,
     path: &Path,
     variant: Option<&str>,
-) -> Result<(), String> {
+) -> Result<(), RuleFileError> {
     match variant {
-        Some(v) if v != list.variant => Err(format!(
-            "rule file {}: the rules are for {} {}, not {v} (learn a list for {v} with \
-             `bailab learn --game {} --variant {v}`)",
-            path.display(),
-            G::INFO.name,
-            list.variant,
-            G::INFO.name
-        )),
+        Some(v) if v != list.variant => Err(RuleFileError::OtherVariant {
+            file: path.display().to_string(),
+            game: G::INFO.name.to_string(),
+            found: list.variant.clone(),
+            variant: v.to_string(),
+        }),
         _ => Ok(()),
     }
 }

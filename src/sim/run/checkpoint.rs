@@ -303,8 +303,8 @@ pub struct Shard {
 
 impl Shard {
     /// Reads `K/N` with `0 ≤ K < N`.
-    pub fn parse(text: &str) -> Result<Shard, String> {
-        let bad = || format!("--shard '{text}': expected K/N with 0 ≤ K < N, e.g. 0/3");
+    pub fn parse(text: &str) -> Result<Shard, ShardError> {
+        let bad = || ShardError(text.to_string());
         let (k, n) = text.split_once('/').ok_or_else(bad)?;
         let (k, n): (u64, u64) = (
             k.trim().parse().map_err(|_| bad())?,
@@ -322,6 +322,11 @@ impl Shard {
         (at(self.k), at(self.k + 1))
     }
 }
+
+/// A `--shard` value that is not `K/N` with `0 ≤ K < N` (the text as given).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("--shard '{0}': expected K/N with 0 ≤ K < N, e.g. 0/3")]
+pub struct ShardError(pub String);
 
 /// What `tally.json` holds: enough for `merge` to rebuild the summary exactly.
 #[derive(Clone, Debug, Serialize, Deserialize)]

@@ -8,6 +8,7 @@ use crate::deal_spec::DealSpec;
 use crate::game::RuleMap;
 use crate::games::kind::{check_players, check_variant, GameKind};
 use crate::games::{game_info, with_game, GameVisitor};
+use crate::sim::run::experiment_error::{CheckError, ExperimentError, NumberError};
 use crate::sim::stats::sprt::SprtConfig;
 use crate::sim::stats::tally::Tally;
 use crate::text::toml_error;
@@ -93,7 +94,7 @@ fn default_true() -> bool {
 impl Experiment {
     /// Reads and checks an experiment whose agent files are read from the current folder.
     /// `origin` names the file in error messages.
-    pub fn parse(text: &str, origin: &str) -> Result<Experiment, String> {
+    pub fn parse(text: &str, origin: &str) -> Result<Experiment, ExperimentError> {
         Experiment::parse_in(text, origin, None)
     }
 
@@ -103,7 +104,7 @@ impl Experiment {
         text: &str,
         origin: &str,
         project: Option<PathBuf>,
-    ) -> Result<Experiment, String> {
+    ) -> Result<Experiment, ExperimentError> {
         Experiment::parse_hosted(text, origin, project, Host::default())
     }
 
@@ -114,9 +115,14 @@ impl Experiment {
         origin: &str,
         project: Option<PathBuf>,
         host: Host,
-    ) -> Result<Experiment, String> {
-        check_numbers(text).map_err(|e| format!("{origin}: {e}"))?;
-        let mut exp: Experiment = toml::from_str(text).map_err(|e| toml_error(text, origin, &e))?;
+    ) -> Result<Experiment, ExperimentError> {
+        let origin_of = || origin.to_string();
+        check_numbers(text).map_err(|error| ExperimentError::Number {
+            origin: origin_of(),
+            error: Box::new(error),
+        })?;
+        let mut exp: Experiment = toml::from_str(text)
+            .map_err(|e| ExperimentError::Syntax(toml_error(text, origin, &e)))?;
         exp.project = project;
         exp.host = host;
         if exp.variant.is_empty() {
@@ -124,33 +130,41 @@ impl Experiment {
                 exp.variant = info.variants[0].to_string();
             }
         }
-        exp.check().map_err(|e| format!("{origin}: {e}"))?;
+        exp.check().map_err(|error| ExperimentError::Check {
+            origin: origin_of(),
+            error: Box::new(error),
+        })?;
         Ok(exp)
     }
 
     /// Reads an experiment file; its agent files are read from its project folder
     /// ([`project_dir`]), as its `output` is written there.
     /// Files larger than [`MAX_EXPERIMENT_BYTES`] are refused before they are read.
-    pub fn load(path: &str) -> Result<Experiment, String> {
+    pub fn load(path: &str) -> Result<Experiment, ExperimentError> {
         Experiment::load_hosted(path, Host::default())
     }
 
     /// [`Experiment::load`] with the embedding program's agents `host`.
-    pub fn load_hosted(path: &str, host: Host) -> Result<Experiment, String> {
-        let file = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
-        let size = file.metadata().map_err(|e| format!("{path}: {e}"))?.len();
+    pub fn load_hosted(path: &str, host: Host) -> Result<Experiment, ExperimentError> {
+        let read = |error| ExperimentError::Read {
+            path: path.to_string(),
+            error,
+        };
+        let file = std::fs::File::open(path).map_err(read)?;
+        let size = file.metadata().map_err(read)?.len();
         if size > MAX_EXPERIMENT_BYTES {
-            return Err(format!(
-                "{path}: {size} bytes; an experiment file is at most {MAX_EXPERIMENT_BYTES} bytes \
-                 (1 MiB): is this the right file?"
-            ));
+            return Err(ExperimentError::TooLarge {
+                path: path.to_string(),
+                size,
+                max: MAX_EXPERIMENT_BYTES,
+            });
         }
         let mut text = String::new();
         std::io::Read::read_to_string(
             &mut std::io::Read::take(file, MAX_EXPERIMENT_BYTES),
             &mut text,
         )
-        .map_err(|e| format!("{path}: {e}"))?;
+        .map_err(read)?;
         Experiment::parse_hosted(&text, path, Some(project_dir(Path::new(path))), host)
     }
 
@@ -162,56 +176,52 @@ impl Experiment {
 
     /// Checks values the TOML types cannot: known game and variant, seat count, rule options,
     /// agent specs.
-    pub fn check(&self) -> Result<(), String> {
-        let info = game_info(&self.game).map_err(|e| format!("key 'game': {e}"))?;
-        check_variant(info, self.variant()).map_err(|e| format!("key 'variant': {e}"))?;
-        let seats = |(lo, hi): (usize, usize)| {
-            format!(
-                "key 'agents': {} agent(s) for the seats, but {} {} seats {lo} to {hi}",
-                self.players(),
-                self.game,
-                self.variant(),
-            )
+    pub fn check(&self) -> Result<(), CheckError> {
+        let info = game_info(&self.game).map_err(CheckError::Game)?;
+        check_variant(info, self.variant()).map_err(CheckError::Variant)?;
+        let (low, high) = info.seats_of(self.variant());
+        let seats = |rules: Option<String>| CheckError::Seats {
+            players: self.players(),
+            game: self.game.clone(),
+            variant: self.variant().to_string(),
+            low,
+            high,
+            rules,
         };
-        let (lo, hi) = info.seats_of(self.variant());
-        check_players(info, self.players()).map_err(|_| seats((lo, hi)))?;
-        let variant_seats = (!(lo..=hi).contains(&self.players())).then(|| seats((lo, hi)));
-        struct Check<'a>(&'a Experiment, Option<String>);
-        impl GameVisitor for Check<'_> {
-            type Output = Result<(), String>;
-            fn visit<G: GameKind>(self) -> Result<(), String> {
+        check_players(info, self.players()).map_err(|_| seats(None))?;
+        let seats_refused = !(low..=high).contains(&self.players());
+        struct Check<'a, F>(&'a Experiment, Option<F>);
+        impl<F: Fn(Option<String>) -> CheckError> GameVisitor for Check<'_, F> {
+            type Output = Result<(), CheckError>;
+            fn visit<G: GameKind>(self) -> Result<(), CheckError> {
                 let e = self.0;
                 let game = G::build(e.variant(), e.players(), &e.rules).map_err(|m| {
-                    let m = format!("table [rules]: {}", m.trim_start_matches("rules: "));
+                    let m = m.trim_start_matches("rules: ").to_string();
                     // the seats of the variant first, when its rules keep it to fewer
                     match &self.1 {
-                        Some(seats) => format!("{seats} ({m})"),
-                        None => m,
+                        Some(seats) => seats(Some(m)),
+                        None => CheckError::Rules(m),
                     }
                 })?;
                 if let Some(deal) = &e.deal {
-                    deal.check(&game)
-                        .map_err(|m| format!("table [deal]: {m}"))?;
+                    deal.check(&game).map_err(CheckError::Deal)?;
                     if e.match_games > 1 {
-                        return Err("table [deal]: a deal specification fixes single games; \
-                                    set match_games = 1"
-                            .into());
+                        return Err(CheckError::DealMatch);
                     }
                 }
-                check_specs_with::<G>(&e.agents, e.setting())
-                    .map_err(|m| format!("key 'agents', {m}"))
+                check_specs_with::<G>(&e.agents, e.setting()).map_err(CheckError::Agents)
             }
         }
-        with_game(&self.game, Check(self, variant_seats))??;
+        with_game(&self.game, Check(self, seats_refused.then_some(seats)))
+            .map_err(CheckError::Game)??;
         if self.deals == 0 {
-            return Err("key 'deals': must be at least 1".into());
+            return Err(CheckError::Zero("deals"));
         }
         if self.match_games == 0 {
-            return Err("key 'match_games': must be at least 1".into());
+            return Err(CheckError::Zero("match_games"));
         }
         if let Some(sprt) = &self.sprt {
-            sprt.check(&self.tally().agents)
-                .map_err(|e| format!("table [sprt], {e}"))?;
+            sprt.check(&self.tally().agents).map_err(CheckError::Sprt)?;
         }
         Ok(())
     }
@@ -378,11 +388,11 @@ const WHOLE_NUMBERS: [(&str, &str, &str, i64, i64); 4] = [
 /// Checks the whole-number keys of an experiment's text before it is read into its types, so
 /// that `deals = -1` is told in words (the parser would say `expected u64`). Text that is not
 /// TOML is left to the parser to report.
-fn check_numbers(text: &str) -> Result<(), String> {
+fn check_numbers(text: &str) -> Result<(), NumberError> {
     let Ok(doc) = toml::from_str::<toml::Table>(text) else {
         return Ok(());
     };
-    for (table, key, what, lo, hi) in WHOLE_NUMBERS {
+    for (table, key, what, low, high) in WHOLE_NUMBERS {
         let holder = if table.is_empty() {
             Some(&doc)
         } else {
@@ -391,19 +401,12 @@ fn check_numbers(text: &str) -> Result<(), String> {
         let Some(value) = holder.and_then(|t| t.get(key)) else {
             continue;
         };
-        if value.as_integer().is_some_and(|n| (lo..=hi).contains(&n)) {
+        if value
+            .as_integer()
+            .is_some_and(|n| (low..=high).contains(&n))
+        {
             continue;
         }
-        let range = if hi == i64::MAX {
-            format!("a whole number ≥ {lo}")
-        } else {
-            format!("a whole number from {lo} to {hi}")
-        };
-        let place = if table.is_empty() {
-            format!("key '{key}'")
-        } else {
-            format!("table [{table}]: key '{key}'")
-        };
         let line = text
             .lines()
             .position(|l| {
@@ -411,8 +414,16 @@ fn check_numbers(text: &str) -> Result<(), String> {
                     .strip_prefix(key)
                     .is_some_and(|r| r.trim_start().starts_with('='))
             })
-            .map_or(String::new(), |n| format!("line {}: ", n + 1));
-        return Err(format!("{line}{place}: {value} is not {what} ({range})"));
+            .map(|n| n + 1);
+        return Err(NumberError {
+            line,
+            table,
+            key,
+            value: value.to_string(),
+            what,
+            low,
+            high,
+        });
     }
     Ok(())
 }

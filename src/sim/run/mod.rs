@@ -4,6 +4,7 @@
 pub mod checkpoint;
 pub mod console;
 pub mod experiment;
+pub mod experiment_error;
 pub mod games_csv;
 pub mod merge;
 pub mod pace;

@@ -199,7 +199,7 @@ pub fn run_experiment(exp: &Experiment, opts: &RunOptions) -> anyhow::Result<Run
     } else {
         exp
     };
-    exp.check().map_err(anyhow::Error::msg)?;
+    exp.check()?;
     if exp.sprt.is_some() && opts.shard.is_some() {
         bail!(
             "--shard: experiment '{}' has an [sprt] table, and a sequential test decides on \
@@ -543,8 +543,7 @@ fn run_game<G: GameKind>(mut plan: Plan<'_>, opts: &RunOptions) -> anyhow::Resul
         .sprt
         .as_ref()
         .map(|c| SprtTest::new(c, &session.tally.agents, &session.tally))
-        .transpose()
-        .map_err(anyhow::Error::msg)?;
+        .transpose()?;
     let began = Instant::now();
     let ending = play_deals(
         &game,

@@ -3,4 +3,5 @@
 pub mod interval;
 pub mod ratings;
 pub mod sprt;
+pub mod sprt_error;
 pub mod tally;

@@ -11,6 +11,7 @@
 //! for any thread count and across `--resume` (docs/sprt.md).
 
 use crate::sim::files::schema::SPRT_HEADER;
+use crate::sim::stats::sprt_error::SprtError;
 use crate::sim::stats::tally::{PairTally, Tally};
 use crate::text::thousands;
 use serde::{Deserialize, Serialize};
@@ -64,74 +65,49 @@ fn distinct(specs: &[String]) -> Vec<&String> {
 
 impl SprtConfig {
     /// Checks the table against the experiment's seat specs; an error names the key.
-    pub fn check(&self, seat_specs: &[String]) -> Result<(), String> {
-        for (key, x) in [("alpha", self.alpha), ("beta", self.beta)] {
-            if !(x > 0.0 && x < 0.5) {
-                return Err(format!(
-                    "key '{key}': {x} is not an error rate strictly between 0 and 0.5"
-                ));
+    pub fn check(&self, seat_specs: &[String]) -> Result<(), SprtError> {
+        for (key, value) in [("alpha", self.alpha), ("beta", self.beta)] {
+            if !(value > 0.0 && value < 0.5) {
+                return Err(SprtError::Rate { key, value });
             }
         }
-        for (key, x) in [("h0", self.h0), ("h1", self.h1)] {
-            if !x.is_finite() {
-                return Err(format!("key '{key}': {x} is not a finite number"));
+        for (key, value) in [("h0", self.h0), ("h1", self.h1)] {
+            if !value.is_finite() {
+                return Err(SprtError::NotFinite { key, value });
             }
         }
         if self.h0 >= self.h1 {
-            return Err(format!(
-                "keys 'h0', 'h1': h0 = {} must be below h1 = {} (h1 is the difference to detect)",
-                self.h0, self.h1
-            ));
+            return Err(SprtError::Order {
+                h0: self.h0,
+                h1: self.h1,
+            });
         }
         if self.chunk == 0 {
-            return Err("key 'chunk': must be at least 1 deal".into());
+            return Err(SprtError::Chunk);
         }
         self.pair(seat_specs).map(|_| ())
     }
 
     /// The two specs compared, A and B (A minus B).
-    pub fn pair(&self, seat_specs: &[String]) -> Result<(String, String), String> {
+    pub fn pair(&self, seat_specs: &[String]) -> Result<(String, String), SprtError> {
         let specs = distinct(seat_specs);
-        let quoted = || {
-            specs
-                .iter()
-                .map(|s| format!("'{s}'"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
+        let owned = || specs.iter().map(|s| s.to_string()).collect::<Vec<_>>();
         match &self.agents {
-            None if specs.len() < 2 => Err(format!(
-                "the experiment's key 'agents' holds one distinct agent spec ({}); a comparison \
-                 needs two different ones",
-                quoted()
-            )),
-            None if specs.len() > 2 => Err(format!(
-                "key 'agents' missing: the experiment has {} distinct agent specs ({}); name the \
-                 two to compare, e.g. agents = [\"{}\", \"{}\"]",
-                specs.len(),
-                quoted(),
-                specs[0],
-                specs[1]
-            )),
+            None if specs.len() < 2 => Err(SprtError::OneAgent(owned())),
+            None if specs.len() > 2 => Err(SprtError::Unnamed(owned())),
             None => Ok((specs[0].clone(), specs[1].clone())),
             Some(named) => {
                 if named.len() != 2 {
-                    return Err(format!(
-                        "key 'agents': {} spec(s); name exactly two, A and B (the test is on A − B)",
-                        named.len()
-                    ));
+                    return Err(SprtError::NotTwo(named.len()));
                 }
                 if let Some(unknown) = named.iter().find(|n| !specs.contains(n)) {
-                    return Err(format!(
-                        "key 'agents': '{unknown}' is not one of the experiment's agents ({})",
-                        quoted()
-                    ));
+                    return Err(SprtError::NotSeated {
+                        name: unknown.clone(),
+                        specs: owned(),
+                    });
                 }
                 if named[0] == named[1] {
-                    return Err(format!(
-                        "key 'agents': '{}' twice; name two different agents",
-                        named[0]
-                    ));
+                    return Err(SprtError::Twice(named[0].clone()));
                 }
                 Ok((named[0].clone(), named[1].clone()))
             }
@@ -210,12 +186,16 @@ pub struct SprtTest {
 
 impl SprtTest {
     /// The test of `config` on a tally of the experiment's seat specs `seat_specs`.
-    pub fn new(config: &SprtConfig, seat_specs: &[String], tally: &Tally) -> Result<Self, String> {
+    pub fn new(
+        config: &SprtConfig,
+        seat_specs: &[String],
+        tally: &Tally,
+    ) -> Result<Self, SprtError> {
         let (a, b) = config.pair(seat_specs)?;
         let at = |s: &str| tally.agents.iter().position(|x| x == s);
         let (ia, ib) = (
-            at(&a).ok_or("agent A not in the tally")?,
-            at(&b).ok_or("agent B not in the tally")?,
+            at(&a).ok_or(SprtError::NotInTally('A'))?,
+            at(&b).ok_or(SprtError::NotInTally('B'))?,
         );
         let (lo, hi, sign) = if ia < ib {
             (ia, ib, 1.0)
@@ -226,7 +206,7 @@ impl SprtTest {
             .pairs
             .iter()
             .position(|p| p.a == lo && p.b == hi)
-            .ok_or("the pair is not in the tally")?;
+            .ok_or(SprtError::PairNotInTally)?;
         let (lower, upper) = bounds(config.alpha, config.beta);
         Ok(SprtTest {
             config: config.clone(),
@@ -514,8 +494,12 @@ mod tests {
         let err = |f: &dyn Fn(&mut SprtConfig)| {
             let mut c = ok.clone();
             f(&mut c);
-            c.check(&specs).unwrap_err()
+            c.check(&specs).unwrap_err().to_string()
         };
+        assert!(matches!(
+            ok.check(&specs[..1]),
+            Err(SprtError::NotSeated { name, .. }) if name == "c"
+        ));
         assert!(err(&|c| c.alpha = 0.5).contains("'alpha'"));
         assert!(err(&|c| c.beta = 0.0).contains("'beta'"));
         assert!(err(&|c| c.h1 = 0.0).contains("'h1'"));
@@ -528,6 +512,10 @@ mod tests {
         let same: Vec<String> = ["a", "a"].map(String::from).to_vec();
         let mut c = ok.clone();
         c.agents = None;
-        assert!(c.check(&same).unwrap_err().contains("one distinct"));
+        assert!(c
+            .check(&same)
+            .unwrap_err()
+            .to_string()
+            .contains("one distinct"));
     }
 }

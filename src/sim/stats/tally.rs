@@ -76,6 +76,17 @@ pub struct Tally {
     pub matches: Vec<MatchTally>,
 }
 
+/// Two tallies that cannot be added as shards of one study.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TallyMergeError {
+    /// Different agents (those of each, in order).
+    #[error("agents differ: {0:?} vs {1:?}")]
+    Agents(Vec<String>, Vec<String>),
+    /// A pair whose seats the two weigh differently.
+    #[error("pair scales differ between shards")]
+    Scales,
+}
+
 impl Tally {
     /// An empty tally for these seat specs: specs of the same `key` are one agent, written as
     /// the first of them (see [`Tally::agents`]).
@@ -172,11 +183,11 @@ impl Tally {
     }
 
     /// Adds another tally of the same agents (a shard).
-    pub fn merge(&mut self, other: &Tally) -> Result<(), String> {
+    pub fn merge(&mut self, other: &Tally) -> Result<(), TallyMergeError> {
         if self.agents != other.agents {
-            return Err(format!(
-                "agents differ: {:?} vs {:?}",
-                self.agents, other.agents
+            return Err(TallyMergeError::Agents(
+                self.agents.clone(),
+                other.agents.clone(),
             ));
         }
         self.games += other.games;
@@ -201,7 +212,7 @@ impl Tally {
         }
         for (p, o) in self.pairs.iter_mut().zip(&other.pairs) {
             if p.scale != 0 && o.scale != 0 && p.scale != o.scale {
-                return Err("pair scales differ between shards".into());
+                return Err(TallyMergeError::Scales);
             }
             p.deals += o.deals;
             p.diff_sum += o.diff_sum;

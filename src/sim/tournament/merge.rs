@@ -80,7 +80,7 @@ pub fn merge_tournament(
         entry.deals_done = table_deals(&merged.tally);
         tallies.push(Some(merged.tally));
     }
-    let standings = t.standings(&tallies).map_err(anyhow::Error::msg)?;
+    let standings = t.standings(&tallies)?;
     let file = TournamentFile {
         shard: None,
         tables: entries,

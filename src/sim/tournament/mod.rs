@@ -5,4 +5,5 @@ pub mod files;
 pub mod merge;
 pub mod play;
 pub mod spec;
+pub mod spec_error;
 pub mod standings;

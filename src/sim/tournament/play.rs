@@ -197,7 +197,7 @@ pub fn run_tournament(
             );
         }
     }
-    let standings = t.standings(&tallies).map_err(anyhow::Error::msg)?;
+    let standings = t.standings(&tallies)?;
     file.status = if stopped { "partial" } else { "complete" }.into();
     let elapsed = began.elapsed().as_secs_f64();
     write_files(t, dir, &file, &standings)?;

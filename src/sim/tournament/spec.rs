@@ -10,6 +10,7 @@ use crate::game::RuleMap;
 use crate::games::game_info;
 use crate::sim::run::experiment::{project_dir, Experiment, MAX_EXPERIMENT_BYTES};
 use crate::sim::stats::sprt::SprtConfig;
+use crate::sim::tournament::spec_error::{TournamentError, TournamentKeyError};
 use crate::text::toml_error;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -91,30 +92,42 @@ pub struct Table {
 impl Tournament {
     /// Reads and checks a tournament; `origin` names the file in errors, `project` is where its
     /// agent files are read from.
-    pub fn parse(text: &str, origin: &str, project: Option<PathBuf>) -> Result<Tournament, String> {
-        let mut t: Tournament = toml::from_str(text).map_err(|e| toml_error(text, origin, &e))?;
+    pub fn parse(
+        text: &str,
+        origin: &str,
+        project: Option<PathBuf>,
+    ) -> Result<Tournament, TournamentError> {
+        let mut t: Tournament = toml::from_str(text)
+            .map_err(|e| TournamentError::Syntax(toml_error(text, origin, &e)))?;
         t.project = project;
-        t.fill_defaults()?;
-        t.check().map_err(|e| format!("{origin}: {e}"))?;
+        (t.fill_defaults()).map_err(|e| TournamentError::Defaults(Box::new(e)))?;
+        t.check().map_err(|e| TournamentError::Check {
+            origin: origin.to_string(),
+            error: Box::new(e),
+        })?;
         Ok(t)
     }
 
     /// Reads a tournament file (at most [`MAX_EXPERIMENT_BYTES`]).
-    pub fn load(path: &str) -> Result<Tournament, String> {
-        let meta = std::fs::metadata(path).map_err(|e| format!("{path}: {e}"))?;
+    pub fn load(path: &str) -> Result<Tournament, TournamentError> {
+        let read = |error| TournamentError::Read {
+            path: path.to_string(),
+            error,
+        };
+        let meta = std::fs::metadata(path).map_err(read)?;
         if meta.len() > MAX_EXPERIMENT_BYTES {
-            return Err(format!(
-                "{path}: {} bytes; a tournament file is at most 1 MiB",
-                meta.len()
-            ));
+            return Err(TournamentError::TooLarge {
+                path: path.to_string(),
+                size: meta.len(),
+            });
         }
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+        let text = std::fs::read_to_string(path).map_err(read)?;
         Tournament::parse(&text, path, Some(project_dir(Path::new(path))))
     }
 
     /// Fills the variant and the seat count when not given.
-    pub fn fill_defaults(&mut self) -> Result<(), String> {
-        let info = game_info(&self.game).map_err(|e| format!("key 'game': {e}"))?;
+    pub fn fill_defaults(&mut self) -> Result<(), TournamentKeyError> {
+        let info = game_info(&self.game).map_err(TournamentKeyError::Game)?;
         if self.variant.is_empty() {
             self.variant = info.variants[0].to_string();
         }
@@ -127,10 +140,10 @@ impl Tournament {
 
     /// Checks what the tables' own checks do not: distinct agents, enough of them for the
     /// seating, the anchor, the budget; then every table as an experiment.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), TournamentKeyError> {
         let k = self.agents.len();
         if k < 2 {
-            return Err("key 'agents': a tournament needs at least two agents".into());
+            return Err(TournamentKeyError::TooFew);
         }
         // by key: two spellings of one agent would be one agent at a table
         let keys: Vec<AgentKey> = (self.agents.iter())
@@ -140,46 +153,41 @@ impl Tournament {
             (0..k).find_map(|j| (0..j).find(|&i| keys[i] == keys[j]).map(|i| (i, j)))
         {
             let (first, dup) = (&self.agents[i], &self.agents[j]);
-            return Err(if first == dup {
-                format!("key 'agents': '{dup}' is listed twice")
-            } else {
-                format!("key 'agents': '{dup}' is listed twice (as '{first}': the same agent)")
+            return Err(TournamentKeyError::Twice {
+                spec: dup.clone(),
+                first: (first != dup).then(|| first.clone()),
             });
         }
         if self.seating == SeatingScheme::Subsets && k < self.players {
-            return Err(format!(
-                "key 'seating': subsets of {} agents need at least {} agents, not {k}",
-                self.players, self.players
-            ));
+            return Err(TournamentKeyError::Subsets {
+                players: self.players,
+                agents: k,
+            });
         }
         if self.seating == SeatingScheme::Subsets && self.sprt.is_some() {
-            return Err("table [sprt]: early stopping tests one pair, so it needs \
-                        seating = \"pairs\""
-                .into());
+            return Err(TournamentKeyError::SprtSubsets);
         }
         if self.players < 2 {
-            return Err("key 'players': at least 2".into());
+            return Err(TournamentKeyError::Players);
         }
         if let Some(a) = &self.anchor {
             if !self.agents.contains(a) {
-                return Err(format!("key 'anchor': '{a}' is not one of the agents"));
+                return Err(TournamentKeyError::Anchor(a.clone()));
             }
         }
         if let Some(m) = self.budget_minutes {
             if !(m > 0.0 && m.is_finite()) {
-                return Err(format!(
-                    "key 'budget_minutes': {m} is not a positive number"
-                ));
+                return Err(TournamentKeyError::Budget(m));
             }
         }
         for t in self.tables() {
-            t.experiment.check().map_err(|e| {
-                format!(
-                    "table {} ({}): {e}",
-                    t.index,
-                    t.experiment.agents.join(" | ")
-                )
-            })?;
+            t.experiment
+                .check()
+                .map_err(|e| TournamentKeyError::Table {
+                    index: t.index,
+                    agents: t.experiment.agents.join(" | "),
+                    error: Box::new(e),
+                })?;
         }
         Ok(())
     }

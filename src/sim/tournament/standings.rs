@@ -11,6 +11,17 @@ pub fn table_deals(tally: &Tally) -> u64 {
     tally.pairs.first().map_or(0, |p| p.deals)
 }
 
+/// Table tallies that cannot be pooled into one tournament's standings.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum StandingsError {
+    /// A table seated an agent the tournament does not list.
+    #[error("agent '{0}' is not in the tournament")]
+    NotInTournament(String),
+    /// Two tables weigh one pair's seats differently.
+    #[error("tables weigh a pair's seats differently")]
+    Scales,
+}
+
 /// The pooled paired results of one pair of agents over the tables where both sat.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct PairStat {
@@ -49,7 +60,7 @@ pub struct Standings {
 
 impl Tournament {
     /// Pools the tallies of the tables played so far (`None`: not started) into standings.
-    pub fn standings(&self, tallies: &[Option<Tally>]) -> Result<Standings, String> {
+    pub fn standings(&self, tallies: &[Option<Tally>]) -> Result<Standings, StandingsError> {
         let k = self.agents.len();
         let mut pairs = vec![vec![PairStat::default(); k]; k];
         let (mut deals, mut games) = (vec![0u64; k], vec![0u64; k]);
@@ -57,8 +68,7 @@ impl Tournament {
             let idx = |spec: &String| self.agents.iter().position(|a| a == spec);
             let table_deals = table_deals(tally);
             for spec in &tally.agents {
-                let i =
-                    idx(spec).ok_or_else(|| format!("agent '{spec}' is not in the tournament"))?;
+                let i = idx(spec).ok_or_else(|| StandingsError::NotInTournament(spec.clone()))?;
                 deals[i] += table_deals;
                 games[i] += tally.games;
             }
@@ -68,7 +78,7 @@ impl Tournament {
                 let (i, j, sign) = if a < b { (a, b, 1) } else { (b, a, -1) };
                 let s = &mut pairs[i][j];
                 if s.deals > 0 && p.deals > 0 && s.scale != p.scale {
-                    return Err("tables weigh a pair's seats differently".into());
+                    return Err(StandingsError::Scales);
                 }
                 s.deals += p.deals;
                 s.games += tally.games;
