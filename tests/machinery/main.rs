@@ -28,6 +28,7 @@ mod ismcts;
 mod k8s;
 mod large_inputs;
 mod layers;
+mod module_map;
 mod output_guards;
 mod partial_deals;
 mod plot;

@@ -12,8 +12,8 @@ const BEGIN: &str = "<!-- module map: generated from src/ by tests/machinery/mod
 /// The line that closes it.
 const END: &str = "<!-- end of module map -->";
 
-/// The first sentence of a file's `//!` doc (up to the first `. ` or `: ` ending a clause, or
-/// the end of the first paragraph), with `|` escaped for the table.
+/// The first sentence of a file's `//!` doc (up to the first `. ` that does not end `e.g.` or
+/// `i.e.`, or the end of the first paragraph), with `|` escaped for the table.
 fn first_sentence(text: &str) -> String {
     let mut para = String::new();
     for line in text.lines() {
@@ -32,7 +32,11 @@ fn first_sentence(text: &str) -> String {
         }
         para.push_str(rest);
     }
-    let end = para.find(". ").map_or(para.len(), |i| i + 1);
+    let end = para
+        .match_indices(". ")
+        .map(|(i, _)| i)
+        .find(|&i| !para[..i].ends_with("e.g") && !para[..i].ends_with("i.e"))
+        .map_or(para.len(), |i| i + 1);
     para[..end].replace('|', "\\|")
 }
 
@@ -117,8 +121,15 @@ fn every_folder_of_src_has_a_paragraph_on_the_architecture_page() {
 fn the_first_sentence_is_read_from_the_doc_lines_only() {
     let text = "//! Playing games: the loop. More words.\n//! still more\nuse x;\n";
     assert_eq!(first_sentence(text), "Playing games: the loop.");
-    assert_eq!(first_sentence("//! One line\n//! wrapped\n\nfn f() {}"), "One line wrapped");
+    assert_eq!(
+        first_sentence("//! One line\n//! wrapped\n\nfn f() {}"),
+        "One line wrapped"
+    );
     assert_eq!(first_sentence("//! a | b\n"), "a \\| b");
+    assert_eq!(
+        first_sentence("//! Cards, e.g. rK. Then\n"),
+        "Cards, e.g. rK."
+    );
     assert_eq!(first_sentence("fn f() {}\n//! late\n"), "");
     let page = format!("head\n{BEGIN}\nold\n{END}\ntail\n");
     assert_eq!(

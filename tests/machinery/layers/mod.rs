@@ -16,7 +16,7 @@
 mod cases;
 mod checks;
 mod edges;
-mod source;
+pub(crate) mod source;
 
 use checks::{cycles, file_may_be_long, long_functions, upward};
 use edges::{graph, Graph};
