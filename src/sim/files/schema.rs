@@ -1,6 +1,8 @@
 //! The columns of every CSV the toolkit writes: one constant per format, imported by its writer
 //! and by every reader.
 
+use crate::text::const_eq;
+
 /// The columns that open every row of `summary.csv`, `matches.csv` and `equity.csv`: what was
 /// played and in what unit its payouts are, so that a CSV read alone says what its numbers are.
 pub const STUDY_HEADER: [&str; 4] = ["game", "variant", "players", "payout_unit"];
@@ -219,27 +221,12 @@ pub const fn columns<const N: usize>(
 const fn has_column(header: &[&str], name: &str) -> bool {
     let mut i = 0;
     while i < header.len() {
-        if same(header[i].as_bytes(), name.as_bytes()) {
+        if const_eq(header[i], name) {
             return true;
         }
         i += 1;
     }
     false
-}
-
-/// Whether two byte strings are equal (at compile time).
-const fn same(a: &[u8], b: &[u8]) -> bool {
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
 }
 
 #[cfg(test)]
