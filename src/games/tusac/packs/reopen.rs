@@ -28,7 +28,8 @@ fn deciding(s: &PacksState, me: Seat) -> bool {
 /// When `me` does not decide and the window it sees waits on a seat that must hold copies of
 /// the active card (after its own answer as the turn player, or any King Quad window), one
 /// seat it may be, drawn at random from the other seats of the claim order with room for the
-/// copies, with the copies it holds (the truth's seat is not told: any of them could be); else none, and no copies.
+/// copies, with the copies it holds (the truth's seat is not told: any of them could be); else
+/// none, and no copies.
 pub(super) fn waited_on(s: &PacksState, me: Seat, rng: &mut GameRng) -> (Option<Seat>, (Card, u8)) {
     let none = (None, (Card::default(), 0));
     let (Some(a), Some(keep)) = (s.active, need(s)) else {
