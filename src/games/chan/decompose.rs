@@ -53,6 +53,7 @@ impl Decomposition {
 /// let d = decompose(&"2v 2v 2n 3v 3n 4s 5v 5v 5n 6v 6n 6s 7n 7n 8v 8v 9s 9s ch".parse().unwrap());
 /// assert_eq!((d.chan, d.ca, d.lone_count(), d.b(), d.l()), (5, 2, 5, 1, 4));
 /// ```
+#[inline]
 pub fn decompose(h: &Hand) -> Decomposition {
     // Inside a rank the decomposition depends only on which suits are held an odd number of
     // times; every other card pairs into a Chan. So the Chan count is (cards − odd cards) / 2,
@@ -79,6 +80,7 @@ struct OddLanes {
 }
 
 impl OddLanes {
+    #[inline]
     fn of(odd: u32) -> OddLanes {
         let (v, n, s) = (odd & SUIT_V, odd >> 1 & SUIT_V, odd >> 2 & SUIT_V);
         let three = v & n & s;
@@ -92,12 +94,14 @@ impl OddLanes {
 
 /// The `Lone` mask of a hand whose odd-count identities are `odd`: the odd card of a rank with
 /// one, the third suit of a `BaDau`, an odd chi chi.
+#[inline]
 fn lone_mask(odd: u32) -> u32 {
     let lanes = OddLanes::of(odd);
     (odd & ((lanes.one * 0b111) | Card::CH.bit())) | (lanes.three << 2)
 }
 
 /// The `Chan` count of `h` (its odd-count identities `odd`): every card not left odd pairs.
+#[inline]
 fn chan_count(h: &Hand, odd: u32) -> u8 {
     ((h.len() as u32 - odd.count_ones()) / 2) as u8
 }
@@ -106,6 +110,7 @@ fn chan_count(h: &Hand, odd: u32) -> u8 {
 const SUIT_V: u32 = 0o11111111;
 
 /// A mask with bits only at rank lanes `3r` as a mask of rank indices (bit `r`).
+#[inline]
 fn rank_lanes_to_bits(lanes: u32) -> u8 {
     (0..8).fold(0, |m, r| m | ((lanes >> (3 * r) & 1) as u8) << r)
 }

@@ -138,6 +138,7 @@ impl ChanGreedy {
 }
 
 /// Number of `Lone` cards of a hand (§3.2, a ba đầu's third card included).
+#[inline]
 pub fn lone_count(h: &Hand) -> u32 {
     decompose(h).lone_count()
 }

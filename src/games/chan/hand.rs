@@ -71,6 +71,7 @@ impl Hand {
         self
     }
     /// Number of cards.
+    #[inline]
     pub fn len(&self) -> usize {
         let words = self.words();
         let sum: u64 = words[..3]
