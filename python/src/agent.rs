@@ -6,7 +6,7 @@ use crate::engine::{python_rng, Engine, GameEngine, Seen, SeenBy};
 use crate::state::PyView;
 use bailab::agent::host::AgentHost;
 use bailab::agent::{Agent, AgentError, Failing};
-use bailab::agents::catalogue::make_agent;
+use bailab::generic_agents::catalogue::make_agent;
 use bailab::game::{ActionBuffer, GameState, SeatView};
 use bailab::games::kind::GameKind;
 use bailab::games::{with_game, GameVisitor, GAMES};

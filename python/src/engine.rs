@@ -9,7 +9,7 @@
 //! and so does every decision a Python agent is asked.
 
 use bailab::agent::features::{all_features, FeatureRow, MAX_FEATURES};
-use bailab::agents::rules::{feature_rows, greedy};
+use bailab::generic_agents::rules::{feature_rows, greedy};
 use bailab::deal_spec::DealSpec;
 use bailab::game::{ActionBuffer, Decision, GameId, GameState, OwnedView, RuleMap, Seat, SeatView};
 use bailab::games::kind::{check_players, GameKind};

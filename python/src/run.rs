@@ -5,7 +5,7 @@
 use crate::agent::PyHost;
 use crate::engine::{build_engine, Engine};
 use bailab::agent::host::Host;
-use bailab::agents::catalogue::make_agent;
+use bailab::generic_agents::catalogue::make_agent;
 use bailab::games::kind::GameKind;
 use bailab::games::{with_game, GameVisitor};
 use bailab::sim::run::checkpoint::{read_checkpoint, Stopped};

@@ -5,13 +5,13 @@
 //! agents given (an outside `exec:` program's round trip included).
 
 use crate::agent::spec::AgentSpec;
-use crate::agents::catalogue::{ismcts_params, make_agent, make_agent_with, Setting};
-use crate::agents::exec::write_decide_message;
-use crate::agents::ismcts::Ismcts;
 use crate::game::RuleMap;
 use crate::game::{ActionBuffer, GameState};
 use crate::games::kind::GameKind;
 use crate::games::{with_game, GameVisitor, GAMES};
+use crate::generic_agents::catalogue::{ismcts_params, make_agent, make_agent_with, Setting};
+use crate::generic_agents::exec::write_decide_message;
+use crate::generic_agents::ismcts::Ismcts;
 use crate::rng::{stream_rng, DEAL_STREAM};
 use crate::sim::run::experiment::Experiment;
 use crate::sim::run::runner::throughput;

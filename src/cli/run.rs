@@ -84,7 +84,7 @@ pub fn stop_on_ctrl_c() -> Arc<AtomicBool> {
     let _ = ctrlc::set_handler(move || {
         if flag.swap(true, Ordering::SeqCst) {
             // An exit that skips destructors: the outside agents are ended here.
-            crate::agents::exec::kill_agents();
+            crate::generic_agents::exec::kill_agents();
             std::process::exit(130);
         }
         eprintln!("\nstopping at the next deal (Ctrl-C or another signal to quit at once)…");

@@ -3,11 +3,11 @@
 
 use crate::agent::host::Host;
 use crate::agent::AgentKey;
-use crate::agents::catalogue::{agent_key_in, check_specs_with, Setting};
 use crate::deal_spec::DealSpec;
 use crate::game::RuleMap;
 use crate::games::kind::{check_players, check_variant, GameKind};
 use crate::games::{game_info, with_game, GameVisitor};
+use crate::generic_agents::catalogue::{agent_key_in, check_specs_with, Setting};
 use crate::sim::run::experiment_error::{CheckError, ExperimentError, NumberError};
 use crate::sim::stats::sprt::SprtConfig;
 use crate::sim::stats::tally::Tally;

@@ -8,11 +8,11 @@
 
 use crate::agent::host::Host;
 use crate::agent::Agent;
-use crate::agents::catalogue::{make_agent_with, Setting};
 use crate::deal_spec::DealPlan;
 use crate::game::{GameState, Outcome, MAX_SEATS};
 use crate::games::kind::GameKind;
 use crate::games::{with_game, GameVisitor};
+use crate::generic_agents::catalogue::{make_agent_with, Setting};
 use crate::sim::deal::{DealLoop, Event, Opening, Seating};
 use crate::sim::files::atomic::write_atomic;
 use crate::sim::files::game_files::GameFiles;

@@ -5,9 +5,9 @@
 
 use crate::agent::host::Host;
 use crate::agent::AgentKey;
-use crate::agents::catalogue::agent_key_in;
 use crate::game::RuleMap;
 use crate::games::game_info;
+use crate::generic_agents::catalogue::agent_key_in;
 use crate::sim::run::experiment::{project_dir, Experiment, MAX_EXPERIMENT_BYTES};
 use crate::sim::stats::sprt::SprtConfig;
 use crate::sim::tournament::spec_error::{TournamentError, TournamentKeyError};
