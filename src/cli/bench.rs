@@ -13,7 +13,7 @@ use crate::generic_agents::catalogue::{ismcts_params, make_agent, make_agent_wit
 use crate::generic_agents::exec::write_decide_message;
 use crate::generic_agents::ismcts::Ismcts;
 use crate::rng::{stream_rng, DEAL_STREAM};
-use crate::sim::run::experiment::Experiment;
+use crate::sim::run::experiment::{Experiment, Runtime};
 use crate::sim::run::runner::throughput;
 use rand::Rng;
 use std::hint::black_box;
@@ -207,7 +207,7 @@ impl GameVisitor for Bench<'_> {
         }
         for &(agent, threads) in &matchups {
             let exp = matchup(info.name, variant, agent, args.deals);
-            let speed = throughput(&exp, threads, args.deals)?;
+            let speed = throughput((&exp, &Runtime::default()), threads, args.deals)?;
             let turns = speed.turns_per_game;
             let extra = format!(
                 "{turns:>9.1} turns/game, {:.0} turns/s",
