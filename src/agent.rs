@@ -4,8 +4,8 @@
 //! agents' shared tie-break and tunable weights ([`greedy`]), and the agents a program embedding
 //! bailab supplies ([`host`]).
 //!
-//! It lies below both `games` and `agents`: a game builds its own agents from these, and the
-//! generic agents (`random`, `first`, `ismcts`, `rules`) play every game through them.
+//! It lies below both `games` and `generic_agents`: a game builds its own agents from these,
+//! and the generic agents (`random`, `first`, `ismcts`, `rules`) play every game through them.
 
 pub mod features;
 pub mod greedy;

@@ -16,7 +16,7 @@
 //! 2. `record`, `deal_spec`: building blocks shared by games and the runner: the record format and
 //!    partial deals
 //! 3. `games`: the games, the `GameKind` trait and the registry
-//! 4. `agents`: the generic agents and the catalogue: random, first, ismcts, rules
+//! 4. `generic_agents`: the generic agents and the catalogue: random, first, ismcts, rules
 //! 5. `sim`: the seeded game loop, the runner, records of play, statistics and output
 //! 6. `study`, `learn`: studies of deals, equity and tuning; learning rule lists
 //! 7. `cli`: the commands
@@ -26,13 +26,13 @@
 //! above it is written once for every game. Randomness is derived by [`rng`].
 
 pub mod agent;
-pub mod agents;
 pub mod cache;
 pub mod cli;
 pub mod deal_spec;
 pub mod fixed;
 pub mod game;
 pub mod games;
+pub mod generic_agents;
 pub mod learn;
 pub mod notation;
 pub mod record;

@@ -8,9 +8,6 @@
 
 use bailab::agent::features::{FeatureRow, MAX_FEATURES};
 use bailab::agent::Agent;
-use bailab::agents::catalogue::make_agent;
-use bailab::agents::rules::list::{Cond, Op, Rule, RuleList, Test};
-use bailab::agents::rules::{feature_names, RulesAgent};
 use bailab::game::GameId;
 use bailab::game::RuleMap;
 use bailab::game::{ActionBuffer, GameState};
@@ -19,6 +16,9 @@ use bailab::games::kind::GameKind;
 use bailab::games::tienlen::TienLen;
 use bailab::games::tusac::TuSac;
 use bailab::games::{with_game, GameVisitor, GAMES};
+use bailab::generic_agents::catalogue::make_agent;
+use bailab::generic_agents::rules::list::{Cond, Op, Rule, RuleList, Test};
+use bailab::generic_agents::rules::{feature_names, RulesAgent};
 use bailab::rng::GameRng;
 use bailab::sim::play_game;
 use std::sync::Arc;

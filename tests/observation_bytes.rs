@@ -7,13 +7,13 @@
 //! [`decide_message`] returns.
 
 use bailab::agent::Agent;
-use bailab::agents::catalogue::make_agent;
-use bailab::agents::exec::{decide_message, write_decide_message};
 use bailab::game::{ActionBuffer, GameState, RuleMap};
 use bailab::games::chan::Chan;
 use bailab::games::kind::GameKind;
 use bailab::games::tienlen::TienLen;
 use bailab::games::tusac::TuSac;
+use bailab::generic_agents::catalogue::make_agent;
+use bailab::generic_agents::exec::{decide_message, write_decide_message};
 use bailab::rng::{stream_rng, DEAL_STREAM};
 use serde_json::Value;
 

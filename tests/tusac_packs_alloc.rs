@@ -3,11 +3,11 @@
 //! dirtyking26 are played after setup (agents built), for 4 and 8 players (2 and 4 packs).
 
 use bailab::agent::Agent;
-use bailab::agents::ismcts::{Ismcts, IsmctsParams};
-use bailab::agents::RandomAgent;
 use bailab::game::GameId;
 use bailab::games::tusac::options::Options;
 use bailab::games::tusac::packs::{MultiPack, PacksState};
+use bailab::generic_agents::ismcts::{Ismcts, IsmctsParams};
+use bailab::generic_agents::RandomAgent;
 use bailab::sim::play_game;
 
 #[path = "common/counting_alloc.rs"]

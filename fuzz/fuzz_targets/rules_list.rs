@@ -3,7 +3,7 @@
 #![no_main]
 
 use bailab::agent::features::all_features;
-use bailab::agents::rules::list::RuleList;
+use bailab::generic_agents::rules::list::RuleList;
 use bailab::games::kind::GameKind;
 use bailab_fuzz::{on_game, Visit};
 use libfuzzer_sys::fuzz_target;

@@ -9,12 +9,12 @@
 //! and so does every decision a Python agent is asked.
 
 use bailab::agent::features::{all_features, FeatureRow, MAX_FEATURES};
-use bailab::agents::rules::{feature_rows, greedy};
 use bailab::deal_spec::DealSpec;
 use bailab::game::{ActionBuffer, Decision, GameId, GameState, OwnedView, RuleMap, Seat, SeatView};
 use bailab::games::kind::{check_players, GameKind};
 use bailab::games::observe::{layout_len, Segment};
 use bailab::games::{with_game, GameVisitor};
+use bailab::generic_agents::rules::{feature_rows, greedy};
 use bailab::rng::{stream_rng, GameRng};
 use bailab::sim::deal::seeds::{seeded_deal, Opening};
 use bailab::sim::recorder::Recorder;

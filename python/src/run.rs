@@ -5,11 +5,11 @@
 use crate::agent::PyHost;
 use crate::engine::{build_engine, Engine};
 use bailab::agent::host::Host;
-use bailab::agents::catalogue::make_agent;
 use bailab::games::kind::GameKind;
 use bailab::games::{with_game, GameVisitor};
+use bailab::generic_agents::catalogue::make_agent;
 use bailab::sim::run::checkpoint::{read_checkpoint, Stopped};
-use bailab::sim::run::experiment::{project_dir, Experiment};
+use bailab::sim::run::experiment::{project_dir, Experiment, Runtime};
 use bailab::sim::run::experiment_error::ExperimentError;
 use bailab::sim::run::runner::{resume_run, run_experiment, RunOptions};
 use pyo3::exceptions::{PyKeyboardInterrupt, PyOSError, PyRuntimeError, PyValueError};
@@ -80,26 +80,28 @@ fn host(engine: Option<Arc<dyn Engine>>, agents: HashMap<String, Py<PyAny>>) -> 
 }
 
 /// The experiment to run (from `text`, whose origin is `origin` and agent files are read from
-/// `project`) and its Python agents.
+/// `project`) and the runtime it runs in, with its Python agents.
 fn experiment(
     py: Python<'_>,
     (text, origin, project): (&str, &str, Option<PathBuf>),
     agents: &Bound<'_, PyDict>,
-) -> PyResult<Experiment> {
+) -> PyResult<(Experiment, Runtime)> {
     let raw: Option<Experiment> = toml::from_str(text).ok();
     let game = raw.as_ref().map_or("", |e| e.game.as_str());
     let callables = python_agents(py, game, agents)?;
     let names: Vec<String> = callables.keys().cloned().collect();
-    let host = host(raw.as_ref().and_then(engine_of), callables);
-    let exp =
-        Experiment::parse_hosted(text, origin, project, host).map_err(|e| experiment_error(&e))?;
+    let runtime = Runtime {
+        project,
+        host: host(raw.as_ref().and_then(engine_of), callables),
+    };
+    let exp = Experiment::parse_in(text, origin, &runtime).map_err(|e| experiment_error(&e))?;
     if let Some(name) = names.iter().find(|n| !exp.agents.contains(n)) {
         return Err(PyValueError::new_err(format!(
             "agents: '{name}' is not seated: the experiment's agents are {:?}",
             exp.agents
         )));
     }
-    Ok(exp)
+    Ok((exp, runtime))
 }
 
 /// Runs `job` on a thread of its own while this (Python's) thread watches for Ctrl-C, which
@@ -159,11 +161,11 @@ pub fn _run(
         Some(dir) => {
             let ck = read_checkpoint(&dir).map_err(|e| PyValueError::new_err(e.to_string()))?;
             let callables = python_agents(py, &ck.experiment.game, agents)?;
-            opts.host = host(engine_of(&ck.experiment), callables);
+            opts.runtime.host = host(engine_of(&ck.experiment), callables);
             watched(py, &stop, || resume_run(&dir, &opts))
         }
         None => {
-            let exp = match (text, &path) {
+            let (exp, runtime) = match (text, &path) {
                 (Some(t), _) => experiment(py, (t, "the experiment", None), agents)?,
                 (None, Some(p)) => {
                     let t = std::fs::read_to_string(p)
@@ -173,6 +175,7 @@ pub fn _run(
                 }
                 (None, None) => return Err(PyValueError::new_err("no experiment given")),
             };
+            opts.runtime = runtime;
             watched(py, &stop, || run_experiment(&exp, &opts))
         }
     };

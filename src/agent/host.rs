@@ -17,8 +17,8 @@ pub trait AgentHost: Send + Sync {
     fn build(&self, game: &'static str, name: &str) -> Result<Box<dyn Any>, String>;
 }
 
-/// The host of a run, if any. Not part of the study: two experiments that differ only in their
-/// host are equal, and a host is never written into results or checkpoints.
+/// The host of a run, if any. Not part of the study: it is never written into results or
+/// checkpoints (it travels in a run's `Runtime`, beside the experiment).
 #[derive(Clone, Default)]
 pub struct Host(pub Option<Arc<dyn AgentHost>>);
 
@@ -54,11 +54,3 @@ impl fmt::Debug for Host {
         })
     }
 }
-
-impl PartialEq for Host {
-    fn eq(&self, _: &Host) -> bool {
-        true
-    }
-}
-
-impl Eq for Host {}

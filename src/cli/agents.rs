@@ -2,9 +2,9 @@
 
 use crate::agent::features::all_features;
 use crate::agent::AgentInfo;
-use crate::agents::catalogue::CATALOGUE;
 use crate::games::kind::GameKind;
 use crate::games::{with_game, GameVisitor, GAMES};
+use crate::generic_agents::catalogue::CATALOGUE;
 
 /// Arguments of `bailab agents`.
 #[derive(clap::Args, Debug)]

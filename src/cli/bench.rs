@@ -5,15 +5,15 @@
 //! agents given (an outside `exec:` program's round trip included).
 
 use crate::agent::spec::AgentSpec;
-use crate::agents::catalogue::{ismcts_params, make_agent, make_agent_with, Setting};
-use crate::agents::exec::write_decide_message;
-use crate::agents::ismcts::Ismcts;
 use crate::game::RuleMap;
 use crate::game::{ActionBuffer, GameState};
 use crate::games::kind::GameKind;
 use crate::games::{with_game, GameVisitor, GAMES};
+use crate::generic_agents::catalogue::{ismcts_params, make_agent, make_agent_with, Setting};
+use crate::generic_agents::exec::write_decide_message;
+use crate::generic_agents::ismcts::Ismcts;
 use crate::rng::{stream_rng, DEAL_STREAM};
-use crate::sim::run::experiment::Experiment;
+use crate::sim::run::experiment::{Experiment, Runtime};
 use crate::sim::run::runner::throughput;
 use rand::Rng;
 use std::hint::black_box;
@@ -207,7 +207,7 @@ impl GameVisitor for Bench<'_> {
         }
         for &(agent, threads) in &matchups {
             let exp = matchup(info.name, variant, agent, args.deals);
-            let speed = throughput(&exp, threads, args.deals)?;
+            let speed = throughput((&exp, &Runtime::default()), threads, args.deals)?;
             let turns = speed.turns_per_game;
             let extra = format!(
                 "{turns:>9.1} turns/game, {:.0} turns/s",

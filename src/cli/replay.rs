@@ -7,7 +7,7 @@ use crate::game::GameId;
 use crate::games::kind::GameKind;
 use crate::games::{with_game, GameVisitor};
 use crate::sim::play::{play_in_match, play_with_spec, Played};
-use crate::sim::run::experiment::Experiment;
+use crate::sim::run::experiment::{Experiment, Runtime};
 use crate::sim::run::runner::deal_plan;
 
 /// Arguments of `bailab replay`.
@@ -31,7 +31,7 @@ pub struct Args {
 
 /// Runs the command.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let exp = load(args.experiment.as_deref())?;
+    let (exp, runtime) = load(args.experiment.as_deref())?;
     if args.deal >= exp.deals {
         anyhow::bail!(
             "--deal {}: the experiment has deals 0–{}",
@@ -64,12 +64,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         deal: args.deal,
         rotation: args.rotation as u8,
     };
-    struct Replay<'a>(&'a Experiment, GameId, u32, &'a [String]);
+    struct Replay<'a>((&'a Experiment, &'a Runtime), GameId, u32, &'a [String]);
     impl GameVisitor for Replay<'_> {
         type Output = Result<Played, String>;
         fn visit<G: GameKind>(self) -> Self::Output {
-            let Replay(exp, id, j, specs) = self;
-            let base = exp.project.as_deref();
+            let Replay((exp, runtime), id, j, specs) = self;
+            let base = runtime.project.as_deref();
             let game = G::build(exp.variant(), exp.players(), &exp.rules)?;
             match deal_plan(&game, exp) {
                 Some(plan) => play_with_spec(&game, id, &plan, "[deal]", specs, base),
@@ -78,7 +78,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
     }
     show(
-        with_game(&exp.game, Replay(&exp, id, args.match_game, &specs)),
+        with_game(
+            &exp.game,
+            Replay((&exp, &runtime), id, args.match_game, &specs),
+        ),
         args.json,
     )
 }

@@ -3,7 +3,7 @@
 
 use crate::sim::run::checkpoint::{read_checkpoint, Shard, Stopped, CHECKPOINT, CHECKPOINT_EVERY};
 use crate::sim::run::console::print_report;
-use crate::sim::run::experiment::Experiment;
+use crate::sim::run::experiment::{Experiment, Runtime};
 use crate::sim::run::runner::{resume_run, run_experiment, RunOptions};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -66,11 +66,12 @@ pub struct Args {
     pub checkpoint_secs: f64,
 }
 
-/// Loads the experiment named on the command line, or the default.
-pub fn load(path: Option<&str>) -> anyhow::Result<Experiment> {
+/// Loads the experiment named on the command line, or the default, with the runtime it runs in
+/// (its agent files read from the file's project folder, or the current folder).
+pub fn load(path: Option<&str>) -> anyhow::Result<(Experiment, Runtime)> {
     match path {
-        Some(p) => Ok(Experiment::load(p)?),
-        None => Ok(Experiment::default_experiment()),
+        Some(p) => Ok((Experiment::load(p)?, Runtime::of_file(Path::new(p)))),
+        None => Ok((Experiment::default_experiment(), Runtime::default())),
     }
 }
 
@@ -84,7 +85,7 @@ pub fn stop_on_ctrl_c() -> Arc<AtomicBool> {
     let _ = ctrlc::set_handler(move || {
         if flag.swap(true, Ordering::SeqCst) {
             // An exit that skips destructors: the outside agents are ended here.
-            crate::agents::exec::kill_agents();
+            crate::generic_agents::exec::kill_agents();
             std::process::exit(130);
         }
         eprintln!("\nstopping at the next deal (Ctrl-C or another signal to quit at once)…");
@@ -128,7 +129,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         force: args.force,
         stop: None,
         checkpoint_every: Some(Duration::from_secs_f64(args.checkpoint_secs)),
-        host: Default::default(),
+        runtime: Runtime::default(),
     };
     let (exp, result) = match &args.resume {
         Some(dir) => {
@@ -137,7 +138,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             (ck.experiment, resume_run(dir, &opts))
         }
         None => {
-            let exp = load(args.experiment.as_deref())?;
+            let (exp, runtime) = load(args.experiment.as_deref())?;
+            opts.runtime = runtime;
             let base = exp.resolve_output(args.experiment.as_deref().map(Path::new));
             opts.output = Some(match (&args.output, shard) {
                 (Some(d), _) => d.clone(),

@@ -31,10 +31,10 @@ pub mod samples;
 pub mod search;
 pub mod selfplay;
 
-use crate::agents::rules::list::{Rule, RuleList};
-use crate::agents::rules::{feature_names, greedy_column, rank_column};
 use crate::game::RuleMap;
 use crate::games::kind::GameKind;
+use crate::generic_agents::rules::list::{Rule, RuleList};
+use crate::generic_agents::rules::{feature_names, greedy_column, rank_column};
 use selfplay::Gain;
 use std::collections::HashSet;
 use std::ops::Range;
@@ -191,7 +191,7 @@ struct Learner<'a, G: GameKind> {
     progress: &'a dyn Progress,
     game: G,
     samples: samples::Samples,
-    tests: Vec<crate::agents::rules::list::Test>,
+    tests: Vec<crate::generic_agents::rules::list::Test>,
     fit: search::Fit,
     list: RuleList,
     /// The list's payouts on every training deal.

@@ -5,11 +5,11 @@
 use crate::agent::features::{FeatureRow, MAX_FEATURES};
 use crate::agent::spec::AgentSpec;
 use crate::agent::Agent;
-use crate::agents::catalogue::{lookup, make_agent, make_ismcts};
-use crate::agents::ismcts::Ismcts;
-use crate::agents::rules::{feature_rows, greedy};
 use crate::game::{ActionBuffer, GameId, GameState, MAX_SEATS};
 use crate::games::kind::GameKind;
+use crate::generic_agents::catalogue::{lookup, make_agent, make_ismcts};
+use crate::generic_agents::ismcts::Ismcts;
+use crate::generic_agents::rules::{feature_rows, greedy};
 use crate::rng::{stream_rng, GameRng};
 use crate::sim::deal::seeds::{agent_rngs, seeded_deal};
 use crate::sim::deal::turns::{Turn, Turns, OUTSIDE};

@@ -3,7 +3,7 @@
 
 use super::samples::Samples;
 use crate::agent::features::FeatureRow;
-use crate::agents::rules::list::{final_choice, narrow, Cond, Op, Rule, Test};
+use crate::generic_agents::rules::list::{final_choice, narrow, Cond, Op, Rule, Test};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 

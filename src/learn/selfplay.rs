@@ -2,9 +2,9 @@
 //! same deals for every list (common random numbers), every deal in all rotations.
 
 use crate::agent::Agent;
-use crate::agents::rules::list::RuleList;
-use crate::agents::rules::{greedy, RulesAgent};
 use crate::games::kind::GameKind;
+use crate::generic_agents::rules::list::RuleList;
+use crate::generic_agents::rules::{greedy, RulesAgent};
 use crate::sim::deal::{DealLoop, Seating};
 use crate::sim::stats::interval::mean_interval;
 use rayon::prelude::*;

@@ -4,11 +4,11 @@
 
 use super::deal::{DealLoop, Event, Opening, Seating};
 use crate::agent::{take_fault, Agent};
-use crate::agents::catalogue::{make_agent_with, Setting};
 use crate::deal_spec::DealPlan;
 use crate::game::GameId;
 use crate::game::RuleMap;
 use crate::games::kind::{GameKind, GameLog};
+use crate::generic_agents::catalogue::{make_agent_with, Setting};
 use crate::record::Record;
 use crate::sim::recorder::Recorder;
 use std::path::Path;

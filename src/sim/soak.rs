@@ -10,9 +10,9 @@
 //! its deal, so that one deal can be played again alone.
 
 use crate::agent::{take_fault, Agent};
-use crate::agents::catalogue::{make_agent_with, Setting};
 use crate::game::{GameId, RuleMap, MAX_SEATS};
 use crate::games::kind::GameKind;
+use crate::generic_agents::catalogue::{make_agent_with, Setting};
 use crate::sim::deal::seeds::{agent_rngs, seeded_deal};
 use crate::sim::deal::turns::play_out;
 use crate::sim::invariants::{Checker, MAX_STEPS};

@@ -8,11 +8,11 @@
 //! stop is the same for any thread count too.
 
 use crate::agent::{take_fault, Agent};
-use crate::agents::catalogue::{make_agent_with, Setting};
 use crate::deal_spec::DealPlan;
 use crate::game::{ActionBuffer, GameId, GameState, RuleMap, Seat};
 use crate::games::kind::GameKind;
 use crate::games::position::Position;
+use crate::generic_agents::catalogue::{make_agent_with, Setting};
 use crate::sim::deal::seeds::{agent_rngs, deal_rng, Opening};
 use crate::sim::deal::turns::play_out;
 use crate::sim::files::schema::EQUITY_HEADER;

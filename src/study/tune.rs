@@ -22,8 +22,8 @@
 use crate::agent::greedy::{Weight, Weights};
 use crate::agent::spec::AgentSpec;
 use crate::agent::{take_fault, Agent, AgentError};
-use crate::agents::catalogue::{lookup, make_agent_with, Setting};
 use crate::games::kind::GameKind;
+use crate::generic_agents::catalogue::{lookup, make_agent_with, Setting};
 use crate::learn::selfplay::Gain;
 use crate::learn::Progress;
 use crate::rng::{stream_rng, GameRng};

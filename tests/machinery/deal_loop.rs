@@ -6,12 +6,12 @@
 use crate::common::{self, ok, Scratch};
 
 use bailab::agent::Agent;
-use bailab::agents::FirstAgent;
 use bailab::game::{GameId, GameState, Outcome, RuleMap, Seat, MAX_SEATS};
 use bailab::games::chan::Chan;
 use bailab::games::kind::{GameCore, GameKind, Per, NOT_APPLICABLE, NOT_MEASURED};
 use bailab::games::tienlen::TienLen;
 use bailab::games::tusac::TuSac;
+use bailab::generic_agents::FirstAgent;
 use bailab::rng::GameRng;
 use bailab::sim::deal::seeds::{agent_rngs, seeded_deal};
 use bailab::sim::deal::turns::{play_out, Turn, Turns, OUTSIDE};

@@ -476,10 +476,10 @@ fn a_failed_run_leaves_the_earlier_results_untouched() {
 #[test]
 #[ignore]
 fn worst_card_probe() {
-    use bailab::agents::catalogue::make_agent;
     use bailab::game::{GameId, GameState};
     use bailab::games::kind::Analyzer;
     use bailab::games::tusac::{Event, TuSac, TuSacState};
+    use bailab::generic_agents::catalogue::make_agent;
     let n = 4000u64;
     for w in ["w1", "w2", "w3"] {
         let text = std::fs::read_to_string(position(&format!("tusac-{w}.toml"))).unwrap();

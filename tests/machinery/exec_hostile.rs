@@ -284,7 +284,7 @@ fn the_agents_log_keeps_only_its_last_lines_past_its_cap() {
     let (code, err) = ended_within(common::spawn(&s.0, &args), Duration::from_secs(30));
     assert_eq!(code, Some(0), "{err}");
     let log = std::fs::read(s.path("out/exec-agent-0.log")).unwrap();
-    let cap = bailab::agents::exec::LOG_CAP;
+    let cap = bailab::generic_agents::exec::LOG_CAP;
     assert!(
         log.len() as u64 <= cap,
         "{} bytes over the cap {cap}",

@@ -21,14 +21,14 @@
 
 use crate::observation_keys as keys;
 use bailab::agent::Agent;
-use bailab::agents::catalogue::make_agent;
-use bailab::agents::exec::decide_message;
 use bailab::game::{ActionBuffer, GameState, RuleMap, Seat, SeatView};
 use bailab::games::chan::{Chan, ChanState};
 use bailab::games::kind::GameKind;
 use bailab::games::tienlen::{TienLen, TienLenState};
 use bailab::games::tusac::card::Card as TuSacCard;
 use bailab::games::tusac::{PacksState, TuSac, TuSacState};
+use bailab::generic_agents::catalogue::make_agent;
+use bailab::generic_agents::exec::decide_message;
 use bailab::rng::{stream_rng, DEAL_STREAM};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};

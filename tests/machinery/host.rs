@@ -8,7 +8,7 @@ use bailab::agent::{Agent, AgentError};
 use bailab::game::GameState;
 use bailab::games::chan::ChanState;
 use bailab::rng::GameRng;
-use bailab::sim::run::experiment::Experiment;
+use bailab::sim::run::experiment::{Experiment, Runtime};
 use bailab::sim::run::experiment_error::{CheckError, ExperimentError};
 use bailab::sim::run::runner::{resume_run, run_experiment, RunOptions};
 use std::any::Any;
@@ -65,7 +65,11 @@ fn experiment(agent: &str, host: Host) -> Experiment {
         "name = \"host\"\ngame = \"chan\"\nagents = [\"{agent}\", \"random\", \"greedy\"]\n\
          deals = 60\nseed = 5\ngames_csv = true\n"
     );
-    Experiment::parse_hosted(&text, "host.toml", None, host).unwrap()
+    let runtime = Runtime {
+        project: None,
+        host,
+    };
+    Experiment::parse_in(&text, "host.toml", &runtime).unwrap()
 }
 
 fn options(dir: &Path, host: Host) -> RunOptions {
@@ -73,7 +77,10 @@ fn options(dir: &Path, host: Host) -> RunOptions {
         threads: Some(2),
         quiet: true,
         output: Some(dir.to_path_buf()),
-        host,
+        runtime: Runtime {
+            project: None,
+            host,
+        },
         ..RunOptions::default()
     }
 }
@@ -86,11 +93,7 @@ fn host(fail: Option<u64>) -> Host {
 fn a_hosted_agent_plays_like_the_built_in_it_imitates() {
     let dir = common::Scratch::new("host_imitates");
     let (mine, first) = (dir.path("mine"), dir.path("first"));
-    run_experiment(
-        &experiment("mine", host(None)),
-        &options(&mine, Host::default()),
-    )
-    .unwrap();
+    run_experiment(&experiment("mine", host(None)), &options(&mine, host(None))).unwrap();
     run_experiment(
         &experiment("first", Host::default()),
         &options(&first, host(None)),

@@ -2,9 +2,9 @@
 //! peeks at hidden information (a cheating determinization) chooses differently from ISMCTS.
 
 use bailab::agent::Agent;
-use bailab::agents::ismcts::{FinalMove, Ismcts, IsmctsParams, Root};
-use bailab::agents::{FirstAgent, RandomAgent};
 use bailab::game::{Game, GameState, Outcome, OwnedView, Seat, SeatView, MAX_SEATS};
+use bailab::generic_agents::ismcts::{FinalMove, Ismcts, IsmctsParams, Root};
+use bailab::generic_agents::{FirstAgent, RandomAgent};
 use bailab::rng::{stream_rng, GameRng};
 use rand::Rng;
 use std::fmt;

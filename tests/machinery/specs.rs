@@ -2,9 +2,9 @@
 
 use bailab::agent::spec::{AgentSpec, SpecError};
 use bailab::agent::AgentError;
-use bailab::agents::catalogue::{ismcts_params, make_agent, CATALOGUE};
-use bailab::agents::ismcts::{IsmctsParams, Root};
 use bailab::games::tusac::TuSac;
+use bailab::generic_agents::catalogue::{ismcts_params, make_agent, CATALOGUE};
+use bailab::generic_agents::ismcts::{IsmctsParams, Root};
 use bailab::sim::run::experiment::Experiment;
 use bailab::sim::run::experiment_error::ExperimentError;
 

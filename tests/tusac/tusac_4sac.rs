@@ -6,7 +6,6 @@
 
 use crate::tusac_play;
 use bailab::agent::uniform_index;
-use bailab::agents::catalogue::make_agent;
 use bailab::game::{Game, GameState, Outcome, Seat};
 use bailab::games::tusac::actions::{Action, Event, Phase, Source};
 use bailab::games::tusac::card::parse_cards;
@@ -16,6 +15,7 @@ use bailab::games::tusac::onepack::state::OnePackState;
 use bailab::games::tusac::sets::{value, Origin, Zone};
 use bailab::games::tusac::{trash, Card, Hand, Meld, OnePack, Options, SetKind};
 use bailab::games::tusac::{TuSac, TuSacView};
+use bailab::generic_agents::catalogue::make_agent;
 use bailab::rng::{stream_rng, DEAL_STREAM};
 use bailab::sim::agent_stream;
 use tusac_play::{act, legal};

@@ -8,7 +8,6 @@ use crate::tusac_deck;
 use crate::tusac_play;
 use bailab::agent::features::{FeatureRow, MAX_FEATURES};
 use bailab::agent::uniform_index;
-use bailab::agents::catalogue::make_agent;
 use bailab::game::{Game, GameState, Seat, SeatView};
 use bailab::games::kind::Features;
 use bailab::games::tusac::actions::Phase;
@@ -18,6 +17,7 @@ use bailab::games::tusac::onepack::rules::{can_win, cards_of, legal_discards, le
 use bailab::games::tusac::onepack::worst::worst_set;
 use bailab::games::tusac::{trash, Action, Card, Event, Hand, OnePack, OnePackState, SetKind};
 use bailab::games::tusac::{TuSac, TuSacView};
+use bailab::generic_agents::catalogue::make_agent;
 use bailab::rng::{stream_rng, GameRng};
 use tusac_deck::deal;
 use tusac_play::{act, legal};

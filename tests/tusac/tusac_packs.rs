@@ -4,8 +4,6 @@
 //! included, after every step and in determinizations).
 
 use bailab::agent::Agent;
-use bailab::agents::ismcts::{Ismcts, IsmctsParams};
-use bailab::agents::RandomAgent;
 use bailab::game::GameId;
 use bailab::game::{Game, GameState, Outcome, Seat, SeatView};
 use bailab::games::tusac::actions::{Action, Event, Phase, Rule, Source};
@@ -19,6 +17,8 @@ use bailab::games::tusac::packs::{MultiPack, PacksState};
 use bailab::games::tusac::sets::SetRules;
 use bailab::games::tusac::sets::{Origin, SetInstance, Zone};
 use bailab::games::tusac::{Card, Meld, SetKind};
+use bailab::generic_agents::ismcts::{Ismcts, IsmctsParams};
+use bailab::generic_agents::RandomAgent;
 use bailab::rng::{stream_rng, DEAL_STREAM};
 use bailab::sim::play_game;
 
@@ -526,7 +526,7 @@ fn the_first_agent_plays_both_variants_to_the_end() {
         for players in [2u8, 4, 8] {
             let game = MultiPack::new(variant(players)).unwrap();
             let mut agents: Vec<Box<dyn Agent<PacksState>>> =
-                vec![Box::new(bailab::agents::FirstAgent)];
+                vec![Box::new(bailab::generic_agents::FirstAgent)];
             for deal in 0..5 {
                 let id = GameId {
                     master: 2,

@@ -5,7 +5,6 @@
 
 use bailab::agent::greedy::TieBreak;
 use bailab::agent::Agent;
-use bailab::agents::RandomAgent;
 use bailab::game::GameId;
 use bailab::game::{Game, GameState, Outcome, Seat};
 use bailab::games::tusac::actions::{Action, Phase};
@@ -21,6 +20,7 @@ use bailab::games::tusac::packs::PacksView;
 use bailab::games::tusac::packs::{MultiPack, PacksState};
 use bailab::games::tusac::sets::SetRules;
 use bailab::games::tusac::SetKind;
+use bailab::generic_agents::RandomAgent;
 use bailab::rng::stream_rng;
 use bailab::sim::play_game;
 
@@ -511,9 +511,9 @@ fn slot(name: &str) -> usize {
 #[test]
 fn tuned_weights_score_multi_pack_actions_by_their_features() {
     use bailab::agent::features::{FeatureRow, MAX_FEATURES};
-    use bailab::agents::catalogue::make_agent;
     use bailab::games::tusac::packs::features::features;
     use bailab::games::tusac::{TuSac, TuSacView};
+    use bailab::generic_agents::catalogue::make_agent;
     let mut feed = make_agent::<TuSac>("greedy:outs=0,feed=1").unwrap();
     let mut refuse = make_agent::<TuSac>("greedy:decline=-20").unwrap();
     let mut tidy = make_agent::<TuSac>("greedy:trash=1").unwrap();
@@ -689,8 +689,8 @@ fn the_prospects_parameter_reads_auto_on_or_off() {
 
 /// The actions of a greedy ×4 game of `variant` with every seat playing `spec`.
 fn spec_game(variant: &str, spec: &str, deal: u64) -> Vec<Action> {
-    use bailab::agents::catalogue::make_agent;
     use bailab::games::tusac::TuSac;
+    use bailab::generic_agents::catalogue::make_agent;
     let game = TuSac::preset(variant, 4).unwrap();
     let mut agents = vec![make_agent::<TuSac>(spec).unwrap()];
     let id = GameId {

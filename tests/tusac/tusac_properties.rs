@@ -3,7 +3,6 @@
 //! meld raises trash, every game ends, and a replayed seed gives the same game.
 
 use bailab::agent::uniform_index;
-use bailab::agents::catalogue::make_agent;
 use bailab::game::GameId;
 use bailab::game::{Game, GameState, Outcome, Seat};
 use bailab::games::tusac::actions::{Action, Phase};
@@ -11,6 +10,7 @@ use bailab::games::tusac::onepack::deck::DECK_SIZE;
 use bailab::games::tusac::onepack::state::OnePackState;
 use bailab::games::tusac::TuSac;
 use bailab::games::tusac::{trash, OnePack};
+use bailab::generic_agents::catalogue::make_agent;
 use bailab::rng::{stream_rng, DEAL_STREAM};
 use bailab::sim::{agent_stream, play_game};
 

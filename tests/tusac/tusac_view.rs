@@ -190,7 +190,8 @@ fn greedy_midgame(deal: u64, steps: usize) -> OnePackState {
     let mut rng = stream_rng(43, deal, 0);
     let mut s = game.deal(&mut rng);
     let mut greedy =
-        bailab::agents::catalogue::make_agent::<bailab::games::tusac::TuSac>("greedy").unwrap();
+        bailab::generic_agents::catalogue::make_agent::<bailab::games::tusac::TuSac>("greedy")
+            .unwrap();
     let mut actions = <OnePackState as GameState>::Actions::default();
     for _ in 0..steps {
         let Some(x) = s.to_move() else { break };
@@ -272,7 +273,8 @@ fn win_on_discard_rates(game: &OnePack, deals: u64, samples: usize) -> (f64, f64
     use bailab::games::tusac::onepack::rules::can_win_with;
     let opts = *game.options();
     let mut greedy =
-        bailab::agents::catalogue::make_agent::<bailab::games::tusac::TuSac>("greedy").unwrap();
+        bailab::generic_agents::catalogue::make_agent::<bailab::games::tusac::TuSac>("greedy")
+            .unwrap();
     discard_calibration::win_on_discard_rates(
         |rng| game.deal(rng),
         (deals, samples),

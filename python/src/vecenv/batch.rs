@@ -13,11 +13,11 @@
 
 use crate::engine::{Engine, GameEngine};
 use bailab::agent::{take_fault, Agent};
-use bailab::agents::catalogue::{make_agent_with, Setting};
 use bailab::game::{ActionBuffer, Game, GameId, GameState, Seat, MAX_SEATS};
 use bailab::games::kind::GameKind;
 use bailab::games::observe::layout_len;
 use bailab::games::GameVisitor;
+use bailab::generic_agents::catalogue::{make_agent_with, Setting};
 use bailab::rng::GameRng;
 use bailab::sim::deal::seeds::{agent_rngs, seeded_deal};
 use bailab::sim::deal::turns::{Turn, Turns, OUTSIDE};

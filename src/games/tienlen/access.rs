@@ -2,7 +2,7 @@
 //! state machine itself is [`super::state`].
 
 use super::card::{Card, DECK_SIZE};
-use super::cards::Cards;
+use super::card_set::Cards;
 use super::combo::Combo;
 use super::options::Options;
 use super::state::TienLenState;

@@ -3,7 +3,7 @@
 //! and whether it beats another play and whether that is a chặt, with its value.
 
 use super::card::{parse_cards, Card, RANK_TWO};
-use super::cards::Cards;
+use super::card_set::Cards;
 use super::combo::{beats, chat_value, classify, is_chat, thoi, toi_trang, Combo, ComboType};
 use super::options::Options;
 use super::split::{Split, Splitter};

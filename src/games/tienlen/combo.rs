@@ -2,7 +2,7 @@
 //! thối (§7.3) and the tới trắng conditions (§5.1).
 
 use super::card::{Card, RANK_TWO};
-use super::cards::{Cards, NIB_LOW};
+use super::card_set::{Cards, NIB_LOW};
 use super::options::Options;
 use super::toi_trang::{ToiTrang, ToiTrangSet};
 use std::fmt;

@@ -2,7 +2,7 @@
 //! of each seat, before any play.
 
 use super::card::RANK_TWO;
-use super::cards::Cards;
+use super::card_set::Cards;
 use super::combo::{toi_trang, toi_trang_conditions};
 use super::split::{combos, Splitter};
 use super::state::TienLenState;

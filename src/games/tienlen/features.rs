@@ -19,7 +19,7 @@
 //! No heap allocation: the memo is a fixed-size, const-initialised thread-local table.
 
 use super::card::RANK_TWO;
-use super::cards::Cards;
+use super::card_set::Cards;
 use super::combo::{chat_value, classify, heo_total, is_chat, thoi, Combo, ComboType};
 use super::options::Options;
 use super::split::{

@@ -78,7 +78,7 @@ fn index_of(legal: &[Action], a: Action) -> Option<usize> {
 
 /// True for a play worth keeping back: it holds a 2 or is hàng.
 fn precious(c: &Combo) -> bool {
-    c.is_hang() || c.cards.of_rank(super::card::RANK_TWO) != super::cards::Cards::EMPTY
+    c.is_hang() || c.cards.of_rank(super::card::RANK_TWO) != super::card_set::Cards::EMPTY
 }
 
 impl TienLenGreedy {

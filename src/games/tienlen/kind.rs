@@ -4,7 +4,7 @@
 
 use super::analyze::{analyze_hand, analyze_play};
 use super::card::{parse_cards, Card, DECK_SIZE};
-use super::cards::Cards;
+use super::card_set::Cards;
 use super::greedy::{TienLenGreedy, GREEDY_INFO};
 use super::log::TienLenLog;
 use super::split::{Split, Splitter};

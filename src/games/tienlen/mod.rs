@@ -6,7 +6,7 @@
 mod access;
 pub mod analyze;
 pub mod card;
-pub mod cards;
+pub mod card_set;
 pub mod combo;
 mod contract;
 pub mod deal_spec;
@@ -26,7 +26,7 @@ pub mod types;
 pub mod view;
 
 pub use card::{format_cards, parse_cards, Card, CardListError};
-pub use cards::Cards;
+pub use card_set::Cards;
 pub use combo::{
     beats, chat_value, classify, is_chat, thoi, toi_trang, toi_trang_conditions, Combo, ComboType,
 };

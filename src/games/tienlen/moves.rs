@@ -4,7 +4,7 @@
 //! `Pair`, `Triple`, `Quad`, `Straight(n)` by `n`, `PairSequence(k)` by `k`), then by lowest
 //! rank, then by the suits chosen (lower suit masks first, lower ranks varying slowest).
 
-use super::cards::Cards;
+use super::card_set::Cards;
 use super::combo::{Combo, ComboType};
 use super::options::Options;
 

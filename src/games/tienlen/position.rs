@@ -6,7 +6,7 @@
 //! listed for it (the top of the trick counts for its owner), so it holds the rest.
 
 use super::card::{parse_cards, Card, DECK_SIZE};
-use super::cards::Cards;
+use super::card_set::Cards;
 use super::combo::{classify, Combo};
 use super::state::{TienLen, TienLenState};
 use super::types::{Chain, Phase, Setup, HAND_SIZE, MAX_PLAYERS};

@@ -9,7 +9,7 @@
 //! counts in a fixed table owned by the caller, so a split is a handful of lookups once warm.
 //! Cards are then assigned lowest suit first.
 
-use super::cards::Cards;
+use super::card_set::Cards;
 use super::combo::{classify, Combo};
 use crate::cache::{fib_hash, Cache};
 use arrayvec::ArrayVec;

@@ -3,7 +3,7 @@
 //! payments of §7, all in half-cược.
 
 use super::card::{Card, DECK_SIZE};
-use super::cards::Cards;
+use super::card_set::Cards;
 use super::combo::{chat_value, classify, heo_total, is_chat, thoi, toi_trang, Combo, ComboType};
 use super::moves::{beating, combinations};
 use super::options::Options;

@@ -1,7 +1,7 @@
 //! The values Tiến Lên's state machine works with: its size bounds, the deal's setup, phases,
 //! actions, the rules it cites, transfers and the events it reports (§4, §7).
 
-use super::cards::Cards;
+use super::card_set::Cards;
 use super::combo::ComboType;
 use super::moves::MAX_ACTIONS;
 use super::toi_trang::ToiTrang;

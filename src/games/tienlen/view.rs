@@ -2,7 +2,7 @@
 //! the trick (top, owner, passes, chặt chain), places, the public phase; nothing else.
 
 use super::card::{Card, DECK_SIZE};
-use super::cards::Cards;
+use super::card_set::Cards;
 use super::combo::{toi_trang, Combo};
 use super::options::Options;
 use super::state::TienLenState;

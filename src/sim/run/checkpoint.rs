@@ -3,7 +3,7 @@
 
 use crate::sim::files::game_files::remove_stale;
 use crate::sim::files::game_files::PartialFile;
-use crate::sim::run::experiment::Experiment;
+use crate::sim::run::experiment::{Experiment, Runtime};
 use crate::sim::stats::sprt::SprtStep;
 use crate::sim::stats::tally::Tally;
 use crate::text::thousands;
@@ -50,7 +50,7 @@ pub struct Checkpoint {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub sprt: Vec<SprtStep>,
     /// The absolute folder the experiment's agent files are read from (its project folder, see
-    /// [`Experiment::project`]), so that a resumed run reads the same files from any folder.
+    /// [`Runtime::project`]), so that a resumed run reads the same files from any folder.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub project: Option<PathBuf>,
 }
@@ -273,10 +273,10 @@ pub fn read_checkpoint(dir: &Path) -> anyhow::Result<Checkpoint> {
     Ok(ck)
 }
 
-/// The absolute folder the agent files of `exp` are read from: its project folder, or the
+/// The absolute folder agent files are read from in `runtime`: its project folder, or the
 /// current folder (`None` only if the current folder cannot be named).
-pub fn absolute_project(exp: &Experiment) -> Option<PathBuf> {
-    let folder = exp.project.as_deref().unwrap_or(Path::new("."));
+pub fn absolute_project(runtime: &Runtime) -> Option<PathBuf> {
+    let folder = runtime.project.as_deref().unwrap_or(Path::new("."));
     folder
         .canonicalize()
         .or_else(|_| std::path::absolute(folder))

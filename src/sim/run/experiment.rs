@@ -3,11 +3,11 @@
 
 use crate::agent::host::Host;
 use crate::agent::AgentKey;
-use crate::agents::catalogue::{agent_key_in, check_specs_with, Setting};
 use crate::deal_spec::DealSpec;
 use crate::game::RuleMap;
 use crate::games::kind::{check_players, check_variant, GameKind};
 use crate::games::{game_info, with_game, GameVisitor};
+use crate::generic_agents::catalogue::{agent_key_in, check_specs_with, Setting};
 use crate::sim::run::experiment_error::{CheckError, ExperimentError, NumberError};
 use crate::sim::stats::sprt::SprtConfig;
 use crate::sim::stats::tally::Tally;
@@ -67,15 +67,29 @@ pub struct Experiment {
     /// is decided (docs/sprt.md); `deals` is then the budget.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sprt: Option<SprtConfig>,
-    /// The project folder the experiment's agent files (`rules:PATH`, `greedy:PATH`) are read
-    /// from, as its `output` is (see [`project_dir`]); `None`: the current folder. Not part of
-    /// the study, so never written into its results.
-    #[serde(skip)]
+}
+
+/// What running an experiment needs beyond its file: the folder its agent files (`rules:PATH`,
+/// `greedy:PATH`) are read from and the embedding program's agents. Not part of the study, so
+/// never written into its results nor compared: an [`Experiment`] is the file's data only.
+#[derive(Clone, Debug, Default)]
+pub struct Runtime {
+    /// The project folder the agent files are read from, as the experiment's `output` is (see
+    /// [`project_dir`]); `None`: the current folder.
     pub project: Option<PathBuf>,
-    /// The embedding program's agents (Python callables), seated by name; not part of the
-    /// study either.
-    #[serde(skip)]
+    /// The embedding program's agents (Python callables), seated by name.
     pub host: Host,
+}
+
+impl Runtime {
+    /// The runtime of an experiment read from `file`: its agent files are read from the file's
+    /// project folder ([`project_dir`]), and no program's own agents.
+    pub fn of_file(file: &Path) -> Runtime {
+        Runtime {
+            project: Some(project_dir(file)),
+            host: Host::default(),
+        }
+    }
 }
 
 fn default_name() -> String {
@@ -95,26 +109,16 @@ impl Experiment {
     /// Reads and checks an experiment whose agent files are read from the current folder.
     /// `origin` names the file in error messages.
     pub fn parse(text: &str, origin: &str) -> Result<Experiment, ExperimentError> {
-        Experiment::parse_in(text, origin, None)
+        Experiment::parse_in(text, origin, &Runtime::default())
     }
 
-    /// Reads and checks an experiment whose agent files are read from `project` (`None`: the
-    /// current folder). `origin` names the file in error messages.
+    /// Reads an experiment and checks it as it will run in `runtime`: its agent files read from
+    /// the runtime's project folder, its seats free to name the runtime's host agents. `origin`
+    /// names the file in error messages.
     pub fn parse_in(
         text: &str,
         origin: &str,
-        project: Option<PathBuf>,
-    ) -> Result<Experiment, ExperimentError> {
-        Experiment::parse_hosted(text, origin, project, Host::default())
-    }
-
-    /// [`Experiment::parse_in`] with the embedding program's agents `host`, which the
-    /// experiment may seat by name.
-    pub fn parse_hosted(
-        text: &str,
-        origin: &str,
-        project: Option<PathBuf>,
-        host: Host,
+        runtime: &Runtime,
     ) -> Result<Experiment, ExperimentError> {
         let origin_of = || origin.to_string();
         check_numbers(text).map_err(|error| ExperimentError::Number {
@@ -123,29 +127,22 @@ impl Experiment {
         })?;
         let mut exp: Experiment = toml::from_str(text)
             .map_err(|e| ExperimentError::Syntax(toml_error(text, origin, &e)))?;
-        exp.project = project;
-        exp.host = host;
         if exp.variant.is_empty() {
             if let Ok(info) = game_info(&exp.game) {
                 exp.variant = info.variants[0].to_string();
             }
         }
-        exp.check().map_err(|error| ExperimentError::Check {
+        exp.check(runtime).map_err(|error| ExperimentError::Check {
             origin: origin_of(),
             error: Box::new(error),
         })?;
         Ok(exp)
     }
 
-    /// Reads an experiment file; its agent files are read from its project folder
-    /// ([`project_dir`]), as its `output` is written there.
+    /// Reads an experiment file, checked in [`Runtime::of_file`]: its agent files are read from
+    /// its project folder ([`project_dir`]), as its `output` is written there.
     /// Files larger than [`MAX_EXPERIMENT_BYTES`] are refused before they are read.
     pub fn load(path: &str) -> Result<Experiment, ExperimentError> {
-        Experiment::load_hosted(path, Host::default())
-    }
-
-    /// [`Experiment::load`] with the embedding program's agents `host`.
-    pub fn load_hosted(path: &str, host: Host) -> Result<Experiment, ExperimentError> {
         let read = |error| ExperimentError::Read {
             path: path.to_string(),
             error,
@@ -165,7 +162,7 @@ impl Experiment {
             &mut text,
         )
         .map_err(read)?;
-        Experiment::parse_hosted(&text, path, Some(project_dir(Path::new(path))), host)
+        Experiment::parse_in(&text, path, &Runtime::of_file(Path::new(path)))
     }
 
     /// The embedded default.
@@ -175,8 +172,8 @@ impl Experiment {
     }
 
     /// Checks values the TOML types cannot: known game and variant, seat count, rule options,
-    /// agent specs.
-    pub fn check(&self) -> Result<(), CheckError> {
+    /// agent specs (as they are built in `runtime`).
+    pub fn check(&self, runtime: &Runtime) -> Result<(), CheckError> {
         let info = game_info(&self.game).map_err(CheckError::Game)?;
         check_variant(info, self.variant()).map_err(CheckError::Variant)?;
         let (low, high) = info.seats_of(self.variant());
@@ -190,11 +187,11 @@ impl Experiment {
         };
         check_players(info, self.players()).map_err(|_| seats(None))?;
         let seats_refused = !(low..=high).contains(&self.players());
-        struct Check<'a, F>(&'a Experiment, Option<F>);
+        struct Check<'a, F>((&'a Experiment, &'a Runtime), Option<F>);
         impl<F: Fn(Option<String>) -> CheckError> GameVisitor for Check<'_, F> {
             type Output = Result<(), CheckError>;
             fn visit<G: GameKind>(self) -> Result<(), CheckError> {
-                let e = self.0;
+                let (e, runtime) = self.0;
                 let game = G::build(e.variant(), e.players(), &e.rules).map_err(|m| {
                     let m = m.trim_start_matches("rules: ").to_string();
                     // the seats of the variant first, when its rules keep it to fewer
@@ -209,11 +206,14 @@ impl Experiment {
                         return Err(CheckError::DealMatch);
                     }
                 }
-                check_specs_with::<G>(&e.agents, e.setting()).map_err(CheckError::Agents)
+                check_specs_with::<G>(&e.agents, e.setting(runtime)).map_err(CheckError::Agents)
             }
         }
-        with_game(&self.game, Check(self, seats_refused.then_some(seats)))
-            .map_err(CheckError::Game)??;
+        with_game(
+            &self.game,
+            Check((self, runtime), seats_refused.then_some(seats)),
+        )
+        .map_err(CheckError::Game)??;
         if self.deals == 0 {
             return Err(CheckError::Zero("deals"));
         }
@@ -226,12 +226,13 @@ impl Experiment {
         Ok(())
     }
 
-    /// Where its agents play: its variant, and its project folder for their files.
-    pub fn setting(&self) -> Setting<'_> {
+    /// Where its agents play in `runtime`: its variant and table, the runtime's project folder
+    /// for their files and its host agents.
+    pub fn setting<'a>(&'a self, runtime: &'a Runtime) -> Setting<'a> {
         Setting {
             variant: Some(self.variant()),
-            base: self.project.as_deref(),
-            host: Some(&self.host),
+            base: runtime.project.as_deref(),
+            host: Some(&runtime.host),
             table: Some((&self.rules, self.players())),
             stderr_log: None,
         }

@@ -4,7 +4,7 @@
 use crate::sim::files::atomic::write_atomic;
 use crate::sim::files::guard::{remove_stale_stages, Outputs};
 use crate::sim::run::checkpoint::{prepare_merge, TallyFile, CHECKPOINT, RUN_FILES};
-use crate::sim::run::experiment::Experiment;
+use crate::sim::run::experiment::{Experiment, Runtime};
 use crate::sim::run::report::{write_results, RunReport};
 use anyhow::{bail, Context};
 use std::path::{Path, PathBuf};
@@ -64,7 +64,8 @@ pub fn merge_run(
         sprt: None,
         sprt_steps: Vec::new(),
     };
-    write_results(&exp, None, (0, exp.deals), &report)?;
+    // a merge reads no agent files: run.json names no project
+    write_results((&exp, &Runtime::default()), None, (0, exp.deals), &report)?;
     out.commit_stage(stage)?;
     report.dir = dir;
     Ok((exp, report))

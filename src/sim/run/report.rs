@@ -4,7 +4,7 @@
 use crate::sim::files::atomic::write_atomic;
 use crate::sim::files::game_files::remove_stale;
 use crate::sim::run::checkpoint::{absolute_project, Shard, TallyFile};
-use crate::sim::run::experiment::Experiment;
+use crate::sim::run::experiment::{Experiment, Runtime};
 use crate::sim::run::summary::{matches_csv, summary_csv};
 use crate::sim::run::threads::cores;
 use crate::sim::stats::sprt::sprt_csv;
@@ -14,9 +14,10 @@ use std::path::PathBuf;
 
 /// Writes `summary.csv`, `tally.json` and `meta.json` (the reproducible files: the same for any
 /// threads, sharding or stops) and `run.json` (this machine's figures: threads, elapsed time,
-/// games/s) for a finished run or merge.
+/// games/s, and for a run the project folder of `runtime` its agent files were read from) for a
+/// finished run or merge.
 pub fn write_results(
-    exp: &Experiment,
+    (exp, runtime): (&Experiment, &Runtime),
     shard: Option<Shard>,
     deals: (u64, u64),
     r: &RunReport,
@@ -61,7 +62,7 @@ pub fn write_results(
     });
     // where a run read its agent files (a merge reads none)
     if r.threads.is_some() {
-        run["project"] = serde_json::to_value(absolute_project(exp))?;
+        run["project"] = serde_json::to_value(absolute_project(runtime))?;
     }
     if let Some(o) = &r.sprt {
         meta["sprt"] = serde_json::to_value(o)?;

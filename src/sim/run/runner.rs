@@ -6,13 +6,12 @@
 //! are [`super::checkpoint`]'s; the result files [`super::report`]'s, the pace of a session
 //! [`super::pace`]'s and the printed report [`super::console`]'s.
 
-use crate::agent::host::Host;
 use crate::agent::Agent;
-use crate::agents::catalogue::{make_agent_with, Setting};
 use crate::deal_spec::DealPlan;
 use crate::game::{GameState, Outcome, MAX_SEATS};
 use crate::games::kind::GameKind;
 use crate::games::{with_game, GameVisitor};
+use crate::generic_agents::catalogue::{make_agent_with, Setting};
 use crate::sim::deal::{DealLoop, Event, Opening, Seating};
 use crate::sim::files::atomic::write_atomic;
 use crate::sim::files::game_files::GameFiles;
@@ -20,7 +19,7 @@ use crate::sim::recorder::Recorder;
 use crate::sim::run::checkpoint::{
     absolute_project, guard_folder, remove_leftovers, Checkpoint, FolderLock, CHECKPOINT_FORMAT,
 };
-use crate::sim::run::experiment::Experiment;
+use crate::sim::run::experiment::{Experiment, Runtime};
 use crate::sim::run::pace::Pace;
 use crate::sim::stats::sprt::{SprtStep, SprtTest};
 use crate::sim::stats::tally::Tally;
@@ -57,8 +56,9 @@ pub struct RunOptions {
     pub stop: Option<Arc<AtomicBool>>,
     /// How often to checkpoint (default [`super::checkpoint::CHECKPOINT_EVERY`]).
     pub checkpoint_every: Option<Duration>,
-    /// The embedding program's agents (Python callables), seated by name.
-    pub host: Host,
+    /// Where the experiment's agent files are read from and the embedding program's agents
+    /// (for a resumed run, the checkpoint's project folder is read instead).
+    pub runtime: Runtime,
 }
 
 impl RunOptions {
@@ -125,15 +125,19 @@ impl Faults {
     }
 }
 
-/// The agents of an experiment, one per seat slot (built once per worker thread); an outside
-/// program's stderr goes to `exec-agent-K.log` (K its slot) in the output folder `dir`, if any.
-fn make_agents<G: GameKind>(exp: &Experiment, dir: Option<&Path>) -> Vec<Box<dyn Agent<G::State>>> {
+/// The agents of an experiment in `runtime`, one per seat slot (built once per worker thread);
+/// an outside program's stderr goes to `exec-agent-K.log` (K its slot) in the output folder
+/// `dir`, if any.
+fn make_agents<G: GameKind>(
+    (exp, runtime): (&Experiment, &Runtime),
+    dir: Option<&Path>,
+) -> Vec<Box<dyn Agent<G::State>>> {
     (0..exp.agents.len())
         .map(|slot| {
             let log = dir.map(|d| d.join(format!("exec-agent-{slot}.log")));
             let setting = Setting {
                 stderr_log: log.as_deref(),
-                ..exp.setting()
+                ..exp.setting(runtime)
             };
             make_agent_with::<G>(&exp.agents[slot], setting).expect("checked by Experiment::check")
         })
@@ -189,17 +193,7 @@ pub fn experiment_loop<'a, G: GameKind>(
 /// [`Stopped`] error.
 pub fn run_experiment(exp: &Experiment, opts: &RunOptions) -> anyhow::Result<RunReport> {
     let threads = opts.checked_threads()?;
-    let hosted;
-    let exp = if opts.host.0.is_some() {
-        hosted = Experiment {
-            host: opts.host.clone(),
-            ..exp.clone()
-        };
-        &hosted
-    } else {
-        exp
-    };
-    exp.check()?;
+    exp.check(&opts.runtime)?;
     if exp.sprt.is_some() && opts.shard.is_some() {
         bail!(
             "--shard: experiment '{}' has an [sprt] table, and a sequential test decides on \
@@ -219,6 +213,7 @@ pub fn run_experiment(exp: &Experiment, opts: &RunOptions) -> anyhow::Result<Run
     let range = opts.shard.map_or((0, exp.deals), |s| s.range(exp.deals));
     let plan = Plan {
         exp,
+        runtime: &opts.runtime,
         shard: opts.shard,
         range,
         dir,
@@ -237,10 +232,12 @@ pub fn run_experiment(exp: &Experiment, opts: &RunOptions) -> anyhow::Result<Run
 pub fn resume_run(dir: &Path, opts: &RunOptions) -> anyhow::Result<RunReport> {
     let threads = opts.checked_threads()?;
     let lock = FolderLock::take(dir)?;
-    let mut ck = read_checkpoint(dir)?;
-    ck.experiment.project = ck.project.clone();
-    ck.experiment.host = opts.host.clone();
-    ck.experiment.check().map_err(|e| {
+    let ck = read_checkpoint(dir)?;
+    let runtime = Runtime {
+        project: ck.project.clone(),
+        host: opts.runtime.host.clone(),
+    };
+    ck.experiment.check(&runtime).map_err(|e| {
         anyhow::anyhow!(
             "{}: the checkpoint's experiment: {e}",
             dir.join(CHECKPOINT).display()
@@ -250,6 +247,7 @@ pub fn resume_run(dir: &Path, opts: &RunOptions) -> anyhow::Result<RunReport> {
     let exp = ck.experiment.clone();
     let plan = Plan {
         exp: &exp,
+        runtime: &runtime,
         shard: ck.shard,
         range: ck.deals,
         dir: dir.to_path_buf(),
@@ -265,6 +263,8 @@ pub fn resume_run(dir: &Path, opts: &RunOptions) -> anyhow::Result<RunReport> {
 /// What a run is to do.
 struct Plan<'a> {
     exp: &'a Experiment,
+    /// Where its agent files are read from and the host agents.
+    runtime: &'a Runtime,
     shard: Option<Shard>,
     range: (u64, u64),
     dir: PathBuf,
@@ -342,7 +342,7 @@ impl Session {
             elapsed_s: self.prior_elapsed + elapsed,
             sessions: self.sessions,
             sprt: self.looks.clone(),
-            project: absolute_project(plan.exp),
+            project: absolute_project(plan.runtime),
         };
         write_atomic(
             &plan.dir,
@@ -591,7 +591,12 @@ fn run_game<G: GameKind>(mut plan: Plan<'_>, opts: &RunOptions) -> anyhow::Resul
         tally: session.tally,
     };
     // An early-stopped run played `start..next`; any other finished run `start..end`.
-    write_results(exp, plan.shard, (start, session.next), &report)?;
+    write_results(
+        (exp, plan.runtime),
+        plan.shard,
+        (start, session.next),
+        &report,
+    )?;
     session.files.commit(&plan.dir)?;
     remove_stale(&plan.dir.join(CHECKPOINT))?;
     Ok(report)
@@ -614,7 +619,7 @@ fn play_deals<G: GameKind>(
     let deal_plan = deal_plan(game, exp);
     let workers = Workers(
         (0..threads)
-            .map(|_| Mutex::new(make_agents::<G>(exp, Some(&plan.dir))))
+            .map(|_| Mutex::new(make_agents::<G>((exp, plan.runtime), Some(&plan.dir))))
             .collect(),
     );
     let seat_tally = seat_tallies(exp, &session.tally.agents);
@@ -693,13 +698,18 @@ pub struct Throughput {
     pub turns_per_game: f64,
 }
 
-/// The speed of an experiment's matchup on `threads` threads over `deals` deals (no files).
-pub fn throughput(exp: &Experiment, threads: usize, deals: u64) -> anyhow::Result<Throughput> {
-    struct Speed<'a>(&'a Experiment, usize, u64);
+/// The speed of an experiment's matchup in `runtime` on `threads` threads over `deals` deals
+/// (no files).
+pub fn throughput(
+    (exp, runtime): (&Experiment, &Runtime),
+    threads: usize,
+    deals: u64,
+) -> anyhow::Result<Throughput> {
+    struct Speed<'a>((&'a Experiment, &'a Runtime), usize, u64);
     impl GameVisitor for Speed<'_> {
         type Output = anyhow::Result<Throughput>;
         fn visit<G: GameKind>(self) -> anyhow::Result<Throughput> {
-            let Speed(exp, threads, deals) = self;
+            let Speed((exp, runtime), threads, deals) = self;
             let game =
                 G::build(exp.variant(), exp.players(), &exp.rules).map_err(anyhow::Error::msg)?;
             let plan = deal_plan(&game, exp);
@@ -711,7 +721,7 @@ pub fn throughput(exp: &Experiment, threads: usize, deals: u64) -> anyhow::Resul
                 (0..deals)
                     .into_par_iter()
                     .map_init(
-                        || make_agents::<G>(exp, None),
+                        || make_agents::<G>((exp, runtime), None),
                         |agents, deal| {
                             let looper = experiment_loop(&game, plan.as_ref(), exp);
                             let (mut games, mut turns) = (0, 0);
@@ -730,5 +740,5 @@ pub fn throughput(exp: &Experiment, threads: usize, deals: u64) -> anyhow::Resul
             })
         }
     }
-    with_game(&exp.game, Speed(exp, threads, deals)).map_err(anyhow::Error::msg)?
+    with_game(&exp.game, Speed((exp, runtime), threads, deals)).map_err(anyhow::Error::msg)?
 }

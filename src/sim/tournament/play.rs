@@ -5,6 +5,7 @@
 
 use crate::sim::files::atomic::write_atomic;
 use crate::sim::run::checkpoint::{read_checkpoint, Shard, Stopped, TallyFile, CHECKPOINT};
+use crate::sim::run::experiment::Runtime;
 use crate::sim::run::runner::{resume_run, run_experiment, RunOptions};
 use crate::sim::run::threads::cores;
 use crate::sim::stats::tally::Tally;
@@ -162,6 +163,7 @@ pub fn run_tournament(
         crate::sim::files::game_files::remove_stale(&dir.join("run.json"))?;
     }
     let tables = t.tables();
+    let runtime = t.runtime();
     let mut file = fresh_file(t, &tables, opts.shard);
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     write_atomic(
@@ -176,7 +178,12 @@ pub fn run_tournament(
     for table in &tables {
         stopped |= stop.load(Ordering::SeqCst);
         let start = Instant::now();
-        let (tally, halted) = play_table(table, &dir.join(&table.dir), opts, (&stop, stopped))?;
+        let (tally, halted) = play_table(
+            (table, &runtime),
+            &dir.join(&table.dir),
+            opts,
+            (&stop, stopped),
+        )?;
         stopped |= halted;
         if let Some((tally, n)) = tally {
             file.tables[table.index].deals_done = n;
@@ -234,10 +241,10 @@ fn fresh_file(t: &Tournament, tables: &[Table], shard: Option<Shard>) -> Tournam
     }
 }
 
-/// Plays (or goes on with) one table in `tdir`, unless `stopped` already; returns its tally and
+/// Plays (or goes on with) one table in `tdir` and `runtime`, unless `stopped` already; returns its tally and
 /// deals played so far (`None`: nothing played) and whether the run was stopped in it.
 fn play_table(
-    table: &Table,
+    (table, runtime): (&Table, &Runtime),
     tdir: &Path,
     opts: &TournamentOptions,
     (stop, stopped): (&Arc<AtomicBool>, bool),
@@ -258,6 +265,7 @@ fn play_table(
         output: Some(tdir.to_path_buf()),
         stop: Some(stop.clone()),
         checkpoint_every: opts.checkpoint_every,
+        runtime: runtime.clone(),
         ..RunOptions::default()
     };
     let result = match state {

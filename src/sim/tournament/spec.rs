@@ -5,10 +5,10 @@
 
 use crate::agent::host::Host;
 use crate::agent::AgentKey;
-use crate::agents::catalogue::agent_key_in;
 use crate::game::RuleMap;
 use crate::games::game_info;
-use crate::sim::run::experiment::{project_dir, Experiment, MAX_EXPERIMENT_BYTES};
+use crate::generic_agents::catalogue::agent_key_in;
+use crate::sim::run::experiment::{project_dir, Experiment, Runtime, MAX_EXPERIMENT_BYTES};
 use crate::sim::stats::sprt::SprtConfig;
 use crate::sim::tournament::spec_error::{TournamentError, TournamentKeyError};
 use crate::text::toml_error;
@@ -69,7 +69,7 @@ pub struct Tournament {
     /// `--resume` goes on). Not part of the study: results do not depend on it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub budget_minutes: Option<f64>,
-    /// The project folder agent files are read from (see [`Experiment::project`]).
+    /// The project folder agent files are read from (see [`Runtime::project`]).
     #[serde(skip)]
     pub project: Option<PathBuf>,
 }
@@ -180,9 +180,10 @@ impl Tournament {
                 return Err(TournamentKeyError::Budget(m));
             }
         }
+        let runtime = self.runtime();
         for t in self.tables() {
             t.experiment
-                .check()
+                .check(&runtime)
                 .map_err(|e| TournamentKeyError::Table {
                     index: t.index,
                     agents: t.experiment.agents.join(" | "),
@@ -190,6 +191,14 @@ impl Tournament {
                 })?;
         }
         Ok(())
+    }
+
+    /// Where its tables run: agent files read from its project folder, no host agents.
+    pub fn runtime(&self) -> Runtime {
+        Runtime {
+            project: self.project.clone(),
+            host: Host::default(),
+        }
     }
 
     /// The anchor's index among the agents.
@@ -258,8 +267,6 @@ impl Tournament {
                     records: false,
                     deal: None,
                     sprt,
-                    project: self.project.clone(),
-                    host: Host::default(),
                 };
                 Table {
                     index,

@@ -55,9 +55,12 @@ fn an_upward_import_is_caught() {
         ("games::kind", "use crate::record::RecordEvent;\n"),
         (
             "cli",
-            "use crate::{agents::catalogue::CATALOGUE, record::Record};\n",
+            "use crate::{generic_agents::catalogue::CATALOGUE, record::Record};\n",
         ),
-        ("agents::catalogue", "pub const CATALOGUE: () = ();\n"),
+        (
+            "generic_agents::catalogue",
+            "pub const CATALOGUE: () = ();\n",
+        ),
     ]);
     let found = upward(&graph(&mods));
     assert_eq!(found.len(), 1, "{found:?}");

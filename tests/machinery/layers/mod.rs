@@ -43,7 +43,7 @@ const LAYERS: &[(&[&str], &str)] = &[
         "the games, the `GameKind` trait and the registry",
     ),
     (
-        &["agents"],
+        &["generic_agents"],
         "the generic agents and the catalogue: random, first, ismcts, rules",
     ),
     (
