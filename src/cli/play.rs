@@ -70,7 +70,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let deck = match (&args.deck, &args.deck_file) {
         (Some(d), _) => Some(d.clone()),
         (None, Some(f)) => {
-            Some(std::fs::read_to_string(f).map_err(|e| anyhow::anyhow!("{f}: {e}"))?)
+            Some(crate::input::read_text(std::path::Path::new(f), crate::input::DECK)?)
         }
         (None, None) => None,
     };

@@ -37,6 +37,7 @@ use crate::game::RuleMap;
 use crate::games::kind::GameKind;
 use selfplay::Gain;
 use std::collections::HashSet;
+use crate::input::{read_bytes, TEACHER_CACHE};
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -165,7 +166,8 @@ fn teacher_decisions<G: GameKind>(
             cfg.teacher_deals
         ))
     });
-    if let Some(s) = file.as_ref().and_then(|f| std::fs::read(f).ok()) {
+    let cached = file.as_ref().and_then(|f| read_bytes(f, TEACHER_CACHE).ok());
+    if let Some(s) = cached {
         if let Some(samples) = samples::Samples::from_bytes(&s, &names) {
             return Ok(samples);
         }

@@ -29,6 +29,7 @@
 
 use crate::agent::features::{FeatureInfo, FeatureRow};
 use crate::agent::rule_file::RuleFileError;
+use crate::input::RULES;
 use crate::text::toml_error;
 use arrayvec::ArrayVec;
 use serde::Deserialize;
@@ -175,7 +176,7 @@ impl RuleList {
     ) -> Result<RuleList, RuleFileError> {
         let names: Vec<&'static str> = features.map(|f| f.name).collect();
         let raw: RawFile = toml::from_str(text)
-            .map_err(|e| RuleFileError::Syntax(toml_error(text, origin, &e)))?;
+            .map_err(|e| RuleFileError::Syntax(toml_error(text, origin, &e, RULES.what)))?;
         let line = |span: std::ops::Range<usize>| line_of(text, span.start);
         if raw.game.get_ref() != game {
             return Err(RuleFileError::OtherGame {

@@ -5,7 +5,7 @@ use crate::sim::files::schema::{
     columns, DISTRIBUTIONS_HEADER, EQUITY_HEADER, STRENGTH_HEADER, SUMMARY_HEADER,
     TUNE_REPORT_HEADER,
 };
-use anyhow::{anyhow, bail, Context};
+use anyhow::{anyhow, bail};
 use std::path::{Path, PathBuf};
 
 /// An estimate with its 95% interval.
@@ -121,9 +121,8 @@ pub fn recognise(header: &[String]) -> Option<Kind> {
 /// The format of the CSV at `path` from its header alone (a folder's large `games.csv` is not
 /// read whole just to be skipped).
 pub fn header_kind(path: &Path) -> anyhow::Result<Option<Kind>> {
-    let file =
-        std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let mut r = csv::ReaderBuilder::new().from_reader(std::io::BufReader::new(file));
+    let file = crate::input::open_csv(path)?;
+    let mut r = csv::ReaderBuilder::new().from_reader(file);
     let header: Vec<String> = match r.headers() {
         Ok(h) => h
             .iter()
@@ -146,8 +145,7 @@ pub struct Csv {
 impl Csv {
     /// Reads `path`; a missing file or a ragged row is an error naming the file (and line).
     pub fn read(path: &Path) -> anyhow::Result<Csv> {
-        let text =
-            std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+        let text = crate::input::read_bytes(path, crate::input::RESULT)?;
         let mut r = csv::ReaderBuilder::new().from_reader(text.as_slice());
         let header = r
             .headers()
