@@ -267,7 +267,7 @@ pub fn parse_weight(weight: &Weight, text: &str) -> Result<f64, WeightError> {
         .filter(|v: &f64| v.is_finite())
         .ok_or_else(|| WeightError::NotANumber {
             name: weight.name,
-            text: text.into(),
+            text: crate::input::excerpt(text, crate::input::EXCERPT_CHARS),
         })?;
     let (low, high) = weight.range;
     if v < low || v > high {

@@ -104,9 +104,10 @@ pub fn read_games(file: &Path) -> anyhow::Result<Vec<Distribution>> {
             let text = &record[col];
             text.trim().parse().map_err(|_| {
                 anyhow::anyhow!(
-                    "{} line {line}, column '{}': '{text}' is not an integer",
+                    "{} line {line}, column '{}': '{}' is not an integer",
                     file.display(),
-                    &header[col]
+                    &header[col],
+                    crate::input::excerpt(text, crate::input::EXCERPT_CHARS)
                 )
             })
         };
