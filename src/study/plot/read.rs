@@ -8,6 +8,10 @@ use crate::sim::files::schema::{
 use anyhow::{anyhow, bail};
 use std::path::{Path, PathBuf};
 
+/// The largest magnitude a figure of a CSV read may have: beyond any rate, payout or count
+/// bailab writes, and small enough that spans and axis ticks over it stay finite.
+pub const MAX_FIGURE: f64 = 1e15;
+
 /// An estimate with its 95% interval.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct Est {
@@ -211,15 +215,23 @@ impl Row<'_> {
         self.rec.get(self.csv.column(name)).unwrap_or("").trim()
     }
 
-    /// Column `name` as a number; an empty or malformed field is an error at file:line:column.
+    /// Column `name` as a number; an empty or malformed field, or one beyond [`MAX_FIGURE`]
+    /// (an edited file: no chart can be drawn over such a span), is an error at
+    /// file:line:column.
     pub fn num(&self, name: &str) -> anyhow::Result<f64> {
         let text = self.text(name);
         match text.parse::<f64>() {
-            Ok(x) if x.is_finite() => Ok(x),
+            Ok(x) if x.abs() <= MAX_FIGURE => Ok(x),
+            Ok(x) if x.is_finite() => bail!(
+                "{}: column `{name}`: {text} is beyond ±{MAX_FIGURE:e}, more than any rate, \
+                 payout or count bailab writes: refused",
+                self.at(name)
+            ),
             _ if text.is_empty() => bail!("{}: column `{name}` is empty", self.at(name)),
             _ => bail!(
-                "{}: column `{name}`: `{text}` is not a number",
-                self.at(name)
+                "{}: column `{name}`: `{}` is not a number",
+                self.at(name),
+                crate::input::excerpt(text, crate::input::EXCERPT_CHARS)
             ),
         }
     }
