@@ -187,6 +187,13 @@ fn teacher_decisions<G: GameKind>(
     Ok(samples)
 }
 
+/// The most teacher games (`--teacher-deals`): every decision's feature rows are kept in memory,
+/// some tens of kilobytes a game.
+pub const MAX_TEACHER_DEALS: u64 = 100_000;
+/// The most training deals (`--deals`): the payouts of every shortlisted rule on every deal are
+/// kept in memory.
+pub const MAX_LEARN_DEALS: u64 = 10_000_000;
+
 /// A learning run in progress.
 struct Learner<'a, G: GameKind> {
     cfg: &'a LearnConfig,
