@@ -23,7 +23,7 @@ use std::sync::Once;
 use std::time::Instant;
 
 /// The most games a soak plays per table (`--games`), and the last deal it may reach.
-pub const MAX_GAMES: u64 = 1_000_000_000_000;
+pub const MAX_GAMES: u64 = 100_000_000_000;
 
 /// Deals a worker plays before it reports progress.
 const CHUNK: u64 = 2048;
