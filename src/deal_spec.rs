@@ -158,8 +158,7 @@ impl DealSpec {
     /// Reads a deal file: a `[deal]` table (as in an experiment) or the same keys at the top
     /// level. `origin` names the file in errors. The keys are checked by [`DealSpec::check`].
     pub fn parse(text: &str, origin: &str) -> Result<DealSpec, String> {
-        let map: RuleMap =
-            toml::from_str(text)
+        let map: RuleMap = toml::from_str(text)
             .map_err(|e| crate::text::toml_error(text, origin, &e, crate::input::DEAL_SPEC.what))?;
         match map.get("deal") {
             Some(serde_json::Value::Object(table)) if map.len() == 1 => Ok(DealSpec(table.clone())),

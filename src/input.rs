@@ -223,7 +223,10 @@ mod tests {
     #[test]
     fn a_device_that_goes_on_is_refused_at_the_cap() {
         let err = read_bytes(Path::new("/dev/zero"), DECK).unwrap_err();
-        assert!(matches!(err.problem, InputProblem::TooLarge { size: None, .. }), "{err}");
+        assert!(
+            matches!(err.problem, InputProblem::TooLarge { size: None, .. }),
+            "{err}"
+        );
         assert_eq!(
             err.to_string(),
             "/dev/zero: more than 65536 bytes; a deck file is at most 65536 bytes: is this the \

@@ -20,7 +20,10 @@ pub fn toml_error(text: &str, origin: &str, e: &toml::de::Error, what: &str) -> 
         return format!("{origin}: {message}");
     };
     let at = span.start.min(text.len());
-    let at = (0..=at).rev().find(|&i| text.is_char_boundary(i)).unwrap_or(0);
+    let at = (0..=at)
+        .rev()
+        .find(|&i| text.is_char_boundary(i))
+        .unwrap_or(0);
     let line = text[..at].matches('\n').count() + 1;
     let column = at - text[..at].rfind('\n').map_or(0, |i| i + 1) + 1;
     if !reads_as_toml(text, line) {
@@ -45,7 +48,11 @@ fn reads_as_toml(text: &str, line: usize) -> bool {
     if toml::from_str::<toml::Table>(text).is_ok() {
         return true;
     }
-    let before: String = text.lines().take(line - 1).map(|l| format!("{l}\n")).collect();
+    let before: String = text
+        .lines()
+        .take(line - 1)
+        .map(|l| format!("{l}\n"))
+        .collect();
     toml::from_str::<toml::Table>(&before).is_ok_and(|t| !t.is_empty())
 }
 

@@ -4,8 +4,8 @@
 use crate::agent::spec::{AgentSpec, PATH};
 use crate::agent::weight_file::{WeightError, WeightFileError, WeightKeyError};
 use crate::agent::{choice, uniform_index, AgentError, ParamInfo};
-use crate::rng::GameRng;
 use crate::input::{read_text, WEIGHTS};
+use crate::rng::GameRng;
 use crate::text::{const_eq, toml_error};
 
 /// How a greedy agent chooses among equally good actions.
@@ -288,10 +288,11 @@ pub fn read_weights_file(
     table: &[Weight],
     game: &str,
 ) -> Result<Vec<(String, f64)>, WeightFileError> {
-    let text = read_text(std::path::Path::new(path), WEIGHTS).map_err(|e| WeightFileError::Read {
-        path: path.to_string(),
-        reason: e.problem.to_string(),
-    })?;
+    let text =
+        read_text(std::path::Path::new(path), WEIGHTS).map_err(|e| WeightFileError::Read {
+            path: path.to_string(),
+            reason: e.problem.to_string(),
+        })?;
     parse_weights(&text, path, table, game)
 }
 

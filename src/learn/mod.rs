@@ -35,9 +35,9 @@ use crate::agents::rules::list::{Rule, RuleList};
 use crate::agents::rules::{feature_names, greedy_column, rank_column};
 use crate::game::RuleMap;
 use crate::games::kind::GameKind;
+use crate::input::{read_bytes, TEACHER_CACHE};
 use selfplay::Gain;
 use std::collections::HashSet;
-use crate::input::{read_bytes, TEACHER_CACHE};
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -166,7 +166,9 @@ fn teacher_decisions<G: GameKind>(
             cfg.teacher_deals
         ))
     });
-    let cached = file.as_ref().and_then(|f| read_bytes(f, TEACHER_CACHE).ok());
+    let cached = file
+        .as_ref()
+        .and_then(|f| read_bytes(f, TEACHER_CACHE).ok());
     if let Some(s) = cached {
         if let Some(samples) = samples::Samples::from_bytes(&s, &names) {
             return Ok(samples);
