@@ -10,7 +10,7 @@ const MESSAGE_CHARS: usize = 300;
 /// A TOML error as the parser words it, with the offending line and the one before it shown
 /// (a parser often notices a fault, such as a missing quote or bracket, on the next line), each
 /// as a short, escaped [`excerpt`]. A file that is not of its kind `what` (binary, or not TOML:
-/// no line before the fault reads as TOML) is said to be so, and nothing of it is quoted.
+/// its first line does not read as TOML) is said to be so, and nothing of it is quoted.
 pub fn toml_error(text: &str, origin: &str, e: &toml::de::Error, what: &str) -> String {
     if is_binary(text) {
         return format!("{origin}: not {what}: it holds binary data");
@@ -26,7 +26,7 @@ pub fn toml_error(text: &str, origin: &str, e: &toml::de::Error, what: &str) -> 
         .unwrap_or(0);
     let line = text[..at].matches('\n').count() + 1;
     let column = at - text[..at].rfind('\n').map_or(0, |i| i + 1) + 1;
-    if !reads_as_toml(text, line) {
+    if !reads_as_toml(text) {
         return format!(
             "{origin}: line {line}, column {column}: not {what} (not TOML): is this the right \
              file?"
@@ -42,18 +42,18 @@ pub fn toml_error(text: &str, origin: &str, e: &toml::de::Error, what: &str) -> 
     out
 }
 
-/// Whether `text` is TOML, or at least its lines before `line` are and hold a key: a file of
-/// the expected format with a fault, rather than some other file.
-fn reads_as_toml(text: &str, line: usize) -> bool {
+/// Whether `text` is TOML, or at least begins as TOML (its first line that is neither blank nor
+/// a comment reads as a key or a table on its own): a file of the expected format with a fault,
+/// rather than some other file.
+fn reads_as_toml(text: &str) -> bool {
     if toml::from_str::<toml::Table>(text).is_ok() {
         return true;
     }
-    let before: String = text
+    let first = text
         .lines()
-        .take(line - 1)
-        .map(|l| format!("{l}\n"))
-        .collect();
-    toml::from_str::<toml::Table>(&before).is_ok_and(|t| !t.is_empty())
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with('#'));
+    first.is_some_and(|l| toml::from_str::<toml::Table>(l).is_ok_and(|t| !t.is_empty()))
 }
 
 /// String equality usable in constants (finding a name in a table at compile time).
