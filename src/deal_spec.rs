@@ -14,6 +14,7 @@ use crate::game::{Game, RuleMap, Seat};
 use crate::rng::{shuffle, stream_rng, GameRng, DEAL_STREAM};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use std::path::Path;
 
 /// The largest pack a deal plan handles (the 224-card Tứ Sắc variants fit).
 pub const MAX_DECK: usize = 256;
@@ -157,8 +158,8 @@ impl DealSpec {
     /// Reads a deal file: a `[deal]` table (as in an experiment) or the same keys at the top
     /// level. `origin` names the file in errors. The keys are checked by [`DealSpec::check`].
     pub fn parse(text: &str, origin: &str) -> Result<DealSpec, String> {
-        let map: RuleMap =
-            toml::from_str(text).map_err(|e| crate::text::toml_error(text, origin, &e))?;
+        let map: RuleMap = toml::from_str(text)
+            .map_err(|e| crate::text::toml_error(text, origin, &e, crate::input::DEAL_SPEC.what))?;
         match map.get("deal") {
             Some(serde_json::Value::Object(table)) if map.len() == 1 => Ok(DealSpec(table.clone())),
             Some(serde_json::Value::Object(_)) => Err(format!(
@@ -171,7 +172,8 @@ impl DealSpec {
 
     /// Reads a deal file from disk (see [`DealSpec::parse`]).
     pub fn load(path: &str) -> Result<DealSpec, String> {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+        let text = crate::input::read_text(Path::new(path), crate::input::DEAL_SPEC)
+            .map_err(|e| e.to_string())?;
         DealSpec::parse(&text, path)
     }
 

@@ -9,8 +9,8 @@
 //! (`use` trees, inline paths, macro bodies and invocations, re-exports to the module defining
 //! the name), with this same table:
 //!
-//! 0. `fixed`, `cache`, `rng`, `notation`, `text`: fixed-size containers, the hash cache, seeded
-//!    randomness, card notation and small text helpers
+//! 0. `fixed`, `cache`, `rng`, `notation`, `text`, `input`: fixed-size containers, the hash cache,
+//!    seeded randomness, card notation, small text helpers and the bounded reader of every file
 //! 1. `game`, `agent`: the contracts: a game, its state and a seat's view; an agent, its spec,
 //!    features and greedy weights
 //! 2. `record`, `deal_spec`: building blocks shared by games and the runner: the record format and
@@ -33,6 +33,7 @@ pub mod fixed;
 pub mod game;
 pub mod games;
 pub mod generic_agents;
+pub mod input;
 pub mod learn;
 pub mod notation;
 pub mod record;

@@ -2,24 +2,58 @@
 //! constants, counts with thousands separators, and lines read with a bound on their length.
 //! Nothing here knows of games, agents or the runner.
 
+use crate::input::{excerpt, is_binary, EXCERPT_CHARS};
+
+/// The most characters of a parser's message shown (it may quote a key or a value of the file).
+const MESSAGE_CHARS: usize = 300;
+
 /// A TOML error as the parser words it, with the offending line and the one before it shown
-/// (a parser often notices a fault, such as a missing quote or bracket, on the next line).
-pub fn toml_error(text: &str, origin: &str, e: &toml::de::Error) -> String {
-    let message = e.message().trim_end();
+/// (a parser often notices a fault, such as a missing quote or bracket, on the next line), each
+/// as a short, escaped [`excerpt`]. A file that is not of its kind `what` (binary, or not TOML:
+/// its first line does not read as TOML) is said to be so, and nothing of it is quoted.
+pub fn toml_error(text: &str, origin: &str, e: &toml::de::Error, what: &str) -> String {
+    if is_binary(text) {
+        return format!("{origin}: not {what}: it holds binary data");
+    }
+    let message = excerpt(e.message().trim_end(), MESSAGE_CHARS);
     let Some(span) = e.span() else {
         return format!("{origin}: {message}");
     };
     let at = span.start.min(text.len());
+    let at = (0..=at)
+        .rev()
+        .find(|&i| text.is_char_boundary(i))
+        .unwrap_or(0);
     let line = text[..at].matches('\n').count() + 1;
     let column = at - text[..at].rfind('\n').map_or(0, |i| i + 1) + 1;
+    if !reads_as_toml(text) {
+        return format!(
+            "{origin}: line {line}, column {column}: not {what} (not TOML): is this the right \
+             file?"
+        );
+    }
     let lines: Vec<&str> = text.lines().collect();
     let mut out = format!("{origin}: line {line}, column {column}: {message}");
     for n in line.saturating_sub(1).max(1)..=line {
         if let Some(l) = lines.get(n - 1) {
-            out += &format!("\n  {n:>4} | {l}");
+            out += &format!("\n  {n:>4} | {}", excerpt(l, EXCERPT_CHARS));
         }
     }
     out
+}
+
+/// Whether `text` is TOML, or at least begins as TOML (its first line that is neither blank nor
+/// a comment reads as a key or a table on its own): a file of the expected format with a fault,
+/// rather than some other file.
+fn reads_as_toml(text: &str) -> bool {
+    if toml::from_str::<toml::Table>(text).is_ok() {
+        return true;
+    }
+    let first = text
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with('#'));
+    first.is_some_and(|l| toml::from_str::<toml::Table>(l).is_ok_and(|t| !t.is_empty()))
 }
 
 /// String equality usable in constants (finding a name in a table at compile time).

@@ -4,8 +4,9 @@
 use crate::agent::spec::{AgentSpec, PATH};
 use crate::agent::weight_file::{WeightError, WeightFileError, WeightKeyError};
 use crate::agent::{choice, uniform_index, AgentError, ParamInfo};
+use crate::input::{read_text, WEIGHTS};
 use crate::rng::GameRng;
-use crate::text::const_eq;
+use crate::text::{const_eq, toml_error};
 
 /// How a greedy agent chooses among equally good actions.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -266,7 +267,7 @@ pub fn parse_weight(weight: &Weight, text: &str) -> Result<f64, WeightError> {
         .filter(|v: &f64| v.is_finite())
         .ok_or_else(|| WeightError::NotANumber {
             name: weight.name,
-            text: text.into(),
+            text: crate::input::excerpt(text, crate::input::EXCERPT_CHARS),
         })?;
     let (low, high) = weight.range;
     if v < low || v > high {
@@ -287,10 +288,11 @@ pub fn read_weights_file(
     table: &[Weight],
     game: &str,
 ) -> Result<Vec<(String, f64)>, WeightFileError> {
-    let text = std::fs::read_to_string(path).map_err(|e| WeightFileError::Read {
-        path: path.to_string(),
-        reason: e.to_string(),
-    })?;
+    let text =
+        read_text(std::path::Path::new(path), WEIGHTS).map_err(|e| WeightFileError::Read {
+            path: path.to_string(),
+            reason: e.problem.to_string(),
+        })?;
     parse_weights(&text, path, table, game)
 }
 
@@ -302,7 +304,7 @@ pub fn parse_weights(
     game: &str,
 ) -> Result<Vec<(String, f64)>, WeightFileError> {
     let doc: toml::Table = toml::from_str(text)
-        .map_err(|e| WeightFileError::Syntax(crate::text::toml_error(text, origin, &e)))?;
+        .map_err(|e| WeightFileError::Syntax(toml_error(text, origin, &e, WEIGHTS.what)))?;
     // the line of `key = ...`, `[key]` or `[[key]]`
     let line_of = |key: &str| {
         text.lines()

@@ -5,7 +5,8 @@ use crate::games::kind::{check_players, check_variant, GameKind};
 use crate::games::{game_info, with_game, GameVisitor};
 use crate::sim::files::guard::Outputs;
 use crate::study::deals::{
-    applicable, count_deals, distributions, summary, write_outputs, DealPlan, OUTPUT_FILES,
+    applicable, count_deals, distributions, summary, write_outputs, DealPlan, MAX_DEALS,
+    OUTPUT_FILES,
 };
 use crate::study::played::{games_file, read_games, run_game};
 use crate::text::thousands;
@@ -39,6 +40,7 @@ pub struct Args {
     pub players: usize,
     /// Number of deals (deal indices 0..N).
     #[arg(long, default_value_t = 100_000, conflicts_with = "games")]
+    #[arg(value_parser = clap::value_parser!(u64).range(0..=MAX_DEALS))]
     pub deals: u64,
     /// Master seed.
     #[arg(long, default_value_t = 0, conflicts_with = "games")]

@@ -189,7 +189,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .or(args.deal.as_ref())
         .expect("clap requires one");
     let path = file.display().to_string();
-    let text = std::fs::read_to_string(file).map_err(|e| anyhow::anyhow!("{path}: {e}"))?;
+    let kind = if args.view.is_some() {
+        crate::input::POSITION
+    } else {
+        crate::input::DEAL_SPEC
+    };
+    let text = crate::input::read_text(file, kind)?;
     let output = args.output.clone().unwrap_or_else(|| {
         let stem = file
             .file_stem()

@@ -4,7 +4,7 @@
 use super::args::GameArgs;
 use crate::games::kind::GameKind;
 use crate::games::{with_game, GameVisitor};
-use crate::learn::{learn, LearnConfig, Learned};
+use crate::learn::{learn, LearnConfig, Learned, MAX_LEARN_DEALS, MAX_TEACHER_DEALS};
 use crate::sim::files::guard::{split_file, Outputs};
 use crate::sim::files::schema::LEARN_REPORT_HEADER;
 use std::path::{Path, PathBuf};
@@ -45,10 +45,10 @@ pub struct Args {
     #[arg(long, default_value = "ismcts:iters=1000,depth=off")]
     pub teacher: String,
     /// Games the teacher plays.
-    #[arg(long, default_value_t = 2000)]
+    #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(0..=MAX_TEACHER_DEALS))]
     pub teacher_deals: u64,
     /// Deals (each in every rotation) on which each proposed rule plays.
-    #[arg(long, default_value_t = 4000)]
+    #[arg(long, default_value_t = 4000, value_parser = clap::value_parser!(u64).range(0..=MAX_LEARN_DEALS))]
     pub deals: u64,
     /// The most rules in the list (at most 30 keeps it readable).
     #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u16).range(1..=64))]

@@ -69,9 +69,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .collect();
     let deck = match (&args.deck, &args.deck_file) {
         (Some(d), _) => Some(d.clone()),
-        (None, Some(f)) => {
-            Some(std::fs::read_to_string(f).map_err(|e| anyhow::anyhow!("{f}: {e}"))?)
-        }
+        (None, Some(f)) => Some(crate::input::read_text(
+            std::path::Path::new(f),
+            crate::input::DECK,
+        )?),
         (None, None) => None,
     };
     let spec = args

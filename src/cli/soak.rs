@@ -6,7 +6,7 @@ use crate::games::kind::{GameInfo, GameKind};
 use crate::games::{game_info, with_game, GameVisitor, GAMES};
 use crate::sim::files::soak_csv::{write_soak_csv, SoakRow};
 use crate::sim::run::threads::check_threads;
-use crate::sim::soak::{rule_sets, soak, SoakOptions, SoakReport};
+use crate::sim::soak::{rule_sets, soak, SoakOptions, SoakReport, MAX_GAMES};
 use crate::text::thousands;
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -28,13 +28,13 @@ pub struct Args {
     /// Tables to soak (default: every game, variant and seat count).
     pub tables: Vec<String>,
     /// Games per table.
-    #[arg(long, default_value_t = 1_000_000)]
+    #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(0..=MAX_GAMES))]
     pub games: u64,
     /// The master seed of the deals.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// The first deal played (to play one faulty deal again: --first-deal D --games 1).
-    #[arg(long, default_value_t = 0)]
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=MAX_GAMES))]
     pub first_deal: u64,
     /// Check every this many deals deeply (0: none; 1: all).
     #[arg(long, default_value_t = 1000)]

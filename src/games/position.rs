@@ -92,7 +92,8 @@ pub struct Keys<'a> {
 
 /// Reads the text of a position file as a TOML table; errors give the line.
 pub fn parse_toml(text: &str, origin: &str) -> Result<toml::Table, String> {
-    toml::from_str::<toml::Table>(text).map_err(|e| crate::text::toml_error(text, origin, &e))
+    toml::from_str::<toml::Table>(text)
+        .map_err(|e| crate::text::toml_error(text, origin, &e, crate::input::POSITION.what))
 }
 
 impl<'a> Keys<'a> {

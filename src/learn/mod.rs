@@ -35,6 +35,7 @@ use crate::game::RuleMap;
 use crate::games::kind::GameKind;
 use crate::generic_agents::rules::list::{Rule, RuleList};
 use crate::generic_agents::rules::{feature_names, greedy_column, rank_column};
+use crate::input::{read_bytes, TEACHER_CACHE};
 use selfplay::Gain;
 use std::collections::HashSet;
 use std::ops::Range;
@@ -165,7 +166,10 @@ fn teacher_decisions<G: GameKind>(
             cfg.teacher_deals
         ))
     });
-    if let Some(s) = file.as_ref().and_then(|f| std::fs::read(f).ok()) {
+    let cached = file
+        .as_ref()
+        .and_then(|f| read_bytes(f, TEACHER_CACHE).ok());
+    if let Some(s) = cached {
         if let Some(samples) = samples::Samples::from_bytes(&s, &names) {
             return Ok(samples);
         }
@@ -184,6 +188,13 @@ fn teacher_decisions<G: GameKind>(
     }
     Ok(samples)
 }
+
+/// The most teacher games (`--teacher-deals`): every decision's feature rows are kept in memory,
+/// some tens of kilobytes a game.
+pub const MAX_TEACHER_DEALS: u64 = 100_000;
+/// The most training deals (`--deals`): the payouts of every shortlisted rule on every deal are
+/// kept in memory.
+pub const MAX_LEARN_DEALS: u64 = 10_000_000;
 
 /// A learning run in progress.
 struct Learner<'a, G: GameKind> {

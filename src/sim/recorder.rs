@@ -147,6 +147,7 @@ fn expect_forced<G: GameKind>(
 /// the record's header agrees with them.
 pub fn deal_of_record<G: GameKind>(r: &Record) -> Result<(G, G::State), CheckError> {
     let game = G::build(&r.variant, r.players as usize, &r.rules).map_err(whole)?;
+    check_variant_named::<G>(r, &game)?;
     let state = game.deal_recorded(&r.deck, &r.setup).map_err(whole)?;
     let setup = G::record_setup(&state);
     if setup.first != r.first {
@@ -159,6 +160,46 @@ pub fn deal_of_record<G: GameKind>(r: &Record) -> Result<(G, G::State), CheckErr
         );
     }
     Ok((game, state))
+}
+
+/// Refuses a record whose rules are another variant's rather than those of the variant it names
+/// (a record relabelled from sisepai21 to classic keeps sisepai21's decks, hand size and point
+/// table, which the rules table would otherwise take as classic's options): the rules in force
+/// may differ from the named variant's own in fewer keys than from any other variant's, or as
+/// few.
+fn check_variant_named<G: GameKind>(r: &Record, game: &G) -> Result<(), CheckError> {
+    let rules = game.rules();
+    let differing = |variant: &str| {
+        let preset = G::build(variant, r.players as usize, &Default::default())
+            .ok()?
+            .rules();
+        let keys = rules.iter().filter(|&(k, v)| preset.get(k) != Some(v));
+        Some(keys.map(|(k, _)| k.clone()).collect::<Vec<_>>())
+    };
+    let Some(named) = differing(&r.variant) else {
+        return Ok(());
+    };
+    let closest = G::INFO
+        .variants
+        .iter()
+        .filter(|&&v| v != r.variant)
+        .filter_map(|&v| differing(v).map(|d| (v, d)))
+        .min_by_key(|(_, d)| d.len());
+    match closest {
+        Some((other, keys)) if keys.len() < named.len() => fail(
+            None,
+            format!(
+                "variant is {}, but the rules are {other}'s: {} of them differ from {}'s ({}), \
+                 {} from {other}'s",
+                r.variant,
+                named.len(),
+                r.variant,
+                named.join(", "),
+                keys.len()
+            ),
+        ),
+        _ => Ok(()),
+    }
 }
 
 /// Replays a record of game `G`: `Ok` or the first event that is illegal, a forced move that is

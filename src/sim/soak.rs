@@ -22,6 +22,9 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Once;
 use std::time::Instant;
 
+/// The most games a soak plays per table (`--games`), and the last deal it may reach.
+pub const MAX_GAMES: u64 = 100_000_000_000;
+
 /// Deals a worker plays before it reports progress.
 const CHUNK: u64 = 2048;
 /// Faults kept per table, with their deal and message (all are counted).
@@ -128,7 +131,8 @@ pub fn soak<G: GameKind>(
     table.agents()?;
     let began = Instant::now();
     let chunks = opts.games.div_ceil(CHUNK);
-    let reports: Vec<SoakReport> = (0..chunks)
+    // Chunks are added up in deal order as they finish: memory does not grow with the games.
+    let mut report = (0..chunks)
         .into_par_iter()
         .map(|c| {
             let from = opts.first_deal + c * CHUNK;
@@ -137,10 +141,7 @@ pub fn soak<G: GameKind>(
             (opts.progress)(report.games);
             report
         })
-        .collect();
-    let mut report = reports
-        .into_iter()
-        .fold(SoakReport::default(), SoakReport::add);
+        .reduce(SoakReport::default, SoakReport::add);
     report.seconds = began.elapsed().as_secs_f64();
     Ok(report)
 }

@@ -98,6 +98,9 @@ pub struct DealPlan {
     pub quiet: bool,
 }
 
+/// The most deals one `bailab deals` counts (`--deals`): about a week on a 32-core machine.
+pub const MAX_DEALS: u64 = 1_000_000_000_000;
+
 /// Deals `plan.deals` games of `game` and counts every measure of `G::DEAL_MEASURES`.
 pub fn count_deals<G: GameKind>(game: &G, plan: &DealPlan) -> anyhow::Result<DealCounts> {
     let measures = G::DEAL_MEASURES;
@@ -112,7 +115,8 @@ pub fn count_deals<G: GameKind>(game: &G, plan: &DealPlan) -> anyhow::Result<Dea
         .build()?;
     let chunks = plan.deals.div_ceil(CHUNK);
     let bar = progress_bar(plan.deals, plan.quiet);
-    let parts: Vec<DealCounts> = pool.install(|| {
+    // Chunks are added up as they finish: memory does not grow with the deals.
+    let total = pool.install(|| {
         (0..chunks)
             .into_par_iter()
             .map(|c| {
@@ -123,13 +127,17 @@ pub fn count_deals<G: GameKind>(game: &G, plan: &DealPlan) -> anyhow::Result<Dea
                 }
                 part
             })
-            .collect()
+            .reduce(
+                || DealCounts::new(measures),
+                |mut total, part| {
+                    total.merge(&part);
+                    total
+                },
+            )
     });
     if let Some(b) = bar {
         b.finish_and_clear();
     }
-    let mut total = DealCounts::new(measures);
-    parts.iter().for_each(|p| total.merge(p));
     Ok(total)
 }
 

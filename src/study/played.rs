@@ -34,7 +34,7 @@ pub fn games_file(path: &Path) -> anyhow::Result<PathBuf> {
 /// The game and variant of the run that wrote `games_csv`, read from its `meta.json`.
 pub fn run_game(games_csv: &Path) -> RunGame {
     let meta = games_csv.with_file_name("meta.json");
-    let json: Option<serde_json::Value> = std::fs::read_to_string(meta)
+    let json: Option<serde_json::Value> = crate::input::read_text(&meta, crate::input::RESULT)
         .ok()
         .and_then(|t| serde_json::from_str(&t).ok());
     let field = |k: &str| {
@@ -88,9 +88,7 @@ impl Columns {
 /// winner, `per` = `deal`) and `payout` per agent (per seat, `per` = `hand`). Errors name the
 /// file, the line and the column.
 pub fn read_games(file: &Path) -> anyhow::Result<Vec<Distribution>> {
-    let mut reader = csv::ReaderBuilder::new()
-        .from_path(file)
-        .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
+    let mut reader = csv::ReaderBuilder::new().from_reader(crate::input::open_csv(file)?);
     let header = reader
         .headers()
         .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?
@@ -106,9 +104,10 @@ pub fn read_games(file: &Path) -> anyhow::Result<Vec<Distribution>> {
             let text = &record[col];
             text.trim().parse().map_err(|_| {
                 anyhow::anyhow!(
-                    "{} line {line}, column '{}': '{text}' is not an integer",
+                    "{} line {line}, column '{}': '{}' is not an integer",
                     file.display(),
-                    &header[col]
+                    &header[col],
+                    crate::input::excerpt(text, crate::input::EXCERPT_CHARS)
                 )
             })
         };

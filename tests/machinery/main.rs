@@ -24,6 +24,7 @@ mod exec_views;
 mod experiment_paths;
 mod golden_playthroughs;
 mod host;
+mod hostile_inputs;
 mod ismcts;
 mod k8s;
 mod large_inputs;

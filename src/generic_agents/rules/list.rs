@@ -29,6 +29,7 @@
 
 use crate::agent::features::{FeatureInfo, FeatureRow};
 use crate::agent::rule_file::RuleFileError;
+use crate::input::{excerpt, EXCERPT_CHARS, RULES};
 use crate::text::toml_error;
 use arrayvec::ArrayVec;
 use serde::Deserialize;
@@ -175,7 +176,7 @@ impl RuleList {
     ) -> Result<RuleList, RuleFileError> {
         let names: Vec<&'static str> = features.map(|f| f.name).collect();
         let raw: RawFile = toml::from_str(text)
-            .map_err(|e| RuleFileError::Syntax(toml_error(text, origin, &e)))?;
+            .map_err(|e| RuleFileError::Syntax(toml_error(text, origin, &e, RULES.what)))?;
         let line = |span: std::ops::Range<usize>| line_of(text, span.start);
         if raw.game.get_ref() != game {
             return Err(RuleFileError::OtherGame {
@@ -324,7 +325,10 @@ fn feature_index(name: &str, names: &[&'static str]) -> Result<u8, String> {
         .iter()
         .position(|n| *n == name)
         .map(|i| i as u8)
-        .ok_or_else(|| format!("unknown feature '{name}' (known: {})", names.join(", ")))
+        .ok_or_else(|| {
+            let name = excerpt(name, EXCERPT_CHARS);
+            format!("unknown feature '{name}' (known: {})", names.join(", "))
+        })
 }
 
 /// Reads a condition: tests joined by `and`.
@@ -350,6 +354,7 @@ fn parse_test(text: &str, names: &[&'static str]) -> Result<Test, String> {
         .find_map(|(sym, op)| text.split_once(sym).map(|(a, b)| (a.trim(), *op, b.trim())))
     {
         let value: i16 = value.parse().map_err(|_| {
+            let (value, text) = (excerpt(value, EXCERPT_CHARS), excerpt(text, EXCERPT_CHARS));
             format!("'{value}' in '{text}' is not a whole number from -32768 to 32767")
         })?;
         return Ok(Test {
@@ -364,7 +369,8 @@ fn parse_test(text: &str, names: &[&'static str]) -> Result<Test, String> {
     };
     if name.contains(char::is_whitespace) {
         return Err(format!(
-            "'{text}' is not a test (FEATURE OP NUMBER, FEATURE, or not FEATURE)"
+            "'{}' is not a test (FEATURE OP NUMBER, FEATURE, or not FEATURE)",
+            excerpt(text, EXCERPT_CHARS)
         ));
     }
     Ok(Test {

@@ -12,6 +12,7 @@ use crate::agent::spec::AgentSpec;
 use crate::agent::{Agent, AgentError, AgentInfo, ParamInfo};
 use crate::game::{ActionBuffer, GameState};
 use crate::games::kind::GameKind;
+use crate::input::{read_text, RULES};
 use crate::rng::GameRng;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -156,9 +157,9 @@ pub fn feature_names<G: GameKind>() -> Vec<&'static str> {
 /// Reads a rule file for game `G`. Errors name the file, the line and the problem.
 pub fn read_rules<G: GameKind>(path: &Path) -> Result<RuleList, RuleFileError> {
     let origin = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| RuleFileError::Read {
+    let text = read_text(path, RULES).map_err(|e| RuleFileError::Read {
         path: origin.clone(),
-        reason: e.to_string(),
+        reason: e.problem.to_string(),
     })?;
     let list = RuleList::parse(&text, &origin, G::INFO.name, all_features(G::FEATURES))?;
     crate::games::kind::check_variant(&G::INFO, &list.variant).map_err(|problem| {

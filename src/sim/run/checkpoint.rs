@@ -203,7 +203,7 @@ pub(super) fn guard_folder(
     }
     let tally_path = dir.join("tally.json");
     if tally_path.exists() && !force {
-        let there: TallyFile = std::fs::read_to_string(&tally_path)
+        let there: TallyFile = crate::input::read_text(&tally_path, crate::input::TALLY)
             .ok()
             .and_then(|t| serde_json::from_str(&t).ok())
             .ok_or_else(|| {
@@ -237,9 +237,12 @@ fn describe(diffs: &[String], there: Option<Shard>, here: Option<Shard>) -> Stri
 /// Reads the checkpoint of an unfinished run in `dir`.
 pub fn read_checkpoint(dir: &Path) -> anyhow::Result<Checkpoint> {
     let path = dir.join(CHECKPOINT);
-    let text = match std::fs::read_to_string(&path) {
+    let text = match crate::input::read_text(&path, crate::input::TALLY) {
         Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+        Err(crate::input::InputError {
+            problem: crate::input::InputProblem::Read(e),
+            ..
+        }) if e.kind() == std::io::ErrorKind::NotFound => {
             let partial = ["games.csv", "records.jsonl"]
                 .iter()
                 .any(|n| PartialFile::partial_path(dir, n).exists());
@@ -255,7 +258,7 @@ pub fn read_checkpoint(dir: &Path) -> anyhow::Result<Checkpoint> {
                 dir.display()
             )
         }
-        Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
+        Err(e) => return Err(e.into()),
     };
     let ck: Checkpoint = serde_json::from_str(&text).with_context(|| {
         format!(

@@ -8,6 +8,7 @@ use crate::game::RuleMap;
 use crate::games::kind::{check_players, check_variant, GameKind};
 use crate::games::{game_info, with_game, GameVisitor};
 use crate::generic_agents::catalogue::{agent_key_in, check_specs_with, Setting};
+use crate::input::{read_text, InputProblem, EXPERIMENT};
 use crate::sim::run::experiment_error::{CheckError, ExperimentError, NumberError};
 use crate::sim::stats::sprt::SprtConfig;
 use crate::sim::stats::tally::Tally;
@@ -18,8 +19,9 @@ use std::path::{Path, PathBuf};
 /// The embedded default experiment (also `experiments/default.toml`).
 pub const DEFAULT_EXPERIMENT: &str = include_str!("../../../experiments/default.toml");
 
-/// The largest experiment file read (an experiment is a few lines; this bounds the allocation).
-pub const MAX_EXPERIMENT_BYTES: u64 = 1 << 20;
+/// The largest experiment file read (an experiment is a few lines; this bounds the allocation):
+/// the cap of [`EXPERIMENT`] files.
+pub const MAX_EXPERIMENT_BYTES: u64 = EXPERIMENT.max;
 
 /// An experiment as written in its TOML file. Unknown keys are errors.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -126,7 +128,7 @@ impl Experiment {
             error: Box::new(error),
         })?;
         let mut exp: Experiment = toml::from_str(text)
-            .map_err(|e| ExperimentError::Syntax(toml_error(text, origin, &e)))?;
+            .map_err(|e| ExperimentError::Syntax(toml_error(text, origin, &e, EXPERIMENT.what)))?;
         if exp.variant.is_empty() {
             if let Ok(info) = game_info(&exp.game) {
                 exp.variant = info.variants[0].to_string();
@@ -147,21 +149,15 @@ impl Experiment {
             path: path.to_string(),
             error,
         };
-        let file = std::fs::File::open(path).map_err(read)?;
-        let size = file.metadata().map_err(read)?.len();
-        if size > MAX_EXPERIMENT_BYTES {
-            return Err(ExperimentError::TooLarge {
+        let text = read_text(Path::new(path), EXPERIMENT).map_err(|e| match e.problem {
+            InputProblem::Read(error) => read(error),
+            InputProblem::TooLarge { size, .. } => ExperimentError::TooLarge {
                 path: path.to_string(),
                 size,
                 max: MAX_EXPERIMENT_BYTES,
-            });
-        }
-        let mut text = String::new();
-        std::io::Read::read_to_string(
-            &mut std::io::Read::take(file, MAX_EXPERIMENT_BYTES),
-            &mut text,
-        )
-        .map_err(read)?;
+            },
+            InputProblem::NotText { .. } => ExperimentError::Syntax(e.to_string()),
+        })?;
         Experiment::parse_in(&text, path, &Runtime::of_file(Path::new(path)))
     }
 

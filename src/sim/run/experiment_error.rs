@@ -23,14 +23,14 @@ pub enum ExperimentError {
     },
     /// The file is larger than [`super::experiment::MAX_EXPERIMENT_BYTES`].
     #[error(
-        "{path}: {size} bytes; an experiment file is at most {max} bytes (1 MiB): is this the \
-         right file?"
+        "{path}: {}; an experiment file is at most {max} bytes (1 MiB): is this the right file?",
+        size.map_or(format!("more than {max} bytes"), |s| format!("{s} bytes"))
     )]
     TooLarge {
         /// The file as given.
         path: String,
-        /// Its size in bytes.
-        size: u64,
+        /// Its size in bytes, when known before reading (not for a pipe or a device).
+        size: Option<u64>,
         /// The most read.
         max: u64,
     },

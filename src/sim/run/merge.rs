@@ -11,8 +11,7 @@ use std::path::{Path, PathBuf};
 
 fn read_tally(dir: &Path) -> anyhow::Result<TallyFile> {
     let path = dir.join("tally.json");
-    let text =
-        std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
+    let text = crate::input::read_text(&path, crate::input::TALLY)?;
     serde_json::from_str(&text).with_context(|| format!("{} is not a bailab tally", path.display()))
 }
 
@@ -204,7 +203,7 @@ fn skip_line(text: &[u8]) -> &[u8] {
 fn elapsed_of(dir: &Path) -> f64 {
     ["run.json", "meta.json"]
         .iter()
-        .filter_map(|name| std::fs::read_to_string(dir.join(name)).ok())
+        .filter_map(|name| crate::input::read_text(&dir.join(name), crate::input::RESULT).ok())
         .filter_map(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
         .find_map(|v| v["elapsed_s"].as_f64())
         .unwrap_or(0.0)

@@ -2,6 +2,7 @@
 //! on the study alone), `pairs.csv`, `crosstable.csv` and `ratings.csv` (the standings), and
 //! `run.json` (the times).
 
+use crate::input::{read_text, InputError, InputProblem, RESULT, TALLY};
 use crate::sim::files::atomic::write_atomic;
 use crate::sim::files::csv::{csv_bytes, fmt, study_columns};
 use crate::sim::files::schema::{PAIRS_HEADER, RATINGS_HEADER};
@@ -51,10 +52,13 @@ pub struct TournamentFile {
 /// Reads a folder's `tournament.json`, if it has one.
 pub fn read_tournament_file(dir: &Path) -> anyhow::Result<Option<TournamentFile>> {
     let path = dir.join(TOURNAMENT_FILE);
-    let text = match std::fs::read_to_string(&path) {
+    let text = match read_text(&path, TALLY) {
         Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
+        Err(InputError {
+            problem: InputProblem::Read(e),
+            ..
+        }) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e.into()),
     };
     let file: TournamentFile = serde_json::from_str(&text)
         .with_context(|| format!("{} is not a bailab tournament file", path.display()))?;
@@ -168,7 +172,7 @@ fn table_elapsed(dir: &Path) -> f64 {
 
 /// The `run.json` of a folder, if it has one that reads.
 fn run_json(dir: &Path) -> Option<serde_json::Value> {
-    let text = std::fs::read_to_string(dir.join("run.json")).ok()?;
+    let text = read_text(&dir.join("run.json"), RESULT).ok()?;
     serde_json::from_str(&text).ok()
 }
 

@@ -75,7 +75,7 @@ pub fn merge_tournament(
         let tdir = out.join(&entry.dir);
         merge_run(&shards, Some(tdir.clone()), force)
             .with_context(|| format!("merging table {}", entry.dir))?;
-        let text = std::fs::read_to_string(tdir.join("tally.json"))?;
+        let text = crate::input::read_text(&tdir.join("tally.json"), crate::input::TALLY)?;
         let merged: TallyFile = serde_json::from_str(&text)?;
         entry.deals_done = table_deals(&merged.tally);
         tallies.push(Some(merged.tally));

@@ -70,8 +70,7 @@ fn table_state(dir: &Path) -> anyhow::Result<TableState> {
     if !path.exists() {
         return Ok(TableState::Fresh);
     }
-    let text =
-        std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
+    let text = crate::input::read_text(&path, crate::input::TALLY)?;
     let t: TallyFile = serde_json::from_str(&text)
         .with_context(|| format!("{} is not a bailab tally", path.display()))?;
     let deals = table_deals(&t.tally);

@@ -8,7 +8,8 @@ use crate::agent::AgentKey;
 use crate::game::RuleMap;
 use crate::games::game_info;
 use crate::generic_agents::catalogue::agent_key_in;
-use crate::sim::run::experiment::{project_dir, Experiment, Runtime, MAX_EXPERIMENT_BYTES};
+use crate::input::{read_text, InputProblem, TOURNAMENT};
+use crate::sim::run::experiment::{project_dir, Experiment, Runtime};
 use crate::sim::stats::sprt::SprtConfig;
 use crate::sim::tournament::spec_error::{TournamentError, TournamentKeyError};
 use crate::text::toml_error;
@@ -98,7 +99,7 @@ impl Tournament {
         project: Option<PathBuf>,
     ) -> Result<Tournament, TournamentError> {
         let mut t: Tournament = toml::from_str(text)
-            .map_err(|e| TournamentError::Syntax(toml_error(text, origin, &e)))?;
+            .map_err(|e| TournamentError::Syntax(toml_error(text, origin, &e, TOURNAMENT.what)))?;
         t.project = project;
         (t.fill_defaults()).map_err(|e| TournamentError::Defaults(Box::new(e)))?;
         t.check().map_err(|e| TournamentError::Check {
@@ -108,20 +109,19 @@ impl Tournament {
         Ok(t)
     }
 
-    /// Reads a tournament file (at most [`MAX_EXPERIMENT_BYTES`]).
+    /// Reads a tournament file (at most [`TOURNAMENT`]'s cap, 1 MiB).
     pub fn load(path: &str) -> Result<Tournament, TournamentError> {
-        let read = |error| TournamentError::Read {
-            path: path.to_string(),
-            error,
-        };
-        let meta = std::fs::metadata(path).map_err(read)?;
-        if meta.len() > MAX_EXPERIMENT_BYTES {
-            return Err(TournamentError::TooLarge {
+        let text = read_text(Path::new(path), TOURNAMENT).map_err(|e| match e.problem {
+            InputProblem::Read(error) => TournamentError::Read {
                 path: path.to_string(),
-                size: meta.len(),
-            });
-        }
-        let text = std::fs::read_to_string(path).map_err(read)?;
+                error,
+            },
+            InputProblem::TooLarge { size, .. } => TournamentError::TooLarge {
+                path: path.to_string(),
+                size,
+            },
+            InputProblem::NotText { .. } => TournamentError::Syntax(e.to_string()),
+        })?;
         Tournament::parse(&text, path, Some(project_dir(Path::new(path))))
     }
 

@@ -20,12 +20,15 @@ pub enum TournamentError {
         error: std::io::Error,
     },
     /// The file is larger than an experiment file may be.
-    #[error("{path}: {size} bytes; a tournament file is at most 1 MiB")]
+    #[error(
+        "{path}: {}; a tournament file is at most 1 MiB",
+        size.map_or("more than 1 MiB".to_string(), |s| format!("{s} bytes"))
+    )]
     TooLarge {
         /// The file as given.
         path: String,
-        /// Its size in bytes.
-        size: u64,
+        /// Its size in bytes, when known before reading (not for a pipe or a device).
+        size: Option<u64>,
     },
     /// Not TOML, or not a tournament's keys and types: the parser's message, located in the
     /// text (see [`crate::text::toml_error`]).

@@ -89,8 +89,10 @@ pub fn write(path: &Path, html: &str, force: bool) -> anyhow::Result<()> {
         bail!("{} is a folder: give --output a file name", path.display());
     }
     if path.exists() && !force {
-        let head = std::fs::read(path)
-            .map(|b| String::from_utf8_lossy(&b[..b.len().min(4096)]).into_owned())
+        let mut head = Vec::new();
+        let head = std::fs::File::open(path)
+            .and_then(|f| std::io::Read::read_to_end(&mut std::io::Read::take(f, 4096), &mut head))
+            .map(|_| String::from_utf8_lossy(&head).into_owned())
             .unwrap_or_default();
         if !head.contains(html::GENERATOR) {
             bail!(

@@ -44,8 +44,7 @@ pub(crate) fn opt(csv: &Csv, row: &Row, name: &str) -> String {
 
 /// A JSON file, parsed; errors name the file.
 pub(crate) fn read_json(path: &Path) -> anyhow::Result<serde_json::Value> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let text = crate::input::read_text(path, crate::input::RESULT)?;
     serde_json::from_str(&text).with_context(|| format!("{} is not JSON", path.display()))
 }
 

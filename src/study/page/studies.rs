@@ -281,7 +281,7 @@ fn toml_beside(report: &Path) -> (String, String, Option<std::path::PathBuf>) {
         .map_or(String::new(), |n| n.to_string_lossy().into_owned());
     let stem = name.strip_suffix(".report.csv").unwrap_or(&name);
     let path = report.with_file_name(format!("{stem}.toml"));
-    match std::fs::read_to_string(&path) {
+    match crate::input::read_text(&path, crate::input::RULES) {
         Ok(text) => {
             let header: Vec<&str> = text
                 .lines()

@@ -63,8 +63,7 @@ impl Context {
     }
 
     fn read_meta(&mut self, path: &Path) -> anyhow::Result<()> {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read {}", path.display()))?;
+        let text = crate::input::read_text(path, crate::input::RESULT)?;
         let meta: serde_json::Value = serde_json::from_str(&text)
             .with_context(|| format!("{} is not JSON", path.display()))?;
         let exp = &meta["experiment"];

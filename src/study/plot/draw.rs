@@ -506,8 +506,12 @@ fn shares_above<X: Ranged<ValueType = f64>>(chart: &mut Chart<X>, s: &Bars) -> a
     Ok(())
 }
 
+/// The most ticks an axis gets (a bound on the loop, whatever the values).
+const MAX_TICKS: usize = 64;
+
 /// Ticks of a histogram's value axis: every value when there are at most 30, otherwise the
-/// multiples of a round step (1, 2 or 5 times a power of ten, at least `gap`) in range.
+/// multiples of a round step (1, 2 or 5 times a power of ten, at least `gap`) in range; at most
+/// [`MAX_TICKS`].
 fn tick_values(vmin: f64, vmax: f64, gap: f64) -> Vec<f64> {
     let slots = ((vmax - vmin) / gap).round() as usize + 1;
     if slots <= 30 {
@@ -523,7 +527,10 @@ fn tick_values(vmin: f64, vmax: f64, gap: f64) -> Vec<f64> {
         .max(gap);
     let first = (vmin / step).ceil() as i64;
     let last = (vmax / step).floor() as i64;
-    (first..=last).map(|i| i as f64 * step).collect()
+    (first..=last)
+        .take(MAX_TICKS)
+        .map(|i| i as f64 * step)
+        .collect()
 }
 
 /// A curve of estimates against a log x axis, with interval bars and a zero line.

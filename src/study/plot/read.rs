@@ -5,8 +5,12 @@ use crate::sim::files::schema::{
     columns, DISTRIBUTIONS_HEADER, EQUITY_HEADER, STRENGTH_HEADER, SUMMARY_HEADER,
     TUNE_REPORT_HEADER,
 };
-use anyhow::{anyhow, bail, Context};
+use anyhow::{anyhow, bail};
 use std::path::{Path, PathBuf};
+
+/// The largest magnitude a figure of a CSV read may have: beyond any rate, payout or count
+/// bailab writes, and small enough that spans and axis ticks over it stay finite.
+pub const MAX_FIGURE: f64 = 1e15;
 
 /// An estimate with its 95% interval.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -121,9 +125,8 @@ pub fn recognise(header: &[String]) -> Option<Kind> {
 /// The format of the CSV at `path` from its header alone (a folder's large `games.csv` is not
 /// read whole just to be skipped).
 pub fn header_kind(path: &Path) -> anyhow::Result<Option<Kind>> {
-    let file =
-        std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
-    let mut r = csv::ReaderBuilder::new().from_reader(std::io::BufReader::new(file));
+    let file = crate::input::open_csv(path)?;
+    let mut r = csv::ReaderBuilder::new().from_reader(file);
     let header: Vec<String> = match r.headers() {
         Ok(h) => h
             .iter()
@@ -146,8 +149,7 @@ pub struct Csv {
 impl Csv {
     /// Reads `path`; a missing file or a ragged row is an error naming the file (and line).
     pub fn read(path: &Path) -> anyhow::Result<Csv> {
-        let text =
-            std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+        let text = crate::input::read_bytes(path, crate::input::RESULT)?;
         let mut r = csv::ReaderBuilder::new().from_reader(text.as_slice());
         let header = r
             .headers()
@@ -213,15 +215,23 @@ impl Row<'_> {
         self.rec.get(self.csv.column(name)).unwrap_or("").trim()
     }
 
-    /// Column `name` as a number; an empty or malformed field is an error at file:line:column.
+    /// Column `name` as a number; an empty or malformed field, or one beyond [`MAX_FIGURE`]
+    /// (an edited file: no chart can be drawn over such a span), is an error at
+    /// file:line:column.
     pub fn num(&self, name: &str) -> anyhow::Result<f64> {
         let text = self.text(name);
         match text.parse::<f64>() {
-            Ok(x) if x.is_finite() => Ok(x),
+            Ok(x) if x.abs() <= MAX_FIGURE => Ok(x),
+            Ok(x) if x.is_finite() => bail!(
+                "{}: column `{name}`: {text} is beyond ±{MAX_FIGURE:e}, more than any rate, \
+                 payout or count bailab writes: refused",
+                self.at(name)
+            ),
             _ if text.is_empty() => bail!("{}: column `{name}` is empty", self.at(name)),
             _ => bail!(
-                "{}: column `{name}`: `{text}` is not a number",
-                self.at(name)
+                "{}: column `{name}`: `{}` is not a number",
+                self.at(name),
+                crate::input::excerpt(text, crate::input::EXCERPT_CHARS)
             ),
         }
     }

@@ -27,8 +27,8 @@ use std::path::{Path, PathBuf};
 /// layer's top-level modules and what the layer holds, in the words of `src/lib.rs`.
 const LAYERS: &[(&[&str], &str)] = &[
     (
-        &["fixed", "cache", "rng", "notation", "text"],
-        "fixed-size containers, the hash cache, seeded randomness, card notation and small text helpers",
+        &["fixed", "cache", "rng", "notation", "text", "input"],
+        "fixed-size containers, the hash cache, seeded randomness, card notation, small text helpers and the bounded reader of every file",
     ),
     (
         &["game", "agent"],
