@@ -129,7 +129,8 @@ mod tests {
             ("{\n  \"a\": 1,\n  \"b\": 2\n}", Layout::Pretty),
         ] {
             let sealed = seal(json, layout);
-            assert!(sealed.starts_with(&json[..json.len() - 1]), "{sealed}");
+            let body = json.trim_end_matches('}').trim_end();
+            assert!(sealed.starts_with(body), "{sealed}");
             assert_eq!(check(&sealed, layout), Ok(()));
             serde_json::from_str::<serde_json::Value>(&sealed).expect("still JSON");
             for at in 0..sealed.len() {

@@ -200,8 +200,8 @@ fn check_agents(t: &Tally, seats: &[u64], agents: &[String]) -> Result<(), Bad> 
             );
             return Err(Bad::new(format!("tally.per_agent[{a}]"), detail));
         }
-        if at.payout_sq < 0 {
-            let detail = format!("{} is negative", at.payout_sq);
+        if !sums_fit(at.games, i128::from(at.payout_sum), at.payout_sq) {
+            let detail = sums_detail(at.games, i128::from(at.payout_sum), at.payout_sq);
             return Err(Bad::new(format!("tally.per_agent[{a}].payout_sq"), detail));
         }
     }
@@ -228,8 +228,8 @@ fn check_pairs(t: &Tally, seats: &[u64], (deals, per_deal): (u64, u64)) -> Resul
             );
             return Err(Bad::new(format!("tally.pairs[{i}].scale"), detail));
         }
-        if p.diff_sq < 0 {
-            let detail = format!("{} is negative", p.diff_sq);
+        if !sums_fit(p.deals, p.diff_sum, p.diff_sq) {
+            let detail = sums_detail(p.deals, p.diff_sum, p.diff_sq);
             return Err(Bad::new(format!("tally.pairs[{i}].diff_sq"), detail));
         }
     }
@@ -250,7 +250,8 @@ fn check_matches(exp: &Experiment, t: &Tally, seats: &[u64], deals: u64) -> Resu
     let per_deal = exp.rotations() as u64;
     for (a, (m, &seats)) in t.matches.iter().zip(seats).enumerate() {
         let want = deals.saturating_mul(per_deal).saturating_mul(seats);
-        if m.matches != want || m.wins > m.matches || m.payout_sq < 0 {
+        let sums = sums_fit(m.matches, i128::from(m.payout_sum), m.payout_sq);
+        if m.matches != want || m.wins > m.matches || !sums {
             let detail = format!(
                 "{} matches ({} won), but {deals} deals make {want}",
                 m.matches, m.wins
@@ -259,6 +260,24 @@ fn check_matches(exp: &Experiment, t: &Tally, seats: &[u64], deals: u64) -> Resu
         }
     }
     Ok(())
+}
+
+/// Whether `sum` and `sum_sq` can be the sum and the sum of squares of `n` whole numbers
+/// (`sum² ≤ n·sum_sq`, Cauchy–Schwarz) with `n·sum_sq` within an `i128`, as the intervals
+/// compute `n·sum_sq − sum²`.
+fn sums_fit(n: u64, sum: i128, sum_sq: i128) -> bool {
+    let Ok(n) = i64::try_from(n) else {
+        return false;
+    };
+    match (i128::from(n).checked_mul(sum_sq), sum.checked_mul(sum)) {
+        (Some(n_sq), Some(sq)) => sum_sq >= 0 && sq <= n_sq,
+        _ => false,
+    }
+}
+
+/// Why [`sums_fit`] refuses.
+fn sums_detail(n: u64, sum: i128, sum_sq: i128) -> String {
+    format!("a sum of squares {sum_sq} that {n} values summing to {sum} cannot have")
 }
 
 /// The digest of every agent file the agents of `exp` read (`rules:PATH`, `greedy:PATH`, …),
@@ -366,7 +385,7 @@ mod tests {
             "a whole run's form is kept"
         );
         type Edit = fn(&mut TallyFile);
-        let cases: [(Edit, &str); 9] = [
+        let cases: [(Edit, &str); 10] = [
             (
                 |t| {
                     t.tally.per_agent.pop();
@@ -384,6 +403,10 @@ mod tests {
                 "tally.per_agent[1]",
             ),
             (|t| t.tally.pairs[0].deals += 1, "tally.pairs[0].deals"),
+            (
+                |t| t.tally.per_agent[0].payout_sq = 0,
+                "tally.per_agent[0].payout_sq",
+            ),
             (|t| t.tally.pairs[0].scale = 1, "tally.pairs[0].scale"),
             (|t| t.tally.pairs.clear(), "tally.pairs"),
             (|t| t.deals.1 = 999_999, "deals"),
