@@ -14,6 +14,7 @@ mod agent_keys;
 mod alloc_run;
 mod cli;
 mod csv_columns;
+mod damaged_state;
 mod deal_loop;
 mod deals;
 mod equity;

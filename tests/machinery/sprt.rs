@@ -5,6 +5,7 @@
 //!
 //! Every test works in its own folder under the system temp dir, removed at the end.
 
+use bailab::sim::files::seal::{seal, Layout};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -389,7 +390,9 @@ fn configuration_errors_name_the_key() {
     tally["experiment"]["sprt"] = serde_json::json!({
         "h0": 0.0, "h1": 0.5, "alpha": 0.05, "beta": 0.05, "chunk": 100
     });
-    std::fs::write(&tally_path, serde_json::to_vec(&tally).unwrap()).unwrap();
+    // sealed again (a shard's tally is checksummed), so that the merge reads the table
+    let text = serde_json::to_string_pretty(&tally).unwrap();
+    std::fs::write(&tally_path, seal(&text, Layout::Pretty)).unwrap();
     let err = fails(&s.0, &["merge", "shard", "--output", "merged", "-q"]);
     assert!(err.contains("[sprt]") && err.contains("merge"), "{err}");
 }

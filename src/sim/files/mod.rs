@@ -6,4 +6,5 @@ pub mod csv;
 pub mod game_files;
 pub mod guard;
 pub mod schema;
+pub mod seal;
 pub mod soak_csv;

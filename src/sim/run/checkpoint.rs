@@ -3,7 +3,11 @@
 
 use crate::sim::files::game_files::remove_stale;
 use crate::sim::files::game_files::PartialFile;
+use crate::sim::files::seal::{self, Layout};
 use crate::sim::run::experiment::{Experiment, Runtime};
+use crate::sim::run::integrity::{
+    check_tally, expected_range, Bad, IntegrityError, CHECKPOINT_REMEDY, TALLY_REMEDY,
+};
 use crate::sim::stats::sprt::SprtStep;
 use crate::sim::stats::tally::Tally;
 use crate::text::thousands;
@@ -24,7 +28,9 @@ pub const CHECKPOINT_EVERY: Duration = Duration::from_secs(5);
 
 /// The state of an unfinished run (`checkpoint.json`): the deals done so far, their exact
 /// tallies and how long each per-game file was at that point. `bailab run --resume DIR` goes on
-/// from here and writes the same files as a run that was never stopped.
+/// from here and writes the same files as a run that was never stopped. The file is sealed
+/// ([`seal`]: its last key is the checksum of the rest) and read back only if it checks and its
+/// counts add up ([`parse_checkpoint`]).
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Checkpoint {
     /// Always [`CHECKPOINT_FORMAT`].
@@ -53,6 +59,18 @@ pub struct Checkpoint {
     /// [`Runtime::project`]), so that a resumed run reads the same files from any folder.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub project: Option<PathBuf>,
+    /// The digest of every agent file the run read, by the path its spec writes (see
+    /// [`crate::sim::run::integrity::agent_file_digests`]): a resumed run refuses files that
+    /// changed.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub agent_files: BTreeMap<String, String>,
+}
+
+impl Checkpoint {
+    /// The checkpoint as its file holds it: compact JSON, sealed.
+    pub fn to_file_text(&self) -> anyhow::Result<String> {
+        Ok(seal::seal(&serde_json::to_string(self)?, Layout::Compact))
+    }
 }
 
 /// A run stopped on request (Ctrl-C) after writing its checkpoint: an error that says how to
@@ -260,7 +278,20 @@ pub fn read_checkpoint(dir: &Path) -> anyhow::Result<Checkpoint> {
         }
         Err(e) => return Err(e.into()),
     };
-    let ck: Checkpoint = serde_json::from_str(&text).with_context(|| {
+    parse_checkpoint(&path, &text)
+}
+
+/// Reads the text of checkpoint file `path`: refused unless its checksum checks, its format is
+/// [`CHECKPOINT_FORMAT`], its deal range is its experiment's (or shard's), `next` lies in it and
+/// its tally adds up to the deals before `next` (an [`IntegrityError`] naming the field).
+pub fn parse_checkpoint(path: &Path, text: &str) -> anyhow::Result<Checkpoint> {
+    let remedy = CHECKPOINT_REMEDY;
+    seal::check(text, Layout::Compact).map_err(|error| IntegrityError::Checksum {
+        file: path.to_path_buf(),
+        error,
+        remedy,
+    })?;
+    let ck: Checkpoint = serde_json::from_str(text).with_context(|| {
         format!(
             "{} is not a bailab checkpoint (start over with --force)",
             path.display()
@@ -273,7 +304,54 @@ pub fn read_checkpoint(dir: &Path) -> anyhow::Result<Checkpoint> {
             ck.format
         );
     }
+    check_checkpoint(&ck).map_err(|bad| bad.in_file(path, remedy))?;
     Ok(ck)
+}
+
+/// The counts of a checkpoint: its range, `next`, its tally and its early-stopping looks.
+fn check_checkpoint(ck: &Checkpoint) -> Result<(), Bad> {
+    let exp = &ck.experiment;
+    check_range(exp, ck.shard, ck.deals, false)?;
+    let (start, end) = ck.deals;
+    if !(start..=end).contains(&ck.next) {
+        return Err(Bad::new(
+            "next",
+            format!("{} is not within the deals {start}..{end}", ck.next),
+        ));
+    }
+    check_tally(exp, ck.next - start, &ck.tally)?;
+    let looks = ck.sprt.iter().map(|s| s.deals);
+    if !looks.clone().zip(looks.skip(1)).all(|(a, b)| a < b)
+        || ck.sprt.last().is_some_and(|s| s.deals > ck.next)
+    {
+        return Err(Bad::new(
+            "sprt",
+            format!("looks that are not in order up to deal {}", ck.next),
+        ));
+    }
+    Ok(())
+}
+
+/// Checks that `deals` is the deal range of `exp` (of its `shard`, if any); with `early`, a
+/// range that ends before (a sequential test that stopped early) is taken too.
+fn check_range(
+    exp: &Experiment,
+    shard: Option<Shard>,
+    deals: (u64, u64),
+    early: bool,
+) -> Result<(), Bad> {
+    let (start, end) = expected_range(exp, shard.map(|s| (s.k, s.n)))?;
+    let ends = deals.1 == end || (early && (start..end).contains(&deals.1));
+    if deals.0 != start || !ends {
+        return Err(Bad::new(
+            "deals",
+            format!(
+                "{}..{}, but the run's deals are {start}..{end}",
+                deals.0, deals.1
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// The absolute folder agent files are read from in `runtime`: its project folder, or the
@@ -342,4 +420,42 @@ pub struct TallyFile {
     pub deals: (u64, u64),
     /// The exact tallies.
     pub tally: Tally,
+    /// The digest of every agent file the run read (shards only, see
+    /// [`Checkpoint::agent_files`]): a merge refuses shards that read different files.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub agent_files: BTreeMap<String, String>,
+}
+
+impl TallyFile {
+    /// The tally as its file holds it: pretty JSON, sealed when it is a shard's (a whole run's
+    /// `tally.json`, which results commit, keeps its form).
+    pub fn to_file_text(&self) -> anyhow::Result<String> {
+        let json = serde_json::to_string_pretty(self)?;
+        Ok(match self.shard {
+            Some(_) => seal::seal(&json, Layout::Pretty),
+            None => json,
+        })
+    }
+}
+
+/// Reads the text of tally file `path`: refused unless its checksum checks (a shard's tally must
+/// have one; a whole run's is checked if it has one), its deal range is its experiment's (or
+/// shard's; shorter only for a sequential test that stopped early) and its tally adds up to
+/// those deals (an [`IntegrityError`] naming the field).
+pub fn parse_tally_file(path: &Path, text: &str) -> anyhow::Result<TallyFile> {
+    let sealed = seal::is_sealed(text, Layout::Pretty);
+    let checked = seal::check(text, Layout::Pretty);
+    let t: TallyFile = serde_json::from_str(text)
+        .with_context(|| format!("{} is not a bailab tally", path.display()))?;
+    if sealed || t.shard.is_some() {
+        checked.map_err(|error| IntegrityError::Checksum {
+            file: path.to_path_buf(),
+            error,
+            remedy: TALLY_REMEDY,
+        })?;
+    }
+    check_range(&t.experiment, t.shard, t.deals, t.experiment.sprt.is_some())
+        .and_then(|()| check_tally(&t.experiment, t.deals.1 - t.deals.0, &t.tally))
+        .map_err(|bad| bad.in_file(path, TALLY_REMEDY))?;
+    Ok(t)
 }

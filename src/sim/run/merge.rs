@@ -3,16 +3,20 @@
 
 use crate::sim::files::atomic::write_atomic;
 use crate::sim::files::guard::{remove_stale_stages, Outputs};
-use crate::sim::run::checkpoint::{prepare_merge, TallyFile, CHECKPOINT, RUN_FILES};
+use crate::sim::run::checkpoint::{
+    parse_tally_file, prepare_merge, TallyFile, CHECKPOINT, RUN_FILES,
+};
 use crate::sim::run::experiment::{Experiment, Runtime};
+use crate::sim::run::integrity::check_same_agent_files;
 use crate::sim::run::report::{write_results, RunReport};
 use anyhow::{bail, Context};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 fn read_tally(dir: &Path) -> anyhow::Result<TallyFile> {
     let path = dir.join("tally.json");
     let text = crate::input::read_text(&path, crate::input::TALLY)?;
-    serde_json::from_str(&text).with_context(|| format!("{} is not a bailab tally", path.display()))
+    parse_tally_file(&path, &text)
 }
 
 /// The files a merge may write into its folder (every result file of a run but the
@@ -64,7 +68,13 @@ pub fn merge_run(
         sprt_steps: Vec::new(),
     };
     // a merge reads no agent files: run.json names no project
-    write_results((&exp, &Runtime::default()), None, (0, exp.deals), &report)?;
+    write_results(
+        (&exp, &Runtime::default()),
+        None,
+        (0, exp.deals),
+        &report,
+        &BTreeMap::new(),
+    )?;
     out.commit_stage(stage)?;
     report.dir = dir;
     Ok((exp, report))
@@ -96,6 +106,7 @@ fn check_coverage(shards: &[(TallyFile, PathBuf)]) -> anyhow::Result<()> {
     let exp = &shards[0].0.experiment;
     let mut next = 0;
     let mut previous: Option<&PathBuf> = None;
+    let first = (shards[0].1.join("tally.json"), &shards[0].0.agent_files);
     for (t, dir) in shards {
         if &t.experiment != exp {
             bail!(
@@ -104,6 +115,8 @@ fn check_coverage(shards: &[(TallyFile, PathBuf)]) -> anyhow::Result<()> {
                 shards[0].1.display()
             );
         }
+        let here = dir.join("tally.json");
+        check_same_agent_files((&here, &t.agent_files), (&first.0, first.1))?;
         if t.deals.0 < next {
             let other = previous.map_or_else(String::new, |p| p.display().to_string());
             let same = previous.is_some_and(|p| same_folder(p, dir));

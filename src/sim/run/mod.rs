@@ -6,6 +6,7 @@ pub mod console;
 pub mod experiment;
 pub mod experiment_error;
 pub mod games_csv;
+pub mod integrity;
 pub mod merge;
 pub mod pace;
 pub mod report;

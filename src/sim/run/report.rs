@@ -10,17 +10,21 @@ use crate::sim::run::threads::cores;
 use crate::sim::stats::sprt::sprt_csv;
 use crate::sim::stats::sprt::{SprtOutcome, SprtStep};
 use crate::sim::stats::tally::Tally;
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 /// Writes `summary.csv`, `tally.json` and `meta.json` (the reproducible files: the same for any
 /// threads, sharding or stops) and `run.json` (this machine's figures: threads, elapsed time,
 /// games/s, and for a run the project folder of `runtime` its agent files were read from) for a
 /// finished run or merge.
+/// A shard's `tally.json` keeps the digests of the agent files it read (`agent_files`) and is
+/// sealed (see [`TallyFile::to_file_text`]).
 pub fn write_results(
     (exp, runtime): (&Experiment, &Runtime),
     shard: Option<Shard>,
     deals: (u64, u64),
     r: &RunReport,
+    agent_files: &BTreeMap<String, String>,
 ) -> anyhow::Result<()> {
     write_atomic(&r.dir, "summary.csv", &summary_csv(exp, &r.tally))?;
     match &r.sprt {
@@ -37,12 +41,12 @@ pub fn write_results(
         shard,
         deals,
         tally: r.tally.clone(),
+        agent_files: match shard {
+            Some(_) => agent_files.clone(),
+            None => BTreeMap::new(),
+        },
     };
-    write_atomic(
-        &r.dir,
-        "tally.json",
-        serde_json::to_string_pretty(&tally)?.as_bytes(),
-    )?;
+    write_atomic(&r.dir, "tally.json", tally.to_file_text()?.as_bytes())?;
     let mut meta = serde_json::json!({
         "experiment": exp,
         "version": env!("CARGO_PKG_VERSION"),

@@ -20,11 +20,13 @@ use crate::sim::run::checkpoint::{
     absolute_project, guard_folder, remove_leftovers, Checkpoint, FolderLock, CHECKPOINT_FORMAT,
 };
 use crate::sim::run::experiment::{Experiment, Runtime};
+use crate::sim::run::integrity::{agent_file_digests, check_agent_files};
 use crate::sim::run::pace::Pace;
 use crate::sim::stats::sprt::{SprtStep, SprtTest};
 use crate::sim::stats::tally::Tally;
 use anyhow::bail;
 use rayon::prelude::*;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -219,6 +221,7 @@ pub fn run_experiment(exp: &Experiment, opts: &RunOptions) -> anyhow::Result<Run
         dir,
         games_csv: exp.games_csv || opts.games_csv,
         records: exp.records || opts.records,
+        agent_files: agent_file_digests(exp, &opts.runtime)?,
         resume: None,
         threads,
         _lock: lock,
@@ -243,6 +246,8 @@ pub fn resume_run(dir: &Path, opts: &RunOptions) -> anyhow::Result<RunReport> {
             dir.join(CHECKPOINT).display()
         )
     })?;
+    let agent_files = agent_file_digests(&ck.experiment, &runtime)?;
+    check_agent_files(&dir.join(CHECKPOINT), &ck.agent_files, &agent_files)?;
     remove_leftovers(dir, true)?;
     let exp = ck.experiment.clone();
     let plan = Plan {
@@ -253,6 +258,7 @@ pub fn resume_run(dir: &Path, opts: &RunOptions) -> anyhow::Result<RunReport> {
         dir: dir.to_path_buf(),
         games_csv: ck.files.contains_key("games.csv"),
         records: ck.files.contains_key("records.jsonl"),
+        agent_files,
         resume: Some(ck),
         threads,
         _lock: lock,
@@ -270,6 +276,8 @@ struct Plan<'a> {
     dir: PathBuf,
     games_csv: bool,
     records: bool,
+    /// The digests of the agent files read (see [`agent_file_digests`]).
+    agent_files: BTreeMap<String, String>,
     resume: Option<Checkpoint>,
     /// Worker threads, checked.
     threads: usize,
@@ -343,12 +351,9 @@ impl Session {
             sessions: self.sessions,
             sprt: self.looks.clone(),
             project: absolute_project(plan.runtime),
+            agent_files: plan.agent_files.clone(),
         };
-        write_atomic(
-            &plan.dir,
-            CHECKPOINT,
-            serde_json::to_string(&ck)?.as_bytes(),
-        )?;
+        write_atomic(&plan.dir, CHECKPOINT, ck.to_file_text()?.as_bytes())?;
         Ok(())
     }
 }
@@ -596,6 +601,7 @@ fn run_game<G: GameKind>(mut plan: Plan<'_>, opts: &RunOptions) -> anyhow::Resul
         plan.shard,
         (start, session.next),
         &report,
+        &plan.agent_files,
     )?;
     session.files.commit(&plan.dir)?;
     remove_stale(&plan.dir.join(CHECKPOINT))?;

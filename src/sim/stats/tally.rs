@@ -85,6 +85,12 @@ pub enum TallyMergeError {
     /// A pair whose seats the two weigh differently.
     #[error("pair scales differ between shards")]
     Scales,
+    /// Entries per agent, per pair or per match that are not one per agent (or pair) in both.
+    #[error("entries per agent or pair do not match between shards")]
+    Entries,
+    /// A sum beyond what its integer holds.
+    #[error("a sum overflows")]
+    Overflow,
 }
 
 impl Tally {
@@ -182,7 +188,8 @@ impl Tally {
         }
     }
 
-    /// Adds another tally of the same agents (a shard).
+    /// Adds another tally of the same agents (a shard): refused if their entries do not match
+    /// or a sum would overflow, leaving `self` as it was.
     pub fn merge(&mut self, other: &Tally) -> Result<(), TallyMergeError> {
         if self.agents != other.agents {
             return Err(TallyMergeError::Agents(
@@ -190,36 +197,55 @@ impl Tally {
                 other.agents.clone(),
             ));
         }
-        self.games += other.games;
+        let n = self.agents.len();
+        let fits = |matches: &[MatchTally]| matches.is_empty() || matches.len() == n;
+        if [&self.per_agent, &other.per_agent]
+            .iter()
+            .any(|p| p.len() != n)
+            || self.pairs.len() != other.pairs.len()
+            || !fits(&self.matches)
+            || !fits(&other.matches)
+        {
+            return Err(TallyMergeError::Entries);
+        }
+        let mut sum = self.clone();
+        sum.add(other).ok_or(TallyMergeError::Overflow)??;
+        *self = sum;
+        Ok(())
+    }
+
+    /// Adds `other` (of the same entries) with checked sums: `None` on overflow.
+    fn add(&mut self, other: &Tally) -> Option<Result<(), TallyMergeError>> {
+        self.games = self.games.checked_add(other.games)?;
         for (t, o) in self.per_agent.iter_mut().zip(&other.per_agent) {
-            t.games += o.games;
-            t.wins += o.wins;
-            t.draws += o.draws;
-            t.payout_sum += o.payout_sum;
-            t.payout_sq += o.payout_sq;
-            t.win_value_sum += o.win_value_sum;
-            t.penalties += o.penalties;
+            t.games = t.games.checked_add(o.games)?;
+            t.wins = t.wins.checked_add(o.wins)?;
+            t.draws = t.draws.checked_add(o.draws)?;
+            t.payout_sum = t.payout_sum.checked_add(o.payout_sum)?;
+            t.payout_sq = t.payout_sq.checked_add(o.payout_sq)?;
+            t.win_value_sum = t.win_value_sum.checked_add(o.win_value_sum)?;
+            t.penalties = t.penalties.checked_add(o.penalties)?;
         }
         if self.matches.is_empty() {
             self.matches = other.matches.clone();
         } else if !other.matches.is_empty() {
             for (t, o) in self.matches.iter_mut().zip(&other.matches) {
-                t.matches += o.matches;
-                t.wins += o.wins;
-                t.payout_sum += o.payout_sum;
-                t.payout_sq += o.payout_sq;
+                t.matches = t.matches.checked_add(o.matches)?;
+                t.wins = t.wins.checked_add(o.wins)?;
+                t.payout_sum = t.payout_sum.checked_add(o.payout_sum)?;
+                t.payout_sq = t.payout_sq.checked_add(o.payout_sq)?;
             }
         }
         for (p, o) in self.pairs.iter_mut().zip(&other.pairs) {
             if p.scale != 0 && o.scale != 0 && p.scale != o.scale {
-                return Err(TallyMergeError::Scales);
+                return Some(Err(TallyMergeError::Scales));
             }
-            p.deals += o.deals;
-            p.diff_sum += o.diff_sum;
-            p.diff_sq += o.diff_sq;
+            p.deals = p.deals.checked_add(o.deals)?;
+            p.diff_sum = p.diff_sum.checked_add(o.diff_sum)?;
+            p.diff_sq = p.diff_sq.checked_add(o.diff_sq)?;
             p.scale = p.scale.max(o.scale);
         }
-        Ok(())
+        Some(Ok(()))
     }
 }
 

@@ -1,7 +1,7 @@
 //! Merging the shards of a tournament: each table's shards merged as a run's, then the
 //! tournament's files written from the merged tables.
 
-use crate::sim::run::checkpoint::TallyFile;
+use crate::sim::run::checkpoint::parse_tally_file;
 use crate::sim::run::merge::merge_run;
 use crate::sim::stats::tally::Tally;
 use crate::sim::tournament::files::{
@@ -75,8 +75,9 @@ pub fn merge_tournament(
         let tdir = out.join(&entry.dir);
         merge_run(&shards, Some(tdir.clone()), force)
             .with_context(|| format!("merging table {}", entry.dir))?;
-        let text = crate::input::read_text(&tdir.join("tally.json"), crate::input::TALLY)?;
-        let merged: TallyFile = serde_json::from_str(&text)?;
+        let path = tdir.join("tally.json");
+        let text = crate::input::read_text(&path, crate::input::TALLY)?;
+        let merged = parse_tally_file(&path, &text)?;
         entry.deals_done = table_deals(&merged.tally);
         tallies.push(Some(merged.tally));
     }

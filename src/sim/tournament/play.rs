@@ -4,7 +4,7 @@
 //! holds (figures aside, it depends on the study alone); `run.json` holds the times.
 
 use crate::sim::files::atomic::write_atomic;
-use crate::sim::run::checkpoint::{read_checkpoint, Shard, Stopped, TallyFile, CHECKPOINT};
+use crate::sim::run::checkpoint::{parse_tally_file, read_checkpoint, Shard, Stopped, CHECKPOINT};
 use crate::sim::run::experiment::Runtime;
 use crate::sim::run::runner::{resume_run, run_experiment, RunOptions};
 use crate::sim::run::threads::cores;
@@ -71,8 +71,7 @@ fn table_state(dir: &Path) -> anyhow::Result<TableState> {
         return Ok(TableState::Fresh);
     }
     let text = crate::input::read_text(&path, crate::input::TALLY)?;
-    let t: TallyFile = serde_json::from_str(&text)
-        .with_context(|| format!("{} is not a bailab tally", path.display()))?;
+    let t = parse_tally_file(&path, &text)?;
     let deals = table_deals(&t.tally);
     Ok(TableState::Done(t.tally, deals))
 }
