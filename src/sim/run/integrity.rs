@@ -304,10 +304,16 @@ pub fn agent_file_digests(
         }
         spec.base = runtime.project.clone();
         let Some(file) = spec.file() else { continue };
-        let bytes = std::fs::read(&file).map_err(|e| IntegrityError::ReadAgentFile {
-            path: file.clone(),
-            error: e.to_string(),
-        })?;
+        let kind = if spec.name == "rules" {
+            crate::input::RULES
+        } else {
+            crate::input::WEIGHTS
+        };
+        let bytes =
+            crate::input::read_bytes(&file, kind).map_err(|e| IntegrityError::ReadAgentFile {
+                path: file.clone(),
+                error: e.to_string(),
+            })?;
         digests.insert(written, digest(&bytes));
     }
     Ok(digests)
