@@ -63,7 +63,7 @@ pub fn tally_of(
     exp: &Experiment,
     deals: (u64, u64),
     path: &Path,
-    text: &[u8],
+    text: impl std::io::Read,
 ) -> anyhow::Result<Tally> {
     let at = |line: u64, e: String| anyhow!("{}: line {line}: {e}", path.display());
     let mut reader = csv::ReaderBuilder::new().from_reader(text);

@@ -1,7 +1,7 @@
 //! Merging the shards of a run: their tallies combined and their per-game files concatenated
 //! and checked into exactly what one run would have written.
 
-use crate::sim::files::atomic::write_atomic;
+use crate::sim::files::atomic::AtomicFile;
 use crate::sim::files::guard::{remove_stale_stages, Outputs};
 use crate::sim::run::checkpoint::{
     parse_tally_file, prepare_merge, TallyFile, CHECKPOINT, RUN_FILES,
@@ -11,6 +11,8 @@ use crate::sim::run::integrity::check_same_agent_files;
 use crate::sim::run::report::{write_results, RunReport};
 use anyhow::{bail, Context};
 use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 
 fn read_tally(dir: &Path) -> anyhow::Result<TallyFile> {
@@ -169,11 +171,8 @@ fn merge_per_game_file(
             absent.display()
         );
     }
-    let mut out = Vec::new();
-    for (i, (f, (t, _))) in files.iter().zip(shards).enumerate() {
-        let text = std::fs::read(f).with_context(|| format!("reading {}", f.display()))?;
-        let body = if header { skip_line(&text) } else { &text[..] };
-        let rows = body.iter().filter(|&&b| b == b'\n').count() as u64;
+    for (f, (t, _)) in files.iter().zip(shards) {
+        let rows = count_rows(open(f)?, header)?;
         if rows != t.tally.games {
             bail!(
                 "{}: {rows} rows, but its tally counts {} games (a stale file?)",
@@ -182,17 +181,49 @@ fn merge_per_game_file(
             );
         }
         if name == "games.csv" {
-            check_games_csv(t, f, &text)?;
+            check_games_csv(t, f, BufReader::new(open(f)?))?;
         }
-        out.extend_from_slice(if i == 0 { &text[..] } else { body });
     }
-    write_atomic(dir, name, &out)?;
+    // every shard checked: only now is the merged file written (streamed, shard by shard)
+    let mut out = AtomicFile::create(dir, name)?;
+    for (i, f) in files.iter().enumerate() {
+        let mut input = BufReader::new(open(f)?);
+        if header && i > 0 {
+            input.read_until(b'\n', &mut Vec::new())?;
+        }
+        std::io::copy(&mut input, out.writer())
+            .with_context(|| format!("copying {} into {}", f.display(), dir.display()))?;
+    }
+    out.commit()
+        .with_context(|| format!("writing {}", dir.join(name).display()))?;
     Ok(())
+}
+
+/// Opens a shard's file for reading.
+fn open(path: &Path) -> anyhow::Result<File> {
+    File::open(path).with_context(|| format!("reading {}", path.display()))
+}
+
+/// The lines of a per-game file after its header (if `header`), read in blocks: a shard's file
+/// may be larger than memory.
+fn count_rows(file: File, header: bool) -> anyhow::Result<u64> {
+    let mut input = BufReader::new(file);
+    let mut lines = 0u64;
+    loop {
+        let block = input.fill_buf()?;
+        if block.is_empty() {
+            break;
+        }
+        lines += block.iter().filter(|&&b| b == b'\n').count() as u64;
+        let n = block.len();
+        input.consume(n);
+    }
+    Ok(lines.saturating_sub(u64::from(header)))
 }
 
 /// Checks a shard's games.csv against its tally.json: the tally rebuilt from the rows must be
 /// the stored one.
-fn check_games_csv(t: &TallyFile, path: &Path, text: &[u8]) -> anyhow::Result<()> {
+fn check_games_csv(t: &TallyFile, path: &Path, text: impl Read) -> anyhow::Result<()> {
     let rows = crate::sim::run::games_csv::tally_of(&t.experiment, t.deals, path, text)?;
     if let Some(diff) = crate::sim::run::games_csv::difference(&rows, &t.tally) {
         let tally = path.with_file_name("tally.json");
@@ -203,13 +234,6 @@ fn check_games_csv(t: &TallyFile, path: &Path, text: &[u8]) -> anyhow::Result<()
         );
     }
     Ok(())
-}
-
-fn skip_line(text: &[u8]) -> &[u8] {
-    match text.iter().position(|&b| b == b'\n') {
-        Some(i) => &text[i + 1..],
-        None => &[],
-    }
 }
 
 /// A shard's wall time, from its `run.json` (or the `meta.json` of older versions).
