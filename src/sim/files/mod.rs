@@ -3,7 +3,7 @@
 
 pub mod atomic;
 pub mod csv;
-pub mod game_files;
+pub(crate) mod game_files;
 pub mod guard;
 pub mod schema;
-pub mod soak_csv;
+pub(crate) mod soak_csv;

@@ -16,7 +16,7 @@ use std::path::PathBuf;
 /// threads, sharding or stops) and `run.json` (this machine's figures: threads, elapsed time,
 /// games/s, and for a run the project folder of `runtime` its agent files were read from) for a
 /// finished run or merge.
-pub fn write_results(
+pub(crate) fn write_results(
     (exp, runtime): (&Experiment, &Runtime),
     shard: Option<Shard>,
     deals: (u64, u64),
@@ -95,11 +95,11 @@ pub struct RunReport {
     /// Threads used (`None` for a merge of shards).
     pub threads: Option<usize>,
     /// Sessions the run took (more than 1 when it was resumed).
-    pub sessions: u32,
+    pub(crate) sessions: u32,
     /// The deal the last session resumed at, if it was resumed.
     pub resumed_from: Option<u64>,
     /// How the early-stopping test ended, for an experiment with an `[sprt]` table.
     pub sprt: Option<SprtOutcome>,
     /// The looks of that test, in order (`sprt.csv`).
-    pub sprt_steps: Vec<SprtStep>,
+    pub(crate) sprt_steps: Vec<SprtStep>,
 }
