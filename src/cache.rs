@@ -9,7 +9,7 @@ const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
 
 /// The Fibonacci hash of `key`, a good [`Cache`] hash for keys packed from small counts.
 #[inline]
-pub const fn fib_hash(key: u64) -> u64 {
+pub(crate) const fn fib_hash(key: u64) -> u64 {
     key.wrapping_mul(GOLDEN)
 }
 
@@ -30,7 +30,7 @@ struct Entry<V> {
 /// slot. Interior mutability through [`Cell`] lets a recursive solver read and fill it without
 /// holding a borrow; it is meant to be thread-local (or owned), never shared.
 #[derive(Clone)]
-pub struct Cache<V: Copy, const N: usize> {
+pub(crate) struct Cache<V: Copy, const N: usize> {
     entries: Cell<[Entry<V>; N]>,
 }
 
@@ -79,8 +79,8 @@ impl<V: Copy, const N: usize> Cache<V, N> {
     }
 
     /// The answer for `key` under `tag`: the kept one, or `answer()` (then kept).
-    #[inline]
-    pub fn get_or_insert_with(
+    #[cfg(test)]
+    pub(crate) fn get_or_insert_with(
         &self,
         hash: u64,
         key: u64,

@@ -17,10 +17,10 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 /// The largest pack a deal plan handles (the 224-card Tứ Sắc variants fit).
-pub const MAX_DECK: usize = 256;
+pub(crate) const MAX_DECK: usize = 256;
 
 /// The token that ends a seat's list when only some cards of its hand are fixed.
-pub const REST: &str = "...";
+pub(crate) const REST: &str = "...";
 
 /// A deck position of a plan's template left to the random fill.
 const FREE: u16 = u16::MAX;
@@ -142,7 +142,7 @@ pub trait PartialDeals: Game {
 }
 
 /// The most draws of the free cards [`deal_with_spec`] makes for one deal.
-pub const MAX_REDRAWS: u32 = 1 << 20;
+pub(crate) const MAX_REDRAWS: u32 = 1 << 20;
 
 /// The draws [`DealSpec::check`] makes to find one deal the game's rules do not redeal.
 const CHECK_DRAWS: u32 = 1 << 16;
@@ -449,7 +449,7 @@ impl DealPlan {
     }
 
     /// The pack indices of the cards fixed in `seat`'s hand.
-    pub fn seat_fixed(&self, seat: usize) -> impl Iterator<Item = u16> + '_ {
+    pub(crate) fn seat_fixed(&self, seat: usize) -> impl Iterator<Item = u16> + '_ {
         self.hands[seat]
             .iter()
             .map(|&p| self.template[p as usize])
@@ -457,27 +457,18 @@ impl DealPlan {
     }
 
     /// How many cards of `seat`'s hand are left to chance.
-    pub fn seat_free(&self, seat: usize) -> usize {
+    pub(crate) fn seat_free(&self, seat: usize) -> usize {
         self.hands[seat].len() - self.seat_fixed(seat).count()
     }
 
     /// The pack indices of the cards left to chance, in pack order.
-    pub fn free_cards(&self) -> &[u16] {
+    pub(crate) fn free_cards(&self) -> &[u16] {
         &self.free_cards
     }
 
     /// How many cards the plan fixes and how many it leaves to chance.
     pub fn fixed_count(&self) -> usize {
         self.template.len() - self.free_positions.len()
-    }
-
-    /// The deck positions the plan fixes, with the pack index at each (tests, tools).
-    pub fn fixed_positions(&self) -> impl Iterator<Item = (usize, u16)> + '_ {
-        self.template
-            .iter()
-            .enumerate()
-            .filter(|(_, &c)| c != FREE)
-            .map(|(p, &c)| (p, c))
     }
 
     /// A one-line description: what is fixed per seat and in the stock.
@@ -507,7 +498,7 @@ impl DealPlan {
 /// `(first + k) mod players` for `k < players · hand`, then (with `extra`) `deck[players · hand]`
 /// to `first`; returns each seat's positions and the positions left (the stock, top first, or
 /// the cards set aside).
-pub fn round_robin(
+pub(crate) fn round_robin(
     players: usize,
     first: usize,
     hand: usize,

@@ -35,7 +35,7 @@ impl<T: Copy + Default, const N: usize> CopyVec<T, N> {
     }
     /// The items, mutable.
     #[inline]
-    pub fn as_mut_slice(&mut self) -> &mut [T] {
+    pub(crate) fn as_mut_slice(&mut self) -> &mut [T] {
         &mut self.items[..self.len as usize]
     }
     /// Number of items.

@@ -26,7 +26,7 @@
 //! above it is written once for every game. Randomness is derived by [`rng`].
 
 pub mod agent;
-pub mod cache;
+pub(crate) mod cache;
 pub mod cli;
 pub mod deal_spec;
 pub mod fixed;

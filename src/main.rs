@@ -1,6 +1,5 @@
 //! The `bailab` binary: parses the command line and reports errors with a non-zero exit.
 
-use clap::Parser;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -42,8 +41,7 @@ unsafe impl GlobalAlloc for Counting {
 static GLOBAL: Counting = Counting;
 
 fn main() {
-    let cli = bailab::cli::Cli::parse();
-    let result = bailab::cli::run(cli);
+    let result = bailab::cli::main();
     if std::env::var_os(COUNT_VAR).is_some() {
         eprintln!("allocations: {}", ALLOCATIONS.load(Ordering::Relaxed));
     }

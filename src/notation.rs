@@ -34,7 +34,7 @@ impl std::error::Error for CardListError {}
 /// Reads a space-separated list of cards of type `C`, with at most `copies` of each card
 /// (`index` numbers the `TYPES` kinds of card). A card past its copies is an error: "given
 /// twice" for a one-copy deck, "copy N of C" otherwise.
-pub fn parse_list<C, const TYPES: usize>(
+pub(crate) fn parse_list<C, const TYPES: usize>(
     text: &str,
     copies: u8,
     index: impl Fn(C) -> usize,

@@ -7,7 +7,7 @@ use crate::game::{Outcome, RuleMap};
 use serde::{Deserialize, Serialize};
 
 /// The value of a record's `format` key.
-pub const RECORD_FORMAT: &str = "bailab-record/1";
+pub(crate) const RECORD_FORMAT: &str = "bailab-record/1";
 
 /// One game: the rules in force, the deck in the spec's dealing order, every event and the result.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -38,7 +38,7 @@ pub struct Record {
     pub rotation: Option<u8>,
     /// The game's index in its match (experiments that play matches of several games).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub match_game: Option<u32>,
+    pub(crate) match_game: Option<u32>,
     /// The shuffled deck, space-separated, in the spec's dealing convention.
     pub deck: String,
     /// Facts of the deal beyond the deck and the first seat (e.g. the dealer), by name.

@@ -13,7 +13,7 @@ pub type GameRng = Pcg64Mcg;
 const GOLDEN: u64 = 0x9E37_79B9_7F4A_7C15;
 
 /// One SplitMix64 step: a bijective mixer of 64-bit words.
-pub const fn splitmix64(x: u64) -> u64 {
+pub(crate) const fn splitmix64(x: u64) -> u64 {
     let mut z = x.wrapping_add(GOLDEN);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
@@ -21,7 +21,7 @@ pub const fn splitmix64(x: u64) -> u64 {
 }
 
 /// The 64-bit seed of stream `stream` of deal `index` under `master`.
-pub const fn derive_seed(master: u64, index: u64, stream: u64) -> u64 {
+pub(crate) const fn derive_seed(master: u64, index: u64, stream: u64) -> u64 {
     splitmix64(splitmix64(splitmix64(master) ^ index) ^ stream)
 }
 

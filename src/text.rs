@@ -11,7 +11,7 @@ const MESSAGE_CHARS: usize = 300;
 /// (a parser often notices a fault, such as a missing quote or bracket, on the next line), each
 /// as a short, escaped [`excerpt`]. A file that is not of its kind `what` (binary, or not TOML:
 /// its first line does not read as TOML) is said to be so, and nothing of it is quoted.
-pub fn toml_error(text: &str, origin: &str, e: &toml::de::Error, what: &str) -> String {
+pub(crate) fn toml_error(text: &str, origin: &str, e: &toml::de::Error, what: &str) -> String {
     if is_binary(text) {
         return format!("{origin}: not {what}: it holds binary data");
     }
@@ -57,7 +57,7 @@ fn reads_as_toml(text: &str) -> bool {
 }
 
 /// String equality usable in constants (finding a name in a table at compile time).
-pub const fn const_eq(a: &str, b: &str) -> bool {
+pub(crate) const fn const_eq(a: &str, b: &str) -> bool {
     let (a, b) = (a.as_bytes(), b.as_bytes());
     if a.len() != b.len() {
         return false;
@@ -73,7 +73,7 @@ pub const fn const_eq(a: &str, b: &str) -> bool {
 }
 
 /// A count with thousands separators: `1,234,567`.
-pub fn thousands(n: u64) -> String {
+pub(crate) fn thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, c) in digits.chars().enumerate() {
@@ -87,7 +87,7 @@ pub fn thousands(n: u64) -> String {
 
 /// The lines of a reader, each read into one reused buffer and refused past `max` bytes: a line
 /// of any length costs at most `max` bytes of memory, and a file of any size streams.
-pub struct BoundedLines<R> {
+pub(crate) struct BoundedLines<R> {
     reader: R,
     max: usize,
     buf: Vec<u8>,
@@ -96,7 +96,7 @@ pub struct BoundedLines<R> {
 
 /// One line of [`BoundedLines`].
 #[derive(Debug, PartialEq)]
-pub enum Line<'a> {
+pub(crate) enum Line<'a> {
     /// The line's bytes, without its `\n` or `\r\n`.
     Text(&'a [u8]),
     /// A line longer than the bound, skipped: its length in bytes.
@@ -115,7 +115,7 @@ impl<R: std::io::BufRead> BoundedLines<R> {
     }
 
     /// The next line with its number (from 1), or `None` at the end of the input.
-    pub fn next_line(&mut self) -> std::io::Result<Option<(usize, Line<'_>)>> {
+    pub(crate) fn next_line(&mut self) -> std::io::Result<Option<(usize, Line<'_>)>> {
         self.buf.clear();
         let mut len = 0u64;
         let mut any = false;

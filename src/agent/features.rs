@@ -29,16 +29,16 @@ pub struct FeatureInfo {
 }
 
 /// The generic feature every game gets, after its own.
-pub const GREEDY_FEATURE: FeatureInfo = FeatureInfo {
+pub(crate) const GREEDY_FEATURE: FeatureInfo = FeatureInfo {
     name: "greedy",
     about: "1 for the action the game's greedy agent would take (canonical tie-break), else 0",
 };
 
 /// Ranks of greedy's order that are told apart; later actions share the last rank.
-pub const GREEDY_RANKS: usize = 8;
+pub(crate) const GREEDY_RANKS: usize = 8;
 
 /// The generic feature after `greedy`.
-pub const GREEDY_RANK_FEATURE: FeatureInfo = FeatureInfo {
+pub(crate) const GREEDY_RANK_FEATURE: FeatureInfo = FeatureInfo {
     name: "greedy_rank",
     about: "the order in which greedy would take the action: 0 for its choice, 1 for its choice \
             without that one, and so on; 7 for every later action",

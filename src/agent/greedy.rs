@@ -18,7 +18,7 @@ pub enum TieBreak {
 }
 
 /// The `tiebreak` parameter every greedy agent takes.
-pub const TIEBREAK_PARAM: ParamInfo = ParamInfo {
+pub(crate) const TIEBREAK_PARAM: ParamInfo = ParamInfo {
     name: "tiebreak",
     default: "canonical",
     about: "canonical (first in canonical order) or random (uniform among ties)",
@@ -57,7 +57,7 @@ impl TieBreak {
 }
 
 /// The most tunable weights a game's greedy has.
-pub const MAX_WEIGHTS: usize = 12;
+pub(crate) const MAX_WEIGHTS: usize = 12;
 
 /// One tunable weight of a game's greedy: a number read from the spec (`greedy:outs=1.5`) or
 /// from a parameter file (`greedy:PATH`). Its default makes greedy play exactly as the
@@ -111,7 +111,7 @@ macro_rules! greedy_weights {
 }
 
 /// The `path` parameter of a greedy with weights: a TOML file of weights (`greedy:PATH`).
-pub const WEIGHTS_PATH_PARAM: ParamInfo = ParamInfo {
+pub(crate) const WEIGHTS_PATH_PARAM: ParamInfo = ParamInfo {
     name: "path",
     default: "none",
     about: "a TOML file of the weights below (written by `bailab tune`; weights given in the \
@@ -228,13 +228,13 @@ impl Weights {
 }
 
 /// The slot of weight `name` in `table`.
-pub fn slot_of(table: &[Weight], name: &str) -> Option<usize> {
+pub(crate) fn slot_of(table: &[Weight], name: &str) -> Option<usize> {
     table.iter().position(|w| w.name == name)
 }
 
 impl WeightError {
     /// The same error as a parameter of agent `agent` (`agent 'greedy': outs ...`).
-    pub fn of_agent(self, agent: &str) -> AgentError {
+    pub(crate) fn of_agent(self, agent: &str) -> AgentError {
         let agent = agent.to_string();
         match self {
             WeightError::NotANumber { name, text } => AgentError::NotANumber {
@@ -259,7 +259,7 @@ impl WeightError {
 }
 
 /// Reads a weight's value, checking it is a finite number within the weight's range.
-pub fn parse_weight(weight: &Weight, text: &str) -> Result<f64, WeightError> {
+pub(crate) fn parse_weight(weight: &Weight, text: &str) -> Result<f64, WeightError> {
     let v: f64 = text
         .trim()
         .parse()
@@ -283,7 +283,7 @@ pub fn parse_weight(weight: &Weight, text: &str) -> Result<f64, WeightError> {
 
 /// Reads a weight file: `game = "..."`, optional `variant = "..."`, and `name = number` lines.
 /// Errors name the file, the line and the problem.
-pub fn read_weights_file(
+pub(crate) fn read_weights_file(
     path: &str,
     table: &[Weight],
     game: &str,
@@ -393,7 +393,7 @@ fn cached_file(
 }
 
 /// A weighted sum in thousandths, rounded: an exact integer key (so that ties are exact).
-pub fn milli(score: f64) -> i64 {
+pub(crate) fn milli(score: f64) -> i64 {
     (score * 1000.0).round() as i64
 }
 

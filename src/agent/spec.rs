@@ -7,13 +7,13 @@ use std::path::{Path, PathBuf};
 use thiserror::Error;
 
 /// The most parameters an agent spec may carry (no agent has nearly as many).
-pub const MAX_PARAMS: usize = 32;
+pub(crate) const MAX_PARAMS: usize = 32;
 
 /// The longest agent spec, in bytes.
 pub const MAX_SPEC_BYTES: usize = 1024;
 
 /// The parameter a bare first value stands for.
-pub const PATH: &str = "path";
+pub(crate) const PATH: &str = "path";
 
 /// What is malformed in an agent spec string. `head` is the spec's first 24 characters (a spec
 /// too long to quote whole), `text` the spec as given (trimmed).

@@ -8,10 +8,10 @@ use crate::generic_agents::catalogue::CATALOGUE;
 
 /// Arguments of `bailab agents`.
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     /// Print the features a rule list (`rules:PATH`) can test for this game instead.
     #[arg(long, value_name = "GAME", value_parser = super::args::game_names())]
-    pub features: Option<String>,
+    pub(crate) features: Option<String>,
 }
 
 /// Prints the features of a game.
@@ -39,7 +39,7 @@ fn print_agent(a: &AgentInfo, games: &str) {
 }
 
 /// Runs the command.
-pub fn run(args: Args) -> anyhow::Result<()> {
+pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     if let Some(game) = &args.features {
         return with_game(game, Features).map_err(anyhow::Error::msg);
     }

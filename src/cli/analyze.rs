@@ -20,33 +20,33 @@ With `-` in place of the hand (or of --play's cards), one input per line is read
 and one JSON object per line is written (output line N answers input line N, blank lines too);\n\
 a bad line gets {\"line\": N, \"input\": …, \"error\": …}."
 )]
-pub struct Args {
+pub(crate) struct Args {
     /// The game and variant.
     #[command(flatten)]
-    pub game: GameArgs,
+    pub(crate) game: GameArgs,
     /// Print JSON instead of the readable report.
     #[arg(long)]
-    pub json: bool,
+    pub(crate) json: bool,
     /// Cards visible elsewhere (Tứ Sắc: dead pile, public blocks), used for unseen counts: the
     /// outs of the worst card (classic, 4sac), the unseen copies of the waits (all variants).
     #[arg(long, default_value = "")]
-    pub seen: String,
+    pub(crate) seen: String,
     /// A play to classify (Tiến Lên): its type and size; `-` reads one play per line.
     #[arg(long)]
-    pub play: Option<String>,
+    pub(crate) play: Option<String>,
     /// The play on the table (Tiến Lên): whether --play beats it, and whether that is a chặt.
     #[arg(long, requires = "play")]
-    pub against: Option<String>,
+    pub(crate) against: Option<String>,
     /// The hand in the game's notation (e.g. "rK rA rE yP"), or `-` to read one hand per line
     /// from stdin and write one JSON object per line. Optional with --play. Tứ Sắc sisepai21 and
     /// dirtyking26 take `players=N` (2-8, default 4: the packs) and `double=R` (dirtyking26's
     /// double rank) before the cards.
     #[arg(required_unless_present = "play")]
-    pub hand: Option<String>,
+    pub(crate) hand: Option<String>,
 }
 
 /// Runs the command.
-pub fn run(args: Args) -> anyhow::Result<()> {
+pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     let opts = AnalyzeOptions {
         variant: args.game.variant()?,
         seen: args.seen.clone(),

@@ -2,22 +2,22 @@
 
 /// The `--game` argument: a name of the registry (`bailab agents` lists the games).
 #[derive(clap::Args, Debug, Clone)]
-pub struct GameArgs {
+pub(crate) struct GameArgs {
     /// The game (default: the first of the registry).
     #[arg(long, default_value_t = crate::games::GAMES[0].name.to_string(), value_parser = game_names())]
-    pub game: String,
+    pub(crate) game: String,
     /// The variant (default: the game's first).
     #[arg(long)]
-    pub variant: Option<String>,
+    pub(crate) variant: Option<String>,
 }
 
 impl GameArgs {
     /// The game's facts.
-    pub fn info(&self) -> &'static crate::games::kind::GameInfo {
+    pub(crate) fn info(&self) -> &'static crate::games::kind::GameInfo {
         crate::games::game_info(&self.game).expect("clap checked the name")
     }
     /// The variant asked for, or the game's default; checked against the game.
-    pub fn variant(&self) -> anyhow::Result<String> {
+    pub(crate) fn variant(&self) -> anyhow::Result<String> {
         let info = self.info();
         let v = self.variant.as_deref().unwrap_or(info.variants[0]);
         crate::games::kind::check_variant(info, v).map_err(anyhow::Error::msg)?;

@@ -21,37 +21,37 @@ use std::time::Instant;
 
 /// Arguments of `bailab bench`.
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     /// Only this game (default: every game).
     #[arg(long)]
-    pub game: Option<String>,
+    pub(crate) game: Option<String>,
     /// Deals per matchup (each played once, no rotation).
     #[arg(long, default_value_t = 200_000)]
-    pub deals: u64,
+    pub(crate) deals: u64,
     /// Hands to analyse for the hands/s figures.
     #[arg(long, default_value_t = 200_000)]
-    pub hands: u64,
+    pub(crate) hands: u64,
     /// Decisions searched for each ISMCTS figure.
     #[arg(long, default_value_t = 300)]
-    pub searches: u64,
+    pub(crate) searches: u64,
     /// ISMCTS iteration counts to time per decision (comma-separated), e.g. 100,300,1000,3000.
     #[arg(long, value_delimiter = ',', default_value = "1000")]
-    pub ismcts_iters: Vec<u32>,
+    pub(crate) ismcts_iters: Vec<u32>,
     /// A rule list to time per decision (default: agents/GAME-VARIANT.toml, when it exists);
     /// with --game only.
     #[arg(long, requires = "game")]
-    pub rules: Option<String>,
+    pub(crate) rules: Option<String>,
     /// The variant to time (default: the game's first); with --game only.
     #[arg(long, requires = "game")]
-    pub variant: Option<String>,
+    pub(crate) variant: Option<String>,
     /// An agent spec to time per decision on one thread, seated at a table of the game (so
     /// `exec:COMMAND` plays: the program's start and handshake are not timed); repeatable, with
     /// --game only. Only these figures are printed.
     #[arg(long = "agent", requires = "game")]
-    pub agents: Vec<String>,
+    pub(crate) agents: Vec<String>,
     /// Decisions timed for each --agent.
     #[arg(long, default_value_t = 20_000)]
-    pub agent_decisions: u64,
+    pub(crate) agent_decisions: u64,
 }
 
 /// The rule list timed for a game: `--rules`, or `agents/GAME-VARIANT.toml` when it exists.
@@ -107,7 +107,7 @@ fn decision_states<G: GameKind>(game: &G, count: u64) -> Vec<G::State> {
 /// rollouts, root sweep, deviate 2.5, a one-level tree), the same with the unlimited tree (the
 /// default before depth 1; `scripts/ismcts-strength.sh` reads its row), and the paper's search
 /// with random and greedy rollouts.
-pub const ISMCTS_BENCH_SETTINGS: [&str; 4] = [
+pub(crate) const ISMCTS_BENCH_SETTINGS: [&str; 4] = [
     "rollout=greedy,root=sweep,deviate=2.5,depth=1",
     "rollout=greedy,root=sweep,deviate=2.5,depth=off",
     "rollout=random,root=ucb,depth=off",
@@ -361,7 +361,7 @@ fn agent_speed<G: GameKind>(
 }
 
 /// Runs the command.
-pub fn run(args: Args) -> anyhow::Result<()> {
+pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let build = if cfg!(debug_assertions) {
         "debug build: figures are not representative"

@@ -15,17 +15,17 @@ use std::io::BufRead;
 Prints one line per record: `ok`, or the first event that is illegal, a forced move that is\n\
 missing or differs, or an outcome that differs. Exits 1 if any record fails."
 )]
-pub struct Args {
+pub(crate) struct Args {
     /// The record file, or `-` for stdin.
-    pub file: String,
+    pub(crate) file: String,
     /// Print only the failures and the totals.
     #[arg(long, short)]
-    pub quiet: bool,
+    pub(crate) quiet: bool,
 }
 
 /// The longest record `check` reads, on one line or over several: longer ones are refused (a
 /// record of the longest games is tens of kilobytes).
-pub const MAX_RECORD_BYTES: usize = 4 << 20;
+pub(crate) const MAX_RECORD_BYTES: usize = 4 << 20;
 
 /// The records of a stream, read one at a time with the line each starts on: one per line (JSON
 /// Lines), or any number written over several lines each (a pretty-printed record). Memory stays
@@ -169,7 +169,7 @@ impl<R: BufRead> Records<R> {
 }
 
 /// Runs the command.
-pub fn run(args: Args) -> anyhow::Result<()> {
+pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     let input: Box<dyn BufRead> = if args.file == "-" {
         Box::new(std::io::stdin().lock())
     } else {

@@ -28,46 +28,46 @@ Examples:\n  bailab deals --game tusac --deals 1000000\n  \
 bailab deals --game tienlen --deals 10000000 --seed 1 --output results/deals-tienlen-south\n  \
 bailab deals --games results/chan-ismcts-vs-greedy"
 )]
-pub struct Args {
+pub(crate) struct Args {
     /// The game (default: the first of the registry).
     #[arg(long, value_parser = super::args::game_names(), conflicts_with = "games")]
-    pub game: Option<String>,
+    pub(crate) game: Option<String>,
     /// The variant (default: the game's first).
     #[arg(long, conflicts_with = "games")]
-    pub variant: Option<String>,
+    pub(crate) variant: Option<String>,
     /// Number of players.
     #[arg(long, default_value_t = 4, conflicts_with = "games")]
-    pub players: usize,
+    pub(crate) players: usize,
     /// Number of deals (deal indices 0..N).
     #[arg(long, default_value_t = 100_000, conflicts_with = "games")]
     #[arg(value_parser = clap::value_parser!(u64).range(0..=MAX_DEALS))]
-    pub deals: u64,
+    pub(crate) deals: u64,
     /// Master seed.
     #[arg(long, default_value_t = 0, conflicts_with = "games")]
-    pub seed: u64,
+    pub(crate) seed: u64,
     /// Worker threads (default: all cores). Results do not depend on it. With --games it is
     /// checked and recorded (a games.csv is read on one thread).
     #[arg(long)]
-    pub threads: Option<usize>,
+    pub(crate) threads: Option<usize>,
     /// A run's games.csv, or its folder: distributions of winning hand values and payouts per
     /// agent instead of dealt hands.
     #[arg(long)]
-    pub games: Option<PathBuf>,
+    pub(crate) games: Option<PathBuf>,
     /// Output folder (default: results/deals-GAME-VARIANT, or for --games
     /// results/deals-games-RUNFOLDER).
     #[arg(long)]
-    pub output: Option<PathBuf>,
+    pub(crate) output: Option<PathBuf>,
     /// Replace the files of an earlier count in the output folder (without it, an existing
     /// one is an error).
     #[arg(long)]
-    pub force: bool,
+    pub(crate) force: bool,
     /// Hide the progress bar and the summary (errors still go to stderr).
     #[arg(short, long)]
-    pub quiet: bool,
+    pub(crate) quiet: bool,
 }
 
 /// Runs the command.
-pub fn run(args: Args) -> anyhow::Result<()> {
+pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     match &args.games {
         Some(path) => from_games(path, &args),
         None => from_deals(&args),

@@ -36,10 +36,10 @@ without --force; the folder is checked writable before any sample is played, and
 command leaves earlier files as they were.\n\
 Example:\n  bailab equity --game tusac --view positions/tusac-w1.toml --samples 20000"
 )]
-pub struct Args {
+pub(crate) struct Args {
     /// The game and variant.
     #[command(flatten)]
-    pub game: GameArgs,
+    pub(crate) game: GameArgs,
     /// The position file: one seat's view (TOML, docs/equity.md).
     #[arg(
         long,
@@ -47,39 +47,39 @@ pub struct Args {
         required_unless_present = "deal",
         conflicts_with = "deal"
     )]
-    pub view: Option<PathBuf>,
+    pub(crate) view: Option<PathBuf>,
     /// A deal specification (TOML, docs/deals-spec.md): estimate the game's first decision.
     #[arg(long, value_name = "FILE")]
-    pub deal: Option<PathBuf>,
+    pub(crate) deal: Option<PathBuf>,
     /// Number of players, with --deal (a position file names its own).
     #[arg(long, default_value_t = 4, requires = "deal")]
-    pub players: usize,
+    pub(crate) players: usize,
     /// Agent specs that play the rest of the game, one per seat from seat 0, cycled when fewer
     /// (the deciding seat's own agent plays its later decisions); see `bailab agents`.
     #[arg(long = "agents", num_args = 1.., default_value = "greedy")]
-    pub agents: Vec<String>,
+    pub(crate) agents: Vec<String>,
     /// The sample budget (deals of the hidden cards; every action is played on each).
     #[arg(long, default_value_t = 20_000)]
-    pub samples: u64,
+    pub(crate) samples: u64,
     /// Samples between checks of the stopping rule.
     #[arg(long, default_value_t = 1_000)]
-    pub check_every: u64,
+    pub(crate) check_every: u64,
     /// Master seed.
     #[arg(long, default_value_t = 0)]
-    pub seed: u64,
+    pub(crate) seed: u64,
     /// Worker threads (default: all cores). The result does not depend on it.
     #[arg(long)]
-    pub threads: Option<usize>,
+    pub(crate) threads: Option<usize>,
     /// Output folder (default: results/equity-STEM, STEM the view file's name without extension).
     #[arg(long)]
-    pub output: Option<PathBuf>,
+    pub(crate) output: Option<PathBuf>,
     /// Replace the files of an earlier estimate in the output folder (without it, an existing
     /// one is an error).
     #[arg(long)]
-    pub force: bool,
+    pub(crate) force: bool,
     /// No progress bar and no table (errors still go to stderr).
     #[arg(long, short)]
-    pub quiet: bool,
+    pub(crate) quiet: bool,
 }
 
 /// A progress bar on stderr (none when quiet or not on a terminal).
@@ -177,7 +177,7 @@ impl GameVisitor for Visit<'_> {
 }
 
 /// Runs the command.
-pub fn run(args: Args) -> anyhow::Result<()> {
+pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     let variant = args.game.variant()?;
     let threads = args.threads.unwrap_or_else(rayon::current_num_threads);
     check_threads(threads)?;

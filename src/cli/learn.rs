@@ -30,64 +30,64 @@ learn leaves earlier files as they were.\n\
 Play the list with the agent `rules:PATH`, e.g. agents = [\"rules:agents/tusac-classic.toml\", \
 \"greedy\", \"greedy\", \"greedy\"]. docs/rules.md describes the file."
 )]
-pub struct Args {
+pub(crate) struct Args {
     /// The game and variant.
     #[command(flatten)]
-    pub game: GameArgs,
+    pub(crate) game: GameArgs,
     /// Seats at the table (default: the most the game seats, up to 4).
     #[arg(long)]
-    pub players: Option<usize>,
+    pub(crate) players: Option<usize>,
     /// The master seed of every game played (keep it apart from evaluation seeds).
     #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+    pub(crate) seed: u64,
     /// The agent imitated (by default ISMCTS with the unlimited tree the committed lists of
     /// agents/ were learned with).
     #[arg(long, default_value = "ismcts:iters=1000,depth=off")]
-    pub teacher: String,
+    pub(crate) teacher: String,
     /// Games the teacher plays.
     #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(0..=MAX_TEACHER_DEALS))]
-    pub teacher_deals: u64,
+    pub(crate) teacher_deals: u64,
     /// Deals (each in every rotation) on which each proposed rule plays.
     #[arg(long, default_value_t = 4000, value_parser = clap::value_parser!(u64).range(0..=MAX_LEARN_DEALS))]
-    pub deals: u64,
+    pub(crate) deals: u64,
     /// The most rules in the list (at most 30 keeps it readable).
     #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u16).range(1..=64))]
-    pub max_rules: u16,
+    pub(crate) max_rules: u16,
     /// Rules proposed per step: this many by teacher decisions matched, as many by the
     /// teacher's values, and as many by precision (decisions newly matched over decisions no
     /// longer matched).
     #[arg(long, default_value_t = 96, value_parser = clap::value_parser!(u16).range(1..=1000))]
-    pub pool: u16,
+    pub(crate) pool: u16,
     /// Proposals that go on to play every training deal after the first quarter.
     #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u16).range(1..=100))]
-    pub shortlist: u16,
+    pub(crate) shortlist: u16,
     /// The paired gain a rule needs, in standard errors above zero.
     #[arg(long, default_value_t = 1.5)]
-    pub min_t: f64,
+    pub(crate) min_t: f64,
     /// A folder that keeps the teacher's decisions; a later run with the same game, table,
     /// seed, teacher and --teacher-deals reads them instead of playing the teacher again.
     #[arg(long, value_name = "DIR")]
-    pub teacher_cache: Option<PathBuf>,
+    pub(crate) teacher_cache: Option<PathBuf>,
     /// Where to write the list (default: results/learn-GAME-VARIANT/rules.toml); the report
     /// goes beside it.
     #[arg(long)]
-    pub output: Option<PathBuf>,
+    pub(crate) output: Option<PathBuf>,
     /// Replace the list and the report if they exist (without it, an existing one is an error).
     #[arg(long)]
-    pub force: bool,
+    pub(crate) force: bool,
     /// Worker threads (default: all cores). Results do not depend on it.
     #[arg(long)]
-    pub threads: Option<usize>,
+    pub(crate) threads: Option<usize>,
     /// No progress bars, no closing line and no printed list (errors still go to stderr).
     #[arg(long, short)]
-    pub quiet: bool,
+    pub(crate) quiet: bool,
 }
 
 /// The fewest training deals: the race plays their first quarter, and an interval needs two.
-pub const MIN_DEALS: u64 = 8;
+pub(crate) const MIN_DEALS: u64 = 8;
 
 /// Runs `bailab learn`.
-pub fn run(args: Args) -> anyhow::Result<()> {
+pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     let variant = args.game.variant()?;
     let info = args.game.info();
     let players = args.players.unwrap_or(info.seats.1.min(4));
@@ -168,7 +168,7 @@ fn check_budgets(args: &Args) -> anyhow::Result<()> {
 
 /// The default list file: `results/learn-GAME-VARIANT/rules.toml`, beside its report and never
 /// one of the shipped agent files.
-pub fn default_output(game: &str, variant: &str) -> PathBuf {
+pub(crate) fn default_output(game: &str, variant: &str) -> PathBuf {
     Path::new("results")
         .join(format!("learn-{game}-{variant}"))
         .join("rules.toml")
@@ -203,7 +203,7 @@ fn command_line(args: &Args, cfg: &LearnConfig) -> String {
 }
 
 /// The report beside a list: `NAME.report.csv`.
-pub fn report_path(list: &Path) -> PathBuf {
+pub(crate) fn report_path(list: &Path) -> PathBuf {
     list.with_extension("report.csv")
 }
 

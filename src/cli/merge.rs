@@ -18,24 +18,24 @@ written, so a failed merge leaves nothing behind. Result files already in the ou
 never replaced without --force; the folder is checked writable before the shards' games are \
 read."
 )]
-pub struct Args {
+pub(crate) struct Args {
     /// Shard output folders (each with tally.json, and games.csv if written).
     #[arg(required = true)]
-    pub dirs: Vec<PathBuf>,
+    pub(crate) dirs: Vec<PathBuf>,
     /// Output folder (default: the experiment's `output`, relative to the current folder).
     #[arg(long)]
-    pub output: Option<PathBuf>,
+    pub(crate) output: Option<PathBuf>,
     /// Write into a folder that holds results (of this or another experiment; they are
     /// replaced). Without it, any result file already there is an error.
     #[arg(long)]
-    pub force: bool,
+    pub(crate) force: bool,
     /// No table (errors still go to stderr).
     #[arg(long, short)]
-    pub quiet: bool,
+    pub(crate) quiet: bool,
 }
 
 /// Runs the command.
-pub fn run(args: Args) -> anyhow::Result<()> {
+pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     if args.dirs[0].join(TOURNAMENT_FILE).exists() {
         let merged = merge_tournament(&args.dirs, args.output, args.force)?;
         if !args.quiet {

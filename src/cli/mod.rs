@@ -1,39 +1,39 @@
 //! The `bailab` command line (clap): one module per command.
 
-pub mod agents;
-pub mod analyze;
-pub mod args;
-pub mod bench;
-pub mod check;
-pub mod deals;
-pub mod equity;
-pub mod learn;
-pub mod merge;
-pub mod play;
-pub mod plot;
-pub mod progress;
-pub mod replay;
-pub mod report;
-pub mod rules;
-pub mod run;
-pub mod soak;
-pub mod tournament;
-pub mod tune;
+pub(crate) mod agents;
+pub(crate) mod analyze;
+pub(crate) mod args;
+pub(crate) mod bench;
+pub(crate) mod check;
+pub(crate) mod deals;
+pub(crate) mod equity;
+pub(crate) mod learn;
+pub(crate) mod merge;
+pub(crate) mod play;
+pub(crate) mod plot;
+pub(crate) mod progress;
+pub(crate) mod replay;
+pub(crate) mod report;
+pub(crate) mod rules;
+pub(crate) mod run;
+pub(crate) mod soak;
+pub(crate) mod tournament;
+pub(crate) mod tune;
 
 use clap::{Parser, Subcommand};
 
 /// bailab: simulate Vietnamese card games and study AI strategies.
 #[derive(Parser, Debug)]
 #[command(name = "bailab", version, about, long_about = None)]
-pub struct Cli {
+pub(crate) struct Cli {
     /// The command to run.
     #[command(subcommand)]
-    pub command: Command,
+    pub(crate) command: Command,
 }
 
 /// The commands.
 #[derive(Subcommand, Debug)]
-pub enum Command {
+pub(crate) enum Command {
     /// Run an experiment (default: the embedded one) on all cores and write its statistics.
     Run(run::Args),
     /// Combine shard outputs into the summary one run would have written.
@@ -70,8 +70,14 @@ pub enum Command {
     Tournament(tournament::Args),
 }
 
+/// The binary's entry: reads the command line (a bad one ends the process with clap's message)
+/// and runs its command.
+pub fn main() -> anyhow::Result<()> {
+    run(Cli::parse())
+}
+
 /// Runs a parsed command line.
-pub fn run(cli: Cli) -> anyhow::Result<()> {
+pub(crate) fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Run(args) => run::run(args),
         Command::Merge(args) => merge::run(args),

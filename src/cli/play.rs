@@ -19,40 +19,40 @@ bailab play --seed 1 --json > game.json && bailab check game.json\n  \
 bailab play --deck \"$(cat deck.txt)\" --agent greedy\n  \
 bailab play --deal my-hand.toml --seed 3 --agent greedy --json"
 )]
-pub struct Args {
+pub(crate) struct Args {
     /// The game and variant.
     #[command(flatten)]
-    pub game: GameArgs,
+    pub(crate) game: GameArgs,
     /// Master seed (the deal, unless --deck is given, and the agents' RNGs).
     #[arg(long, default_value_t = 0)]
-    pub seed: u64,
+    pub(crate) seed: u64,
     /// Deal index under the master seed.
     #[arg(long, default_value_t = 0)]
-    pub index: u64,
+    pub(crate) index: u64,
     /// Number of players.
     #[arg(long, default_value_t = 4)]
-    pub players: u8,
+    pub(crate) players: u8,
     /// An agent spec per seat, repeated for more seats and cycled when fewer than the players
     /// (e.g. `--agent greedy --agent random`); see `bailab agents`.
     #[arg(long = "agent", alias = "policy", default_value = "random")]
-    pub agents: Vec<String>,
+    pub(crate) agents: Vec<String>,
     /// The shuffled deck (the spec's dealing order) instead of a seeded shuffle.
     #[arg(long, conflicts_with = "deck_file")]
-    pub deck: Option<String>,
+    pub(crate) deck: Option<String>,
     /// A file holding the deck.
     #[arg(long, conflicts_with = "deal")]
-    pub deck_file: Option<String>,
+    pub(crate) deck_file: Option<String>,
     /// A deal specification (TOML, docs/deals-spec.md): hands, some cards of a hand or the top
     /// of the stock fixed, the rest dealt at random from --seed and --index.
     #[arg(long, value_name = "FILE", conflicts_with = "deck")]
-    pub deal: Option<String>,
+    pub(crate) deal: Option<String>,
     /// Print the game as a JSON record instead of the readable log.
     #[arg(long)]
-    pub json: bool,
+    pub(crate) json: bool,
 }
 
 /// Runs the command.
-pub fn run(args: Args) -> anyhow::Result<()> {
+pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     let variant = args.game.variant()?;
     check_players(args.game.info(), args.players as usize).map_err(anyhow::Error::msg)?;
     if args.agents.len() > args.players as usize {
@@ -120,7 +120,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 
 /// Prints a game played through `with_game` (`bailab play`, `bailab replay`): its JSON record
 /// when `json`, else its readable log; an unknown game or a failed play is the error.
-pub fn show(played: Result<Result<Played, String>, String>, json: bool) -> anyhow::Result<()> {
+pub(crate) fn show(
+    played: Result<Result<Played, String>, String>,
+    json: bool,
+) -> anyhow::Result<()> {
     let played = played.and_then(|p| p).map_err(anyhow::Error::msg)?;
     if json {
         println!("{}", serde_json::to_string(&played.record)?);

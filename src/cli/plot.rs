@@ -15,26 +15,26 @@ A folder plots every such CSV directly in it (other CSVs are skipped). The SVGs 
 beside their CSV (or into --output), each through a temporary file: a bad input writes nothing.\n\
 The payout unit and the title come from a meta.json beside the CSV (a run's folder), or from\n\
 <stem>/*/meta.json; --game names the game when neither exists.")]
-pub struct Args {
+pub(crate) struct Args {
     /// CSV files or folders of CSV files.
     #[arg(required = true, value_name = "CSV_OR_DIR")]
-    pub inputs: Vec<PathBuf>,
+    pub(crate) inputs: Vec<PathBuf>,
     /// Write the SVGs into this folder (created if needed) instead of beside each CSV.
     #[arg(long, value_name = "DIR")]
-    pub output: Option<PathBuf>,
+    pub(crate) output: Option<PathBuf>,
     /// The title of every chart (default: from the run's name and game).
     #[arg(long, value_name = "T")]
-    pub title: Option<String>,
+    pub(crate) title: Option<String>,
     /// The game whose payout unit labels the axes, when no meta.json says.
     #[arg(long, value_parser = super::args::game_names())]
-    pub game: Option<String>,
+    pub(crate) game: Option<String>,
     /// Print nothing but errors.
     #[arg(long, short)]
-    pub quiet: bool,
+    pub(crate) quiet: bool,
 }
 
 /// Runs the command.
-pub fn run(args: Args) -> anyhow::Result<()> {
+pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     let found = inputs(&args.inputs)?;
     let opts = Options {
         output: args.output,

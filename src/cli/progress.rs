@@ -5,13 +5,13 @@ use crate::learn::Progress;
 use std::io::IsTerminal;
 
 /// Progress bars on stderr, one per phase (none when quiet or not on a terminal).
-pub struct PhaseBars {
+pub(crate) struct PhaseBars {
     bar: Option<indicatif::ProgressBar>,
 }
 
 impl PhaseBars {
     /// The bars, hidden with `quiet`.
-    pub fn new(quiet: bool) -> PhaseBars {
+    pub(crate) fn new(quiet: bool) -> PhaseBars {
         let show = !quiet && std::io::stderr().is_terminal();
         PhaseBars {
             bar: show.then(|| indicatif::ProgressBar::new(0)),
@@ -19,7 +19,7 @@ impl PhaseBars {
     }
 
     /// Clears the last bar.
-    pub fn finish(&self) {
+    pub(crate) fn finish(&self) {
         if let Some(b) = &self.bar {
             b.finish_and_clear();
         }

@@ -12,25 +12,25 @@ use crate::sim::run::runner::deal_plan;
 
 /// Arguments of `bailab replay`.
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     /// The experiment file (TOML); the embedded default when omitted.
-    pub experiment: Option<String>,
+    pub(crate) experiment: Option<String>,
     /// The deal index.
     #[arg(long)]
-    pub deal: u64,
+    pub(crate) deal: u64,
     /// The rotation (0 .. players−1 with seat rotation, else 0).
     #[arg(long, default_value_t = 0)]
-    pub rotation: usize,
+    pub(crate) rotation: usize,
     /// The game of the deal's match (experiments with `match_games` > 1), 0-based.
     #[arg(long, default_value_t = 0)]
-    pub match_game: u32,
+    pub(crate) match_game: u32,
     /// Print the game as a JSON record instead of the readable log.
     #[arg(long)]
-    pub json: bool,
+    pub(crate) json: bool,
 }
 
 /// Runs the command.
-pub fn run(args: Args) -> anyhow::Result<()> {
+pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     let (exp, runtime) = load(args.experiment.as_deref())?;
     if args.deal >= exp.deals {
         anyhow::bail!(

@@ -24,26 +24,26 @@ A path that is not one of these is an error naming it, and nothing is written. T
 written through a temporary file and a rename; an existing file that is not a page of\n\
 bailab report is replaced only with --force."
 )]
-pub struct Args {
+pub(crate) struct Args {
     /// Output folders (or a tune/learn report, a rule list or weights file, a strength CSV).
     #[arg(required = true, value_name = "DIR")]
-    pub inputs: Vec<PathBuf>,
+    pub(crate) inputs: Vec<PathBuf>,
     /// The page to write (relative to the current folder).
     #[arg(long, short, value_name = "FILE.html", default_value = "report.html")]
-    pub output: PathBuf,
+    pub(crate) output: PathBuf,
     /// The page's title (default: from the outputs' names).
     #[arg(long, value_name = "T")]
-    pub title: Option<String>,
+    pub(crate) title: Option<String>,
     /// Replace the output file even when it is not a page of bailab report.
     #[arg(long)]
-    pub force: bool,
+    pub(crate) force: bool,
     /// Print nothing but errors.
     #[arg(long, short)]
-    pub quiet: bool,
+    pub(crate) quiet: bool,
 }
 
 /// Runs the command.
-pub fn run(args: Args) -> anyhow::Result<()> {
+pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     let page = build(&args.inputs, args.title.as_deref())?;
     write(&args.output, &page, args.force)?;
     if !args.quiet {

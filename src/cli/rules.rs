@@ -10,29 +10,29 @@ use crate::games::{game_info, with_game, GameVisitor};
 
 /// Arguments of `bailab rules`.
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     /// The game (default: the first of the registry).
     #[arg(long, default_value_t = crate::games::GAMES[0].name.to_string(), value_parser = super::args::game_names())]
-    pub game: String,
+    pub(crate) game: String,
     /// The variant (default: the game's first); a variant that is specified but not playable
     /// yet prints its options too.
     #[arg(long)]
-    pub variant: Option<String>,
+    pub(crate) variant: Option<String>,
     /// Number of players (default: 4 when the game seats 4, else its fewest).
     #[arg(long)]
-    pub players: Option<usize>,
+    pub(crate) players: Option<usize>,
     /// A rule option, as in an experiment's `[rules]` table: `stock_floor=6`,
     /// `dealt_quad=ExposeKong` (a TOML value; a bare word is a string). Repeatable.
     #[arg(long = "rules", value_name = "KEY=VALUE")]
-    pub rules: Vec<String>,
+    pub(crate) rules: Vec<String>,
     /// Print one JSON object instead: `rules`, the map a record stores, and `options`, each
     /// option with its value, default, section and meaning.
     #[arg(long)]
-    pub json: bool,
+    pub(crate) json: bool,
 }
 
 /// Reads `KEY=VALUE` pairs into a rule map: each value as a TOML value, or a bare string.
-pub fn parse_rules(pairs: &[String]) -> Result<RuleMap, String> {
+pub(crate) fn parse_rules(pairs: &[String]) -> Result<RuleMap, String> {
     let mut map = RuleMap::new();
     for pair in pairs {
         let (key, value) = pair
@@ -154,7 +154,7 @@ impl GameVisitor for Print<'_> {
 }
 
 /// Runs the command.
-pub fn run(args: Args) -> anyhow::Result<()> {
+pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     let info = game_info(&args.game).map_err(anyhow::Error::msg)?;
     let variant = args.variant.as_deref().unwrap_or(info.variants[0]);
     let (lo, hi) = info.seats;

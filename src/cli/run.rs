@@ -26,49 +26,49 @@ and writes exactly the files of an uninterrupted run. SIGTERM and SIGHUP (scance
 a pod's deletion) stop it like Ctrl-C: a last checkpoint, the resume command, exit status 130.\n\
 An [sprt] table in the experiment stops the run once a sequential test between two agents is\n\
 decided (at fixed multiples of its chunk; `deals` is the budget): see docs/sprt.md.")]
-pub struct Args {
+pub(crate) struct Args {
     /// The experiment file (TOML); the embedded default when omitted.
     #[arg(conflicts_with = "resume")]
-    pub experiment: Option<String>,
+    pub(crate) experiment: Option<String>,
     /// Worker threads (default: all cores; at most 4 per core). Results do not depend on it.
     #[arg(long)]
-    pub threads: Option<usize>,
+    pub(crate) threads: Option<usize>,
     /// Play only shard K of N (0 ≤ K < N), e.g. `--shard 0/3`; combine with `bailab merge`.
     #[arg(long, conflicts_with = "resume")]
-    pub shard: Option<String>,
+    pub(crate) shard: Option<String>,
     /// Output folder, relative to the current folder (default: the experiment's `output`, or
     /// `<output>/shard-K-of-N` for a shard).
     #[arg(long, conflicts_with = "resume")]
-    pub output: Option<PathBuf>,
+    pub(crate) output: Option<PathBuf>,
     /// Also write games.csv, one row per game.
     #[arg(long, conflicts_with = "resume")]
-    pub games_csv: bool,
+    pub(crate) games_csv: bool,
     /// Also write records.jsonl, one JSON game record per game (see docs/records.md).
     #[arg(long, conflicts_with = "resume")]
-    pub records: bool,
+    pub(crate) records: bool,
     /// Continue the stopped or killed run whose checkpoint is in DIR.
     #[arg(long, value_name = "DIR")]
-    pub resume: Option<PathBuf>,
+    pub(crate) resume: Option<PathBuf>,
     /// Write into a folder that holds another experiment's results or an unfinished run
     /// (they are replaced).
     #[arg(long, conflicts_with = "resume")]
-    pub force: bool,
+    pub(crate) force: bool,
     /// If the output folder holds an unfinished run of this same experiment and shard, go on
     /// with it (as `--resume DIR`); otherwise start. For a scheduler's task that may run again
     /// (a Slurm requeue, a Kubernetes pod retry).
     #[arg(long = "continue", conflicts_with_all = ["resume", "force"])]
-    pub continue_run: bool,
+    pub(crate) continue_run: bool,
     /// No progress bar and no table (warnings still go to stderr).
     #[arg(long, short)]
-    pub quiet: bool,
+    pub(crate) quiet: bool,
     /// Seconds between checkpoints.
     #[arg(long, hide = true, default_value_t = CHECKPOINT_EVERY.as_secs_f64())]
-    pub checkpoint_secs: f64,
+    pub(crate) checkpoint_secs: f64,
 }
 
 /// Loads the experiment named on the command line, or the default, with the runtime it runs in
 /// (its agent files read from the file's project folder, or the current folder).
-pub fn load(path: Option<&str>) -> anyhow::Result<(Experiment, Runtime)> {
+pub(crate) fn load(path: Option<&str>) -> anyhow::Result<(Experiment, Runtime)> {
     match path {
         Some(p) => Ok((Experiment::load(p)?, Runtime::of_file(Path::new(p)))),
         None => Ok((Experiment::default_experiment(), Runtime::default())),
@@ -78,7 +78,7 @@ pub fn load(path: Option<&str>) -> anyhow::Result<(Experiment, Runtime)> {
 /// A flag set by the first Ctrl-C (SIGINT), SIGTERM or SIGHUP (the `ctrlc` crate's `termination`
 /// feature): the run stops at the next deal with a checkpoint and exits with status 130. A second
 /// signal ends the process at once, also with 130 (the last checkpoint stays valid).
-pub fn stop_on_ctrl_c() -> Arc<AtomicBool> {
+pub(crate) fn stop_on_ctrl_c() -> Arc<AtomicBool> {
     let stop = Arc::new(AtomicBool::new(false));
     let flag = stop.clone();
     // Only the first handler of a process can be set; a failure leaves the default behaviour.
@@ -114,7 +114,7 @@ fn same_unfinished_run(dir: &Path, exp: &Experiment, shard: Option<Shard>) -> an
 }
 
 /// Runs the command.
-pub fn run(args: Args) -> anyhow::Result<()> {
+pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     if !(args.checkpoint_secs >= 0.0 && args.checkpoint_secs.is_finite()) {
         anyhow::bail!("--checkpoint-secs must be a number of seconds ≥ 0");
     }

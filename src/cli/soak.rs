@@ -24,48 +24,48 @@ only at the end, an end within 10,000 decisions, zero-sum payouts, and no panic;
 the state, and a record that `bailab check` accepts.\n\n\
 Example (the figures of docs/soak.md): scripts/soak.sh"
 )]
-pub struct Args {
+pub(crate) struct Args {
     /// Tables to soak (default: every game, variant and seat count).
-    pub tables: Vec<String>,
+    pub(crate) tables: Vec<String>,
     /// Games per table.
     #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(0..=MAX_GAMES))]
-    pub games: u64,
+    pub(crate) games: u64,
     /// The master seed of the deals.
     #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+    pub(crate) seed: u64,
     /// The first deal played (to play one faulty deal again: --first-deal D --games 1).
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=MAX_GAMES))]
-    pub first_deal: u64,
+    pub(crate) first_deal: u64,
     /// Check every this many deals deeply (0: none; 1: all).
     #[arg(long, default_value_t = 1000)]
-    pub deep_every: u64,
+    pub(crate) deep_every: u64,
     /// The agents seated, in every mix at every table (repeatable).
     #[arg(long = "agent", default_values_t = ["random".to_string(), "greedy".to_string()])]
-    pub agents: Vec<String>,
+    pub(crate) agents: Vec<String>,
     /// Worker threads (default: all cores).
     #[arg(long)]
-    pub threads: Option<usize>,
+    pub(crate) threads: Option<usize>,
     /// A CSV file to write the tables' figures to (rewritten after each table).
     #[arg(long, short)]
-    pub output: Option<PathBuf>,
+    pub(crate) output: Option<PathBuf>,
     /// Print only the totals and the faults.
     #[arg(long, short)]
-    pub quiet: bool,
+    pub(crate) quiet: bool,
 }
 
 /// One table to soak.
 #[derive(Clone, Debug, PartialEq)]
-pub struct TableSpec {
+pub(crate) struct TableSpec {
     /// The game's name.
-    pub game: &'static str,
+    pub(crate) game: &'static str,
     /// The variant.
-    pub variant: &'static str,
+    pub(crate) variant: &'static str,
     /// The seat count.
-    pub players: usize,
+    pub(crate) players: usize,
 }
 
 /// The tables named by `text` (`GAME[/VARIANT[/PLAYERS]]`); errors name the part at fault.
-pub fn parse_tables(text: &str) -> Result<Vec<TableSpec>, String> {
+pub(crate) fn parse_tables(text: &str) -> Result<Vec<TableSpec>, String> {
     let mut parts = text.split('/');
     let game = parts.next().unwrap_or("");
     let info: &'static GameInfo = game_info(game).map_err(|e| format!("table '{text}': {e}"))?;
@@ -139,7 +139,7 @@ impl GameVisitor for SoakTable<'_> {
 }
 
 /// Runs the command.
-pub fn run(args: Args) -> anyhow::Result<()> {
+pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     let tables = tables(&args.tables).map_err(anyhow::Error::msg)?;
     if args.agents.is_empty() {
         anyhow::bail!("--agent: give at least one agent");

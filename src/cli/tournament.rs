@@ -30,61 +30,61 @@ Ctrl-C or the time budget stops it with a checkpoint: the files then hold what w
 every table's deals (into OUTPUT/shard-K-of-N); `bailab merge` of all N folders writes what one \
 whole run writes."
 )]
-pub struct Args {
+pub(crate) struct Args {
     /// The tournament file (TOML).
     #[arg(conflicts_with = "resume")]
-    pub file: Option<String>,
+    pub(crate) file: Option<String>,
     /// The game (`bailab agents` lists them).
     #[arg(long)]
-    pub game: Option<String>,
+    pub(crate) game: Option<String>,
     /// The variant (default: the game's first).
     #[arg(long)]
-    pub variant: Option<String>,
+    pub(crate) variant: Option<String>,
     /// Seats per table (default 4, or fewer if the variant seats fewer).
     #[arg(long)]
-    pub players: Option<usize>,
+    pub(crate) players: Option<usize>,
     /// An agent spec; give it once per agent (replaces the file's list).
     #[arg(long = "agent", value_name = "SPEC")]
-    pub agents: Vec<String>,
+    pub(crate) agents: Vec<String>,
     /// Deals per table (default 100 without a file).
     #[arg(long)]
-    pub deals: Option<u64>,
+    pub(crate) deals: Option<u64>,
     /// The master seed.
     #[arg(long)]
-    pub seed: Option<u64>,
+    pub(crate) seed: Option<u64>,
     /// How agents are seated: pairs or subsets.
     #[arg(long, value_parser = ["pairs", "subsets"])]
-    pub seating: Option<String>,
+    pub(crate) seating: Option<String>,
     /// The agent rated 0 (default: the first).
     #[arg(long)]
-    pub anchor: Option<String>,
+    pub(crate) anchor: Option<String>,
     /// Stop after this many minutes (a checkpoint is kept; --resume goes on).
     #[arg(long)]
-    pub budget_minutes: Option<f64>,
+    pub(crate) budget_minutes: Option<f64>,
     /// A name (default output folder results/tournament-NAME).
     #[arg(long)]
-    pub name: Option<String>,
+    pub(crate) name: Option<String>,
     /// Output folder, relative to the current folder (default: the file's `output`).
     #[arg(long)]
-    pub output: Option<PathBuf>,
+    pub(crate) output: Option<PathBuf>,
     /// Worker threads per table (default: all cores). Results do not depend on it.
     #[arg(long)]
-    pub threads: Option<usize>,
+    pub(crate) threads: Option<usize>,
     /// Play only part K of N of every table's deals (e.g. 0/3); combine with `bailab merge`.
     #[arg(long)]
-    pub shard: Option<String>,
+    pub(crate) shard: Option<String>,
     /// Go on with the stopped tournament in DIR.
     #[arg(long, value_name = "DIR")]
-    pub resume: Option<PathBuf>,
+    pub(crate) resume: Option<PathBuf>,
     /// Replace the tournament in the output folder (its tables are played again).
     #[arg(long, conflicts_with = "resume")]
-    pub force: bool,
+    pub(crate) force: bool,
     /// No line per table and no tables at the end.
     #[arg(long, short)]
-    pub quiet: bool,
+    pub(crate) quiet: bool,
     /// Seconds between checkpoints.
     #[arg(long, hide = true, default_value_t = CHECKPOINT_EVERY.as_secs_f64())]
-    pub checkpoint_secs: f64,
+    pub(crate) checkpoint_secs: f64,
 }
 
 /// The tournament of a file and the flags.
@@ -182,7 +182,7 @@ fn plan(args: &Args, shard: Option<Shard>) -> anyhow::Result<(Tournament, PathBu
 }
 
 /// Runs the command.
-pub fn run(args: Args) -> anyhow::Result<()> {
+pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     if !(args.checkpoint_secs >= 0.0 && args.checkpoint_secs.is_finite()) {
         bail!("--checkpoint-secs must be a number of seconds ≥ 0");
     }
@@ -234,7 +234,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 }
 
 /// The ratings and the cross-table as the console shows them.
-pub fn console_tables(t: &Tournament, s: &Standings) -> String {
+pub(crate) fn console_tables(t: &Tournament, s: &Standings) -> String {
     let unit = crate::sim::files::csv::csv_payout_unit(&t.game);
     let width = t
         .agents

@@ -31,50 +31,50 @@ Play the result with `greedy:PATH`, e.g. agents = [\"greedy:agents/tusac-classic
 \"greedy\", \"greedy\", \"greedy\"]; judge it on deals it was not tuned on (another seed). \
 docs/tune.md lists each game's weights."
 )]
-pub struct Args {
+pub(crate) struct Args {
     /// The game and variant.
     #[command(flatten)]
-    pub game: GameArgs,
+    pub(crate) game: GameArgs,
     /// The opponents' agent spec: one for every other seat, or one per other seat (repeat the
     /// option).
     #[arg(long, default_value = "greedy")]
-    pub opponents: Vec<String>,
+    pub(crate) opponents: Vec<String>,
     /// Candidates sampled besides the default weights.
     #[arg(long, default_value_t = 24, value_parser = clap::value_parser!(u64).range(0..=MAX_CANDIDATES as u64))]
-    pub candidates: u64,
+    pub(crate) candidates: u64,
     /// Deals of the first round (each in every rotation); each later round doubles them.
     #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u64).range(2..=100_000_000))]
-    pub deals: u64,
+    pub(crate) deals: u64,
     /// The master seed of the training deals and of the sampling (keep it apart from the
     /// seeds of evaluation runs).
     #[arg(long, default_value_t = 1)]
-    pub seed: u64,
+    pub(crate) seed: u64,
     /// A candidate to race besides the sampled ones: a weight file or `name=value,...` (the
     /// other weights at their defaults). Repeat for more.
     #[arg(long, value_name = "WEIGHTS")]
-    pub include: Vec<String>,
+    pub(crate) include: Vec<String>,
     /// Centre the search here instead of at the defaults (a weight file, e.g. an earlier
     /// tune's, or `name=value,...`); the default weights stay the reference.
     #[arg(long, value_name = "WEIGHTS")]
-    pub start: Option<String>,
+    pub(crate) start: Option<String>,
     /// Where to write the weights (default: results/tune-GAME-VARIANT/greedy.toml); the report
     /// goes beside it.
     #[arg(long)]
-    pub output: Option<PathBuf>,
+    pub(crate) output: Option<PathBuf>,
     /// Replace the weights file and the report if they exist (without it, an existing one is an
     /// error).
     #[arg(long)]
-    pub force: bool,
+    pub(crate) force: bool,
     /// Worker threads (default: all cores). Results do not depend on it.
     #[arg(long)]
-    pub threads: Option<usize>,
+    pub(crate) threads: Option<usize>,
     /// No progress bar, no closing line and no ranking (errors still go to stderr).
     #[arg(long, short)]
-    pub quiet: bool,
+    pub(crate) quiet: bool,
 }
 
 /// Runs `bailab tune`.
-pub fn run(args: Args) -> anyhow::Result<()> {
+pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     let variant = args.game.variant()?;
     let info = args.game.info();
     let players = info.seats.1.min(4);
@@ -145,7 +145,7 @@ fn opponents(args: &Args, players: usize) -> anyhow::Result<Vec<String>> {
 
 /// The default weights file: `results/tune-GAME-VARIANT/greedy.toml`, beside its report and
 /// never one of the shipped agent files.
-pub fn default_output(game: &str, variant: &str) -> PathBuf {
+pub(crate) fn default_output(game: &str, variant: &str) -> PathBuf {
     Path::new("results")
         .join(format!("tune-{game}-{variant}"))
         .join("greedy.toml")
@@ -179,7 +179,7 @@ fn command_line(args: &Args, cfg: &TuneConfig) -> String {
 }
 
 /// The report beside the weights: `NAME.report.csv`.
-pub fn report_path(weights: &Path) -> PathBuf {
+pub(crate) fn report_path(weights: &Path) -> PathBuf {
     weights.with_extension("report.csv")
 }
 

@@ -26,7 +26,7 @@ pub mod chan;
 pub mod kind;
 pub mod observe;
 pub mod position;
-pub mod rule_table;
+pub(crate) mod rule_table;
 pub mod tienlen;
 pub mod tusac;
 

@@ -11,9 +11,9 @@ use serde::{Serialize, Serializer};
 use std::fmt::Display;
 
 /// The view type of game `G`'s state.
-pub type ViewOf<'a, G> = <<G as Game>::State as GameState>::View<'a>;
+pub(crate) type ViewOf<'a, G> = <<G as Game>::State as GameState>::View<'a>;
 /// The action type of game `G`'s state.
-pub type ActionOf<G> = <<G as Game>::State as GameState>::Action;
+pub(crate) type ActionOf<G> = <<G as Game>::State as GameState>::Action;
 
 /// One named run of entries of a fixed-size vector (a view's tensor or an action's vector).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -57,14 +57,14 @@ pub trait Observe: Game {
 }
 
 /// Appends `value` as JSON text to `out` (fields in declaration order).
-pub fn write_json(out: &mut Vec<u8>, value: &impl Serialize) {
+pub(crate) fn write_json(out: &mut Vec<u8>, value: &impl Serialize) {
     serde_json::to_writer(out, value).expect("JSON writes into a Vec");
 }
 
 /// A value written as a JSON string through its `Display` (a card in its notation), without
 /// allocating a `String`.
 #[derive(Copy, Clone)]
-pub struct Text<T>(pub T);
+pub(crate) struct Text<T>(pub T);
 
 impl<T: Display> Serialize for Text<T> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -73,7 +73,7 @@ impl<T: Display> Serialize for Text<T> {
 }
 
 /// A JSON array written from the iterator the closure returns, without collecting it.
-pub struct Seq<F>(pub F);
+pub(crate) struct Seq<F>(pub F);
 
 impl<F, I> Serialize for Seq<F>
 where

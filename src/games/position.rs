@@ -31,7 +31,7 @@ impl<S: GameState> Position<S> {
 
 /// A key of a position file that does not read; each names the key in full (`seats.2.public`).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum KeyError {
+pub(crate) enum KeyError {
     /// A value of the wrong type (`found`: its type, or the value itself for numbers and flags).
     #[error("'{key}' must be {expected}, not {found}")]
     WrongType {
@@ -83,7 +83,7 @@ impl From<KeyError> for String {
 }
 
 /// A TOML table being read: every key read is marked, and [`Keys::finish`] rejects the rest.
-pub struct Keys<'a> {
+pub(crate) struct Keys<'a> {
     /// Where the table is, for messages (`""` for the top level, `seats.2` for a seat's table).
     path: String,
     table: &'a toml::Table,
@@ -91,7 +91,7 @@ pub struct Keys<'a> {
 }
 
 /// Reads the text of a position file as a TOML table; errors give the line.
-pub fn parse_toml(text: &str, origin: &str) -> Result<toml::Table, String> {
+pub(crate) fn parse_toml(text: &str, origin: &str) -> Result<toml::Table, String> {
     toml::from_str::<toml::Table>(text)
         .map_err(|e| crate::text::toml_error(text, origin, &e, crate::input::POSITION.what))
 }
@@ -139,7 +139,7 @@ impl<'a> Keys<'a> {
     }
 
     /// A non-negative integer value, if given.
-    pub fn uint(&mut self, key: &'static str) -> Result<Option<u64>, KeyError> {
+    pub(crate) fn uint(&mut self, key: &'static str) -> Result<Option<u64>, KeyError> {
         match self.get(key) {
             None => Ok(None),
             Some(toml::Value::Integer(i)) if *i >= 0 => Ok(Some(*i as u64)),
@@ -235,7 +235,7 @@ impl<'a> Keys<'a> {
 
 /// The per-seat tables `[seats.N]` of a position: each key must be a seat number below
 /// `players`. Returns `(seat, table)` pairs in seat order.
-pub fn seat_tables(
+pub(crate) fn seat_tables(
     seats: Option<&toml::Table>,
     players: usize,
 ) -> Result<Vec<(Seat, &toml::Table)>, String> {
@@ -266,7 +266,7 @@ pub fn seat_tables(
 /// The keys every position file shares, read from the top level: the game (checked), the
 /// number of players, the seat whose view it is and, if given, whose turn it is (which must be
 /// that seat).
-pub struct Common {
+pub(crate) struct Common {
     /// Number of players.
     pub players: usize,
     /// The seat whose view this is; it decides.
@@ -314,7 +314,7 @@ impl Common {
 
 /// Copies of each card type seen so far, with where they were seen, for the "too many copies"
 /// error: `add` counts a card and fails once a type passes its copies.
-pub struct CopyCount<const TYPES: usize> {
+pub(crate) struct CopyCount<const TYPES: usize> {
     counts: [u8; TYPES],
     copies: u8,
     places: Vec<(usize, String)>,

@@ -54,7 +54,7 @@ pub fn to_rules<O>(table: &[RuleOption<O>], o: &O) -> RuleMap {
 
 /// A `[rules]` entry that does not set an option: each names the option as given.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
-pub enum RuleError {
+pub(crate) enum RuleError {
     /// A value the option's row refuses.
     #[error("rules: '{key}' = {value}: {reason}")]
     Value {
@@ -133,7 +133,7 @@ macro_rules! named {
 pub(crate) use named;
 
 /// An integer in `lo..=hi`.
-pub fn int<T: TryFrom<i64>>(v: &Value, lo: i64, hi: i64) -> Result<T, String> {
+pub(crate) fn int<T: TryFrom<i64>>(v: &Value, lo: i64, hi: i64) -> Result<T, String> {
     v.as_i64()
         .filter(|x| (lo..=hi).contains(x))
         .and_then(|x| T::try_from(x).ok())

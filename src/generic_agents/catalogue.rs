@@ -171,7 +171,7 @@ fn parse_error<G: GameKind>(text: &str, error: SpecError) -> AgentError {
 
 /// The catalogue entry of `spec` among the common agents and game `G`'s own, with its
 /// parameters checked.
-pub fn lookup<G: GameKind>(spec: &AgentSpec) -> Result<&'static AgentInfo, AgentError> {
+pub(crate) fn lookup<G: GameKind>(spec: &AgentSpec) -> Result<&'static AgentInfo, AgentError> {
     let all = || CATALOGUE.iter().chain(G::INFO.agents);
     let info = all()
         .find(|a| a.name == spec.name)
@@ -190,7 +190,7 @@ pub fn lookup<G: GameKind>(spec: &AgentSpec) -> Result<&'static AgentInfo, Agent
 
 /// The key results tally the agent of spec `text` by, for game `G` (see [`AgentKey`]): a text
 /// that is not the spec of an agent of `G` is its own key.
-pub fn agent_key<G: GameKind>(text: &str) -> AgentKey {
+pub(crate) fn agent_key<G: GameKind>(text: &str) -> AgentKey {
     match AgentSpec::parse(text) {
         Ok(spec) => match lookup::<G>(&spec) {
             Ok(info) => AgentKey::new(&spec, info.params),
@@ -201,7 +201,7 @@ pub fn agent_key<G: GameKind>(text: &str) -> AgentKey {
 }
 
 /// [`agent_key`] for the game named `game` (a game of no name the registry knows: the text).
-pub fn agent_key_in(game: &str, text: &str) -> AgentKey {
+pub(crate) fn agent_key_in(game: &str, text: &str) -> AgentKey {
     struct Key<'a>(&'a str);
     impl crate::games::GameVisitor for Key<'_> {
         type Output = AgentKey;
@@ -264,7 +264,7 @@ pub fn make_agent_with<G: GameKind>(
 }
 
 /// Builds the `ismcts` agent of a spec (checked by [`lookup`]) for game `G`.
-pub fn make_ismcts<G: GameKind>(spec: &AgentSpec) -> Result<Ismcts<G::State>, AgentError> {
+pub(crate) fn make_ismcts<G: GameKind>(spec: &AgentSpec) -> Result<Ismcts<G::State>, AgentError> {
     let params = ismcts_params(spec)?;
     let rollout = choice(
         spec,
@@ -275,13 +275,8 @@ pub fn make_ismcts<G: GameKind>(spec: &AgentSpec) -> Result<Ismcts<G::State>, Ag
     Ok(Ismcts::new(params, make_agent::<G>(rollout)?))
 }
 
-/// Checks every agent spec for game `G`.
-pub fn check_specs<G: GameKind>(specs: &[String]) -> Result<(), AgentError> {
-    check_specs_with::<G>(specs, Setting::default())
-}
-
 /// Checks every agent spec for game `G` in `setting` (see [`make_agent_with`]).
-pub fn check_specs_with<G: GameKind>(
+pub(crate) fn check_specs_with<G: GameKind>(
     specs: &[String],
     setting: Setting<'_>,
 ) -> Result<(), AgentError> {

@@ -12,7 +12,7 @@ use crate::game::{GameState, Outcome, RuleMap, Seat, SeatView};
 use crate::games::kind::GameKind;
 use crate::games::observe::{write_json, Seq, Text};
 use crate::rng::GameRng;
-pub use group::kill_agents;
+pub(crate) use group::kill_agents;
 pub use log::{StderrLog, LOG_CAP};
 use process::Process;
 use rand::RngCore;
@@ -21,10 +21,10 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 /// The protocol version this side speaks.
-pub const PROTOCOL: u32 = 1;
+pub(crate) const PROTOCOL: u32 = 1;
 
 /// The catalogue entry of `exec`.
-pub const EXEC_INFO: AgentInfo = AgentInfo {
+pub(crate) const EXEC_INFO: AgentInfo = AgentInfo {
     name: "exec",
     games: "all",
     about: "another program, in any language, speaking JSON Lines on stdin/stdout \
@@ -61,7 +61,7 @@ pub const EXEC_INFO: AgentInfo = AgentInfo {
 };
 
 /// An outside program seated at a table of game `G`.
-pub struct ExecAgent<G: GameKind> {
+pub(crate) struct ExecAgent<G: GameKind> {
     game: G,
     command: Vec<String>,
     cwd: Option<PathBuf>,
@@ -78,7 +78,7 @@ pub struct ExecAgent<G: GameKind> {
 
 /// Builds the `exec` agent of a spec for the game played with `rules` at `players` seats, its
 /// stderr to `log`.
-pub fn make_exec<G: GameKind>(
+pub(crate) fn make_exec<G: GameKind>(
     spec: &AgentSpec,
     text: &str,
     table: Option<(&RuleMap, usize)>,
@@ -161,7 +161,7 @@ pub fn write_decide_message<G: GameKind>(
 }
 
 /// The `end` message of a game: how it ended, for every seat (payouts, places).
-pub fn end_message(seat: Seat, outcome: &Outcome) -> Value {
+pub(crate) fn end_message(seat: Seat, outcome: &Outcome) -> Value {
     let places = &outcome.places[..outcome.seats as usize];
     json!({
         "type": "end", "seat": seat, "winner": outcome.winner, "reason": outcome.reason,

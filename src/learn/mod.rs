@@ -29,7 +29,7 @@
 
 pub mod samples;
 pub mod search;
-pub mod selfplay;
+pub(crate) mod selfplay;
 
 use crate::game::RuleMap;
 use crate::games::kind::GameKind;
@@ -53,37 +53,37 @@ pub struct LearnConfig {
     /// The teacher's agent spec.
     pub teacher: String,
     /// Games played by the teacher.
-    pub teacher_deals: u64,
+    pub(crate) teacher_deals: u64,
     /// Training deals (each in every rotation) on which a shortlisted rule plays.
     pub deals: u64,
     /// The most rules learned.
-    pub max_rules: usize,
+    pub(crate) max_rules: usize,
     /// Rules proposed per step: this many by matches and this many by fixes.
     pub pool: usize,
     /// Proposals kept after the first quarter of the training deals.
-    pub shortlist: usize,
+    pub(crate) shortlist: usize,
     /// The paired gain a rule needs, in standard errors above zero.
-    pub min_t: f64,
+    pub(crate) min_t: f64,
     /// A folder keeping the teacher's decisions, reused when the game, table, seed, teacher
     /// and teacher games are the same.
-    pub teacher_cache: Option<std::path::PathBuf>,
+    pub(crate) teacher_cache: Option<std::path::PathBuf>,
 }
 
 /// One proposal tried, and what play made of it.
 #[derive(Clone, Debug)]
-pub struct Trial {
+pub(crate) struct Trial {
     /// The step (rules already accepted when it was tried).
     pub step: usize,
     /// The rule, as read.
     pub rule: String,
     /// Teacher decisions matched before the rule, as a fraction.
-    pub agree_before: f64,
+    pub(crate) agree_before: f64,
     /// Teacher decisions matched with the rule.
-    pub agree_after: f64,
+    pub(crate) agree_after: f64,
     /// Training deals it played.
     pub deals: u64,
     /// Paired payout gain per game over the list without it, on those deals.
-    pub gain: Gain,
+    pub(crate) gain: Gain,
     /// Whether it joined the list.
     pub accepted: bool,
 }
@@ -94,13 +94,13 @@ pub struct Learned {
     /// The list.
     pub list: RuleList,
     /// Every proposal tried, in order.
-    pub trials: Vec<Trial>,
+    pub(crate) trials: Vec<Trial>,
     /// Teacher decisions collected.
     pub decisions: usize,
     /// Of them, where the teacher took greedy's action.
-    pub teacher_is_greedy: usize,
+    pub(crate) teacher_is_greedy: usize,
     /// The final list's paired gain per game over greedy on the training deals.
-    pub vs_greedy: Gain,
+    pub(crate) vs_greedy: Gain,
 }
 
 /// Reports progress: a phase starts with its length, and ticks.

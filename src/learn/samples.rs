@@ -30,7 +30,7 @@ pub struct Samples {
     /// action, as `rows`), when the teacher is a sweeping search; zeros otherwise.
     pub values: Vec<f32>,
     /// Whether every decision has the teacher's values.
-    pub valued: bool,
+    pub(crate) valued: bool,
 }
 
 impl Samples {
@@ -47,13 +47,13 @@ impl Samples {
         &self.rows[self.start[i]..self.start[i + 1]]
     }
     /// How many decisions the teacher took greedy's action at.
-    pub fn teacher_is_greedy(&self) -> usize {
+    pub(crate) fn teacher_is_greedy(&self) -> usize {
         (0..self.len())
             .filter(|&i| self.greedy[i] == self.teacher[i])
             .count()
     }
     /// The values of decision `i`'s actions.
-    pub fn values_of(&self, i: usize) -> &[f32] {
+    pub(crate) fn values_of(&self, i: usize) -> &[f32] {
         &self.values[self.start[i]..self.start[i + 1]]
     }
     fn push(&mut self, rows: &[FeatureRow], greedy: usize, teacher: usize, values: Option<&[f32]>) {
@@ -73,7 +73,7 @@ impl Samples {
     }
     /// The decisions as bytes: a first line naming the features, then little-endian counts and
     /// values (for `--teacher-cache`).
-    pub fn to_bytes(&self, features: &[&str]) -> Vec<u8> {
+    pub(crate) fn to_bytes(&self, features: &[&str]) -> Vec<u8> {
         let mut out = header(self.valued, features).into_bytes();
         let word = |out: &mut Vec<u8>, x: u64| out.extend_from_slice(&x.to_le_bytes());
         word(&mut out, self.len() as u64);
@@ -93,7 +93,7 @@ impl Samples {
     }
 
     /// Reads [`Samples::to_bytes`]; `None` if the bytes are not decisions with these features.
-    pub fn from_bytes(bytes: &[u8], features: &[&str]) -> Option<Samples> {
+    pub(crate) fn from_bytes(bytes: &[u8], features: &[&str]) -> Option<Samples> {
         let (valued, rest) = [true, false].into_iter().find_map(|v| {
             bytes
                 .strip_prefix(header(v, features).as_bytes())

@@ -44,7 +44,7 @@ impl Fit {
     }
 
     /// Decisions at which the list chooses as the teacher did.
-    pub fn agree(&self) -> usize {
+    pub(crate) fn agree(&self) -> usize {
         self.agree
     }
 
@@ -68,7 +68,7 @@ impl Fit {
     /// What appending `rule` would do: decisions matching the teacher with it, of them the
     /// decisions the list does not match now, and the teacher's estimate of the list's payout
     /// gain over greedy summed over the decisions.
-    pub fn agree_with(&self, samples: &Samples, rule: &Rule) -> (usize, usize, f64) {
+    pub(crate) fn agree_with(&self, samples: &Samples, rule: &Rule) -> (usize, usize, f64) {
         let (mut agree, mut fixes, mut value) = (0, 0, 0.0);
         for i in 0..samples.len() {
             let c = &self.cands[i];
@@ -171,9 +171,9 @@ pub struct Scored {
     /// The rule.
     pub rule: Rule,
     /// Decisions agreeing with the teacher with the rule appended.
-    pub agree: usize,
+    pub(crate) agree: usize,
     /// Of them, decisions the list without the rule does not match.
-    pub fixes: usize,
+    pub(crate) fixes: usize,
     /// The teacher's estimate of the list's payout gain over greedy with the rule, summed.
     pub value: f64,
 }

@@ -11,7 +11,7 @@ use rayon::prelude::*;
 use std::sync::Arc;
 
 /// Self-play deal `d` is deal `SELFPLAY_DEALS_FROM + d` of the seed, clear of the teacher's.
-pub const SELFPLAY_DEALS_FROM: u64 = 1 << 40;
+pub(crate) const SELFPLAY_DEALS_FROM: u64 = 1 << 40;
 
 /// The rule list's summed payout over the rotations of each of the training deals `deals`
 /// (the list in seat `r` of rotation `r`, greedy elsewhere), in deal order. `tick` is called
@@ -48,7 +48,7 @@ pub fn payouts<G: GameKind>(
 
 /// A paired difference per game with its 95% interval: `(mean, lo, hi)`.
 #[derive(Copy, Clone, Debug, PartialEq)]
-pub struct Gain {
+pub(crate) struct Gain {
     /// Mean difference per game.
     pub mean: f64,
     /// Lower end of the 95% interval.

@@ -49,7 +49,7 @@ pub fn play<G: GameKind>(
 /// Plays one game of `game` dealt from a checked deal plan: its fixed cards, the rest from the
 /// seeded stream of `id` (as `run` deals deal `id.deal`); `origin` names the specification in the
 /// log's title. The agents' files are read from `base` (`None`: the current folder).
-pub fn play_with_spec<G: GameKind>(
+pub(crate) fn play_with_spec<G: GameKind>(
     game: &G,
     id: GameId,
     plan: &DealPlan,
@@ -64,7 +64,7 @@ pub fn play_with_spec<G: GameKind>(
 /// Plays game `j` of the match of deal `id` (the games before it are played first, unlogged,
 /// with the same agents and their continuing RNG streams, as the runner plays them). The agents'
 /// files are read from `base` (`None`: the current folder).
-pub fn play_in_match<G: GameKind>(
+pub(crate) fn play_in_match<G: GameKind>(
     game: &G,
     id: GameId,
     j: u32,

@@ -145,7 +145,7 @@ fn expect_forced<G: GameKind>(
 
 /// Rebuilds the dealt game of a record of game `G` from its rules, deck and setup, checking that
 /// the record's header agrees with them.
-pub fn deal_of_record<G: GameKind>(r: &Record) -> Result<(G, G::State), CheckError> {
+pub(crate) fn deal_of_record<G: GameKind>(r: &Record) -> Result<(G, G::State), CheckError> {
     let game = G::build(&r.variant, r.players as usize, &r.rules).map_err(whole)?;
     check_variant_named::<G>(r, &game)?;
     let state = game.deal_recorded(&r.deck, &r.setup).map_err(whole)?;

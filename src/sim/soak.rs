@@ -73,7 +73,7 @@ pub struct SoakReport {
     /// The first faults, by deal.
     pub faults: Vec<Fault>,
     /// Wall-clock seconds.
-    pub seconds: f64,
+    pub(crate) seconds: f64,
 }
 
 impl SoakReport {

@@ -17,10 +17,10 @@ use std::collections::BTreeMap;
 use std::io::IsTerminal;
 
 /// Deals per chunk: the unit of parallel work and of progress.
-pub const CHUNK: u64 = 1 << 14;
+pub(crate) const CHUNK: u64 = 1 << 14;
 
 /// The most measures a game may declare.
-pub const MAX_MEASURES: usize = 40;
+pub(crate) const MAX_MEASURES: usize = 40;
 
 /// The counts of every value of every measure over some deals.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -30,7 +30,7 @@ pub struct DealCounts {
     /// Per measure, the count of each value `0..=max`.
     pub counts: Vec<Vec<u64>>,
     /// Per measure, the deals in which it did not apply to the variant ([`NOT_APPLICABLE`]).
-    pub not_applicable: Vec<u64>,
+    pub(crate) not_applicable: Vec<u64>,
 }
 
 impl DealCounts {
@@ -102,7 +102,7 @@ pub struct DealPlan {
 pub const MAX_DEALS: u64 = 1_000_000_000_000;
 
 /// Deals `plan.deals` games of `game` and counts every measure of `G::DEAL_MEASURES`.
-pub fn count_deals<G: GameKind>(game: &G, plan: &DealPlan) -> anyhow::Result<DealCounts> {
+pub(crate) fn count_deals<G: GameKind>(game: &G, plan: &DealPlan) -> anyhow::Result<DealCounts> {
     let measures = G::DEAL_MEASURES;
     anyhow::ensure!(
         !measures.is_empty() && measures.len() <= MAX_MEASURES,
@@ -214,7 +214,7 @@ impl Distribution {
 }
 
 /// The measures that apply to the variant counted (see [`DealCounts::applies`]), in order.
-pub fn applicable<'a>(
+pub(crate) fn applicable<'a>(
     measures: &'a [MeasureInfo],
     counts: &'a DealCounts,
 ) -> impl Iterator<Item = (&'a MeasureInfo, &'a Vec<u64>)> + 'a {
@@ -266,7 +266,7 @@ fn write_row(
 }
 
 /// The `distributions.csv` text of `dists` for a game and variant.
-pub fn distributions_csv(game: &str, variant: &str, dists: &[Distribution]) -> Vec<u8> {
+pub(crate) fn distributions_csv(game: &str, variant: &str, dists: &[Distribution]) -> Vec<u8> {
     let mut w = csv::Writer::from_writer(Vec::new());
     w.write_record(DISTRIBUTIONS_HEADER).expect("in memory");
     for d in dists {
@@ -293,7 +293,7 @@ pub fn distributions_csv(game: &str, variant: &str, dists: &[Distribution]) -> V
 }
 
 /// The `means.csv` text of `dists` for a game and variant.
-pub fn means_csv(game: &str, variant: &str, dists: &[Distribution]) -> Vec<u8> {
+pub(crate) fn means_csv(game: &str, variant: &str, dists: &[Distribution]) -> Vec<u8> {
     let mut w = csv::Writer::from_writer(Vec::new());
     w.write_record(MEANS_HEADER).expect("in memory");
     for d in dists {
@@ -316,13 +316,14 @@ pub fn means_csv(game: &str, variant: &str, dists: &[Distribution]) -> Vec<u8> {
 }
 
 /// The files `deals` writes into its output folder.
-pub const OUTPUT_FILES: [&str; 4] = ["distributions.csv", "means.csv", "meta.json", "run.json"];
+pub(crate) const OUTPUT_FILES: [&str; 4] =
+    ["distributions.csv", "means.csv", "meta.json", "run.json"];
 
 /// Writes `distributions.csv`, `means.csv`, `meta.json` (what was counted: the command, seed,
 /// deals; committed with the results) and `run.json` (this run's volatile figures: threads,
 /// seconds, deals/s; ignored by git) through the guard of the output folder: all of them or
 /// none, so a failure leaves the earlier files as they were.
-pub fn write_outputs(
+pub(crate) fn write_outputs(
     out: Outputs,
     game: &str,
     variant: &str,

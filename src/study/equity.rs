@@ -24,13 +24,13 @@ const CHUNK: u64 = 8;
 
 /// How an equity estimate is run.
 #[derive(Clone, Debug)]
-pub struct EquityOptions {
+pub(crate) struct EquityOptions {
     /// One agent spec per seat: who plays every decision after the first action.
     pub agents: Vec<String>,
     /// The most samples (determinizations) to play.
     pub budget: u64,
     /// The stopping rule is checked after every `check_every` samples.
-    pub check_every: u64,
+    pub(crate) check_every: u64,
     /// Master seed: sample `i` deals from stream `(seed, i, 0)`, its agents from `(seed, i, 1+s)`.
     pub seed: u64,
     /// Worker threads (the result does not depend on it).
@@ -77,7 +77,7 @@ pub struct Sums {
     /// Σ payout per action.
     pub sum: Vec<i128>,
     /// Σ payout² per action.
-    pub sq: Vec<i128>,
+    pub(crate) sq: Vec<i128>,
     /// Σ payoutᵢ · payoutⱼ, row-major `k × k`.
     pub cross: Vec<i128>,
 }
@@ -132,7 +132,7 @@ impl Sums {
     }
 
     /// Exact sums of the paired difference `i − j`: `(Σd, Σd²)`.
-    pub fn diff_sums(&self, i: usize, j: usize) -> (i128, i128) {
+    pub(crate) fn diff_sums(&self, i: usize, j: usize) -> (i128, i128) {
         let k = self.k;
         (
             self.sum[i] - self.sum[j],
@@ -148,7 +148,7 @@ impl Sums {
     /// True when the best action's paired 95% interval against every other action is above
     /// zero; an action that has paid exactly as the best on every sample so far (the same play
     /// in effect) is not counted against it.
-    pub fn separated(&self) -> bool {
+    pub(crate) fn separated(&self) -> bool {
         let b = self.best();
         (0..self.k).filter(|&j| j != b).all(|j| {
             let (d, d2) = self.diff_sums(b, j);
@@ -167,23 +167,23 @@ pub struct ActionRow {
     /// Samples played.
     pub samples: u64,
     /// Share of samples the seat won.
-    pub win_rate: f64,
+    pub(crate) win_rate: f64,
     /// Wilson 95% interval of the win rate.
-    pub win_rate_lo95: f64,
+    pub(crate) win_rate_lo95: f64,
     /// Upper end.
-    pub win_rate_hi95: f64,
+    pub(crate) win_rate_hi95: f64,
     /// Mean payout of the seat.
-    pub mean_payout: f64,
+    pub(crate) mean_payout: f64,
     /// Student-t 95% interval of the mean payout.
-    pub mean_payout_lo95: f64,
+    pub(crate) mean_payout_lo95: f64,
     /// Upper end.
-    pub mean_payout_hi95: f64,
+    pub(crate) mean_payout_hi95: f64,
     /// Paired mean difference of this action minus the best.
-    pub diff_vs_best: f64,
+    pub(crate) diff_vs_best: f64,
     /// Its 95% interval.
-    pub diff_lo95: f64,
+    pub(crate) diff_lo95: f64,
     /// Upper end.
-    pub diff_hi95: f64,
+    pub(crate) diff_hi95: f64,
 }
 
 /// The stopping rule at one checkpoint.
@@ -194,7 +194,7 @@ pub struct Checkpoint {
     /// The best action then.
     pub best: String,
     /// Whether it was separated from every other action.
-    pub separated: bool,
+    pub(crate) separated: bool,
 }
 
 /// The result of an equity estimate.
@@ -211,7 +211,7 @@ pub struct EquityReport {
     /// Why it stopped.
     pub stop: Stop,
     /// The stopping rule at each checkpoint.
-    pub checkpoints: Vec<Checkpoint>,
+    pub(crate) checkpoints: Vec<Checkpoint>,
 }
 
 /// Something told of progress: samples played so far out of the budget.
@@ -276,7 +276,7 @@ impl<G: GameKind> Source<G> {
 
 /// Estimates every legal action of the seat to move in `source`'s decision (see the module
 /// docs).
-pub fn estimate<G: GameKind>(
+pub(crate) fn estimate<G: GameKind>(
     source: &Source<G>,
     opts: &EquityOptions,
     progress: &dyn Progress,

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 /// What a run folder says about its game (from `meta.json`, empty when absent).
 #[derive(Clone, Debug, Default)]
-pub struct RunGame {
+pub(crate) struct RunGame {
     /// The game's name.
     pub game: String,
     /// The variant.
@@ -15,7 +15,7 @@ pub struct RunGame {
 }
 
 /// The `games.csv` a path names: the file itself, or `games.csv` inside a folder.
-pub fn games_file(path: &Path) -> anyhow::Result<PathBuf> {
+pub(crate) fn games_file(path: &Path) -> anyhow::Result<PathBuf> {
     let file = if path.is_dir() {
         path.join("games.csv")
     } else {
@@ -32,7 +32,7 @@ pub fn games_file(path: &Path) -> anyhow::Result<PathBuf> {
 }
 
 /// The game and variant of the run that wrote `games_csv`, read from its `meta.json`.
-pub fn run_game(games_csv: &Path) -> RunGame {
+pub(crate) fn run_game(games_csv: &Path) -> RunGame {
     let meta = games_csv.with_file_name("meta.json");
     let json: Option<serde_json::Value> = crate::input::read_text(&meta, crate::input::RESULT)
         .ok()
@@ -87,7 +87,7 @@ impl Columns {
 /// The distributions of a `games.csv`: `winning_hand_value` per winning agent (per game with a
 /// winner, `per` = `deal`) and `payout` per agent (per seat, `per` = `hand`). Errors name the
 /// file, the line and the column.
-pub fn read_games(file: &Path) -> anyhow::Result<Vec<Distribution>> {
+pub(crate) fn read_games(file: &Path) -> anyhow::Result<Vec<Distribution>> {
     let mut reader = csv::ReaderBuilder::new().from_reader(crate::input::open_csv(file)?);
     let header = reader
         .headers()

@@ -3,7 +3,7 @@
 //! input stops the command before any file is written; [`write()`] then writes each SVG through a
 //! temporary file and a rename.
 
-pub mod charts;
+pub(crate) mod charts;
 pub mod draw;
 pub mod label;
 pub mod options;
@@ -29,7 +29,7 @@ pub struct Svg {
 }
 
 /// The inputs found: CSV files to plot, and files of a folder skipped as not a chart format.
-pub struct Inputs {
+pub(crate) struct Inputs {
     /// The CSVs to plot.
     pub files: Vec<PathBuf>,
     /// CSVs in a folder whose header is not a format `bailab plot` draws.
@@ -39,7 +39,7 @@ pub struct Inputs {
 /// Expands the arguments: a file is plotted (an unrecognised header is an error later); a folder
 /// contributes every `*.csv` in it with a recognised header (others are skipped), and a folder
 /// with none is an error.
-pub fn inputs(args: &[PathBuf]) -> anyhow::Result<Inputs> {
+pub(crate) fn inputs(args: &[PathBuf]) -> anyhow::Result<Inputs> {
     let mut found = Inputs {
         files: Vec::new(),
         skipped: Vec::new(),

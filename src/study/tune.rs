@@ -32,13 +32,13 @@ use rand::Rng;
 use rayon::prelude::*;
 
 /// Tuning deal `i` is deal `TUNE_DEALS_FROM + i` of the seed, clear of evaluation deals.
-pub const TUNE_DEALS_FROM: u64 = 1 << 40;
+pub(crate) const TUNE_DEALS_FROM: u64 = 1 << 40;
 
 /// The RNG stream candidates are sampled from.
 const SAMPLE_STREAM: u64 = 0x7475_6e65; // "tune"
 
 /// The most candidates (besides the default).
-pub const MAX_CANDIDATES: usize = 10_000;
+pub(crate) const MAX_CANDIDATES: usize = 10_000;
 
 /// What to tune and how.
 #[derive(Clone, Debug)]
@@ -57,7 +57,7 @@ pub struct TuneConfig {
     pub seed: u64,
     /// Candidates given besides the sampled ones: each a weight file path or
     /// `name=value,...` (the rest at their defaults).
-    pub include: Vec<String>,
+    pub(crate) include: Vec<String>,
     /// Where the search is centred (a path or `name=value,...`; default: the defaults). It is
     /// a candidate itself; the default stays the reference.
     pub start: Option<String>,
@@ -89,13 +89,13 @@ impl Status {
 #[derive(Clone, Debug)]
 pub struct RoundRow {
     /// The candidate's number (0 is the default).
-    pub candidate: usize,
+    pub(crate) candidate: usize,
     /// The round, from 1.
-    pub round: usize,
+    pub(crate) round: usize,
     /// Deals played so far (each in every rotation).
     pub deals: u64,
     /// Paired gain per game over the default.
-    pub gain: Gain,
+    pub(crate) gain: Gain,
     /// Kept, dropped or best.
     pub status: Status,
 }
@@ -110,13 +110,13 @@ pub struct Tuned {
     /// The best candidate.
     pub best: usize,
     /// Its gain in the last round it played.
-    pub gain: Gain,
+    pub(crate) gain: Gain,
     /// Deals of that round.
     pub deals: u64,
 }
 
 /// The spec of candidate weights: `greedy:name=value,...`.
-pub fn spec_of(table: &[Weight], w: &Weights) -> String {
+pub(crate) fn spec_of(table: &[Weight], w: &Weights) -> String {
     if table.is_empty() {
         "greedy".to_string()
     } else {
@@ -163,7 +163,7 @@ pub fn sample(table: &[Weight], n: usize, seed: u64, base: Weights, out: &mut Ve
 
 /// The weights of `text` for game `G`: a weight file path or `name=value,...`, the rest at
 /// their defaults. Errors name the weight or the file's line.
-pub fn weights_of<G: GameKind>(text: &str) -> Result<Weights, AgentError> {
+pub(crate) fn weights_of<G: GameKind>(text: &str) -> Result<Weights, AgentError> {
     let spec = AgentSpec::parse(&format!("greedy:{text}"))?;
     lookup::<G>(&spec)?;
     Weights::from_spec(&spec, G::GREEDY_WEIGHTS, G::INFO.name)
@@ -340,7 +340,7 @@ pub fn tune<G: GameKind>(cfg: &TuneConfig, progress: &dyn Progress) -> Result<Tu
 /// better half by mean gain is kept (ties to the lower number), and any whose 95% interval lies
 /// wholly below the best candidate's is dropped too. With one other left, the better of it and
 /// the default is kept: the last round is that pair's comparison.
-pub fn race(gains: &[(usize, Gain)]) -> (Vec<usize>, usize) {
+pub(crate) fn race(gains: &[(usize, Gain)]) -> (Vec<usize>, usize) {
     let mut order: Vec<&(usize, Gain)> = gains.iter().collect();
     order.sort_by(|a, b| b.1.mean.total_cmp(&a.1.mean).then(a.0.cmp(&b.0)));
     let best = order[0].1;

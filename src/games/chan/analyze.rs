@@ -10,7 +10,7 @@ use super::score::{score, Score, WinFacts};
 use serde_json::{json, Value};
 
 /// Most cards a hand holds (the first player's 20).
-pub const MAX_HAND: usize = 20;
+pub(crate) const MAX_HAND: usize = 20;
 
 /// A win the hand could make now: on `card` (none for Thiên ù), with its score.
 #[derive(Clone, Debug)]
@@ -31,11 +31,11 @@ pub struct Analysis {
     /// Identities held four times, laid down as Thiên khai quads.
     pub quads: Vec<Card>,
     /// The decomposition of the rest (the concealed cards).
-    pub decomposition: Decomposition,
+    pub(crate) decomposition: Decomposition,
     /// `TotalChan`: the quads' 2 each plus the decomposition's Chắn.
-    pub total_chan: u8,
+    pub(crate) total_chan: u8,
     /// The concealed `Chan` pairs (one card each).
-    pub chan_pairs: Vec<Card>,
+    pub(crate) chan_pairs: Vec<Card>,
     /// `Waiting` of §6.1 (one lone card or a ba đầu, ≥ 5 Chắn).
     pub waiting: bool,
     /// 19-card hands: the cards it wins on, each scored as drawn by another player (neither
@@ -78,7 +78,7 @@ fn check_size(n: usize) -> Result<(), String> {
 }
 
 /// Analyses a hand; `visible` counts the hand plus every card seen elsewhere.
-pub fn analyze_hand(hand: Hand, visible: &Hand, o: &Options) -> Analysis {
+pub(crate) fn analyze_hand(hand: Hand, visible: &Hand, o: &Options) -> Analysis {
     let quads: Vec<Card> = Card::all().filter(|&c| hand.count(c) == 4).collect();
     let mut concealed = hand;
     quads.iter().for_each(|&c| concealed.remove_n(c, 4));

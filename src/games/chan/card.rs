@@ -17,9 +17,9 @@ pub enum Suit {
 
 const SUIT_LETTERS: [u8; 3] = *b"vns";
 /// Number of card identities (§1.1): 8 ranks × 3 suits plus chi chi.
-pub const IDENTITIES: usize = 25;
+pub(crate) const IDENTITIES: usize = 25;
 /// Copies of each identity in the deck (§1.1).
-pub const COPIES: u8 = 4;
+pub(crate) const COPIES: u8 = 4;
 
 /// A card identity. Its index `(rank − 2) · 3 + suit` (chi chi = 24) is the canonical print
 /// order of §1.1: rank 2→9, suits v < n < s inside a rank, `ch` last.
@@ -53,11 +53,11 @@ impl Card {
         self.0 as usize
     }
     /// This identity as a one-bit mask (bit `index`).
-    pub const fn bit(self) -> u32 {
+    pub(crate) const fn bit(self) -> u32 {
         1 << self.0
     }
     /// True for chi chi.
-    pub const fn is_ch(self) -> bool {
+    pub(crate) const fn is_ch(self) -> bool {
         self.0 == 24
     }
     /// The rank 2..=9, or `None` for chi chi (v2: `ch` has no rank, §6.1).
@@ -69,7 +69,7 @@ impl Card {
         }
     }
     /// The rank's index 0..8 (rank − 2), or `None` for chi chi.
-    pub const fn rank_index(self) -> Option<usize> {
+    pub(crate) const fn rank_index(self) -> Option<usize> {
         if self.is_ch() {
             None
         } else {
@@ -86,7 +86,7 @@ impl Card {
         }
     }
     /// `rank(self) = rank(other)` with §6.1's v2 convention: false when either is `ch`.
-    pub const fn same_rank(self, other: Card) -> bool {
+    pub(crate) const fn same_rank(self, other: Card) -> bool {
         !self.is_ch() && !other.is_ch() && self.0 / 3 == other.0 / 3
     }
     /// `is_red` of §1.2: `8v 8s 9v 9s ch`.
@@ -98,22 +98,22 @@ impl Card {
         (0..IDENTITIES as u8).map(Card)
     }
     /// The three identities of rank-index `r` (0..8), in suit order.
-    pub const fn of_rank(r: usize) -> [Card; 3] {
+    pub(crate) const fn of_rank(r: usize) -> [Card; 3] {
         let b = (r * 3) as u8;
         [Card(b), Card(b + 1), Card(b + 2)]
     }
 }
 
 /// The red identities of §1.2 as a mask: `8v` (18), `8s` (20), `9v` (21), `9s` (23), `ch` (24).
-pub const RED_MASK: u32 = 1 << 18 | 1 << 20 | 1 << 21 | 1 << 23 | 1 << 24;
+pub(crate) const RED_MASK: u32 = 1 << 18 | 1 << 20 | 1 << 21 | 1 << 23 | 1 << 24;
 /// The Tôm group of §1.3: `3v 3s 7n`.
-pub const TOM: [Card; 3] = [
+pub(crate) const TOM: [Card; 3] = [
     Card::num(3, Suit::V),
     Card::num(3, Suit::S),
     Card::num(7, Suit::N),
 ];
 /// The Lèo group of §1.3: `9v 8s ch`.
-pub const LEO: [Card; 3] = [Card::num(9, Suit::V), Card::num(8, Suit::S), Card::CH];
+pub(crate) const LEO: [Card; 3] = [Card::num(9, Suit::V), Card::num(8, Suit::S), Card::CH];
 
 impl fmt::Display for Card {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

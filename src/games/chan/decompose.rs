@@ -13,7 +13,7 @@ pub struct Decomposition {
     /// Number of `Ca` (a `BaDau` gives one: its first two suits in v<n<s order).
     pub ca: u8,
     /// The identities of the `Ca` cards, as a mask (two bits per `Ca`).
-    pub ca_cards: u32,
+    pub(crate) ca_cards: u32,
     /// The `Lone` cards (at most one per identity), as a mask; includes each `BaDau`'s card of
     /// the third suit.
     pub lone: u32,
@@ -35,7 +35,7 @@ impl Decomposition {
         self.lone_count() - self.b()
     }
     /// True when some `Ca` (of the decomposition) has rank-index `r`.
-    pub const fn has_ca_of_rank(&self, r: usize) -> bool {
+    pub(crate) const fn has_ca_of_rank(&self, r: usize) -> bool {
         self.ca_cards >> (r * 3) & 0b111 != 0
     }
     /// The `Lone` cards in canonical order.
@@ -132,7 +132,7 @@ pub fn win_shape(concealed: &Hand, exposed_chan: u8, c: Option<Card>) -> bool {
 
 /// Rule 1 of `WinShape` (§3.4): `concealed` plus `c` (if any) decomposes with no `Lone` card.
 /// Adding `c` only flips the parity of `c`'s identity, so no hand is built.
-pub fn pairs_up(concealed: &Hand, c: Option<Card>) -> bool {
+pub(crate) fn pairs_up(concealed: &Hand, c: Option<Card>) -> bool {
     let flip = c.map_or(0, Card::bit);
     lone_mask(concealed.odd() ^ flip) == 0
 }

@@ -35,7 +35,7 @@ use crate::agent::{AgentError, AgentInfo};
 use crate::rng::GameRng;
 
 /// The catalogue entry of Chắn's `greedy`.
-pub const GREEDY_INFO: AgentInfo = AgentInfo {
+pub(crate) const GREEDY_INFO: AgentInfo = AgentInfo {
     name: "greedy",
     games: "chan",
     about: "lone-card minimiser: always claims ù; eats when an eat lowers its lone count (Chan \

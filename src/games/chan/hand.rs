@@ -36,7 +36,7 @@ impl Hand {
     }
     /// Adds `n` copies.
     #[inline]
-    pub fn add_n(&mut self, card: Card, n: u8) {
+    pub(crate) fn add_n(&mut self, card: Card, n: u8) {
         self.0[card.index()] += n;
     }
     /// Removes one copy (which must be present).
@@ -47,7 +47,7 @@ impl Hand {
     }
     /// Removes `n` copies (which must be present).
     #[inline]
-    pub fn remove_n(&mut self, card: Card, n: u8) {
+    pub(crate) fn remove_n(&mut self, card: Card, n: u8) {
         debug_assert!(self.0[card.index()] >= n, "not {n} {card} to remove");
         self.0[card.index()] -= n;
     }
@@ -64,7 +64,7 @@ impl Hand {
         self
     }
     /// The sum of two multisets.
-    pub fn plus(mut self, other: Hand) -> Hand {
+    pub(crate) fn plus(mut self, other: Hand) -> Hand {
         for i in 0..IDENTITIES {
             self.0[i] += other.0[i];
         }
@@ -94,7 +94,7 @@ impl Hand {
     }
     /// The identities present, as a mask.
     #[inline]
-    pub fn present(&self) -> u32 {
+    pub(crate) fn present(&self) -> u32 {
         // a count is at most 4: some bit of 0..=2 is set when it is positive
         self.mask_where(|w| w | w >> 1 | w >> 2)
     }

@@ -6,7 +6,7 @@
 
 mod access;
 pub mod analyze;
-pub mod builder;
+pub(crate) mod builder;
 pub mod card;
 mod contract;
 pub mod deal_spec;

@@ -41,7 +41,7 @@ pub struct Meld {
     /// The kind.
     pub kind: MeldKind,
     /// The hand card (`h` of an eat).
-    pub hand_card: Card,
+    pub(crate) hand_card: Card,
     /// The card taken from the table.
     pub taken: Card,
     /// How it was made.
@@ -108,20 +108,20 @@ pub struct SeatState {
     /// The exposed melds, in order.
     pub melds: CopyVec<Meld, MAX_MELDS>,
     /// `Dsc(P)` as a set of identities (a set is all §6 reads of it).
-    pub dsc: u32,
+    pub(crate) dsc: u32,
     /// `Dec(P)`.
-    pub dec: u32,
+    pub(crate) dec: u32,
     /// `Taken(P)`.
     pub taken: u32,
     /// Ranks of `EatenCa(P)`, a mask of rank indices.
-    pub eaten_ca: u8,
+    pub(crate) eaten_ca: u8,
     /// `chiu_count`.
     pub chiu_count: u8,
     /// Identities live at P's gate that P did not take (public: `Dec` is the part of it where a
     /// take was legal, which only P knows).
     pub offers: u32,
     /// Identities P is publicly known not to hold (it ate a Ca of that card: E11).
-    pub not_held: u32,
+    pub(crate) not_held: u32,
     /// P declined an ù and `u_pass_forfeit` is on.
     pub forfeit: bool,
 }
@@ -132,11 +132,11 @@ impl SeatState {
         self.concealed.plus(self.spent)
     }
     /// `ExposedChan(P)` (§3.3).
-    pub fn exposed_chan(&self) -> u8 {
+    pub(crate) fn exposed_chan(&self) -> u8 {
         self.melds.as_slice().iter().map(|m| m.chan()).sum()
     }
     /// `TotalChan(P)` (§3.3).
-    pub fn total_chan(&self) -> u8 {
+    pub(crate) fn total_chan(&self) -> u8 {
         self.exposed_chan() + decompose(&self.concealed).chan
     }
     /// All exposed cards.
@@ -148,7 +148,7 @@ impl SeatState {
         h
     }
     /// `DanhCa(P)` (§4): two discarded identities of one rank and different suits.
-    pub fn danh_ca(&self) -> bool {
+    pub(crate) fn danh_ca(&self) -> bool {
         ranks_with_two(self.dsc) != 0
     }
     /// `Waiting(P)` (§6.1): one lone card or one ba đầu left, and at least 5 Chắn.
@@ -234,7 +234,7 @@ impl PredSet {
     pub const EMPTY: PredSet = PredSet(0);
     /// Adds `p` when `fails`.
     #[inline]
-    pub fn fail_if(&mut self, fails: bool, p: Pred) {
+    pub(crate) fn fail_if(&mut self, fails: bool, p: Pred) {
         self.0 |= u32::from(fails) << p as u32;
     }
     /// Adds every failure of `other`.
@@ -253,7 +253,7 @@ impl PredSet {
         s
     }
     /// The failing predicates in order.
-    pub fn preds(self) -> impl Iterator<Item = Pred> {
+    pub(crate) fn preds(self) -> impl Iterator<Item = Pred> {
         PREDS
             .into_iter()
             .filter(move |&p| self.0 >> p as u32 & 1 == 1)
@@ -268,7 +268,7 @@ impl fmt::Display for PredSet {
 }
 
 /// `DiscardLegal(P, x)` of §6.3 as the set of failing predicates.
-pub fn discard_failures(p: &SeatState, x: Card, o: &Options) -> PredSet {
+pub(crate) fn discard_failures(p: &SeatState, x: Card, o: &Options) -> PredSet {
     let mut f = PredSet::EMPTY;
     let n = p.concealed.count(x);
     if n == 0 {
@@ -292,12 +292,6 @@ pub fn discard_failures(p: &SeatState, x: Card, o: &Options) -> PredSet {
     f
 }
 
-/// `DiscardLegal(P, x)` (§6.3).
-#[inline]
-pub fn discard_legal(p: &SeatState, x: Card, o: &Options) -> bool {
-    discard_failures(p, x, o).is_empty()
-}
-
 /// The concealed identities `x` with `DiscardLegal(P, x)` (§6.3), as a mask: the same
 /// predicates as [`discard_failures`], evaluated for every identity at once.
 pub fn legal_discards(p: &SeatState, o: &Options) -> u32 {
@@ -317,7 +311,7 @@ pub fn legal_discards(p: &SeatState, o: &Options) -> u32 {
 }
 
 /// True when some concealed card satisfies `DiscardLegal` (the lookahead of E12 and §6.2).
-pub fn any_discard_legal(p: &SeatState, o: &Options) -> bool {
+pub(crate) fn any_discard_legal(p: &SeatState, o: &Options) -> bool {
     legal_discards(p, o) != 0
 }
 
@@ -350,7 +344,7 @@ fn rank_bits_to_lanes(ranks: u8) -> u32 {
 }
 
 /// The player's record after `Eat(h)` of `t` (§5.2.4), before its discard.
-pub fn after_eat(p: &SeatState, h: Card, t: Card) -> SeatState {
+pub(crate) fn after_eat(p: &SeatState, h: Card, t: Card) -> SeatState {
     let mut q = *p;
     q.concealed.remove(h);
     q.spent.add(h);
@@ -362,7 +356,7 @@ pub fn after_eat(p: &SeatState, h: Card, t: Card) -> SeatState {
 }
 
 /// The player's record after a chíu of `t` (three copies leave the hand).
-pub fn after_chiu(p: &SeatState, t: Card) -> SeatState {
+pub(crate) fn after_chiu(p: &SeatState, t: Card) -> SeatState {
     let mut q = *p;
     q.concealed.remove_n(t, 3);
     q.spent.add_n(t, 3);
@@ -372,7 +366,7 @@ pub fn after_chiu(p: &SeatState, t: Card) -> SeatState {
 
 /// `EatLegal(P, h, t)` of §6.1 as the set of failing predicates (E1–E12, or `NotInHand` /
 /// `EatKind` when `h` cannot eat `t` at all).
-pub fn eat_failures(p: &SeatState, h: Card, t: Card, o: &Options) -> PredSet {
+pub(crate) fn eat_failures(p: &SeatState, h: Card, t: Card, o: &Options) -> PredSet {
     let mut f = eat_quick_failures(p, h, t);
     if f != PredSet::of(&[Pred::NotInHand]) && f != PredSet::of(&[Pred::EatKind]) {
         f.add(eat_costly_failures(p, h, t, o));
@@ -382,7 +376,7 @@ pub fn eat_failures(p: &SeatState, h: Card, t: Card, o: &Options) -> PredSet {
 
 /// `EatLegal(P, h, t)` (§6.1): the costly predicates are read only when the others hold.
 #[inline]
-pub fn eat_legal(p: &SeatState, h: Card, t: Card, o: &Options) -> bool {
+pub(crate) fn eat_legal(p: &SeatState, h: Card, t: Card, o: &Options) -> bool {
     eat_quick_failures(p, h, t).is_empty() && eat_costly_failures(p, h, t, o).is_empty()
 }
 
@@ -431,7 +425,7 @@ fn eat_costly_failures(p: &SeatState, h: Card, t: Card, o: &Options) -> PredSet 
 
 /// `ChiuLegal(P, t)` of §6.2; `lookahead` false drops the no-dead-end clause (as §7.1 reads it
 /// for a chíu ù).
-pub fn chiu_legal(p: &SeatState, t: Card, o: &Options, lookahead: bool) -> bool {
+pub(crate) fn chiu_legal(p: &SeatState, t: Card, o: &Options, lookahead: bool) -> bool {
     p.concealed.count(t) == 3
         && t.rank_index().is_none_or(|r| p.eaten_ca >> r & 1 == 0)
         && (!lookahead || any_discard_legal(&after_chiu(p, t), o))
@@ -439,7 +433,7 @@ pub fn chiu_legal(p: &SeatState, t: Card, o: &Options, lookahead: bool) -> bool 
 
 /// The hand cards `h` that could eat `t` by kind alone (§6.1 "Kind"): `t` itself, then the other
 /// suits of its rank, in canonical order.
-pub fn eat_candidates(t: Card) -> impl Iterator<Item = Card> {
+pub(crate) fn eat_candidates(t: Card) -> impl Iterator<Item = Card> {
     let same: [Option<Card>; 3] = match t.rank_index() {
         Some(r) => Card::of_rank(r).map(Some),
         None => [Some(t), None, None],

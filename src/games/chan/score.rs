@@ -38,9 +38,9 @@ pub enum Factor {
 }
 
 /// Number of factor kinds.
-pub const FACTORS: usize = 13;
+pub(crate) const FACTORS: usize = 13;
 /// Every factor in §8.1's order.
-pub const ALL_FACTORS: [Factor; FACTORS] = [
+pub(crate) const ALL_FACTORS: [Factor; FACTORS] = [
     Factor::UThong,
     Factor::UChi,
     Factor::ThienU,
@@ -102,7 +102,7 @@ impl Factor {
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct WinFacts {
     /// `FH`: the winner's final 20 cards.
-    pub fh: Hand,
+    pub(crate) fh: Hand,
     /// `initial(W)`: the dealt hand.
     pub initial: Hand,
     /// `T`: Chắn in FH (exposed, a Quad counting 2, plus the decomposition of concealed + c).
@@ -110,13 +110,13 @@ pub struct WinFacts {
     /// The ù card `c` (none for Thiên ù).
     pub c: Option<Card>,
     /// c's identity had an odd count among W's other 19 cards.
-    pub c_single: bool,
+    pub(crate) c_single: bool,
     /// Some `Ca` of rank(c) in FH (exposed or in the decomposition).
-    pub ca_of_c_rank: bool,
+    pub(crate) ca_of_c_rank: bool,
     /// `prev_winner = W`.
-    pub u_thong: bool,
+    pub(crate) u_thong: bool,
     /// The Ù chì condition holds.
-    pub u_chi: bool,
+    pub(crate) u_chi: bool,
 }
 
 /// A scored win: the factor instances, points, gà and `S` (§8.2–8.4).
@@ -199,7 +199,7 @@ pub fn factors(w: &WinFacts, thien_u: bool, o: &Options) -> [u8; FACTORS] {
 }
 
 /// Combines factor instances into a [`Score`] (§8.2 points, §8.3 gà, §8.4 `S`).
-pub fn combine(counts: [u8; FACTORS], o: &Options) -> Score {
+pub(crate) fn combine(counts: [u8; FACTORS], o: &Options) -> Score {
     let has = |f: Factor| counts[f as usize] > 0;
     let inst = ALL_FACTORS
         .iter()

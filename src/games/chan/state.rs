@@ -495,7 +495,7 @@ impl ChanState {
     }
 
     /// True when `F` may declare Thiên ù (§7.2: `WinShape` rules 1–2 on the 20 dealt cards).
-    pub fn thien_u_legal(&self, f: Seat) -> bool {
+    pub(crate) fn thien_u_legal(&self, f: Seat) -> bool {
         let p = &self.seats[f as usize];
         win_shape(&p.concealed, p.exposed_chan(), None)
     }

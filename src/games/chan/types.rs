@@ -9,10 +9,10 @@ use std::fmt;
 /// Cards in the deck (§1.1).
 pub const DECK_SIZE: usize = 100;
 /// Most players (§2.1, option `players`).
-pub const MAX_PLAYERS: usize = 5;
+pub(crate) const MAX_PLAYERS: usize = 5;
 const _: () = assert!(MAX_PLAYERS <= MAX_SEATS);
 /// Cards dealt to each player; the first player gets one more (§2.4).
-pub const HAND_SIZE: usize = 19;
+pub(crate) const HAND_SIZE: usize = 19;
 /// Bound on the legal actions of one decision. `Opening`: at most 20 distinct concealed
 /// identities plus `DeclareThienU` (and a hand of 20 distinct cards has no Thiên ù), so ≤ 21;
 /// `MustDiscard`/`MustReturn`: ≤ 19 distinct concealed identities (20 cards with at least one
@@ -22,7 +22,7 @@ pub const HAND_SIZE: usize = 19;
 pub const MAX_ACTIONS: usize = 21;
 /// Bound on the events of one step: the deal exposes at most 5 + 4·4 = 21 Thiên khai quads
 /// (5 players); an action reports itself, a draw and the end (≤ 3).
-pub const MAX_EVENTS: usize = 24;
+pub(crate) const MAX_EVENTS: usize = 24;
 
 /// Where a card on the table came from (§2.6 `origin`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -60,7 +60,7 @@ pub struct Live {
     /// The step that put it here.
     pub via: Via,
     /// The player who put it here (none for the gate owner's own draw).
-    pub releaser: Option<Seat>,
+    pub(crate) releaser: Option<Seat>,
 }
 
 /// The phase the gate owner was about to enter when a card appeared (`resume` of §5.2.7).

@@ -36,7 +36,7 @@ use crate::game::{GameState, OwnedView, Seat, SeatView};
 use crate::rng::{shuffle, GameRng};
 
 /// Samples tried before the last one is kept regardless of the soft filters.
-pub const DETERMINIZE_ATTEMPTS: usize = 64;
+pub(crate) const DETERMINIZE_ATTEMPTS: usize = 64;
 
 /// A seat's view of a Chắn state. The state is private, so nothing hidden can be read.
 #[derive(Copy, Clone)]
@@ -54,7 +54,7 @@ impl<'a> ChanView<'a> {
         self.state.seat(self.seat)
     }
     /// This seat's concealed cards.
-    pub fn own_hand(&self) -> Hand {
+    pub(crate) fn own_hand(&self) -> Hand {
         self.own().concealed
     }
     /// Number of players.

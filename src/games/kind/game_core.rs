@@ -17,7 +17,7 @@ pub struct GameInfo {
     /// The variants implemented; the first is the default.
     pub variants: &'static [&'static str],
     /// Variants the spec defines that are not implemented yet.
-    pub planned_variants: &'static [&'static str],
+    pub(crate) planned_variants: &'static [&'static str],
     /// The fewest and the most seats (over every variant).
     pub seats: (usize, usize),
     /// Variants that seat fewer than [`GameInfo::seats`]: `(variant, fewest, most)`.
@@ -25,7 +25,7 @@ pub struct GameInfo {
     /// What one unit of payout is (printed beside payouts).
     pub payout_unit: &'static str,
     /// Whether outcomes rank every seat (`Outcome::places`), so `games.csv` has place columns.
-    pub ranks_places: bool,
+    pub(crate) ranks_places: bool,
     /// The agents this game adds to the common ones (`random`, `first`, `ismcts`).
     pub agents: &'static [AgentInfo],
 }

@@ -14,9 +14,9 @@
 //!
 //! The registry that lists the games is [`crate::games`]; this folder names no game.
 
-pub mod analyzer;
+pub(crate) mod analyzer;
 pub mod features;
-pub mod game_core;
+pub(crate) mod game_core;
 pub mod measures;
 pub mod records;
 pub mod soak;

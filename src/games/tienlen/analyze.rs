@@ -10,7 +10,7 @@ use super::split::{Split, Splitter};
 use serde_json::{json, Value};
 
 /// Cards a hand holds at most (§2.3).
-pub const MAX_HAND: usize = 13;
+pub(crate) const MAX_HAND: usize = 13;
 
 /// Reads a set of cards for `what` (`hand`, `play`, `against`): errors name the card at fault.
 fn read(text: &str, what: &str) -> Result<Cards, String> {
@@ -47,7 +47,7 @@ fn cuoc(half: u32) -> f64 {
 }
 
 /// Analyses a hand: the best split, hàng, heo, thối and tới trắng.
-pub fn analyze_hand(text: &str, o: &Options) -> Result<(Value, String), String> {
+pub(crate) fn analyze_hand(text: &str, o: &Options) -> Result<(Value, String), String> {
     let hand = read(text, "hand")?;
     if hand.len() as usize > MAX_HAND {
         return Err(format!(
@@ -120,7 +120,7 @@ pub fn analyze_hand(text: &str, o: &Options) -> Result<(Value, String), String> 
 
 /// Analyses a play: its type and size, and against another play whether it beats it, whether
 /// that is a chặt and the chặt's value. With a hand, the play must come from it.
-pub fn analyze_play(
+pub(crate) fn analyze_play(
     hand: Option<&str>,
     play: &str,
     against: Option<&str>,

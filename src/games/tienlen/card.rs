@@ -4,13 +4,13 @@ pub use crate::notation::CardListError;
 use std::fmt;
 
 /// Rank letters in ascending order (§1.2): rank index `ri` is the position.
-pub const RANK_LETTERS: [u8; 13] = *b"3456789TJQKA2";
+pub(crate) const RANK_LETTERS: [u8; 13] = *b"3456789TJQKA2";
 /// Suit letters in ascending order (§1.3): `s` < `c` < `d` < `h`.
-pub const SUIT_LETTERS: [u8; 4] = *b"scdh";
+pub(crate) const SUIT_LETTERS: [u8; 4] = *b"scdh";
 /// Cards in a deck.
 pub const DECK_SIZE: usize = 52;
 /// Rank index of the 2 (heo), the highest rank (§1.2).
-pub const RANK_TWO: u8 = 12;
+pub(crate) const RANK_TWO: u8 = 12;
 
 /// A card, stored as its `key = 4·ri + si` (§1.5): 0 = `3s` … 51 = `2h`, so comparing cards
 /// compares strength.
@@ -33,7 +33,7 @@ impl Card {
         Card(ri * 4 + si)
     }
     /// The card with this key (0..52).
-    pub const fn from_key(key: u8) -> Card {
+    pub(crate) const fn from_key(key: u8) -> Card {
         assert!(key < DECK_SIZE as u8);
         Card(key)
     }
@@ -50,7 +50,7 @@ impl Card {
         self.0 % 4
     }
     /// True for a heo (any 2, §1.6).
-    pub const fn is_two(self) -> bool {
+    pub(crate) const fn is_two(self) -> bool {
         self.rank() == RANK_TWO
     }
     /// True for a red card (♦ or ♥).

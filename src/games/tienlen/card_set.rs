@@ -88,7 +88,7 @@ impl Cards {
         }
     }
     /// The highest card (`ckey` of a combination, §3.1), if any.
-    pub const fn highest(self) -> Option<Card> {
+    pub(crate) const fn highest(self) -> Option<Card> {
         if self.0 == 0 {
             None
         } else {
@@ -96,7 +96,7 @@ impl Cards {
         }
     }
     /// The four-bit suit mask of rank `ri` (bit `si`).
-    pub const fn rank_bits(self, ri: u8) -> u8 {
+    pub(crate) const fn rank_bits(self, ri: u8) -> u8 {
         (self.0 >> (4 * ri) & 0xF) as u8
     }
     /// How many cards of rank `ri` the set holds.
@@ -104,17 +104,17 @@ impl Cards {
         self.rank_bits(ri).count_ones()
     }
     /// The cards of rank `ri`.
-    pub const fn of_rank(self, ri: u8) -> Cards {
+    pub(crate) const fn of_rank(self, ri: u8) -> Cards {
         Cards(self.0 & Cards::rank(ri).0)
     }
     /// Per-rank card counts packed in nibbles (nibble `ri` holds 0..=4).
-    pub const fn nibble_counts(self) -> u64 {
+    pub(crate) const fn nibble_counts(self) -> u64 {
         let x = self.0;
         let y = x - ((x >> 1) & 0x5555_5555_5555_5555);
         (y & 0x3333_3333_3333_3333) + ((y >> 2) & 0x3333_3333_3333_3333)
     }
     /// Nibble flags (bit `4·ri`) of the ranks held at least `k` times (`k` in 1..=4).
-    pub const fn ranks_with_at_least_nib(self, k: u32) -> u64 {
+    pub(crate) const fn ranks_with_at_least_nib(self, k: u32) -> u64 {
         let y = self.nibble_counts();
         match k {
             0 | 1 => (y | y >> 1 | y >> 2) & NIB_LOW,
@@ -124,7 +124,7 @@ impl Cards {
         }
     }
     /// 13-bit mask (bit `ri`) of the ranks held at least `k` times.
-    pub const fn ranks_with_at_least(self, k: u32) -> u16 {
+    pub(crate) const fn ranks_with_at_least(self, k: u32) -> u16 {
         compress_nibbles(self.ranks_with_at_least_nib(k))
     }
     /// The cards in ascending key.

@@ -61,11 +61,11 @@ pub struct Combo {
 
 impl Combo {
     /// `ckey(x)` (§3.1).
-    pub const fn ckey(&self) -> u8 {
+    pub(crate) const fn ckey(&self) -> u8 {
         self.top.key()
     }
     /// A Heo-combo: a Single, Pair or Triple of 2s (§3.1).
-    pub const fn is_heo_combo(&self) -> bool {
+    pub(crate) const fn is_heo_combo(&self) -> bool {
         self.top.is_two()
             && matches!(
                 self.kind,
@@ -73,11 +73,11 @@ impl Combo {
             )
     }
     /// Hàng: a Quad or a PairSequence (§3.1).
-    pub const fn is_hang(&self) -> bool {
+    pub(crate) const fn is_hang(&self) -> bool {
         matches!(self.kind, ComboType::Quad | ComboType::PairSequence(_))
     }
     /// A valid out-of-turn target: a Heo-combo or hàng (§4.3.4).
-    pub const fn is_chat_target(&self) -> bool {
+    pub(crate) const fn is_chat_target(&self) -> bool {
         self.is_heo_combo() || self.is_hang()
     }
 }

@@ -32,7 +32,11 @@ pub fn spec_cards(text: &str) -> Result<Vec<String>, String> {
 }
 
 /// Deals `deck[i] = fresh_deck[order[i]]` with `setup`.
-pub fn deal_order(game: &TienLen, order: &[u16], setup: Setup) -> Result<TienLenState, String> {
+pub(crate) fn deal_order(
+    game: &TienLen,
+    order: &[u16],
+    setup: Setup,
+) -> Result<TienLenState, String> {
     if order.len() != DECK_SIZE || order.iter().any(|&i| i as usize >= DECK_SIZE) {
         return Err(format!(
             "a tienlen deal orders the {DECK_SIZE} cards of one pack"

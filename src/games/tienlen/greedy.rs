@@ -30,7 +30,7 @@ use crate::game::{Seat, SeatView};
 use crate::rng::GameRng;
 
 /// The catalogue entry of Tiến Lên's `greedy`.
-pub const GREEDY_INFO: AgentInfo = AgentInfo {
+pub(crate) const GREEDY_INFO: AgentInfo = AgentInfo {
     name: "greedy",
     games: "tienlen",
     about: "plays by the hand's best split into combinations: leads its lowest combination that \
@@ -58,7 +58,7 @@ crate::greedy_weights! {
 
 /// The greedy structure-keeping agent for Tiến Lên.
 #[derive(Clone)]
-pub struct TienLenGreedy {
+pub(crate) struct TienLenGreedy {
     splitter: Splitter,
     split: Split,
     /// The weights ([`WEIGHTS`]).

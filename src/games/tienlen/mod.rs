@@ -6,7 +6,7 @@
 mod access;
 pub mod analyze;
 pub mod card;
-pub mod card_set;
+pub(crate) mod card_set;
 pub mod combo;
 mod contract;
 pub mod deal_spec;

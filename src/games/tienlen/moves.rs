@@ -15,11 +15,9 @@ use super::options::Options;
 /// counts 3-3-4-3 on four consecutive ranks (e.g. `9 T J Q`): 13 singles, 15 pairs, 7 triples,
 /// 1 quad, 180 straights and 270 pair sequences.
 pub const MAX_ACTIONS: usize = 487;
-/// The most combinations a 13-card hand holds (see [`MAX_ACTIONS`]).
-pub const MAX_COMBINATIONS: usize = MAX_ACTIONS - 1;
 
 /// No lower bound on the top card: every combination of the type qualifies.
-pub const ANY: i16 = -1;
+pub(crate) const ANY: i16 = -1;
 
 /// Sub-masks of a rank's four suits with 2, 3 and 4 bits, ascending.
 const PAIR_MASKS: [u8; 6] = [0b0011, 0b0101, 0b0110, 0b1001, 0b1010, 0b1100];
@@ -34,7 +32,7 @@ const fn high_bit(m: u8) -> i16 {
 
 /// Singles whose key is above `above`.
 #[inline]
-pub fn singles<F: FnMut(Cards, ComboType)>(hand: Cards, above: i16, emit: &mut F) {
+pub(crate) fn singles<F: FnMut(Cards, ComboType)>(hand: Cards, above: i16, emit: &mut F) {
     let mask = if above < 0 {
         hand.0
     } else if above >= 63 {
@@ -71,7 +69,7 @@ pub fn sets<F: FnMut(Cards, ComboType)>(hand: Cards, k: u32, above: i16, emit: &
 /// Straights (`width` 1) or pair sequences (`width` 2) of `len` ranks whose top is above `above`.
 /// Returns false when the hand holds no run of `len` ranks at all (so no longer one either).
 #[inline]
-pub fn sequences<F: FnMut(Cards, ComboType)>(
+pub(crate) fn sequences<F: FnMut(Cards, ComboType)>(
     hand: Cards,
     width: u32,
     len: u8,

@@ -94,17 +94,17 @@ pub enum HuongSai {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Stake {
     /// Paying place (1-based).
-    pub payer: u8,
+    pub(crate) payer: u8,
     /// Receiving place (1-based).
-    pub payee: u8,
+    pub(crate) payee: u8,
     /// Amount in half-cược.
     pub amount: u32,
 }
 
 /// Most transfers in one table's stake list: every ordered pair of distinct places of 4 seats.
-pub const MAX_STAKES: usize = 12;
+pub(crate) const MAX_STAKES: usize = 12;
 /// The base transfers for one table size.
-pub type StakeList = CopyVec<Stake, MAX_STAKES>;
+pub(crate) type StakeList = CopyVec<Stake, MAX_STAKES>;
 
 /// Every option of §8. A `Copy` value held by each state.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -136,13 +136,13 @@ pub struct Options {
     /// Losers of a tới trắng also pay their thối (§7.6).
     pub toi_trang_dem_heo: bool,
     /// Base transfers by place, for 2, 3 and 4 players (index `N − 2`, §7.2).
-    pub place_stakes: [StakeList; 3],
+    pub(crate) place_stakes: [StakeList; 3],
     /// The fixed part of a cóng seat's payment, in half-cược (§7.5; default 4 = 2 cược).
     pub cong_pay: u32,
     /// The đền rule of §6.4 is in force.
     pub cong_den_enabled: bool,
     /// Hưởng sái target (§4.3.5).
-    pub huong_sai: HuongSai,
+    pub(crate) huong_sai: HuongSai,
 }
 
 fn stakes(list: &[(u8, u8, u32)]) -> StakeList {

@@ -18,10 +18,10 @@ use arrayvec::ArrayVec;
 const RANK_ACE: u32 = 11;
 
 /// Cost of a split: `16 · combinations + singles` (lexicographic, both below 16).
-pub type Cost = u8;
+pub(crate) type Cost = u8;
 
 /// The combinations of a split: at most one per card.
-pub type Split = ArrayVec<Combo, 52>;
+pub(crate) type Split = ArrayVec<Combo, 52>;
 
 /// Entries of the cost cache (a power of two).
 const CACHE: usize = 1 << 12;
@@ -147,7 +147,7 @@ pub(super) fn best_opening(
 
 impl Splitter {
     /// The cost of the best split of cards with these nibble-packed rank counts.
-    pub fn cost_of_counts(&mut self, counts: u64) -> Cost {
+    pub(crate) fn cost_of_counts(&mut self, counts: u64) -> Cost {
         if counts == 0 {
             return 0;
         }

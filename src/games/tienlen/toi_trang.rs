@@ -53,7 +53,7 @@ impl ToiTrang {
         }
     }
     /// The condition with this identifier.
-    pub fn from_id(id: &str) -> Option<ToiTrang> {
+    pub(crate) fn from_id(id: &str) -> Option<ToiTrang> {
         ToiTrang::ALL.into_iter().find(|t| t.id() == id)
     }
 }
@@ -70,7 +70,7 @@ impl ToiTrangSet {
     /// The initial-game list (§5.1).
     pub const INITIAL: ToiTrangSet = ToiTrangSet(0b11);
     /// The normal-game list (§5.1).
-    pub const GENERAL: ToiTrangSet = ToiTrangSet(0x1FC);
+    pub(crate) const GENERAL: ToiTrangSet = ToiTrangSet(0x1FC);
     /// True when `t` is in the set.
     pub const fn contains(self, t: ToiTrang) -> bool {
         self.0 >> t as u16 & 1 == 1

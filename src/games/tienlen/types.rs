@@ -10,18 +10,18 @@ use arrayvec::ArrayVec;
 use std::fmt;
 
 /// Most players (§2.1).
-pub const MAX_PLAYERS: usize = 4;
+pub(crate) const MAX_PLAYERS: usize = 4;
 const _: () = assert!(MAX_PLAYERS <= MAX_SEATS);
 /// Cards dealt to each player (§2.3).
-pub const HAND_SIZE: usize = 13;
+pub(crate) const HAND_SIZE: usize = 13;
 /// Bound on the events of one step. The deal: `Deal`, `ToiTrang`, 3 × 2 payments... ≤ 9.
 /// One action: the play or pass, a chain payment, `Finish`, 3 `Cong`, `Den`, the last place,
 /// `TrickEnd`, 3 `Leave`, ≤ 12 stake transfers, 3 cóng payments, a thối, 3 leaver thối and
 /// `End` — at most 35.
-pub const MAX_EVENTS: usize = 40;
+pub(crate) const MAX_EVENTS: usize = 40;
 /// Bound on the transfers of one game: a chặt payment needs a hàng play (≥ 4 cards), so at most
 /// 13; then ≤ 12 stakes, 3 cóng, 1 thối and 3 leaver thối (or 3 × 2 for a tới trắng).
-pub const MAX_TRANSFERS: usize = 32;
+pub(crate) const MAX_TRANSFERS: usize = 32;
 
 /// The list of legal actions.
 pub type Actions = ArrayVec<Action, MAX_ACTIONS>;
@@ -183,7 +183,7 @@ pub struct Chain {
     /// The last victim `vm`.
     pub victim: Seat,
     /// `em`: the last victim emptied his hand with the chopped play.
-    pub victim_emptied: bool,
+    pub(crate) victim_emptied: bool,
 }
 
 /// Something that happened, in order. Forced events name their rule ([`Event::forced_by`]).

@@ -13,12 +13,12 @@ use crate::rng::{shuffle, GameRng};
 /// Sampling attempts before a determinization keeps a sample in which some seat's dealt hand
 /// would have been a tới trắng (such hands are a few percent of deals, so 64 tries all failing
 /// has a negligible probability).
-pub const DETERMINIZE_ATTEMPTS: usize = 64;
+pub(crate) const DETERMINIZE_ATTEMPTS: usize = 64;
 /// Sampling attempts before a determinization keeps a sample that shows this seat another public
 /// phase than the state does (see [`TienLenView::keeps_phase`]; only possible under
 /// `passed_player_may_chop_in_turn`, when a passed seat must hold a hàng chặt of the top, which
 /// a few percent of samples give it).
-pub const PHASE_ATTEMPTS: usize = 4096;
+pub(crate) const PHASE_ATTEMPTS: usize = 4096;
 
 /// A seat's view of a Tiến Lên state. The state is private: only the accessors below read it.
 #[derive(Copy, Clone)]
@@ -32,7 +32,7 @@ impl<'a> TienLenView<'a> {
         TienLenView { state, seat }
     }
     /// This seat's hand.
-    pub fn own_hand(&self) -> Cards {
+    pub(crate) fn own_hand(&self) -> Cards {
         self.state.hand(self.seat)
     }
     /// Number of players.

@@ -37,7 +37,7 @@ pub enum Rank {
 
 impl Rank {
     /// The rank's letter in the notation of §0.1 (`K A E R C H P`).
-    pub const fn letter(self) -> char {
+    pub(crate) const fn letter(self) -> char {
         RANK_LETTERS[self as usize] as char
     }
 }
@@ -105,7 +105,7 @@ impl Card {
     }
     /// The other two cards of the chow of non-pawn `self`: K/A/E or R/C/H of its colour.
     #[inline]
-    pub fn chow_others(self) -> [Card; 2] {
+    pub(crate) fn chow_others(self) -> [Card; 2] {
         let group = if self.rank() <= Rank::Elephant {
             [Rank::King, Rank::Advisor, Rank::Elephant]
         } else {

@@ -62,7 +62,11 @@ pub fn spec_cards(text: &str) -> Result<Vec<String>, String> {
 /// order must pass the redeal check of §1.4 step 1 when the options redeal (partial deals draw
 /// their free cards again until it does, [`redeal_seat`]), and the dead pile's reshuffle (§4.7)
 /// is seeded from the order itself, so the same order always gives the same game.
-pub fn deal_order(game: &TuSac, order: &[u16], setup: &RuleMap) -> Result<TuSacState, String> {
+pub(crate) fn deal_order(
+    game: &TuSac,
+    order: &[u16],
+    setup: &RuleMap,
+) -> Result<TuSacState, String> {
     if let Some(key) = setup.keys().next() {
         return Err(format!("setup: '{key}' is not a setting of a tusac deal"));
     }
@@ -83,7 +87,7 @@ pub fn deal_order(game: &TuSac, order: &[u16], setup: &RuleMap) -> Result<TuSacS
 
 /// §1.4 step 1 on a partial deal: the first seat of the multi-pack deal `order` whose hand the
 /// rules redeal (neither a King nor three identical non-King cards), when the options redeal.
-pub fn redeal_seat(game: &TuSac, order: &[u16]) -> Option<Seat> {
+pub(crate) fn redeal_seat(game: &TuSac, order: &[u16]) -> Option<Seat> {
     let TuSac::MultiPack(g) = game else {
         return None;
     };
@@ -102,7 +106,7 @@ pub fn redeal_seat(game: &TuSac, order: &[u16]) -> Option<Seat> {
 /// §1.4 step 1 on a partial deal: refuses a seat whose fixed cards hold neither a King nor
 /// three identical non-King cards when no draw of its free cards can bring one (e.g. a whole
 /// hand), since every deal would be redealt.
-pub fn check_plan(game: &TuSac, plan: &DealPlan) -> Result<(), String> {
+pub(crate) fn check_plan(game: &TuSac, plan: &DealPlan) -> Result<(), String> {
     let TuSac::MultiPack(g) = game else {
         return Ok(());
     };

@@ -45,6 +45,6 @@ pub const fn measure_index(name: &str) -> usize {
 pub const ONE_PACK_MEASURES: usize = measure_index("loose");
 
 /// Whether measure `i` is taken in both cores (Kings dealt).
-pub const fn shared_measure(i: usize) -> bool {
+pub(crate) const fn shared_measure(i: usize) -> bool {
     i == measure_index("kings") || i == measure_index("copies_rK")
 }

@@ -75,7 +75,7 @@ crate::greedy_weights! {
 
 /// The `prospects` parameter: whether the multi-pack rule tells equally good discards apart
 /// by their prospects.
-pub const PROSPECTS_PARAM: ParamInfo = ParamInfo {
+pub(crate) const PROSPECTS_PARAM: ParamInfo = ParamInfo {
     name: "prospects",
     default: "auto",
     about: "sisepai21/dirtyking26: among discards leaving equally few loose cards and points, \
@@ -85,7 +85,7 @@ pub const PROSPECTS_PARAM: ParamInfo = ParamInfo {
 };
 
 /// The catalogue entry of Tứ Sắc's `greedy`.
-pub const GREEDY_INFO: AgentInfo = AgentInfo {
+pub(crate) const GREEDY_INFO: AgentInfo = AgentInfo {
     name: "greedy",
     games: "tusac",
     about: "greedy worst-card: discards a worst card (§5 OutsV1); melds when a meld is legal and \
@@ -99,15 +99,15 @@ pub const GREEDY_INFO: AgentInfo = AgentInfo {
 /// Feature slots the weights read.
 mod slot {
     use super::{feature_slot, FEATURES};
-    pub const OUTS_OVER_MIN: usize = feature_slot(FEATURES, "outs_over_min");
-    pub const FEED: usize = feature_slot(FEATURES, "feed_combos");
-    pub const KHUI: usize = feature_slot(FEATURES, "khui_chance");
-    pub const WIN_OUTS: usize = feature_slot(FEATURES, "win_outs");
-    pub const IMPROVE: usize = feature_slot(FEATURES, "improve_outs");
-    pub const TRASH_AFTER: usize = feature_slot(FEATURES, "trash_after");
-    pub const MELD_VALUE: usize = feature_slot(FEATURES, "meld_value");
-    pub const VALUE_AFTER: usize = feature_slot(FEATURES, "value_after");
-    pub const IS_DECLINE: usize = feature_slot(FEATURES, "is_decline");
+    pub(crate) const OUTS_OVER_MIN: usize = feature_slot(FEATURES, "outs_over_min");
+    pub(crate) const FEED: usize = feature_slot(FEATURES, "feed_combos");
+    pub(crate) const KHUI: usize = feature_slot(FEATURES, "khui_chance");
+    pub(crate) const WIN_OUTS: usize = feature_slot(FEATURES, "win_outs");
+    pub(crate) const IMPROVE: usize = feature_slot(FEATURES, "improve_outs");
+    pub(crate) const TRASH_AFTER: usize = feature_slot(FEATURES, "trash_after");
+    pub(crate) const MELD_VALUE: usize = feature_slot(FEATURES, "meld_value");
+    pub(crate) const VALUE_AFTER: usize = feature_slot(FEATURES, "value_after");
+    pub(crate) const IS_DECLINE: usize = feature_slot(FEATURES, "is_decline");
 }
 
 /// The greedy worst-card agent for Tứ Sắc.

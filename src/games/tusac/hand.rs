@@ -76,7 +76,7 @@ impl Hand {
     /// The multiset sum of two hands, or `None` if some type would have 4 copies or more.
     /// Field-wise: a carry out of a 2-bit count shows as a carry into the next field's low bit.
     #[inline]
-    pub const fn plus(self, other: Hand) -> Option<Hand> {
+    pub(crate) const fn plus(self, other: Hand) -> Option<Hand> {
         let sum = self.0 + other.0;
         let carries = self.0 ^ other.0 ^ sum;
         if carries & (LOW_BITS << 2) != 0 {
@@ -88,7 +88,7 @@ impl Hand {
 
     /// The types held exactly 3 times, as a hand holding one copy of each.
     #[inline]
-    pub const fn triples(self) -> Hand {
+    pub(crate) const fn triples(self) -> Hand {
         Hand(self.0 & (self.0 >> 1) & LOW_BITS)
     }
 

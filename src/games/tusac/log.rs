@@ -178,7 +178,7 @@ fn face_down_of(s: &PacksState, seat: Seat) -> String {
 }
 
 /// One line describing an outcome: winner, reason, hand value, penalty and payouts.
-pub fn outcome_line(o: &Outcome) -> String {
+pub(crate) fn outcome_line(o: &Outcome) -> String {
     let pays: Vec<String> = o.payouts().iter().map(|p| format!("{p:+}")).collect();
     let who = match o.winner {
         Some(w) => format!("seat {w} wins ({}), hand value {}", o.reason, o.hand_value),

@@ -40,7 +40,7 @@ impl Meld {
     }
 
     /// The value of the public set this meld makes under a point table (§2.5).
-    pub const fn value_in(&self, table: PointTable) -> u32 {
+    pub(crate) const fn value_in(&self, table: PointTable) -> u32 {
         value(table, self.kind, Zone::Public, Origin::Melded, false)
     }
 }
@@ -57,7 +57,7 @@ impl fmt::Display for Meld {
 
 /// The largest number of meld shapes for one active card: Pair + Triple, or one of King / Quad,
 /// plus one chow, three `Pawns3` and one `Pawns4`.
-pub const MAX_MELD_SHAPES: usize = 8;
+pub(crate) const MAX_MELD_SHAPES: usize = 8;
 
 /// Meld shapes, canonical order.
 pub type Melds = ArrayVec<Meld, MAX_MELD_SHAPES>;

@@ -313,7 +313,7 @@ impl Options {
     }
 
     /// Packs for a Sisepai table of `players` (§1.1): 2 up to 4 players, `ceil(n/2)` above.
-    pub const fn sisepai_decks(players: u8) -> u8 {
+    pub(crate) const fn sisepai_decks(players: u8) -> u8 {
         let half = players.div_ceil(2);
         if half < 2 {
             2
@@ -510,7 +510,7 @@ pub fn rule_docs() -> Vec<RuleDoc> {
 }
 
 /// Other names accepted for an option: the §7 table's spelling where the engine's differs.
-pub const ALIASES: &[(&str, &str)] = &[
+pub(crate) const ALIASES: &[(&str, &str)] = &[
     ("natural_win_for_F", "natural_win_for_first"),
     (
         "pair_priority_excludes_T",
@@ -520,7 +520,7 @@ pub const ALIASES: &[(&str, &str)] = &[
 
 /// The value of a fixed reading.
 #[derive(Copy, Clone, Debug)]
-pub enum FixedValue {
+pub(crate) enum FixedValue {
     /// A flag.
     Flag(bool),
     /// A name.
@@ -539,7 +539,7 @@ impl FixedValue {
 
 /// A §7 reading the engine runs in one way only: written in records, accepted at that value.
 #[derive(Copy, Clone, Debug)]
-pub struct FixedFact {
+pub(crate) struct FixedFact {
     /// The §7 name.
     pub name: &'static str,
     /// The only value the engine runs.
@@ -551,7 +551,7 @@ pub struct FixedFact {
 }
 
 /// The fixed readings written beside the options (records before this table had them too).
-pub const FIXED: &[FixedFact] = &[
+pub(crate) const FIXED: &[FixedFact] = &[
     FixedFact {
         name: "pair_exception_same_colour",
         value: FixedValue::Flag(true),
@@ -574,16 +574,16 @@ pub struct CoreRow {
     /// Whether the one-pack core honours the value.
     pub one_pack: fn(&Options) -> bool,
     /// The values it honours, for messages and docs.
-    pub one_pack_values: &'static str,
+    pub(crate) one_pack_values: &'static str,
     /// Whether the multi-pack core honours the value.
     pub multi_pack: fn(&Options) -> bool,
     /// The values it honours.
-    pub multi_pack_values: &'static str,
+    pub(crate) multi_pack_values: &'static str,
 }
 
 impl CoreRow {
     /// Whether `core` honours this option's value in `o`.
-    pub fn honours(&self, core: Core, o: &Options) -> bool {
+    pub(crate) fn honours(&self, core: Core, o: &Options) -> bool {
         match core {
             Core::OnePack => (self.one_pack)(o),
             Core::MultiPack => (self.multi_pack)(o),
@@ -622,7 +622,7 @@ fn plain(v: &Value) -> String {
 }
 
 /// How messages name a core.
-pub const fn core_name(core: Core) -> &'static str {
+pub(crate) const fn core_name(core: Core) -> &'static str {
     match core {
         Core::OnePack => "the one-pack core (khap_lock = true: classic, 4sac)",
         Core::MultiPack => "the multi-pack core (khap_lock = false: sisepai21, dirtyking26)",

@@ -277,12 +277,12 @@ impl fmt::Display for SetInstance {
 }
 
 /// The pawn of colour `c`.
-pub const fn pawn(c: Colour) -> Card {
+pub(crate) const fn pawn(c: Colour) -> Card {
     Card::new(c, Rank::Pawn)
 }
 
 /// The pawns of every colour except `missing`, canonical order.
-pub fn pawns_without(missing: Colour) -> ArrayVec<Card, 3> {
+pub(crate) fn pawns_without(missing: Colour) -> ArrayVec<Card, 3> {
     COLOURS
         .iter()
         .filter(|&&c| c != missing)
@@ -318,7 +318,7 @@ impl SetRules {
     }
 
     /// Whether a set of `kind` (of Kings when `kings`) is a set under these rules (§2.1).
-    pub const fn allows(&self, kind: SetKind, kings: bool) -> bool {
+    pub(crate) const fn allows(&self, kind: SetKind, kings: bool) -> bool {
         use SetKind::*;
         match kind {
             Pair | Triple if kings => matches!(self.king_identical, KingIdenticalSets::All),

@@ -83,7 +83,7 @@ fn lock() -> std::sync::MutexGuard<'static, Vec<i32>> {
 
 /// Kills the process group `group` (SIGKILL), an agent and whatever it started. Call it before
 /// the leader is reaped, so that its id cannot have been given to another process.
-pub fn kill_group(group: i32) {
+pub(crate) fn kill_group(group: i32) {
     let mut groups = lock();
     groups.retain(|&g| g != group);
     // SAFETY: a signal to a process group bailab started.
@@ -92,7 +92,7 @@ pub fn kill_group(group: i32) {
 
 /// Kills every agent process group still running: for bailab's exits that skip destructors (a
 /// second Ctrl-C or SIGTERM).
-pub fn kill_agents() {
+pub(crate) fn kill_agents() {
     for group in std::mem::take(&mut *lock()) {
         // SAFETY: a signal to a process group bailab started.
         unsafe { libc::kill(-group, libc::SIGKILL) };

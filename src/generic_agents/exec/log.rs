@@ -42,7 +42,7 @@ pub enum Sink {
 }
 
 /// The last stderr lines of a process, kept for error messages.
-pub type LastLines = Arc<Mutex<VecDeque<String>>>;
+pub(crate) type LastLines = Arc<Mutex<VecDeque<String>>>;
 
 impl StderrLog {
     /// Opens the log: a file is created if need be and appended to, but never through a symbolic
@@ -82,7 +82,7 @@ impl StderrLog {
 
     /// Writes one line of bailab's own about its agents (starts, restarts) to a log file; the
     /// terminal is spared them.
-    pub fn note(&self, line: &str) {
+    pub(crate) fn note(&self, line: &str) {
         if let Ok(sink @ Sink::File(_)) = self.open() {
             sink.write("bailab", line);
         }
@@ -114,7 +114,7 @@ fn read_line(from: &mut impl BufRead, line: &mut Vec<u8>) -> bool {
 impl Sink {
     /// Starts the thread that copies the standard error of the process `pid` here, keeping its
     /// last lines in `last`.
-    pub fn follow(self, stderr: ChildStderr, pid: u32, last: LastLines) -> JoinHandle<()> {
+    pub(crate) fn follow(self, stderr: ChildStderr, pid: u32, last: LastLines) -> JoinHandle<()> {
         let mark = format!("pid {pid}");
         std::thread::spawn(move || {
             let mut errors = BufReader::new(stderr);

@@ -22,7 +22,7 @@ const MAX_LINE: usize = 1 << 20;
 const GRACE: Duration = Duration::from_millis(200);
 
 /// A running agent process: its input, its output lines and its last stderr lines.
-pub struct Process {
+pub(crate) struct Process {
     child: Child,
     stdin: Option<ChildStdin>,
     stdout: ChildStdout,
@@ -93,7 +93,7 @@ impl Process {
     }
 
     /// Sends one message that needs no answer, in one write.
-    pub fn tell(&mut self, message: &Value) -> Result<(), String> {
+    pub(crate) fn tell(&mut self, message: &Value) -> Result<(), String> {
         let deadline = Instant::now() + self.timeout;
         self.unasked()?;
         self.send(
@@ -104,7 +104,7 @@ impl Process {
 
     /// Sends the last message before the process is stopped, within a short time, whatever it
     /// wrote before: bailab stops it anyway.
-    pub fn farewell(&mut self, message: &Value) {
+    pub(crate) fn farewell(&mut self, message: &Value) {
         let write = |out: &mut Vec<u8>| serde_json::to_writer(out, message).expect("JSON writes");
         let _ = self.send(write, Instant::now() + GRACE.min(self.timeout));
     }
@@ -118,7 +118,7 @@ impl Process {
     /// of line), and reads one JSON reply, the whole within the time limit. A process that
     /// wrote anything before the message, or more than one line after it, has broken the
     /// protocol (one answer per message that asks for one).
-    pub fn ask_with(&mut self, write: impl FnOnce(&mut Vec<u8>)) -> Result<Value, String> {
+    pub(crate) fn ask_with(&mut self, write: impl FnOnce(&mut Vec<u8>)) -> Result<Value, String> {
         let deadline = Instant::now() + self.timeout;
         self.unasked()?;
         self.send(write, deadline)?;

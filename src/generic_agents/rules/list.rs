@@ -37,9 +37,9 @@ use std::fmt;
 use toml::Spanned;
 
 /// The most tests a condition joins.
-pub const MAX_TESTS: usize = 4;
+pub(crate) const MAX_TESTS: usize = 4;
 /// The most rules a list holds.
-pub const MAX_RULES: usize = 64;
+pub(crate) const MAX_RULES: usize = 64;
 
 /// A comparison of a test.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -98,7 +98,7 @@ pub struct Test {
 impl Test {
     /// Whether a candidate's row passes the test.
     #[inline]
-    pub fn holds(&self, row: &FeatureRow) -> bool {
+    pub(crate) fn holds(&self, row: &FeatureRow) -> bool {
         self.op.holds(row[self.feature as usize], self.value)
     }
 }
@@ -110,7 +110,7 @@ pub struct Cond(pub ArrayVec<Test, MAX_TESTS>);
 impl Cond {
     /// Whether a candidate's row meets every test.
     #[inline]
-    pub fn holds(&self, row: &FeatureRow) -> bool {
+    pub(crate) fn holds(&self, row: &FeatureRow) -> bool {
         self.0.iter().all(|t| t.holds(row))
     }
 }
@@ -232,7 +232,7 @@ impl RuleList {
     }
 
     /// A rule as its TOML key and value (`prefer`, `"outs <= 1"`).
-    pub fn key_value(&self, rule: &Rule) -> (&'static str, String) {
+    pub(crate) fn key_value(&self, rule: &Rule) -> (&'static str, String) {
         match rule {
             Rule::Prefer(c) => ("prefer", self.cond_text(c)),
             Rule::Avoid(c) => ("avoid", self.cond_text(c)),
@@ -242,13 +242,13 @@ impl RuleList {
     }
 
     /// A rule as a person reads it: `prefer outs <= 1`.
-    pub fn rule_text(&self, rule: &Rule) -> String {
+    pub(crate) fn rule_text(&self, rule: &Rule) -> String {
         let (key, value) = self.key_value(rule);
         format!("{key} {value}")
     }
 
     /// A condition as written in a rule file.
-    pub fn cond_text(&self, cond: &Cond) -> String {
+    pub(crate) fn cond_text(&self, cond: &Cond) -> String {
         let tests: Vec<String> = cond.0.iter().map(|t| self.test_text(t)).collect();
         tests.join(" and ")
     }
@@ -332,7 +332,7 @@ fn feature_index(name: &str, names: &[&'static str]) -> Result<u8, String> {
 }
 
 /// Reads a condition: tests joined by `and`.
-pub fn parse_cond(text: &str, names: &[&'static str]) -> Result<Cond, String> {
+pub(crate) fn parse_cond(text: &str, names: &[&'static str]) -> Result<Cond, String> {
     let words: Vec<&str> = text.split_whitespace().collect();
     let mut cond = Cond::default();
     for part in words.split(|w| *w == "and") {
@@ -406,13 +406,13 @@ pub fn choose(rules: &[Rule], rows: &[FeatureRow], rank: usize, cands: &mut Vec<
 /// The choice among the remaining candidates: greedy's first by `greedy_rank` (column
 /// `rank`), the first in canonical order among equals.
 #[inline]
-pub fn final_choice(cands: &[u16], rows: &[FeatureRow], rank: usize) -> usize {
+pub(crate) fn final_choice(cands: &[u16], rows: &[FeatureRow], rank: usize) -> usize {
     let best = cands.iter().min_by_key(|&&i| rows[i as usize][rank]);
     *best.expect("at least one candidate") as usize
 }
 
 /// Narrows the candidates by one rule.
-pub fn narrow(rule: &Rule, rows: &[FeatureRow], cands: &mut Vec<u16>) {
+pub(crate) fn narrow(rule: &Rule, rows: &[FeatureRow], cands: &mut Vec<u16>) {
     let row = |i: &u16| &rows[*i as usize];
     match rule {
         Rule::Prefer(c) => keep_if_any(cands, |i| c.holds(row(i))),

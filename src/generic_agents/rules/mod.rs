@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 /// The catalogue entry of `rules`.
-pub const RULES_INFO: AgentInfo = AgentInfo {
+pub(crate) const RULES_INFO: AgentInfo = AgentInfo {
     name: "rules",
     games: "all",
     about: "a rule list from a TOML file (`rules:PATH`, e.g. rules:agents/tusac-classic.toml, \
@@ -68,12 +68,12 @@ pub fn greedy<G: GameKind>() -> Box<dyn Agent<G::State>> {
 }
 
 /// The row index of the generic `greedy` feature of game `G`.
-pub fn greedy_column<G: GameKind>() -> usize {
+pub(crate) fn greedy_column<G: GameKind>() -> usize {
     G::FEATURES.len()
 }
 
 /// The row index of the generic `greedy_rank` feature of game `G`.
-pub fn rank_column<G: GameKind>() -> usize {
+pub(crate) fn rank_column<G: GameKind>() -> usize {
     G::FEATURES.len() + 1
 }
 
@@ -155,7 +155,7 @@ pub fn feature_names<G: GameKind>() -> Vec<&'static str> {
 }
 
 /// Reads a rule file for game `G`. Errors name the file, the line and the problem.
-pub fn read_rules<G: GameKind>(path: &Path) -> Result<RuleList, RuleFileError> {
+pub(crate) fn read_rules<G: GameKind>(path: &Path) -> Result<RuleList, RuleFileError> {
     let origin = path.display().to_string();
     let text = read_text(path, RULES).map_err(|e| RuleFileError::Read {
         path: origin.clone(),

@@ -78,13 +78,13 @@ pub struct DealLoop<'a, G: GameKind> {
     /// The master seed.
     pub master: u64,
     /// How game 0 of each match is dealt.
-    pub opening: Opening<'a, G::State>,
+    pub(crate) opening: Opening<'a, G::State>,
     /// Which agent plays each seat in each rotation.
-    pub seating: Seating,
+    pub(crate) seating: Seating,
     /// The rotations to play, in order.
     pub rotations: Range<usize>,
     /// Games per match (at least 1).
-    pub match_games: u32,
+    pub(crate) match_games: u32,
 }
 
 impl<'a, G: GameKind> DealLoop<'a, G> {
@@ -102,7 +102,7 @@ impl<'a, G: GameKind> DealLoop<'a, G> {
 
     /// Plays every rotation of deal `deal` with `agents` (indexed by the seating), calling
     /// `each` with each game's outcome in order. Allocation-free.
-    pub fn outcomes(
+    pub(crate) fn outcomes(
         &self,
         deal: u64,
         agents: &mut [Box<dyn Agent<G::State>>],

@@ -39,7 +39,7 @@ pub fn deal_rng(master: u64, deal: u64, j: u32) -> GameRng {
 }
 
 /// The RNG of the agent at `seat` in game `id` (its deal and rotation).
-pub fn agent_rng(id: GameId, seat: Seat) -> GameRng {
+pub(crate) fn agent_rng(id: GameId, seat: Seat) -> GameRng {
     stream_rng(id.master, id.deal, agent_stream(id.rotation, seat))
 }
 

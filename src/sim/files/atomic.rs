@@ -5,7 +5,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// A file being written: `NAME.<pid>.tmp` until [`AtomicFile::commit`] renames it to `NAME`.
-pub struct AtomicFile {
+pub(crate) struct AtomicFile {
     tmp: PathBuf,
     path: PathBuf,
     writer: std::io::BufWriter<std::fs::File>,
@@ -13,7 +13,7 @@ pub struct AtomicFile {
 
 impl AtomicFile {
     /// Creates `dir/name.<pid>.tmp` (one per process, so concurrent runs never share it).
-    pub fn create(dir: &Path, name: &str) -> std::io::Result<AtomicFile> {
+    pub(crate) fn create(dir: &Path, name: &str) -> std::io::Result<AtomicFile> {
         let path = dir.join(name);
         let tmp = temp_name(dir, name);
         let file = std::fs::File::create(&tmp).map_err(|e| with_path(e, &tmp))?;
@@ -25,12 +25,12 @@ impl AtomicFile {
     }
 
     /// The writer.
-    pub fn writer(&mut self) -> &mut std::io::BufWriter<std::fs::File> {
+    pub(crate) fn writer(&mut self) -> &mut std::io::BufWriter<std::fs::File> {
         &mut self.writer
     }
 
     /// Flushes and renames to the final name.
-    pub fn commit(mut self) -> std::io::Result<()> {
+    pub(crate) fn commit(mut self) -> std::io::Result<()> {
         self.writer.flush().map_err(|e| with_path(e, &self.tmp))?;
         self.writer
             .get_ref()
@@ -41,7 +41,7 @@ impl AtomicFile {
 }
 
 /// `dir/NAME.<pid>.tmp`, the temporary name of `NAME` while it is written.
-pub fn temp_name(dir: &Path, name: &str) -> PathBuf {
+pub(crate) fn temp_name(dir: &Path, name: &str) -> PathBuf {
     dir.join(format!("{name}.{}.tmp", std::process::id()))
 }
 
@@ -51,7 +51,7 @@ fn with_path(e: std::io::Error, path: &Path) -> std::io::Error {
 }
 
 /// Writes a whole file atomically.
-pub fn write_atomic(dir: &Path, name: &str, contents: &[u8]) -> std::io::Result<()> {
+pub(crate) fn write_atomic(dir: &Path, name: &str, contents: &[u8]) -> std::io::Result<()> {
     let mut f = AtomicFile::create(dir, name)?;
     f.writer().write_all(contents)?;
     f.commit()

@@ -11,7 +11,7 @@ pub fn fmt(x: f64) -> String {
 
 /// The payout unit of `game` as the CSVs write it: the unit alone, without the explanation in
 /// brackets the console prints (`points`, `half-cược`); `payout units` for an unknown game.
-pub fn csv_payout_unit(game: &str) -> String {
+pub(crate) fn csv_payout_unit(game: &str) -> String {
     crate::games::game_info(game).map_or_else(
         |_| "payout units".to_string(),
         |g| {
@@ -22,7 +22,7 @@ pub fn csv_payout_unit(game: &str) -> String {
 }
 
 /// The values of [`STUDY_HEADER`](super::schema::STUDY_HEADER) for `players` seats of `game` `variant`.
-pub fn study_columns(game: &str, variant: &str, players: usize) -> Vec<String> {
+pub(crate) fn study_columns(game: &str, variant: &str, players: usize) -> Vec<String> {
     vec![
         game.to_string(),
         variant.to_string(),
@@ -32,7 +32,7 @@ pub fn study_columns(game: &str, variant: &str, players: usize) -> Vec<String> {
 }
 
 /// A whole CSV file as bytes: the header, then the rows.
-pub fn csv_bytes(header: &[&str], rows: Vec<Vec<String>>) -> Vec<u8> {
+pub(crate) fn csv_bytes(header: &[&str], rows: Vec<Vec<String>>) -> Vec<u8> {
     let mut w = csv::Writer::from_writer(Vec::new());
     w.write_record(header).expect("in memory");
     for row in rows {

@@ -184,7 +184,7 @@ impl GameFiles {
 
 /// The `games.csv` header of an experiment: a `match_game` column when it plays matches, and
 /// `place_S` columns when its game ranks the seats.
-pub fn games_header(exp: &Experiment) -> Vec<String> {
+pub(crate) fn games_header(exp: &Experiment) -> Vec<String> {
     let n = exp.players();
     let mut h = vec!["deal".to_string(), "rotation".to_string()];
     if exp.match_games > 1 {
@@ -234,7 +234,7 @@ fn game_row(exp: &Experiment, deal: u64, g: usize, o: &Outcome) -> Vec<String> {
 }
 
 /// Removes a result file left by an earlier run, so a folder never mixes two studies.
-pub fn remove_stale(path: &Path) -> anyhow::Result<()> {
+pub(crate) fn remove_stale(path: &Path) -> anyhow::Result<()> {
     match std::fs::remove_file(path) {
         Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
             Err(e).with_context(|| format!("removing the stale {}", path.display()))

@@ -9,7 +9,7 @@ use anyhow::{bail, Context};
 use std::path::{Path, PathBuf};
 
 /// The files one command writes into one folder, checked before the command's work.
-pub struct Outputs {
+pub(crate) struct Outputs {
     dir: PathBuf,
     names: Vec<String>,
     /// Folders this guard created (deepest first), removed again if nothing was written.
@@ -20,7 +20,7 @@ pub struct Outputs {
 impl Outputs {
     /// Creates `dir` and proves it writable ([`Outputs::open`]), then refuses any of `names`
     /// that exists there unless `force` ([`Outputs::refuse_existing`]).
-    pub fn prepare(dir: &Path, names: &[&str], force: bool) -> anyhow::Result<Outputs> {
+    pub(crate) fn prepare(dir: &Path, names: &[&str], force: bool) -> anyhow::Result<Outputs> {
         let out = Outputs::open(dir, names)?;
         out.refuse_existing(force)?;
         Ok(out)
@@ -28,7 +28,7 @@ impl Outputs {
 
     /// The guard of an output file and the files beside it (`others`, file names): its folder
     /// (`.` for a bare name) prepared as by [`Outputs::prepare`].
-    pub fn for_file(path: &Path, others: &[&str], force: bool) -> anyhow::Result<Outputs> {
+    pub(crate) fn for_file(path: &Path, others: &[&str], force: bool) -> anyhow::Result<Outputs> {
         let (dir, name) = split_file(path)?;
         let mut names = vec![name.as_str()];
         names.extend_from_slice(others);
@@ -56,7 +56,7 @@ impl Outputs {
 
     /// Refuses the files that exist, naming all of them (unless `force`), and a folder where a
     /// file goes.
-    pub fn refuse_existing(&self, force: bool) -> anyhow::Result<()> {
+    pub(crate) fn refuse_existing(&self, force: bool) -> anyhow::Result<()> {
         let paths: Vec<PathBuf> = self.names.iter().map(|n| self.dir.join(n)).collect();
         if let Some(p) = paths.iter().find(|p| p.is_dir()) {
             bail!(
@@ -116,7 +116,7 @@ impl Outputs {
     /// A staging folder inside the output folder (`.stage-<pid>.tmp`), for outputs written by
     /// code that writes files itself; [`Outputs::commit_stage`] moves them into place. Dropped
     /// uncommitted, it is removed with what it holds.
-    pub fn stage(&self) -> anyhow::Result<Stage> {
+    pub(crate) fn stage(&self) -> anyhow::Result<Stage> {
         let path = self
             .dir
             .join(format!("{STAGE_PREFIX}{}.tmp", std::process::id()));
@@ -127,7 +127,7 @@ impl Outputs {
 
     /// Moves every staged file into the output folder, and removes the guard's files that the
     /// stage does not hold (left by an earlier result replaced with `--force`).
-    pub fn commit_stage(mut self, stage: Stage) -> anyhow::Result<()> {
+    pub(crate) fn commit_stage(mut self, stage: Stage) -> anyhow::Result<()> {
         self.written = true;
         for name in &self.names {
             let (from, to) = (stage.path.join(name), self.dir.join(name));
@@ -172,7 +172,7 @@ impl Drop for Outputs {
 const STAGE_PREFIX: &str = ".stage-";
 
 /// A staging folder of [`Outputs::stage`]; removed with its contents when dropped.
-pub struct Stage {
+pub(crate) struct Stage {
     path: PathBuf,
 }
 
@@ -191,7 +191,7 @@ impl Drop for Stage {
 
 /// Removes the staging folders a killed command left in `dir` (call it only while holding the
 /// folder's lock, so no live command's stage is removed).
-pub fn remove_stale_stages(dir: &Path) {
+pub(crate) fn remove_stale_stages(dir: &Path) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
@@ -210,7 +210,7 @@ pub fn remove_stale_stages(dir: &Path) {
 
 /// The folder and file name of an output file (`.` for a bare name); a path ending in a
 /// folder separator or `..` is an error naming it.
-pub fn split_file(path: &Path) -> anyhow::Result<(PathBuf, String)> {
+pub(crate) fn split_file(path: &Path) -> anyhow::Result<(PathBuf, String)> {
     let name = match path.file_name() {
         Some(n) if !path.as_os_str().to_string_lossy().ends_with(['/', '\\']) => n,
         _ => bail!(

@@ -3,8 +3,8 @@
 
 pub mod atomic;
 pub mod csv;
-pub mod game_files;
+pub(crate) mod game_files;
 pub mod guard;
 pub mod schema;
 pub mod seal;
-pub mod soak_csv;
+pub(crate) mod soak_csv;

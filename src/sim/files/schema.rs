@@ -10,7 +10,7 @@ pub const STUDY_HEADER: [&str; 4] = ["game", "variant", "players", "payout_unit"
 /// The header of `summary.csv`: [`STUDY_HEADER`], then the figures. `seats` is the number of
 /// seats an agent held in every game, `seat_games` the games summed over those seats (a game in
 /// which an agent held two seats counts twice): win rates and mean payouts are per seat-game.
-pub const SUMMARY_HEADER: [&str; 24] = [
+pub(crate) const SUMMARY_HEADER: [&str; 24] = [
     "game",
     "variant",
     "players",
@@ -39,7 +39,7 @@ pub const SUMMARY_HEADER: [&str; 24] = [
 
 /// The header of `matches.csv`: [`STUDY_HEADER`], then one agent's figures over its
 /// seat-matches (a match played at one seat; an agent holding two seats plays two per match).
-pub const MATCHES_HEADER: [&str; 13] = [
+pub(crate) const MATCHES_HEADER: [&str; 13] = [
     "game",
     "variant",
     "players",
@@ -56,7 +56,7 @@ pub const MATCHES_HEADER: [&str; 13] = [
 ];
 
 /// The header of `pairs.csv`.
-pub const PAIRS_HEADER: [&str; 11] = [
+pub(crate) const PAIRS_HEADER: [&str; 11] = [
     "game",
     "variant",
     "players",
@@ -71,7 +71,7 @@ pub const PAIRS_HEADER: [&str; 11] = [
 ];
 
 /// The header of `ratings.csv`.
-pub const RATINGS_HEADER: [&str; 11] = [
+pub(crate) const RATINGS_HEADER: [&str; 11] = [
     "game",
     "variant",
     "players",
@@ -86,7 +86,7 @@ pub const RATINGS_HEADER: [&str; 11] = [
 ];
 
 /// The header of `sprt.csv`.
-pub const SPRT_HEADER: [&str; 7] = [
+pub(crate) const SPRT_HEADER: [&str; 7] = [
     "deals",
     "llr",
     "lower",
@@ -99,7 +99,7 @@ pub const SPRT_HEADER: [&str; 7] = [
 /// The header of `equity.csv`: the study columns of every result CSV ([`STUDY_HEADER`]), the
 /// deciding seat, then one action's
 /// figures over its samples (playouts from that seat).
-pub const EQUITY_HEADER: [&str; 17] = [
+pub(crate) const EQUITY_HEADER: [&str; 17] = [
     "game",
     "variant",
     "players",
@@ -149,7 +149,7 @@ pub const MEANS_HEADER: [&str; 10] = [
 ];
 
 /// The header of `bailab tune`'s `report.csv`: one row per candidate per round.
-pub const TUNE_REPORT_HEADER: [&str; 8] = [
+pub(crate) const TUNE_REPORT_HEADER: [&str; 8] = [
     "candidate",
     "params",
     "round",
@@ -161,7 +161,7 @@ pub const TUNE_REPORT_HEADER: [&str; 8] = [
 ];
 
 /// The header of `bailab learn`'s `report.csv`: one row per rule tried, in order.
-pub const LEARN_REPORT_HEADER: [&str; 9] = [
+pub(crate) const LEARN_REPORT_HEADER: [&str; 9] = [
     "step",
     "rule",
     "agree_before",
@@ -175,7 +175,7 @@ pub const LEARN_REPORT_HEADER: [&str; 9] = [
 
 /// The header of the ISMCTS strength table `ismcts-strength.csv` (written by
 /// `scripts/ismcts-strength.sh`): one row per iteration count against three greedy agents.
-pub const STRENGTH_HEADER: [&str; 7] = [
+pub(crate) const STRENGTH_HEADER: [&str; 7] = [
     "iters",
     "deals",
     "games",
@@ -186,7 +186,7 @@ pub const STRENGTH_HEADER: [&str; 7] = [
 ];
 
 /// The header of `bailab soak --output`'s CSV: one row per table soaked.
-pub const SOAK_HEADER: [&str; 14] = [
+pub(crate) const SOAK_HEADER: [&str; 14] = [
     "game",
     "variant",
     "players",
@@ -205,7 +205,7 @@ pub const SOAK_HEADER: [&str; 14] = [
 
 /// `names`, a reader's columns of a format, each checked at compile time to be a column of the
 /// format's `header` (a reader of older files needs fewer columns than are written now).
-pub const fn columns<const N: usize>(
+pub(crate) const fn columns<const N: usize>(
     header: &[&str],
     names: [&'static str; N],
 ) -> [&'static str; N] {

@@ -7,7 +7,7 @@ use std::path::Path;
 
 /// One table's row.
 #[derive(Clone, Debug)]
-pub struct SoakRow {
+pub(crate) struct SoakRow {
     /// The game.
     pub game: String,
     /// The variant.
@@ -19,11 +19,11 @@ pub struct SoakRow {
     /// Decisions taken.
     pub decisions: u64,
     /// Games checked deeply.
-    pub deep_checked: u64,
+    pub(crate) deep_checked: u64,
     /// Games that broke a contract.
     pub faults: u64,
     /// Seconds taken.
-    pub seconds: f64,
+    pub(crate) seconds: f64,
     /// Worker threads.
     pub threads: usize,
     /// The master seed.
@@ -65,7 +65,7 @@ fn quoted(field: &str) -> String {
 }
 
 /// Writes the rows so far to `path` (a temporary file renamed over it).
-pub fn write_soak_csv(path: &Path, rows: &[SoakRow]) -> anyhow::Result<()> {
+pub(crate) fn write_soak_csv(path: &Path, rows: &[SoakRow]) -> anyhow::Result<()> {
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty());
     let dir = dir.unwrap_or(Path::new("."));
     let name = path.file_name().and_then(|n| n.to_str());

@@ -18,13 +18,13 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// The file that holds the state of an unfinished run.
-pub const CHECKPOINT: &str = "checkpoint.json";
+pub(crate) const CHECKPOINT: &str = "checkpoint.json";
 
 /// The value of a checkpoint's `format` key.
-pub const CHECKPOINT_FORMAT: &str = "bailab-checkpoint/1";
+pub(crate) const CHECKPOINT_FORMAT: &str = "bailab-checkpoint/1";
 
 /// How often a run checkpoints by default (at the first chunk boundary after this long).
-pub const CHECKPOINT_EVERY: Duration = Duration::from_secs(5);
+pub(crate) const CHECKPOINT_EVERY: Duration = Duration::from_secs(5);
 
 /// The state of an unfinished run (`checkpoint.json`): the deals done so far, their exact
 /// tallies and how long each per-game file was at that point. `bailab run --resume DIR` goes on
@@ -49,9 +49,9 @@ pub struct Checkpoint {
     /// `NAME.partial`; the run writes exactly these.
     pub files: BTreeMap<String, u64>,
     /// Wall time of the sessions so far, in seconds.
-    pub elapsed_s: f64,
+    pub(crate) elapsed_s: f64,
     /// Sessions so far (1 for a run that was never resumed).
-    pub sessions: u32,
+    pub(crate) sessions: u32,
     /// The looks of the early-stopping test so far (runs with an `[sprt]` table).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub sprt: Vec<SprtStep>,
@@ -115,7 +115,7 @@ fn shell_word(s: &str) -> String {
 
 /// The files a run or a merge writes into its folder (the per-game ones also as `NAME.partial`
 /// while a run is unfinished, and every one as `NAME.<pid>.tmp` while it is written).
-pub const RUN_FILES: [&str; 9] = [
+pub(crate) const RUN_FILES: [&str; 9] = [
     "summary.csv",
     "sprt.csv",
     "matches.csv",
@@ -129,7 +129,7 @@ pub const RUN_FILES: [&str; 9] = [
 
 /// An exclusive hold on an output folder (an advisory lock on the folder itself, released when
 /// the process ends, however it ends): no two runs or merges write into one folder at once.
-pub struct FolderLock {
+pub(crate) struct FolderLock {
     _dir: Option<std::fs::File>,
 }
 
@@ -356,7 +356,7 @@ fn check_range(
 
 /// The absolute folder agent files are read from in `runtime`: its project folder, or the
 /// current folder (`None` only if the current folder cannot be named).
-pub fn absolute_project(runtime: &Runtime) -> Option<PathBuf> {
+pub(crate) fn absolute_project(runtime: &Runtime) -> Option<PathBuf> {
     let folder = runtime.project.as_deref().unwrap_or(Path::new("."));
     folder
         .canonicalize()
@@ -366,7 +366,11 @@ pub fn absolute_project(runtime: &Runtime) -> Option<PathBuf> {
 
 /// Prepares the output folder of a merge: locked, refused if it holds another experiment's
 /// results or an unfinished run (unless `force`), temporary leftovers removed.
-pub fn prepare_merge(dir: &Path, exp: &Experiment, force: bool) -> anyhow::Result<FolderLock> {
+pub(crate) fn prepare_merge(
+    dir: &Path,
+    exp: &Experiment,
+    force: bool,
+) -> anyhow::Result<FolderLock> {
     let lock = FolderLock::take(dir)?;
     guard_folder(dir, exp, None, force)?;
     remove_leftovers(dir, false)?;

@@ -12,7 +12,11 @@ use crate::text::thousands;
 use std::io::Write;
 
 /// Prints the readable summary of a report.
-pub fn print_report(exp: &Experiment, r: &RunReport, out: &mut impl Write) -> std::io::Result<()> {
+pub(crate) fn print_report(
+    exp: &Experiment,
+    r: &RunReport,
+    out: &mut impl Write,
+) -> std::io::Result<()> {
     write!(out, "{}", console_summary(exp, &r.tally))?;
     if let Some(line) = describe_deal(exp) {
         writeln!(out, "{line}")?;
@@ -50,7 +54,7 @@ pub fn print_report(exp: &Experiment, r: &RunReport, out: &mut impl Write) -> st
 }
 
 /// The line the summary prints for an experiment with a `[deal]` table.
-pub fn describe_deal(exp: &Experiment) -> Option<String> {
+pub(crate) fn describe_deal(exp: &Experiment) -> Option<String> {
     struct Describe<'a>(&'a Experiment);
     impl GameVisitor for Describe<'_> {
         type Output = Option<String>;
@@ -78,7 +82,7 @@ fn percent(x: f64) -> String {
 /// games it played, its seats per game, wins, win rate per seat with its 95% interval, penalties
 /// and mean payout per seat-game with its 95% interval, the reference win rate of equal play, the
 /// payout unit, and the paired differences with their 95% intervals.
-pub fn console_summary(exp: &Experiment, t: &Tally) -> String {
+pub(crate) fn console_summary(exp: &Experiment, t: &Tally) -> String {
     let (title, unit) = crate::games::game_info(&exp.game)
         .map_or((exp.game.as_str(), "payout units"), |g| {
             (g.title, g.payout_unit)

@@ -17,11 +17,11 @@ use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
 /// The embedded default experiment (also `experiments/default.toml`).
-pub const DEFAULT_EXPERIMENT: &str = include_str!("../../../experiments/default.toml");
+pub(crate) const DEFAULT_EXPERIMENT: &str = include_str!("../../../experiments/default.toml");
 
 /// The largest experiment file read (an experiment is a few lines; this bounds the allocation):
 /// the cap of [`EXPERIMENT`] files.
-pub const MAX_EXPERIMENT_BYTES: u64 = EXPERIMENT.max;
+pub(crate) const MAX_EXPERIMENT_BYTES: u64 = EXPERIMENT.max;
 
 /// An experiment as written in its TOML file. Unknown keys are errors.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -45,7 +45,7 @@ pub struct Experiment {
     /// Games per match: each deal (and rotation) is a match of this many games, each game
     /// carrying over what the rules carry (who leads next); 1 = single games.
     #[serde(default = "one", skip_serializing_if = "is_one")]
-    pub match_games: u32,
+    pub(crate) match_games: u32,
     /// The master seed.
     #[serde(default)]
     pub seed: u64,
@@ -86,7 +86,7 @@ pub struct Runtime {
 impl Runtime {
     /// The runtime of an experiment read from `file`: its agent files are read from the file's
     /// project folder ([`project_dir`]), and no program's own agents.
-    pub fn of_file(file: &Path) -> Runtime {
+    pub(crate) fn of_file(file: &Path) -> Runtime {
         Runtime {
             project: Some(project_dir(file)),
             host: Host::default(),
@@ -259,7 +259,7 @@ impl Experiment {
     }
 
     /// The key the agent of `spec` is tallied by in this experiment's game (see [`AgentKey`]).
-    pub fn agent_key(&self, spec: &str) -> AgentKey {
+    pub(crate) fn agent_key(&self, spec: &str) -> AgentKey {
         agent_key_in(&self.game, spec)
     }
 
@@ -282,7 +282,7 @@ impl Experiment {
 
     /// The output folder as written: `output`, or `results/<name>`; relative to the project
     /// folder (see [`project_dir`]).
-    pub fn output_dir(&self) -> String {
+    pub(crate) fn output_dir(&self) -> String {
         self.output
             .clone()
             .unwrap_or_else(|| format!("results/{}", self.name))
@@ -291,7 +291,7 @@ impl Experiment {
     /// The output folder of an experiment read from `file` (`None`: the embedded default, read
     /// as if it were `experiments/default.toml` of the current folder): [`Experiment::output_dir`]
     /// under the experiment's project folder, unless it is absolute.
-    pub fn resolve_output(&self, file: Option<&Path>) -> PathBuf {
+    pub(crate) fn resolve_output(&self, file: Option<&Path>) -> PathBuf {
         let out = PathBuf::from(self.output_dir());
         if out.is_absolute() {
             return out;
@@ -305,7 +305,7 @@ impl Experiment {
     /// The same study as `other`: every key equal but where the results go (`output`) and which
     /// optional per-game files are written (`games_csv`, `records`). Otherwise the keys that
     /// differ, each as `key: A there, B here` (self is "here").
-    pub fn differences(&self, there: &Experiment) -> Vec<String> {
+    pub(crate) fn differences(&self, there: &Experiment) -> Vec<String> {
         let (a, b) = (study_keys(there), study_keys(self));
         let mut keys: Vec<&String> = a.keys().chain(b.keys()).collect();
         keys.sort();

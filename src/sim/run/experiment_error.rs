@@ -73,7 +73,7 @@ pub struct NumberError {
     /// The smallest value.
     pub low: i64,
     /// The largest value (`i64::MAX`: none).
-    pub high: i64,
+    pub(crate) high: i64,
 }
 
 impl NumberError {

@@ -59,7 +59,7 @@ struct Row {
 /// `deals.0..deals.1`), rebuilt as the run built it. A row that cannot be a game of the
 /// experiment (a bad number, the wrong agents for its seats, payouts that do not sum to zero,
 /// a game out of order) is an error naming the file and its line.
-pub fn tally_of(
+pub(crate) fn tally_of(
     exp: &Experiment,
     deals: (u64, u64),
     path: &Path,

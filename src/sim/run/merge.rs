@@ -35,7 +35,7 @@ fn merge_files() -> Vec<&'static str> {
 /// `output`, relative to the current folder): exactly the files one run would have written,
 /// moved into place only when all of them are written. Result files already there are refused
 /// unless `force`. Returns the experiment and the merged report, for printing.
-pub fn merge_run(
+pub(crate) fn merge_run(
     dirs: &[PathBuf],
     output: Option<PathBuf>,
     force: bool,

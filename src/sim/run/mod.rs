@@ -2,13 +2,13 @@
 //! run writes and prints.
 
 pub mod checkpoint;
-pub mod console;
+pub(crate) mod console;
 pub mod experiment;
 pub mod experiment_error;
 pub mod games_csv;
 pub mod integrity;
 pub mod merge;
-pub mod pace;
+pub(crate) mod pace;
 pub mod report;
 pub mod runner;
 pub mod summary;

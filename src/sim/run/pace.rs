@@ -28,10 +28,10 @@ fn progress_bar(done: u64, total: u64, quiet: bool) -> Option<indicatif::Progres
 }
 
 /// A run estimated to need longer than this gets a warning (it still runs).
-pub const WARN_LONGER_THAN: Duration = Duration::from_secs(24 * 3600);
+pub(crate) const WARN_LONGER_THAN: Duration = Duration::from_secs(24 * 3600);
 
 /// A duration in words: seconds, minutes, hours, days or years.
-pub fn human_duration(seconds: f64) -> String {
+pub(crate) fn human_duration(seconds: f64) -> String {
     let (value, unit) = match seconds {
         s if s < 120.0 => (s, "s"),
         s if s < 2.0 * 3600.0 => (s / 60.0, "min"),

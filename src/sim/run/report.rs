@@ -19,7 +19,7 @@ use std::path::PathBuf;
 /// finished run or merge.
 /// A shard's `tally.json` keeps the digests of the agent files it read (`agent_files`) and is
 /// sealed (see [`TallyFile::to_file_text`]).
-pub fn write_results(
+pub(crate) fn write_results(
     (exp, runtime): (&Experiment, &Runtime),
     shard: Option<Shard>,
     deals: (u64, u64),
@@ -99,11 +99,11 @@ pub struct RunReport {
     /// Threads used (`None` for a merge of shards).
     pub threads: Option<usize>,
     /// Sessions the run took (more than 1 when it was resumed).
-    pub sessions: u32,
+    pub(crate) sessions: u32,
     /// The deal the last session resumed at, if it was resumed.
     pub resumed_from: Option<u64>,
     /// How the early-stopping test ended, for an experiment with an `[sprt]` table.
     pub sprt: Option<SprtOutcome>,
     /// The looks of that test, in order (`sprt.csv`).
-    pub sprt_steps: Vec<SprtStep>,
+    pub(crate) sprt_steps: Vec<SprtStep>,
 }

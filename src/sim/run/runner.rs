@@ -164,7 +164,7 @@ fn play_deal<S: GameState>(
 }
 
 /// The checked plan of an experiment's `[deal]` table, if it has one.
-pub fn deal_plan<G: GameKind>(game: &G, exp: &Experiment) -> Option<DealPlan> {
+pub(crate) fn deal_plan<G: GameKind>(game: &G, exp: &Experiment) -> Option<DealPlan> {
     exp.deal
         .as_ref()
         .map(|d| d.check(game).expect("checked by Experiment::check"))
@@ -173,7 +173,7 @@ pub fn deal_plan<G: GameKind>(game: &G, exp: &Experiment) -> Option<DealPlan> {
 /// The deal loop of an experiment: every rotation, each a match of `exp.match_games` games, the
 /// agents seated by the experiment's rotation; with a plan, every deal fixes its cards and fills
 /// the rest from the deal's own stream.
-pub fn experiment_loop<'a, G: GameKind>(
+pub(crate) fn experiment_loop<'a, G: GameKind>(
     game: &'a G,
     plan: Option<&'a DealPlan>,
     exp: &Experiment,
@@ -696,17 +696,17 @@ fn seat_tallies(exp: &Experiment, agents: &[String]) -> Vec<[usize; MAX_SEATS]> 
 
 /// The speed of an experiment's matchup (see [`throughput`]).
 #[derive(Copy, Clone, Debug)]
-pub struct Throughput {
+pub(crate) struct Throughput {
     /// Games played per second.
-    pub games_per_s: f64,
+    pub(crate) games_per_s: f64,
     /// Mean turns per game ([`Outcome::turns`]): games/s compares games of different lengths,
     /// games/s × turns/game compares the work per turn.
-    pub turns_per_game: f64,
+    pub(crate) turns_per_game: f64,
 }
 
 /// The speed of an experiment's matchup in `runtime` on `threads` threads over `deals` deals
 /// (no files).
-pub fn throughput(
+pub(crate) fn throughput(
     (exp, runtime): (&Experiment, &Runtime),
     threads: usize,
     deals: u64,

@@ -19,7 +19,7 @@ pub fn seats_of(exp: &Experiment, name: &str) -> usize {
 
 /// The rows of `summary.csv`: one `agent` row per agent, one `pair` row per pair of agents
 /// (the paired per-deal difference of mean payouts, `agent` minus `versus`).
-pub fn summary_rows(exp: &Experiment, t: &Tally) -> Vec<Vec<String>> {
+pub(crate) fn summary_rows(exp: &Experiment, t: &Tally) -> Vec<Vec<String>> {
     let study = study_columns(&exp.game, exp.variant(), exp.players());
     let mut rows = Vec::new();
     for (name, a) in t.agents.iter().zip(&t.per_agent) {
@@ -81,13 +81,13 @@ fn column(header: &[&str], name: &str) -> usize {
 }
 
 /// `summary.csv` as bytes.
-pub fn summary_csv(exp: &Experiment, t: &Tally) -> Vec<u8> {
+pub(crate) fn summary_csv(exp: &Experiment, t: &Tally) -> Vec<u8> {
     csv_bytes(&SUMMARY_HEADER, summary_rows(exp, t))
 }
 
 /// `matches.csv` as bytes: one row per agent over its seat-matches (a match's total payout at one
 /// seat; a match win is the highest total of the match, alone).
-pub fn matches_csv(exp: &Experiment, t: &Tally) -> Vec<u8> {
+pub(crate) fn matches_csv(exp: &Experiment, t: &Tally) -> Vec<u8> {
     let study = study_columns(&exp.game, exp.variant(), exp.players());
     let mut w = csv::Writer::from_writer(Vec::new());
     w.write_record(MATCHES_HEADER).expect("in memory");

@@ -5,17 +5,17 @@ use anyhow::bail;
 /// The most worker threads a run accepts: four per core, and at least 16. More threads than that
 /// only add memory and scheduling (each holds its own agents), and tens of thousands of them can
 /// exhaust the system; results never depend on the count.
-pub fn max_threads() -> usize {
+pub(crate) fn max_threads() -> usize {
     (4 * cores()).max(16)
 }
 
 /// The machine's cores (1 if unknown).
-pub fn cores() -> usize {
+pub(crate) fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 /// Checks a thread count against [`max_threads`].
-pub fn check_threads(threads: usize) -> anyhow::Result<()> {
+pub(crate) fn check_threads(threads: usize) -> anyhow::Result<()> {
     if threads == 0 {
         bail!("--threads must be at least 1");
     }

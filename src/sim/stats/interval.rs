@@ -3,7 +3,7 @@
 use statrs::distribution::{ContinuousCDF, Normal, StudentsT};
 
 /// A proportion with its Wilson 95% interval.
-pub fn wilson(successes: u64, n: u64) -> (f64, f64, f64) {
+pub(crate) fn wilson(successes: u64, n: u64) -> (f64, f64, f64) {
     if n == 0 {
         return (f64::NAN, f64::NAN, f64::NAN);
     }
@@ -24,7 +24,7 @@ const T_EXPANSION_FROM: f64 = 1000.0;
 /// Cornish–Fisher expansion around the normal quantile to the 1/df³ term, which agrees with
 /// statrs to 10⁻¹² at 1,000 and 10,000 degrees of freedom; statrs' own answer drifts above about
 /// 50,000 (1.9598 at 10⁶, 1.83 at 10⁷, where the quantile is 1.95997).
-pub fn t_975(df: f64) -> f64 {
+pub(crate) fn t_975(df: f64) -> f64 {
     if df < T_EXPANSION_FROM {
         return StudentsT::new(0.0, 1.0, df)
             .expect("df > 0")
@@ -39,11 +39,11 @@ pub fn t_975(df: f64) -> f64 {
 }
 
 /// The 97.5% quantile of the standard normal distribution.
-pub const Z_975: f64 = 1.959_963_984_540_054;
+pub(crate) const Z_975: f64 = 1.959_963_984_540_054;
 
 /// Mean, standard deviation and Student-t 95% interval from exact sums of `n` values divided by
 /// `scale`: returns `(mean, lo, hi, sd)`.
-pub fn mean_interval(sum: i128, sum_sq: i128, n: u64, scale: f64) -> (f64, f64, f64, f64) {
+pub(crate) fn mean_interval(sum: i128, sum_sq: i128, n: u64, scale: f64) -> (f64, f64, f64, f64) {
     if n == 0 {
         return (f64::NAN, f64::NAN, f64::NAN, f64::NAN);
     }

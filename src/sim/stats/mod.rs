@@ -1,6 +1,6 @@
 //! Statistics: tallies and intervals, ratings and sequential tests.
 
-pub mod interval;
+pub(crate) mod interval;
 pub mod ratings;
 pub mod sprt;
 pub mod sprt_error;

@@ -8,7 +8,7 @@ use crate::sim::stats::interval::Z_975;
 
 /// One pair's result: agent `a` minus agent `b`, in payout units per game.
 #[derive(Copy, Clone, Debug, PartialEq)]
-pub struct PairResult {
+pub(crate) struct PairResult {
     /// Index of the first agent.
     pub a: usize,
     /// Index of the second agent.
@@ -16,12 +16,12 @@ pub struct PairResult {
     /// Mean paired payout difference `a − b` per game.
     pub mean: f64,
     /// The variance of that mean (the squared standard error).
-    pub variance: f64,
+    pub(crate) variance: f64,
 }
 
 /// A fitted rating with its 95% interval (NaN when the agent is not linked to the anchor).
 #[derive(Copy, Clone, Debug, PartialEq)]
-pub struct Rating {
+pub(crate) struct Rating {
     /// Payout units per game above the anchor.
     pub rating: f64,
     /// Lower end of the 95% interval.
@@ -37,7 +37,7 @@ const VARIANCE_FLOOR: f64 = 1e-9;
 /// Fits the ratings of `agents` agents from `pairs`, agent `anchor` at 0. Pairs with a
 /// non-finite mean or variance (no deals, or one) are left out; an agent that no chain of pairs
 /// links to the anchor gets NaN.
-pub fn fit(agents: usize, anchor: usize, pairs: &[PairResult]) -> Vec<Rating> {
+pub(crate) fn fit(agents: usize, anchor: usize, pairs: &[PairResult]) -> Vec<Rating> {
     let used: Vec<&PairResult> = pairs
         .iter()
         .filter(|p| p.mean.is_finite() && p.variance.is_finite())

@@ -31,14 +31,14 @@ pub struct SprtConfig {
     pub h1: f64,
     /// The probability of accepting H1 when H0 holds.
     #[serde(default = "default_error_rate")]
-    pub alpha: f64,
+    pub(crate) alpha: f64,
     /// The probability of accepting H0 when H1 holds.
     #[serde(default = "default_error_rate")]
-    pub beta: f64,
+    pub(crate) beta: f64,
     /// Deals between two decisions: the test looks at the deals after every multiple of this
     /// (and at the budget, the experiment's `deals`).
     #[serde(default = "default_chunk")]
-    pub chunk: u64,
+    pub(crate) chunk: u64,
 }
 
 // The values are checked finite (see `SprtConfig::check`), so equality is an equivalence.
@@ -116,7 +116,7 @@ impl SprtConfig {
 }
 
 /// The bounds of the test: `(lower, upper) = (ln(β/(1 − α)), ln((1 − β)/α))`.
-pub fn bounds(alpha: f64, beta: f64) -> (f64, f64) {
+pub(crate) fn bounds(alpha: f64, beta: f64) -> (f64, f64) {
     ((beta / (1.0 - alpha)).ln(), ((1.0 - beta) / alpha).ln())
 }
 
@@ -132,7 +132,7 @@ pub fn llr(n: u64, sum: f64, var: f64, h0: f64, h1: f64) -> Option<f64> {
 
 /// The sum and sample variance (n − 1 in the denominator) of a pair's per-deal differences,
 /// from its exact integer sums.
-pub fn sum_and_variance(p: &PairTally) -> (f64, f64) {
+pub(crate) fn sum_and_variance(p: &PairTally) -> (f64, f64) {
     let scale = p.scale.max(1) as f64;
     let sum = p.diff_sum as f64 / scale;
     if p.deals < 2 {
@@ -163,16 +163,16 @@ pub struct SprtStep {
     /// The log-likelihood ratio (`None` while the differences have no spread).
     pub llr: Option<f64>,
     /// The mean per-deal difference A − B.
-    pub mean_diff: f64,
+    pub(crate) mean_diff: f64,
     /// The sample standard deviation of the per-deal differences.
-    pub sd_diff: f64,
+    pub(crate) sd_diff: f64,
     /// What the test says.
     pub verdict: Verdict,
 }
 
 /// The test of a run: which pair of the tally it reads, with which sign, against which bounds.
 #[derive(Clone, Debug)]
-pub struct SprtTest {
+pub(crate) struct SprtTest {
     config: SprtConfig,
     /// Agent A and agent B.
     names: (String, String),
@@ -220,17 +220,17 @@ impl SprtTest {
 
     /// The last deal (exclusive) of the chunk that starts at deal `next`: the next multiple of
     /// the test's `chunk`.
-    pub fn next_look(&self, next: u64) -> u64 {
+    pub(crate) fn next_look(&self, next: u64) -> u64 {
         (next / self.config.chunk + 1) * self.config.chunk
     }
 
     /// Whether the test looks after `done` deals of a budget of `budget`.
-    pub fn looks_at(&self, done: u64, budget: u64) -> bool {
+    pub(crate) fn looks_at(&self, done: u64, budget: u64) -> bool {
         done.is_multiple_of(self.config.chunk) || done == budget
     }
 
     /// Looks at the tally: the LLR of the deals so far and the verdict.
-    pub fn look(&self, tally: &Tally) -> SprtStep {
+    pub(crate) fn look(&self, tally: &Tally) -> SprtStep {
         let p = &tally.pairs[self.pair];
         let (sum, var) = sum_and_variance(p);
         let sum = self.sign * sum;
@@ -274,11 +274,6 @@ impl SprtTest {
             sd_diff: last.map_or(f64::NAN, |s| s.sd_diff),
         }
     }
-
-    /// The bounds `(lower, upper)`.
-    pub fn bounds(&self) -> (f64, f64) {
-        (self.lower, self.upper)
-    }
 }
 
 /// How the test ended (the `sprt` object of `meta.json` and `run.json`).
@@ -291,11 +286,11 @@ pub struct SprtOutcome {
     /// The alternative hypothesis.
     pub h1: f64,
     /// Error rate of accepting H1 under H0.
-    pub alpha: f64,
+    pub(crate) alpha: f64,
     /// Error rate of accepting H0 under H1.
-    pub beta: f64,
+    pub(crate) beta: f64,
     /// Deals between looks.
-    pub chunk: u64,
+    pub(crate) chunk: u64,
     /// `H0`, `H1`, or `none` (the budget ran out first).
     pub accepted: String,
     /// Deals played when it stopped.
@@ -305,13 +300,13 @@ pub struct SprtOutcome {
     /// The LLR at the last look (`None`: the differences had no spread).
     pub llr: Option<f64>,
     /// The lower bound, `ln(β/(1 − α))`.
-    pub lower: f64,
+    pub(crate) lower: f64,
     /// The upper bound, `ln((1 − β)/α)`.
     pub upper: f64,
     /// The mean per-deal difference A − B at the last look.
-    pub mean_diff: f64,
+    pub(crate) mean_diff: f64,
     /// The sample standard deviation of the per-deal differences at the last look.
-    pub sd_diff: f64,
+    pub(crate) sd_diff: f64,
 }
 
 impl SprtOutcome {
@@ -347,7 +342,7 @@ impl SprtOutcome {
 }
 
 /// `sprt.csv` as bytes: one row per look of the test, in order.
-pub fn sprt_csv(steps: &[SprtStep], outcome: &SprtOutcome) -> Vec<u8> {
+pub(crate) fn sprt_csv(steps: &[SprtStep], outcome: &SprtOutcome) -> Vec<u8> {
     let num = |x: f64| {
         if x.is_finite() {
             format!("{x:.6}")

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 /// Exact tallies of one agent over its seat-games.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct AgentTally {
+pub(crate) struct AgentTally {
     /// Seat-games played.
     pub games: u64,
     /// Seat-games won.
@@ -16,13 +16,13 @@ pub struct AgentTally {
     /// Seat-games in drawn games.
     pub draws: u64,
     /// Sum of payouts.
-    pub payout_sum: i64,
+    pub(crate) payout_sum: i64,
     /// Sum of squared payouts.
-    pub payout_sq: i128,
+    pub(crate) payout_sq: i128,
     /// Sum of the hand values of its wins.
-    pub win_value_sum: u64,
+    pub(crate) win_value_sum: u64,
     /// Penalties paid (§5.3).
-    pub penalties: u64,
+    pub(crate) penalties: u64,
 }
 
 /// Exact tallies of the per-deal payout difference of agent `a` minus agent `b`. With `c_a`,
@@ -37,11 +37,11 @@ pub struct PairTally {
     /// Deals in which both played.
     pub deals: u64,
     /// `Σ D`.
-    pub diff_sum: i128,
+    pub(crate) diff_sum: i128,
     /// `Σ D²`.
-    pub diff_sq: i128,
+    pub(crate) diff_sq: i128,
     /// `c_a · c_b`.
-    pub scale: i64,
+    pub(crate) scale: i64,
 }
 
 /// Exact tallies of one agent over its seat-matches (experiments whose deals are matches of
@@ -53,9 +53,9 @@ pub struct MatchTally {
     /// Seat-matches whose total payout was the match's highest, alone.
     pub wins: u64,
     /// Sum of match totals.
-    pub payout_sum: i64,
+    pub(crate) payout_sum: i64,
     /// Sum of squared match totals.
-    pub payout_sq: i128,
+    pub(crate) payout_sq: i128,
 }
 
 /// The tallies of a study: one entry per distinct agent spec and per pair of them.
@@ -66,7 +66,7 @@ pub struct Tally {
     /// written as the first seat writes it).
     pub agents: Vec<String>,
     /// Per-agent tallies, parallel to `agents`.
-    pub per_agent: Vec<AgentTally>,
+    pub(crate) per_agent: Vec<AgentTally>,
     /// One entry per pair `a < b`.
     pub pairs: Vec<PairTally>,
     /// Games played.
@@ -127,7 +127,7 @@ impl Tally {
 
     /// Adds the matches of one deal: `outcomes` holds consecutive matches of `k` games;
     /// `seat_agent(g, s)` is the agent index at seat `s` in game `g`.
-    pub fn add_matches(
+    pub(crate) fn add_matches(
         &mut self,
         outcomes: &[Outcome],
         k: usize,
@@ -157,7 +157,11 @@ impl Tally {
     }
 
     /// Adds the games of one deal. `seat_agent(g, s)` is the agent index at seat `s` in game `g`.
-    pub fn add_deal(&mut self, outcomes: &[Outcome], seat_agent: impl Fn(usize, usize) -> usize) {
+    pub(crate) fn add_deal(
+        &mut self,
+        outcomes: &[Outcome],
+        seat_agent: impl Fn(usize, usize) -> usize,
+    ) {
         let mut sum = [0i64; MAX_SEATS];
         let mut count = [0i64; MAX_SEATS];
         for (g, o) in outcomes.iter().enumerate() {

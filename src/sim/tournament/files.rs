@@ -15,14 +15,14 @@ use serde::{Deserialize, Serialize};
 use std::path::Path;
 
 /// The value of `tournament.json`'s `format` key.
-pub const TOURNAMENT_FORMAT: &str = "bailab-tournament-1";
+pub(crate) const TOURNAMENT_FORMAT: &str = "bailab-tournament-1";
 
 /// The file that says a folder holds a tournament.
-pub const TOURNAMENT_FILE: &str = "tournament.json";
+pub(crate) const TOURNAMENT_FILE: &str = "tournament.json";
 
 /// One table as `tournament.json` lists it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct TableEntry {
+pub(crate) struct TableEntry {
     /// Its index.
     pub index: usize,
     /// The agent spec of each seat (before rotation).
@@ -30,13 +30,13 @@ pub struct TableEntry {
     /// Its folder, relative to the tournament's.
     pub dir: String,
     /// Deals played so far (of its range).
-    pub deals_done: u64,
+    pub(crate) deals_done: u64,
 }
 
 /// `tournament.json`: the tournament, the shard played (if any), its tables and whether every
 /// table is done.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct TournamentFile {
+pub(crate) struct TournamentFile {
     /// Always [`TOURNAMENT_FORMAT`].
     pub format: String,
     /// The tournament as played.
@@ -50,7 +50,7 @@ pub struct TournamentFile {
 }
 
 /// Reads a folder's `tournament.json`, if it has one.
-pub fn read_tournament_file(dir: &Path) -> anyhow::Result<Option<TournamentFile>> {
+pub(crate) fn read_tournament_file(dir: &Path) -> anyhow::Result<Option<TournamentFile>> {
     let path = dir.join(TOURNAMENT_FILE);
     let text = match read_text(&path, TALLY) {
         Ok(t) => t,
@@ -78,7 +78,7 @@ impl Tournament {
     }
 
     /// `pairs.csv`: one row per ordered pair that played, agent minus versus, per game.
-    pub fn pairs_csv(&self, s: &Standings) -> Vec<u8> {
+    pub(crate) fn pairs_csv(&self, s: &Standings) -> Vec<u8> {
         let k = self.agents.len();
         let rows = (0..k)
             .flat_map(|i| (0..k).filter(move |&j| j != i).map(move |j| (i, j)))
@@ -102,7 +102,7 @@ impl Tournament {
     }
 
     /// `crosstable.csv`: row agent minus column agent, mean paired payout difference per game.
-    pub fn crosstable_csv(&self, s: &Standings) -> Vec<u8> {
+    pub(crate) fn crosstable_csv(&self, s: &Standings) -> Vec<u8> {
         let k = self.agents.len();
         let mut header = vec!["agent"];
         header.extend(self.agents.iter().map(String::as_str));
@@ -120,7 +120,7 @@ impl Tournament {
     }
 
     /// `ratings.csv`: the agents by rating, with their intervals.
-    pub fn ratings_csv(&self, s: &Standings) -> Vec<u8> {
+    pub(crate) fn ratings_csv(&self, s: &Standings) -> Vec<u8> {
         let rows = s
             .order()
             .into_iter()
@@ -146,7 +146,7 @@ impl Tournament {
 
 /// Writes the deterministic files: `pairs.csv`, `crosstable.csv`, `ratings.csv` and
 /// `tournament.json` (last, so that a folder whose file says complete has the others).
-pub fn write_files(
+pub(crate) fn write_files(
     t: &Tournament,
     dir: &Path,
     file: &TournamentFile,
@@ -187,7 +187,7 @@ fn first_command(dir: &Path) -> String {
 /// `run.json`: the wall time of each table in `file` (over all its sessions, or the sum of its
 /// shards' after a merge) and their sum, this session's time (`None` for a merge) and the
 /// machine.
-pub fn write_run_json(
+pub(crate) fn write_run_json(
     dir: &Path,
     file: &TournamentFile,
     threads: Option<usize>,

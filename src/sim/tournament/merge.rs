@@ -13,18 +13,18 @@ use anyhow::{bail, Context};
 use std::path::PathBuf;
 
 /// A merged tournament: what `bailab merge` prints.
-pub struct MergedTournament {
+pub(crate) struct MergedTournament {
     /// The tournament.
     pub tournament: Tournament,
     /// Its standings over the merged tables.
-    pub standings: Standings,
+    pub(crate) standings: Standings,
     /// The folder merged into.
     pub dir: PathBuf,
 }
 
 /// Merges tournament shard folders: each table's shards into `output/tables/NN` (as
 /// [`merge_run`] does for a run), then the tournament's files.
-pub fn merge_tournament(
+pub(crate) fn merge_tournament(
     dirs: &[PathBuf],
     output: Option<PathBuf>,
     force: bool,

@@ -6,4 +6,4 @@ pub mod merge;
 pub mod play;
 pub mod spec;
 pub mod spec_error;
-pub mod standings;
+pub(crate) mod standings;

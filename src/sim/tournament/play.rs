@@ -16,14 +16,14 @@ use crate::sim::tournament::files::{
 use crate::sim::tournament::spec::{Table, Tournament};
 use crate::sim::tournament::standings::{table_deals, Standings};
 use anyhow::{bail, Context};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// How to play a tournament (command-line settings, not part of the study).
 #[derive(Clone, Debug, Default)]
-pub struct TournamentOptions {
+pub(crate) struct TournamentOptions {
     /// Worker threads per table (default: all cores).
     pub threads: Option<usize>,
     /// Play only this shard of every table's deals.
@@ -41,15 +41,13 @@ pub struct TournamentOptions {
 }
 
 /// What a tournament session produced.
-pub struct TournamentReport {
-    /// The folder.
-    pub dir: PathBuf,
+pub(crate) struct TournamentReport {
     /// The standings over what was played.
-    pub standings: Standings,
+    pub(crate) standings: Standings,
     /// Whether every table is done.
     pub complete: bool,
     /// Whether the time budget ran out (rather than a stop request).
-    pub budget_spent: bool,
+    pub(crate) budget_spent: bool,
     /// Seconds this session played.
     pub elapsed: f64,
 }
@@ -150,7 +148,7 @@ fn budget_flag(
 
 /// Plays (or goes on with) tournament `t` in folder `dir` and writes its files. Stopped by
 /// `opts.stop` or the time budget, it writes the files of what was played, marked partial.
-pub fn run_tournament(
+pub(crate) fn run_tournament(
     t: &Tournament,
     dir: &Path,
     opts: &TournamentOptions,
@@ -209,7 +207,6 @@ pub fn run_tournament(
     let threads = Some(opts.threads.unwrap_or_else(cores));
     write_run_json(dir, &file, threads, Some(elapsed))?;
     Ok(TournamentReport {
-        dir: dir.to_path_buf(),
         standings,
         complete: !stopped,
         budget_spent: spent.load(Ordering::SeqCst),

@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 /// How the agents are seated in tables.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
-pub enum SeatingScheme {
+pub(crate) enum SeatingScheme {
     /// Every pair of agents head to head: the two alternate round the table (A, B, A, B, …) and
     /// every deal is played in every rotation, so each sits in every seat.
     #[default]
@@ -55,10 +55,10 @@ pub struct Tournament {
     pub seed: u64,
     /// How agents are seated.
     #[serde(default)]
-    pub seating: SeatingScheme,
+    pub(crate) seating: SeatingScheme,
     /// The agent whose rating is 0 (default: the first).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub anchor: Option<String>,
+    pub(crate) anchor: Option<String>,
     /// Output folder (default `results/tournament-<name>`), relative to the project folder.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub output: Option<String>,
@@ -69,7 +69,7 @@ pub struct Tournament {
     /// Stop after this many minutes of play (the table under way keeps a checkpoint;
     /// `--resume` goes on). Not part of the study: results do not depend on it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub budget_minutes: Option<f64>,
+    pub(crate) budget_minutes: Option<f64>,
     /// The project folder agent files are read from (see [`Runtime::project`]).
     #[serde(skip)]
     pub project: Option<PathBuf>,
@@ -126,7 +126,7 @@ impl Tournament {
     }
 
     /// Fills the variant and the seat count when not given.
-    pub fn fill_defaults(&mut self) -> Result<(), TournamentKeyError> {
+    pub(crate) fn fill_defaults(&mut self) -> Result<(), TournamentKeyError> {
         let info = game_info(&self.game).map_err(TournamentKeyError::Game)?;
         if self.variant.is_empty() {
             self.variant = info.variants[0].to_string();
@@ -202,7 +202,7 @@ impl Tournament {
     }
 
     /// The anchor's index among the agents.
-    pub fn anchor_index(&self) -> usize {
+    pub(crate) fn anchor_index(&self) -> usize {
         self.anchor
             .as_ref()
             .and_then(|a| self.agents.iter().position(|x| x == a))
@@ -210,7 +210,7 @@ impl Tournament {
     }
 
     /// The output folder as written: `output`, or `results/tournament-<name>`.
-    pub fn output_dir(&self) -> String {
+    pub(crate) fn output_dir(&self) -> String {
         self.output
             .clone()
             .unwrap_or_else(|| format!("results/tournament-{}", self.name))
@@ -218,7 +218,7 @@ impl Tournament {
 
     /// The output folder of a tournament read from `file`, under its project folder unless
     /// absolute (`None`: relative to the current folder).
-    pub fn resolve_output(&self, file: Option<&Path>) -> PathBuf {
+    pub(crate) fn resolve_output(&self, file: Option<&Path>) -> PathBuf {
         let out = PathBuf::from(self.output_dir());
         match file {
             Some(f) if !out.is_absolute() => project_dir(f).join(out),
@@ -227,7 +227,7 @@ impl Tournament {
     }
 
     /// The agent indices of each table, in order: pairs `(i, j)`, `i < j`, or every subset.
-    pub fn table_agents(&self) -> Vec<Vec<usize>> {
+    pub(crate) fn table_agents(&self) -> Vec<Vec<usize>> {
         let k = self.agents.len();
         match self.seating {
             SeatingScheme::Pairs => (0..k)
@@ -278,7 +278,7 @@ impl Tournament {
     }
 
     /// The same study as `other` (every key but `output` and `budget_minutes`).
-    pub fn same_study(&self, other: &Tournament) -> bool {
+    pub(crate) fn same_study(&self, other: &Tournament) -> bool {
         let strip = |t: &Tournament| Tournament {
             output: None,
             budget_minutes: None,

@@ -7,13 +7,13 @@ use crate::sim::stats::tally::Tally;
 use crate::sim::tournament::spec::Tournament;
 
 /// The deals a table's tally holds (every pair of a table plays every deal).
-pub fn table_deals(tally: &Tally) -> u64 {
+pub(crate) fn table_deals(tally: &Tally) -> u64 {
     tally.pairs.first().map_or(0, |p| p.deals)
 }
 
 /// Table tallies that cannot be pooled into one tournament's standings.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum StandingsError {
+pub(crate) enum StandingsError {
     /// A table seated an agent the tournament does not list.
     #[error("agent '{0}' is not in the tournament")]
     NotInTournament(String),
@@ -24,7 +24,7 @@ pub enum StandingsError {
 
 /// The pooled paired results of one pair of agents over the tables where both sat.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct PairStat {
+pub(crate) struct PairStat {
     /// Deals played.
     pub deals: u64,
     /// Games played.
@@ -32,14 +32,14 @@ pub struct PairStat {
     /// `Σ D` of agent `a` minus `b` (see [`crate::sim::stats::tally::PairTally`]).
     pub sum: i128,
     /// `Σ D²`.
-    pub sum_sq: i128,
+    pub(crate) sum_sq: i128,
     /// `c_a · c_b`, the same in every table of a tournament.
-    pub scale: i64,
+    pub(crate) scale: i64,
 }
 
 impl PairStat {
     /// `(mean, lo, hi, sd)` of the per-deal difference, per game.
-    pub fn interval(&self) -> (f64, f64, f64, f64) {
+    pub(crate) fn interval(&self) -> (f64, f64, f64, f64) {
         mean_interval(self.sum, self.sum_sq, self.deals, self.scale.max(1) as f64)
     }
 }
@@ -47,7 +47,7 @@ impl PairStat {
 /// The results of a tournament: the pooled pair statistics (`pairs[i][j]`, `i < j`, agent `i`
 /// minus `j`) and the ratings fitted from them.
 #[derive(Clone, Debug)]
-pub struct Standings {
+pub(crate) struct Standings {
     /// Pair statistics, indexed `[i][j]` for `i < j`.
     pub pairs: Vec<Vec<PairStat>>,
     /// One rating per agent.
@@ -60,7 +60,7 @@ pub struct Standings {
 
 impl Tournament {
     /// Pools the tallies of the tables played so far (`None`: not started) into standings.
-    pub fn standings(&self, tallies: &[Option<Tally>]) -> Result<Standings, StandingsError> {
+    pub(crate) fn standings(&self, tallies: &[Option<Tally>]) -> Result<Standings, StandingsError> {
         let k = self.agents.len();
         let mut pairs = vec![vec![PairStat::default(); k]; k];
         let (mut deals, mut games) = (vec![0u64; k], vec![0u64; k]);
@@ -111,7 +111,7 @@ impl Tournament {
 
 impl Standings {
     /// The result of agent `i` minus agent `j` (`i != j`): `(mean, lo, hi)`, and the pair's stats.
-    pub fn versus(&self, i: usize, j: usize) -> ((f64, f64, f64), &PairStat) {
+    pub(crate) fn versus(&self, i: usize, j: usize) -> ((f64, f64, f64), &PairStat) {
         let s = &self.pairs[i.min(j)][i.max(j)];
         let (m, lo, hi, _) = s.interval();
         if i < j {

@@ -5,7 +5,7 @@ use crate::study::plot::label::{decimals, signed};
 use crate::study::plot::read::Est;
 
 /// `text` escaped for HTML text and attribute values.
-pub fn esc(text: &str) -> String {
+pub(crate) fn esc(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
@@ -21,19 +21,19 @@ pub fn esc(text: &str) -> String {
 }
 
 /// Decimals that show an interval of width `w` to about a tenth of its width (at most 4).
-pub fn decimals_for(w: f64) -> usize {
+pub(crate) fn decimals_for(w: f64) -> usize {
     decimals(w).saturating_sub(1).min(4)
 }
 
 /// Decimals for a difference or payout whose interval is `w` wide: a third of it shows (as
 /// the charts write them).
-pub fn diff_decimals(w: f64) -> usize {
+pub(crate) fn diff_decimals(w: f64) -> usize {
     decimals(w / 3.0).saturating_sub(1).min(4)
 }
 
 /// An estimate with its interval as HTML: `+0.96 [+0.43, +1.49]`, signed (differences,
 /// payouts), the interval in small grey text.
-pub fn signed_est(e: &Est) -> String {
+pub(crate) fn signed_est(e: &Est) -> String {
     let d = diff_decimals(e.hi - e.lo);
     format!(
         "{} <span class=\"ci\">[{}, {}]</span>",
@@ -44,7 +44,7 @@ pub fn signed_est(e: &Est) -> String {
 }
 
 /// A share with its interval as HTML: `25.6% [24.7, 26.6]`.
-pub fn share_est(e: &Est) -> String {
+pub(crate) fn share_est(e: &Est) -> String {
     let d = decimals_for(100.0 * (e.hi - e.lo));
     format!(
         "{:.*}% <span class=\"ci\">[{:.*}, {:.*}]</span>",
@@ -135,7 +135,7 @@ pub fn part(heading: &str, sentence: &str) -> String {
 
 /// A chart of `bailab plot` inlined: the SVG's fixed size and namespace attribute dropped (an
 /// inline SVG in HTML needs neither), so it scales to the page through its `viewBox`.
-pub fn figure(svg: &str) -> String {
+pub(crate) fn figure(svg: &str) -> String {
     let svg = svg.trim_start_matches("<?xml version=\"1.0\" encoding=\"UTF-8\"?>");
     let svg = match svg.find('>') {
         Some(end) if svg.starts_with("<svg") => {
@@ -161,7 +161,7 @@ pub fn pre(text: &str) -> String {
 }
 
 /// `inner` folded away under `summary`.
-pub fn details(summary: &str, inner: &str) -> String {
+pub(crate) fn details(summary: &str, inner: &str) -> String {
     format!(
         "<details><summary>{}</summary>\n{inner}</details>\n",
         esc(summary)
@@ -169,7 +169,7 @@ pub fn details(summary: &str, inner: &str) -> String {
 }
 
 /// A duration in seconds as `12.3 s`, `4 min 05 s` or `2 h 03 min`.
-pub fn duration(s: f64) -> String {
+pub(crate) fn duration(s: f64) -> String {
     if s < 120.0 {
         format!("{s:.1} s")
     } else if s < 7200.0 {
@@ -184,12 +184,12 @@ pub fn duration(s: f64) -> String {
 }
 
 /// [`duration`] of a time when there is one, else nothing.
-pub fn duration_or_empty(s: Option<f64>) -> String {
+pub(crate) fn duration_or_empty(s: Option<f64>) -> String {
     s.map_or(String::new(), duration)
 }
 
 /// The style sheet: system fonts only, nothing fetched.
-pub const CSS: &str = "
+pub(crate) const CSS: &str = "
 body { font-family: system-ui, -apple-system, 'Segoe UI', Roboto, 'DejaVu Sans', sans-serif;
   margin: 0 auto; max-width: 1180px; padding: 1.5em 2em 4em; color: #1d1d1f; line-height: 1.45; }
 h1 { font-size: 1.8em; margin-bottom: 0.2em; }
@@ -263,7 +263,7 @@ pub fn page(title: &str, intro: &str, toc: &[(String, String, String)], body: &s
 }
 
 /// The marker in every page's head, by which `bailab report` knows a file it may replace.
-pub const GENERATOR: &str = "<meta name=\"generator\" content=\"bailab report";
+pub(crate) const GENERATOR: &str = "<meta name=\"generator\" content=\"bailab report";
 
 #[cfg(test)]
 mod tests {

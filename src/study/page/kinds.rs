@@ -26,7 +26,8 @@ pub enum Input {
 }
 
 /// What a folder or file must be, for error messages.
-pub const EXPECTED: &str = "expected a bailab output: a run folder (summary.csv and meta.json), a \
+pub(crate) const EXPECTED: &str =
+    "expected a bailab output: a run folder (summary.csv and meta.json), a \
      tournament folder (tournament.json), a deals folder (distributions.csv), an equity folder \
      (equity.csv), a tune or learn report (NAME.report.csv, or a folder holding one) or an ISMCTS \
      strength CSV (iters, mean_diff, ms_per_decision columns)";

@@ -5,13 +5,13 @@
 //! ([`compare`]). [`build`] reads everything before [`write()`] writes the page through a
 //! temporary file, so an error leaves an earlier page untouched.
 
-pub mod compare;
+pub(crate) mod compare;
 pub mod html;
 pub mod kinds;
 pub mod run;
 pub mod section;
 pub(crate) mod shared;
-pub mod studies;
+pub(crate) mod studies;
 pub mod tournament;
 
 pub use section::{Column, Section};

@@ -428,7 +428,7 @@ pub fn learn(report: &Path) -> anyhow::Result<Section> {
 }
 
 /// An ISMCTS strength table: strength and time per decision against iterations.
-pub fn strength(path: &Path) -> anyhow::Result<Section> {
+pub(crate) fn strength(path: &Path) -> anyhow::Result<Section> {
     let csv = Csv::read(path)?;
     let ctx = crate::study::plot::charts::Context::find(path, &Default::default())?;
     let game = ctx.game.map_or(String::new(), |g| g.name.to_string());

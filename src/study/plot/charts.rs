@@ -16,7 +16,7 @@ use std::path::Path;
 /// `<stem>/*/meta.json` (the runs a summary CSV such as `ismcts-strength.csv` was made from);
 /// `--game` overrides the game.
 #[derive(Clone, Debug, Default)]
-pub struct Context {
+pub(crate) struct Context {
     /// The game, when known.
     pub game: Option<&'static GameInfo>,
     /// The variant, when known.
@@ -24,7 +24,7 @@ pub struct Context {
     /// The run's name (or the CSV's folder or stem).
     pub name: String,
     /// The CSV's file stem (the SVG's name).
-    pub stem: String,
+    pub(crate) stem: String,
     /// The run's agents, when known.
     pub agents: Vec<String>,
     /// `--title`.
@@ -84,7 +84,7 @@ impl Context {
     /// Takes the game and variant from the CSV's own `game` and `variant` columns (first row)
     /// when neither `meta.json` nor `--game` gave them: result CSVs name their study on every
     /// row, so one copied away from its folder still plots with its unit and title.
-    pub fn read_columns(&mut self, csv: &Csv) {
+    pub(crate) fn read_columns(&mut self, csv: &Csv) {
         let has = |name: &str| csv.header.iter().any(|h| h == name);
         let Some(row) = csv.rows().next() else {
             return;
@@ -555,7 +555,7 @@ fn tune(rows: &[TuneRow], ctx: &Context) -> anyhow::Result<String> {
 
 /// A forest of estimates with their 95% intervals and a line at zero, one row per label (a
 /// tournament's ratings), for pages that draw charts of their own data.
-pub fn estimates(
+pub(crate) fn estimates(
     title: &str,
     caption: &str,
     x_desc: &str,
@@ -592,7 +592,7 @@ pub fn estimates(
 
 /// Estimates against a count on a log axis (a rating against ISMCTS iterations), with interval
 /// bars, a zero line and a note above each point.
-pub fn rating_curve(
+pub(crate) fn rating_curve(
     title: &str,
     y_desc: &str,
     points: Vec<(f64, Est, String)>,

@@ -11,10 +11,10 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 /// The drawing area of one SVG.
-pub type Area<'a> = DrawingArea<SVGBackend<'a>, Shift>;
+pub(crate) type Area<'a> = DrawingArea<SVGBackend<'a>, Shift>;
 
 /// The colours of series, distinguishable by colour-blind readers (Okabe and Ito).
-pub const PALETTE: [RGBColor; 6] = [
+pub(crate) const PALETTE: [RGBColor; 6] = [
     RGBColor(0, 114, 178),
     RGBColor(230, 159, 0),
     RGBColor(0, 158, 115),
@@ -23,7 +23,7 @@ pub const PALETTE: [RGBColor; 6] = [
     RGBColor(86, 180, 233),
 ];
 /// The colour of interval bars (`#222222`).
-pub const INTERVAL: RGBColor = RGBColor(34, 34, 34);
+pub(crate) const INTERVAL: RGBColor = RGBColor(34, 34, 34);
 /// The colour of the zero line (`#888888`).
 pub const ZERO: RGBColor = RGBColor(136, 136, 136);
 const FONT: &str = "sans-serif";
@@ -32,7 +32,7 @@ const TITLE: f64 = 26.0;
 const CAPTION: f64 = 20.0;
 const TEXT: f64 = 17.0;
 /// The width of every chart, in pixels.
-pub const WIDTH: u32 = 960;
+pub(crate) const WIDTH: u32 = 960;
 const ROW_PX: u32 = 34;
 
 /// An error of plotters as an `anyhow` error.
@@ -60,21 +60,21 @@ pub fn svg(
 }
 
 /// The height the title takes.
-pub const TITLE_PX: u32 = 40;
+pub(crate) const TITLE_PX: u32 = 40;
 
 /// One row of a forest chart.
 pub struct Item {
     /// The label left of the axis.
     pub label: String,
     /// The estimate and its interval.
-    pub est: Est,
+    pub(crate) est: Est,
     /// The bar or point colour.
-    pub color: RGBColor,
+    pub(crate) color: RGBColor,
 }
 
 /// How a forest shows each estimate.
 #[derive(Copy, Clone, PartialEq, Eq)]
-pub enum Mark {
+pub(crate) enum Mark {
     /// A bar from zero (shares).
     Bar,
     /// A point (differences, means).
@@ -82,29 +82,29 @@ pub enum Mark {
 }
 
 /// A forest chart: rows top to bottom, an estimate and its interval bar on each.
-pub struct Forest<'a> {
+pub(crate) struct Forest<'a> {
     /// The caption above the panel.
-    pub caption: String,
+    pub(crate) caption: String,
     /// The x axis description, with its unit.
-    pub x_desc: String,
+    pub(crate) x_desc: String,
     /// The rows, top first.
     pub items: Vec<Item>,
     /// Bars or points.
-    pub mark: Mark,
+    pub(crate) mark: Mark,
     /// Draw a vertical line at zero (difference charts).
-    pub zero_line: bool,
+    pub(crate) zero_line: bool,
     /// The value printed right of each interval.
     pub value: &'a dyn Fn(&Est) -> String,
     /// The tick labels of the x axis.
-    pub x_fmt: &'a dyn Fn(f64) -> String,
+    pub(crate) x_fmt: &'a dyn Fn(f64) -> String,
     /// Colour legend entries (empty: none).
-    pub legend: Vec<(String, RGBColor)>,
+    pub(crate) legend: Vec<(String, RGBColor)>,
     /// Rows after which a thin separator is drawn (e.g. between tuning rounds).
     pub breaks: Vec<usize>,
 }
 
 /// The pixel height a forest needs: its rows, and room above them for its legend.
-pub fn forest_height(f: &Forest) -> u32 {
+pub(crate) fn forest_height(f: &Forest) -> u32 {
     90 + 60 + ROW_PX * f.items.len() as u32 + legend_px(f.legend.len())
 }
 
@@ -118,12 +118,12 @@ fn legend_px(entries: usize) -> u32 {
 }
 
 /// The pixel width of the label area for these labels.
-pub fn label_width(labels: impl Iterator<Item = String>) -> u32 {
+pub(crate) fn label_width(labels: impl Iterator<Item = String>) -> u32 {
     labels.map(|l| text_px(&l, TEXT / 1.24)).max().unwrap_or(0) + 20
 }
 
 /// Draws a forest on `area`, with `label_px` pixels for the row labels.
-pub fn forest(area: &Area, f: &Forest, label_px: u32) -> anyhow::Result<()> {
+pub(crate) fn forest(area: &Area, f: &Forest, label_px: u32) -> anyhow::Result<()> {
     let n = f.items.len();
     let plot_px = area.dim_in_pixel().0.saturating_sub(label_px + 40).max(100);
     let text_w = f
@@ -198,7 +198,7 @@ type ForestChart<'a, 'b> =
 
 /// A coordinate with ticks exactly at the given values (plotters' `WithKeyPoints` over `f64`
 /// cannot take a label formatter).
-pub struct Ticks<R> {
+pub(crate) struct Ticks<R> {
     inner: R,
     keys: Vec<f64>,
 }
@@ -373,27 +373,27 @@ where
 }
 
 /// One series of a histogram: bars at integer values.
-pub struct Bars {
+pub(crate) struct Bars {
     /// The legend name.
     pub name: String,
     /// `(value, share)` pairs.
-    pub bars: Vec<(f64, Est)>,
+    pub(crate) bars: Vec<(f64, Est)>,
 }
 
 /// A histogram of shares with interval whiskers; several series side by side.
-pub struct Histogram {
+pub(crate) struct Histogram {
     /// The caption above the panel.
-    pub caption: String,
+    pub(crate) caption: String,
     /// The x axis description.
-    pub x_desc: String,
+    pub(crate) x_desc: String,
     /// The y axis description.
-    pub y_desc: String,
+    pub(crate) y_desc: String,
     /// The series.
-    pub series: Vec<Bars>,
+    pub(crate) series: Vec<Bars>,
 }
 
 /// The height of a histogram panel.
-pub const HIST_PX: u32 = 520;
+pub(crate) const HIST_PX: u32 = 520;
 
 /// The extent of a histogram: the smallest and largest bar value, the smallest gap between
 /// bar values (1 for a single value), and the top of the y axis (room above the highest
@@ -427,7 +427,7 @@ fn histogram_bounds(h: &Histogram) -> (f64, f64, f64, f64) {
 }
 
 /// Draws a histogram on `area`.
-pub fn histogram(area: &Area, h: &Histogram) -> anyhow::Result<()> {
+pub(crate) fn histogram(area: &Area, h: &Histogram) -> anyhow::Result<()> {
     let (vmin, vmax, gap, top) = histogram_bounds(h);
     let (x0, x1) = (vmin - 0.6 * gap, vmax + 0.6 * gap);
     let mut chart = ChartBuilder::on(area)
@@ -534,22 +534,22 @@ fn tick_values(vmin: f64, vmax: f64, gap: f64) -> Vec<f64> {
 }
 
 /// A curve of estimates against a log x axis, with interval bars and a zero line.
-pub struct Curve {
+pub(crate) struct Curve {
     /// The caption above the panel.
-    pub caption: String,
+    pub(crate) caption: String,
     /// The x axis description.
-    pub x_desc: String,
+    pub(crate) x_desc: String,
     /// The y axis description.
-    pub y_desc: String,
+    pub(crate) y_desc: String,
     /// `(x, estimate, note above the point)`.
     pub points: Vec<(f64, Est, String)>,
 }
 
 /// The height of a curve panel.
-pub const CURVE_PX: u32 = 560;
+pub(crate) const CURVE_PX: u32 = 560;
 
 /// Draws `c` on `area`, x on a log scale with a tick at every point.
-pub fn curve(area: &Area, c: &Curve) -> anyhow::Result<()> {
+pub(crate) fn curve(area: &Area, c: &Curve) -> anyhow::Result<()> {
     let xs: Vec<f64> = c.points.iter().map(|p| p.0).collect();
     let (xmin, xmax) = xs
         .iter()

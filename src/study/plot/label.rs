@@ -5,7 +5,7 @@ const MAX_LABEL: usize = 40;
 
 /// An agent spec as a short label: a parameter that is a file path (`rules:agents/x.toml`)
 /// shows only its file stem (`rules:x`); anything longer than `MAX_LABEL` is cut with `…`.
-pub fn short_spec(spec: &str) -> String {
+pub(crate) fn short_spec(spec: &str) -> String {
     let short = match spec.split_once(':') {
         Some((name, params)) => {
             let params: Vec<String> = params.split(',').map(short_param).collect();
@@ -45,12 +45,12 @@ pub fn cut(text: &str, max: usize) -> String {
 }
 
 /// A game's payout unit without its explanation: `points × stake (§8.4: …)` → `points × stake`.
-pub fn short_unit(unit: &str) -> &str {
+pub(crate) fn short_unit(unit: &str) -> &str {
     unit.split(" (").next().unwrap_or(unit).trim()
 }
 
 /// Decimals that show differences of about `span / 100`.
-pub fn decimals(span: f64) -> usize {
+pub(crate) fn decimals(span: f64) -> usize {
     if !(span.is_finite() && span > 0.0) {
         return 2;
     }
@@ -58,7 +58,7 @@ pub fn decimals(span: f64) -> usize {
 }
 
 /// `x` with a sign (`+0.74`, `−0.20`) and `d` decimals.
-pub fn signed(x: f64, d: usize) -> String {
+pub(crate) fn signed(x: f64, d: usize) -> String {
     let s = format!("{:.*}", d, x.abs());
     let zero = s.chars().all(|c| c == '0' || c == '.');
     match (x < 0.0 && !zero, zero) {
@@ -69,12 +69,12 @@ pub fn signed(x: f64, d: usize) -> String {
 }
 
 /// A share as a percentage with `d` decimals (`25.6%`).
-pub fn percent(x: f64, d: usize) -> String {
+pub(crate) fn percent(x: f64, d: usize) -> String {
     format!("{:.*}%", d, 100.0 * x)
 }
 
 /// A name usable in a file name: letters, digits, `-` and `_`; anything else becomes `_`.
-pub fn file_part(text: &str) -> String {
+pub(crate) fn file_part(text: &str) -> String {
     text.chars()
         .map(|c| {
             if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
@@ -87,7 +87,7 @@ pub fn file_part(text: &str) -> String {
 }
 
 /// A rough width in pixels of `text` at `size` px in a sans-serif font (for label areas).
-pub fn text_px(text: &str, size: f64) -> u32 {
+pub(crate) fn text_px(text: &str, size: f64) -> u32 {
     (text.chars().count() as f64 * size * 0.56).ceil() as u32
 }
 

@@ -39,7 +39,7 @@ pub enum Kind {
 }
 
 /// The columns of a run's `summary.csv` that charts (and report pages) read.
-pub const SUMMARY_COLUMNS: [&str; 13] = columns(
+pub(crate) const SUMMARY_COLUMNS: [&str; 13] = columns(
     &SUMMARY_HEADER,
     [
         "kind",
@@ -115,7 +115,7 @@ const FORMATS: [(Kind, &[&str]); 5] = [
 ];
 
 /// Which format a header is, if any.
-pub fn recognise(header: &[String]) -> Option<Kind> {
+pub(crate) fn recognise(header: &[String]) -> Option<Kind> {
     FORMATS
         .iter()
         .find(|(_, cols)| cols.iter().all(|c| header.iter().any(|h| h == c)))
@@ -124,7 +124,7 @@ pub fn recognise(header: &[String]) -> Option<Kind> {
 
 /// The format of the CSV at `path` from its header alone (a folder's large `games.csv` is not
 /// read whole just to be skipped).
-pub fn header_kind(path: &Path) -> anyhow::Result<Option<Kind>> {
+pub(crate) fn header_kind(path: &Path) -> anyhow::Result<Option<Kind>> {
     let file = crate::input::open_csv(path)?;
     let mut r = csv::ReaderBuilder::new().from_reader(file);
     let header: Vec<String> = match r.headers() {
@@ -237,7 +237,7 @@ impl Row<'_> {
     }
 
     /// Columns `name`, `name_lo95` and `name_hi95` as an estimate.
-    pub fn est(&self, name: &str) -> anyhow::Result<Est> {
+    pub(crate) fn est(&self, name: &str) -> anyhow::Result<Est> {
         Ok(Est {
             mid: self.num(name)?,
             lo: self.num(&format!("{name}_lo95"))?,

@@ -8,7 +8,7 @@ pub struct AgentRow {
     /// The agent spec.
     pub agent: String,
     /// Share of games won.
-    pub win_rate: Est,
+    pub(crate) win_rate: Est,
     /// Mean payout per game.
     pub payout: Est,
 }
@@ -19,7 +19,7 @@ pub struct PairRow {
     /// The first agent.
     pub agent: String,
     /// The second agent.
-    pub versus: String,
+    pub(crate) versus: String,
     /// Paired mean difference per deal.
     pub diff: Est,
 }
@@ -32,7 +32,7 @@ pub struct StrengthRow {
     /// Paired difference against the field.
     pub diff: Est,
     /// Milliseconds per decision.
-    pub ms: f64,
+    pub(crate) ms: f64,
 }
 
 /// One bar of a distribution.
@@ -64,7 +64,7 @@ pub struct EquityRow {
     /// The action as written.
     pub action: String,
     /// Share of playouts won.
-    pub win_rate: Est,
+    pub(crate) win_rate: Est,
     /// Mean payout.
     pub payout: Est,
 }
@@ -73,11 +73,11 @@ pub struct EquityRow {
 #[derive(Clone, Debug)]
 pub struct TuneRow {
     /// The candidate's name.
-    pub candidate: String,
+    pub(crate) candidate: String,
     /// Its parameters.
     pub params: String,
     /// The racing round.
-    pub round: f64,
+    pub(crate) round: f64,
     /// Paired difference against default greedy.
     pub diff: Est,
     /// `kept`, `dropped` or `best`.

@@ -49,13 +49,13 @@ pub(super) const RESUME_NAMES: [&str; 2] = ["turn", "drawn"];
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(super) struct Seen {
     /// The stage.
-    pub stage: Stage,
+    pub(crate) stage: Stage,
     /// The seat this seat sees deciding (`None` once the hand is over).
     pub to_move: Option<Seat>,
     /// What the gate owner does next, in this seat's window or in a `MustReturn`.
     pub resume: Option<Resume>,
     /// The gate the card of a `MustReturn` goes back to.
-    pub return_gate: Option<Seat>,
+    pub(crate) return_gate: Option<Seat>,
 }
 
 impl Seen {
@@ -120,7 +120,7 @@ pub(super) struct Spec<F> {
     /// Entries independent of the table size.
     pub fixed: usize,
     /// Entries per seat (blocks in relative seat order).
-    pub per_seat: usize,
+    pub(crate) per_seat: usize,
     /// What each entry holds (`Segment::about`).
     pub about: &'static str,
     /// Writes the segment.

@@ -162,7 +162,7 @@ struct OnePackJson<'v, 'a> {
 }
 
 /// Appends the observation of a one-pack view (classic, 4sac) to `out`.
-pub fn write_one_pack(v: &OnePackView<'_>, out: &mut Vec<u8>) {
+pub(crate) fn write_one_pack(v: &OnePackView<'_>, out: &mut Vec<u8>) {
     let opts = v.options();
     let unseen = v.unseen();
     let obs = OnePackJson {
@@ -231,7 +231,7 @@ struct PacksJson<'v, 'a> {
 }
 
 /// Appends the observation of a multi-pack view (sisepai21, dirtyking26) to `out`.
-pub fn write_packs(v: &PacksView<'_>, out: &mut Vec<u8>) {
+pub(crate) fn write_packs(v: &PacksView<'_>, out: &mut Vec<u8>) {
     let opts = v.options();
     let (unseen, known, asked) = (v.unseen(), v.known_stock(), v.asked());
     let obs = PacksJson {

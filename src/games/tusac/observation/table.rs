@@ -13,7 +13,7 @@ use crate::games::tusac::hand::Hand;
 
 /// How a row's entries are written: `O` writes the whole run from the view, `S` one seat's run.
 #[derive(Copy, Clone)]
-pub enum Fill<O, S> {
+pub(crate) enum Fill<O, S> {
     /// One run of this length.
     Once(usize, O),
     /// One run of this length per seat, in relative order.
@@ -120,7 +120,7 @@ pub fn cards(out: &mut [f32], cards: &[Card]) {
 }
 
 /// Sets entry `i` to 1, if any.
-pub fn one_hot(out: &mut [f32], i: Option<usize>) {
+pub(crate) fn one_hot(out: &mut [f32], i: Option<usize>) {
     if let Some(i) = i {
         out[i] = 1.0;
     }
@@ -130,7 +130,7 @@ pub fn one_hot(out: &mut [f32], i: Option<usize>) {
 pub const PHASES: [&str; 4] = ["must_discard", "turn_option", "claim", "over"];
 
 /// The index of a phase in [`PHASES`].
-pub const fn phase_index(p: Phase) -> usize {
+pub(crate) const fn phase_index(p: Phase) -> usize {
     match p {
         Phase::MustDiscard(_) => 0,
         Phase::TurnOption(_) => 1,
@@ -140,10 +140,10 @@ pub const fn phase_index(p: Phase) -> usize {
 }
 
 /// The active card's sources in their one-hot order, with their JSON names.
-pub const SOURCES: [&str; 3] = ["discard", "own_draw", "passed_draw"];
+pub(crate) const SOURCES: [&str; 3] = ["discard", "own_draw", "passed_draw"];
 
 /// The index of a source in [`SOURCES`].
-pub const fn source_index(s: Source) -> usize {
+pub(crate) const fn source_index(s: Source) -> usize {
     match s {
         Source::Discard => 0,
         Source::OwnDraw => 1,
@@ -152,12 +152,12 @@ pub const fn source_index(s: Source) -> usize {
 }
 
 /// Writes the active card's identity as a one-hot (all 0 without an active card).
-pub fn active_card(out: &mut [f32], a: Option<Active>) {
+pub(crate) fn active_card(out: &mut [f32], a: Option<Active>) {
     one_hot(out, a.map(|a| a.card.index()));
 }
 
 /// Writes the active card's source as a one-hot (all 0 without an active card).
-pub fn active_source(out: &mut [f32], a: Option<Active>) {
+pub(crate) fn active_source(out: &mut [f32], a: Option<Active>) {
     one_hot(out, a.map(|a| source_index(a.source)));
 }
 

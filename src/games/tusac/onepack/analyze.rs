@@ -10,7 +10,7 @@ use crate::games::tusac::sets::{Origin, SetInstance, SetKind, Zone};
 use serde_json::{json, Value};
 
 /// Largest private block a player can hold (`F`'s 21 cards).
-pub const MAX_HAND: usize = 21;
+pub(crate) const MAX_HAND: usize = 21;
 
 /// Everything the analyser reports about one hand.
 #[derive(Clone, Debug)]
@@ -26,7 +26,7 @@ pub struct Analysis {
     /// One optimal partition of highest value (§3.6): Quans first, then the private sets.
     pub sets: Vec<SetInstance>,
     /// Its trash cards.
-    pub trash_cards: Vec<Card>,
+    pub(crate) trash_cards: Vec<Card>,
     /// Legal discards (C7) with their outs (§5.1).
     pub discards: Vec<(Card, u32)>,
     /// The worst legal discards (§5.1 item 5).
@@ -71,7 +71,7 @@ pub fn analyze(hand_text: &str, seen_text: &str) -> Result<Analysis, String> {
 }
 
 /// Analyses a private block with nothing seen elsewhere (the analyser's core, used by `bench`).
-pub fn analyze_hand(private: Hand) -> Analysis {
+pub(crate) fn analyze_hand(private: Hand) -> Analysis {
     analyze_block(
         private.cards().collect(),
         Vec::new(),

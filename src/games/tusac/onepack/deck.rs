@@ -5,7 +5,7 @@ use crate::game::MAX_SEATS;
 /// Cards in one pack.
 pub const DECK_SIZE: usize = 112;
 /// Most players a one-pack variant seats.
-pub const MAX_PLAYERS: usize = 4;
+pub(crate) const MAX_PLAYERS: usize = 4;
 const _: () = assert!(
     MAX_PLAYERS <= MAX_SEATS,
     "the game loop keeps MAX_SEATS agent RNGs"

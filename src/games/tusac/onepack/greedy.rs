@@ -17,7 +17,7 @@ use std::cmp::Reverse;
 
 /// Greedy's rule in the one-pack variants (classic, 4sac).
 #[derive(Copy, Clone, Debug)]
-pub struct OnePackGreedy {
+pub(crate) struct OnePackGreedy {
     /// The tie-break rule among equally good actions.
     pub tiebreak: TieBreak,
 }
@@ -73,7 +73,7 @@ impl OnePackGreedy {
 }
 
 /// What the exposed Pong upgrade (F3) adds: a melded Kong's value over a public Pong's (§2.5).
-pub fn upgrade_gain(table: PointTable) -> u32 {
+pub(crate) fn upgrade_gain(table: PointTable) -> u32 {
     let kong = value(table, SetKind::Quad, Zone::Public, Origin::Melded, false);
     kong.saturating_sub(value(
         table,

@@ -127,11 +127,11 @@ pub struct ClaimHistory {
 }
 
 /// The count returned for a block that no history can explain (more than 3 copies of a type).
-pub const IMPOSSIBLE: u32 = 100;
+pub(crate) const IMPOSSIBLE: u32 = 100;
 
 impl ClaimHistory {
     /// Logs a card leaving `seat`'s private block: a discard, or a card of a meld.
-    pub fn spend(&mut self, seat: Seat, card: Card, discard: bool) {
+    pub(crate) fn spend(&mut self, seat: Seat, card: Card, discard: bool) {
         let windows_before = self.windows.len() as u8;
         self.spent[seat as usize].push(Spent {
             card,
@@ -170,7 +170,7 @@ impl ClaimHistory {
 
     /// Logs a claim window on `active` that did not end the game; `reached_c4` when no forced
     /// claim took the card.
-    pub fn window(&mut self, active: Active, reached_c4: bool) {
+    pub(crate) fn window(&mut self, active: Active, reached_c4: bool) {
         self.windows.push(Window {
             card: active.card,
             owner: active.owner,
@@ -183,14 +183,14 @@ impl ClaimHistory {
     }
 
     /// Marks, in the last window, that the drawer could have upgraded its exposed Pong (F3).
-    pub fn upgrade_open(&mut self) {
+    pub(crate) fn upgrade_open(&mut self) {
         if let Some(w) = self.last_window() {
             w.upgrade = true;
         }
     }
 
     /// Marks, in the last window, that the offers of F2 looked at `seat`.
-    pub fn scanned(&mut self, seat: Seat) {
+    pub(crate) fn scanned(&mut self, seat: Seat) {
         if let Some(w) = self.last_window() {
             w.scanned |= 1 << seat;
         }
@@ -215,7 +215,7 @@ impl ClaimHistory {
     }
 
     /// Whether `seat`, holding `hand` now, missed no forced claim (stops at the first).
-    pub fn missed_no_forced_claim(&self, seat: Seat, hand: Hand, opts: &Options) -> bool {
+    pub(crate) fn missed_no_forced_claim(&self, seat: Seat, hand: Hand, opts: &Options) -> bool {
         self.count_missed(seat, hand, opts, 1) == 0
     }
 
@@ -252,7 +252,7 @@ impl ClaimHistory {
     /// block it held when it made each one, given that it holds `hand` now. A seat that picks
     /// among its legal discards at random chose its discards with probability `Π 1/k`, so this is
     /// minus the log-likelihood of its discards under that model: lower for tidier blocks.
-    pub fn discard_choices(&self, seat: Seat, hand: Hand) -> f64 {
+    pub(crate) fn discard_choices(&self, seat: Seat, hand: Hand) -> f64 {
         let mut block = hand;
         let mut sum = 0.0;
         for s in self.spent[seat as usize].as_slice().iter().rev() {

@@ -52,7 +52,13 @@ pub fn kind_allowed(opts: &Options, kind: SetKind, active: Card, taker: Taker) -
 }
 
 /// [`legal_melds`] narrowed to what `taker` may make under `opts` ([`kind_allowed`]).
-pub fn legal_melds_for(opts: &Options, hand: Hand, active: Card, taker: Taker, out: &mut Melds) {
+pub(crate) fn legal_melds_for(
+    opts: &Options,
+    hand: Hand,
+    active: Card,
+    taker: Taker,
+    out: &mut Melds,
+) {
     legal_melds(hand, active, out);
     out.retain(|m| kind_allowed(opts, m.kind, active, taker));
 }
@@ -79,7 +85,7 @@ pub fn can_win_with(opts: &Options, hand: Hand, active: Card) -> bool {
 
 /// The legal discards under `opts` as a bit set: C7 ([`legal_discards`]) or, under
 /// `AnyNonKing` (§4.5 MustDiscard), every held type that is not a King.
-pub fn discards_for(opts: &Options, hand: Hand) -> u32 {
+pub(crate) fn discards_for(opts: &Options, hand: Hand) -> u32 {
     match opts.discard_rule {
         DiscardRule::ReduceTrashByOne => legal_discards(hand),
         DiscardRule::AnyNonKing => hand
@@ -170,7 +176,7 @@ pub fn can_win(hand: Hand, active: Card) -> bool {
 }
 
 /// `CanWin` by trying every meld shape (the reference for [`can_win`]).
-pub fn can_win_by_search(hand: Hand, active: Card) -> bool {
+pub(crate) fn can_win_by_search(hand: Hand, active: Card) -> bool {
     let mut shapes = Melds::new();
     meld_shapes(hand, active, &mut shapes);
     shapes
@@ -181,7 +187,7 @@ pub fn can_win_by_search(hand: Hand, active: Card) -> bool {
 /// C3's conditions on one seat's block (§4.4): the card is not a King, the block holds a pair of
 /// it, the triple does not raise trash, and the waiting-pair exception does not apply. (Whether
 /// the seat may claim at all, i.e. is not the turn player, is the caller's question.)
-pub fn pair_priority_binds(block: Hand, card: Card, opts: &Options) -> bool {
+pub(crate) fn pair_priority_binds(block: Hand, card: Card, opts: &Options) -> bool {
     !card.is_king()
         && block.count(card) == 2
         && trash(block.without_all(&[card, card])) <= trash(block)
@@ -209,21 +215,11 @@ pub fn optional_claim(opts: &Options, block: Hand, card: Card) -> Option<Meld> {
 /// The winning meld chosen by §3.6 and the value it gives: the highest hand value, then a meld
 /// that makes `m = 2` (a Khui), then the first in canonical action order. `public_value` is the
 /// value of the holder's public sets and `has_quan_or_khui` whether they include one.
-pub fn best_winning_meld(
-    hand: Hand,
-    active: Card,
-    public_value: u32,
-    has_quan_or_khui: bool,
-) -> Option<(Meld, u32)> {
-    let classic = Options::classic(4);
-    best_winning_meld_with(&classic, hand, active, public_value, has_quan_or_khui)
-}
-
-/// [`best_winning_meld`] under `opts`: only the kinds a winner may make ([`kind_allowed`]),
+/// Under `opts`: only the kinds a winner may make ([`kind_allowed`]),
 /// valued by the options' point table; the `m = 2` tie-break only under the classic payout.
 /// The private block is valued by [`trash_and_value`], whose values (Khap/Pong 3, `Pawns4` 2,
 /// `Pair` 0, others 1) are the same in the classic and 4sac tables.
-pub fn best_winning_meld_with(
+pub(crate) fn best_winning_meld_with(
     opts: &Options,
     hand: Hand,
     active: Card,
@@ -262,7 +258,8 @@ pub fn legal_discards(hand: Hand) -> u32 {
 }
 
 /// C7 written out directly: the reference that [`legal_discards`] is tested against.
-pub fn legal_discards_by_definition(hand: Hand) -> u32 {
+#[cfg(test)]
+pub(crate) fn legal_discards_by_definition(hand: Hand) -> u32 {
     let t = trash(hand);
     let mut set = 0u32;
     for c in hand.types() {
@@ -359,7 +356,9 @@ mod tests {
     fn winning_meld_tie_break_prefers_the_first_kind() {
         // §3.6: holding rP rP yP gP wP and taking rP, Pair, Triple and Pawns4 all leave a hand
         // of equal value; the record names the first in canonical order.
-        let (m, hv) = best_winning_meld(h("rP rP yP gP wP"), c("rP"), 0, false).unwrap();
+        let (m, hv) =
+            best_winning_meld_with(&Options::classic(4), h("rP rP yP gP wP"), c("rP"), 0, false)
+                .unwrap();
         assert_eq!(m.to_string(), "Pair rP");
         assert_eq!(hv, 2);
     }
@@ -367,7 +366,9 @@ mod tests {
     #[test]
     fn winning_meld_prefers_higher_value_then_khui() {
         // rR rC rH + rR rR rR? no: a Khap of rH plus rH makes a Khui worth 6 against nothing else
-        let (m, hv) = best_winning_meld(h("rH rH rH rK"), c("rH"), 0, false).unwrap();
+        let (m, hv) =
+            best_winning_meld_with(&Options::classic(4), h("rH rH rH rK"), c("rH"), 0, false)
+                .unwrap();
         assert_eq!((m.kind, hv), (SetKind::Quad, 7));
     }
 

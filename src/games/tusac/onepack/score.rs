@@ -6,11 +6,11 @@ use crate::games::tusac::options::Options;
 
 /// A loser's special sets at the end of the game, which drive the side payments of §6.1.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub struct Holdings {
+pub(crate) struct Holdings {
     /// Dealt Quads (Quan).
-    pub quans: u32,
+    pub(crate) quans: u32,
     /// Melded Quads (Khui).
-    pub khuis: u32,
+    pub(crate) khuis: u32,
     /// Private triples still held (Khap).
     pub khaps: u32,
 }
@@ -28,19 +28,19 @@ impl Holdings {
 
 /// The facts of a win that the payout needs.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Win {
+pub(crate) struct Win {
     /// The winner.
     pub winner: Seat,
     /// The hand value `hv`.
     pub hand_value: u32,
     /// The winner owns a Quan or Khui (the winning meld counts), so `m = quan_khui_multiplier`.
-    pub doubled: bool,
+    pub(crate) doubled: bool,
     /// The discarder who pays the whole winning amount (§5.3), if the penalty applies.
     pub penalized: Option<Seat>,
 }
 
 /// `Wamt = m·(base + hv) + flat` (§6.1).
-pub fn winning_amount(opts: &Options, win: &Win) -> i64 {
+pub(crate) fn winning_amount(opts: &Options, win: &Win) -> i64 {
     let m = if win.doubled {
         opts.quan_khui_multiplier
     } else {
@@ -51,7 +51,11 @@ pub fn winning_amount(opts: &Options, win: &Win) -> i64 {
 
 /// The net payout vector of a classic win: the standard flow (or the penalty in its place) and
 /// the side payments. `holdings[s]` is seat `s`'s special sets; the winner's entry is ignored.
-pub fn classic_payouts(opts: &Options, win: &Win, holdings: &[Holdings]) -> [i64; MAX_SEATS] {
+pub(crate) fn classic_payouts(
+    opts: &Options,
+    win: &Win,
+    holdings: &[Holdings],
+) -> [i64; MAX_SEATS] {
     let n = holdings.len();
     let w = win.winner as usize;
     let wamt = winning_amount(opts, win);
@@ -79,7 +83,7 @@ pub fn classic_payouts(opts: &Options, win: &Win, holdings: &[Holdings]) -> [i64
 /// and `kong_L = 8·#dealt Kong + 6·#melded Kong` ([`Holdings::q`]); floored at 0 only under
 /// `kong_deduction_floor_zero` (a negative amount is paid by the winner). No Pong side payments
 /// and no penalty.
-pub fn kong_payouts(opts: &Options, win: &Win, holdings: &[Holdings]) -> [i64; MAX_SEATS] {
+pub(crate) fn kong_payouts(opts: &Options, win: &Win, holdings: &[Holdings]) -> [i64; MAX_SEATS] {
     let w = win.winner as usize;
     let wp = opts.points_multiplier * i64::from(win.hand_value);
     let mut net = [0i64; MAX_SEATS];

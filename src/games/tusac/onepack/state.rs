@@ -27,7 +27,7 @@ use arrayvec::ArrayVec;
 
 /// Bound on a player's public sets: with `q` Quans and `d` discards from 21 private cards,
 /// `4q + d ≤ 21` and every meld is followed by a discard or ends the game, so sets ≤ `q + d + 1 ≤ 22`.
-pub const MAX_PUBLIC_SETS: usize = 22;
+pub(crate) const MAX_PUBLIC_SETS: usize = 22;
 /// Bound on the legal actions of one decision: discards are distinct non-King types of at most
 /// 21 cards; a turn option offers at most [`super::rules::MAX_MELD_SHAPES`] melds plus a draw.
 pub const MAX_ACTIONS: usize = 21;
@@ -38,10 +38,10 @@ const _: () = assert!(
 
 /// Bound on the events of one step: the deal reports at most 5 Quans per seat and a natural
 /// win; an action reports itself, a draw, a claim and the end.
-pub const MAX_EVENTS: usize = 4 * 5 + 1;
+pub(crate) const MAX_EVENTS: usize = 4 * 5 + 1;
 
 /// A player's public block (§0.2).
-pub type PublicBlock = CopyVec<SetInstance, MAX_PUBLIC_SETS>;
+pub(crate) type PublicBlock = CopyVec<SetInstance, MAX_PUBLIC_SETS>;
 
 impl Default for SetInstance {
     fn default() -> Self {

@@ -14,35 +14,35 @@ use arrayvec::ArrayVec;
 
 /// One colour's K/A/E/R/C/H part: trash, the R/C/H share of it, the best value, and the choice.
 #[derive(Copy, Clone, Debug, Default)]
-pub struct ColourEntry {
+pub(crate) struct ColourEntry {
     /// Trash of this part (§3.4 `t_AE + t_RCH`).
     pub trash: u8,
     /// The `t_RCH` share (used by the waiting-pair exception of C3).
-    pub rch_trash: u8,
+    pub(crate) rch_trash: u8,
     /// Largest classic value among the optimal partitions, Khaps included.
     pub value: u8,
     /// Number of `KingAdvisorElephant` chows in the chosen partition.
-    pub kae: u8,
+    pub(crate) kae: u8,
     /// Number of `RookCannonHorse` chows in the chosen partition.
     pub rch: u8,
     /// Ranks (bit `r` for rank index `r`, K..H) whose removal lowers this part's trash by
     /// exactly one and that are not in a Khap: the legal discards of C7 within this colour.
-    pub discard_ranks: u8,
+    pub(crate) discard_ranks: u8,
 }
 
 /// The pawn part: trash, best value and the chosen `Pawns4`/`Pawns3` counts.
 #[derive(Copy, Clone, Debug, Default)]
-pub struct PawnEntry {
+pub(crate) struct PawnEntry {
     /// Trash of the pawns (§3.4 `t_P`).
     pub trash: u8,
     /// Largest classic value among the optimal partitions, Khaps included.
     pub value: u8,
     /// Number of `Pawns4`.
-    pub pawns4: u8,
+    pub(crate) pawns4: u8,
     /// Number of `Pawns3` missing colour `j`, for each `j`.
     pub pawns3: [u8; 4],
     /// Colours (bit `c`) whose pawn is a legal discard of C7 (lowers trash by one, not a Khap).
-    pub discard_colours: u8,
+    pub(crate) discard_colours: u8,
 }
 
 /// Leftover cost of a free count: 2 is a pair, 1 is a trash card (§3.4 `f`).
@@ -273,7 +273,7 @@ static PAWN_BITS: [u32; 16] = build_pawn_bits();
 /// removal lowers trash by exactly one. Five table lookups: removing a card changes only its
 /// own part of the trash (§3.2 item 5).
 #[inline]
-pub fn discard_set(hand: Hand) -> u32 {
+pub(crate) fn discard_set(hand: Hand) -> u32 {
     let b = hand.bits();
     let mut set = PAWN_BITS[PAWN_TABLE[pawn_key(b)].discard_colours as usize];
     for (c, bits) in DISCARD_BITS.iter().enumerate() {
@@ -298,13 +298,13 @@ fn pawn_key(bits: u64) -> usize {
 
 /// The colour part of `hand` for `colour`.
 #[inline]
-pub fn colour_entry_of(hand: Hand, colour: Colour) -> &'static ColourEntry {
+pub(crate) fn colour_entry_of(hand: Hand, colour: Colour) -> &'static ColourEntry {
     &COLOUR_TABLE[colour_key(hand.bits(), colour as usize)]
 }
 
 /// The pawn part of `hand`.
 #[inline]
-pub fn pawn_entry_of(hand: Hand) -> &'static PawnEntry {
+pub(crate) fn pawn_entry_of(hand: Hand) -> &'static PawnEntry {
     &PAWN_TABLE[pawn_key(hand.bits())]
 }
 

@@ -27,7 +27,7 @@ impl<'a> OnePackView<'a> {
         OnePackView { state, seat }
     }
     /// This seat's own private block.
-    pub fn own_hand(&self) -> Hand {
+    pub(crate) fn own_hand(&self) -> Hand {
         self.state.private(self.seat)
     }
     /// Number of players.

@@ -6,7 +6,7 @@ use crate::games::tusac::hand::Hand;
 use crate::games::tusac::sets::pawn;
 
 /// Copies of each type in one pack (classic).
-pub const COPIES: u8 = 4;
+pub(crate) const COPIES: u8 = 4;
 
 /// The partner types `X(c)` of candidate `c` (§5.1 item 2) as a bit set over canonical indices.
 /// `rest` is `H' = H − c`; Khap cards of `rest` are not free to complete a set.
@@ -80,7 +80,8 @@ pub fn worst_set(hand: Hand, visible: &[u8; CARD_TYPES]) -> u32 {
 }
 
 /// The default bot's choice among the worst cards: the first in canonical order (§5.1 item 6).
-pub fn first_worst(hand: Hand, visible: &[u8; CARD_TYPES]) -> Option<Card> {
+#[cfg(test)]
+pub(crate) fn first_worst(hand: Hand, visible: &[u8; CARD_TYPES]) -> Option<Card> {
     cards_of(worst_set(hand, visible)).next()
 }
 

@@ -26,7 +26,7 @@ use crate::games::tusac::sets::{SetInstance, SetKind};
 use serde_json::{json, Value};
 
 /// The players assumed when the hand gives no `players=N` (2 packs).
-pub const DEFAULT_PLAYERS: u8 = 4;
+pub(crate) const DEFAULT_PLAYERS: u8 = 4;
 
 /// An unseen card that would win or lower the loose count, taken by the turn player.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -185,7 +185,7 @@ fn unseen(hand: &Counts, seen_text: &str, copies: u8) -> Result<Counts, String> 
 }
 
 /// The analysis of a hand given as counts, with `unseen` copies of each type left.
-pub fn analyze_counts(
+pub(crate) fn analyze_counts(
     opts: Options,
     double_rank: Option<Rank>,
     hand: Vec<Card>,

@@ -164,7 +164,7 @@ impl MultiPack {
 
     /// The first seat of this deck holding neither a King nor three identical non-King cards,
     /// whose hand makes §1.4 step 1 redeal (whatever `redeal_dead_hands` says).
-    pub fn dead_seat(&self, deck: &[Card]) -> Option<Seat> {
+    pub(crate) fn dead_seat(&self, deck: &[Card]) -> Option<Seat> {
         let hands = self.hands(deck);
         (0..self.opts.players).find(|&s| !live_hand(&hands[usize::from(s)]))
     }

@@ -82,7 +82,7 @@ pub fn prospects_by_default(options: &Options) -> bool {
 
 /// The solver's key of a hand, smallest best: fewest loose cards, then most points (the hand's
 /// best partition plus the seat's fixed and melded points).
-pub type HandKey = (u8, Reverse<u32>);
+pub(crate) type HandKey = (u8, Reverse<u32>);
 
 /// What a hand left after a discard can still become (see the module documentation).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]

@@ -10,7 +10,7 @@ use arrayvec::ArrayVec;
 use std::sync::OnceLock;
 
 /// The public set a meld makes with the active card `active`.
-pub fn melded_set(meld: Meld, active: Card) -> SetInstance {
+pub(crate) fn melded_set(meld: Meld, active: Card) -> SetInstance {
     let mut cards: ArrayVec<Card, 4> = meld.used().iter().copied().collect();
     cards.push(active);
     SetInstance::new(meld.kind, &cards, Zone::Public, Origin::Melded)
@@ -40,7 +40,7 @@ pub fn meld_shapes(hand: &Counts, active: Card, cross_colour: bool, out: &mut Me
 
 /// [`meld_shapes`] as a bit set: bit `i` when `hand` holds the cards of the `i`-th candidate
 /// shape of `active` in canonical order (a Pair is always bit 0). [`shapes_in`] lists them.
-pub fn shape_set(hand: &Counts, active: Card, cross_colour: bool) -> u8 {
+pub(crate) fn shape_set(hand: &Counts, active: Card, cross_colour: bool) -> u8 {
     debug_assert!(!active.is_king(), "drawn Kings follow S1");
     let keys = &shape_keys()[usize::from(cross_colour)][active.index()];
     let n = hand[active.index()];
@@ -105,7 +105,7 @@ impl ShapeKeys {
 }
 
 /// The melds of the shape set `set` of `active` (see [`shape_set`]), in canonical order.
-pub fn shapes_in(set: u8, active: Card, cross_colour: bool, out: &mut Melds) {
+pub(crate) fn shapes_in(set: u8, active: Card, cross_colour: bool, out: &mut Melds) {
     out.clear();
     let table = &shape_table()[usize::from(cross_colour)][active.index()];
     let mut rest = set;
@@ -233,7 +233,7 @@ pub fn legal_melds(
 /// [`legal_melds`] as a shape set (see [`shape_set`]), with the seat's current points from
 /// `current`, asked only when a `Pair` is among the shapes, a gate is set and `at_least`, a
 /// lower bound of the current points, does not open it.
-pub fn gated_shape_set(
+pub(crate) fn gated_shape_set(
     hand: &Counts,
     active: Card,
     cross_colour: bool,
@@ -263,7 +263,7 @@ pub fn identical_claims(hand: &Counts, active: Card, out: &mut Melds) {
 
 /// The rank of a set kind in the precedence of §2.4 (higher wins a claim conflict). `Pawns4`
 /// and `Colours4` tie.
-pub const fn precedence(kind: SetKind, kings: bool) -> u8 {
+pub(crate) const fn precedence(kind: SetKind, kings: bool) -> u8 {
     match kind {
         SetKind::Quad if kings => 10,
         SetKind::Quad => 9,

@@ -20,7 +20,7 @@ const MAX_TYPES: usize = 12;
 /// What a block offers the cards of its types (by place among
 /// [`BlockSolver::block_types`]); Kings, which follow S1, have nothing here.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub struct BlockOuts {
+pub(crate) struct BlockOuts {
     /// Bit `place`: some meld of that card lowers the block's loose count.
     pub improve: u16,
     /// Per place: the points of the block's complete partitions after every meld of that card
@@ -53,7 +53,7 @@ impl BlockOuts {
 
 /// A question to [`block_outs`].
 #[derive(Copy, Clone, Debug)]
-pub struct Ask {
+pub(crate) struct Ask {
     /// The block's id.
     pub block: usize,
     /// The loose cards of the block's best partition.
@@ -66,7 +66,7 @@ pub struct Ask {
 
 /// What the block of `hand` named by `ask` offers the cards of its types, kept in the thread's
 /// caches.
-pub fn block_outs(solver: &BlockSolver, hand: &Counts, ask: Ask) -> BlockOuts {
+pub(crate) fn block_outs(solver: &BlockSolver, hand: &Counts, ask: Ask) -> BlockOuts {
     if ask.loose == 0 && !ask.wins {
         // no meld lowers a loose count of 0
         return BlockOuts::default();

@@ -22,12 +22,12 @@ use crate::rng::{shuffle, stream_rng};
 use arrayvec::ArrayVec;
 
 /// Most cards in play: four packs.
-pub const MAX_DECK: usize = 4 * 112;
+pub(crate) const MAX_DECK: usize = 4 * 112;
 /// Most players (§1.2).
-pub const MAX_PLAYERS: usize = MAX_SEATS;
+pub(crate) const MAX_PLAYERS: usize = MAX_SEATS;
 /// Bound on a seat's melded sets: every meld but a drawn King's lone meld takes at least one of
 /// the seat's at most 26 hand cards, and at most 16 Kings exist (4 packs): 26 + 16.
-pub const MAX_MELDED: usize = 42;
+pub(crate) const MAX_MELDED: usize = 42;
 /// Bound on the legal actions of one decision: discards are distinct non-King types (24); a turn
 /// option offers at most 8 melds plus a draw; a claim at most 2 melds plus a pass.
 pub const MAX_ACTIONS: usize = 24;
@@ -39,12 +39,12 @@ const _: () = assert!(
 /// face-down quads per seat and a natural win (51); an action chains at most a discard, a
 /// declined draw and then, per King drawn (at most 16), a no-discard, a reshuffle, a draw and a
 /// meld, then the end.
-pub const MAX_EVENTS: usize = 4 * 16 + 8 + 8 * 6 + 4;
+pub(crate) const MAX_EVENTS: usize = 4 * 16 + 8 + 8 * 6 + 4;
 /// The RNG stream of the dead-pile reshuffle, under the game's reshuffle seed (§4.7).
-pub const RESHUFFLE_STREAM: u64 = 0;
+pub(crate) const RESHUFFLE_STREAM: u64 = 0;
 
 /// A seat's melded sets.
-pub type MeldedSets = CopyVec<SetInstance, MAX_MELDED>;
+pub(crate) type MeldedSets = CopyVec<SetInstance, MAX_MELDED>;
 
 /// What the loose-card solver says of one seat's hand, kept beside the hand: every change of
 /// the hand refreshes it (`PacksState::recount`), so the claim windows and the agents read it
@@ -202,11 +202,11 @@ impl PacksState {
         self.double_rank
     }
     /// The seed of the dead-pile reshuffle (§4.7), drawn at the deal; records keep it.
-    pub fn reshuffle_seed(&self) -> u64 {
+    pub(crate) fn reshuffle_seed(&self) -> u64 {
         self.reshuffle_seed
     }
     /// Reshuffles still allowed.
-    pub fn reshuffles_left(&self) -> u8 {
+    pub(crate) fn reshuffles_left(&self) -> u8 {
         self.reshuffles_left
     }
     /// How many deals were redone before this one (§1.4 step 1).

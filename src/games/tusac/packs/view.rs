@@ -112,7 +112,7 @@ impl<'a> PacksView<'a> {
     }
     /// The cards known to be in the stock: its public part, or after a reshuffle the whole
     /// stock (the old dead pile less the cards drawn since; its order is not known).
-    pub fn known_stock(&self) -> Counts {
+    pub(crate) fn known_stock(&self) -> Counts {
         let s = self.state;
         let mut known = [0u8; CARD_TYPES];
         let cards = &s.stock[known_stock_start(s)..usize::from(s.end)];
@@ -138,7 +138,7 @@ impl<'a> PacksView<'a> {
         out
     }
     /// Dead-pile reshuffles still allowed (§4.7, public).
-    pub fn reshuffles_left(&self) -> u8 {
+    pub(crate) fn reshuffles_left(&self) -> u8 {
         self.state.reshuffles_left()
     }
     /// The seat this seat sees deciding (of [`PacksView::phase`]), or `None` when the game is

@@ -96,7 +96,7 @@ pub fn block_best(hand: &Counts, rules: &SetRules, id: usize) -> (u8, u32) {
 /// [`block_of`], [`block_ids`] and [`block_best`] for one rule set, with the rules read once:
 /// for the thousands of near-identical hands one greedy decision solves block by block.
 #[derive(Copy, Clone)]
-pub struct BlockSolver {
+pub(crate) struct BlockSolver {
     rules: SetRules,
     layout: usize,
     tabled: Option<fast::Tabled>,
@@ -118,7 +118,7 @@ impl BlockSolver {
     }
 
     /// A small number identifying its rules (10 bits), for callers' caches.
-    pub fn rules_tag(&self) -> u32 {
+    pub(crate) fn rules_tag(&self) -> u32 {
         self.rules.tag()
     }
 
@@ -133,7 +133,7 @@ impl BlockSolver {
     }
 
     /// The card types of the block with id `id`.
-    pub fn block_types(&self, id: usize) -> &'static [u8] {
+    pub(crate) fn block_types(&self, id: usize) -> &'static [u8] {
         BLOCKS_BY_ID[id].types()
     }
 
@@ -148,7 +148,7 @@ impl BlockSolver {
 
     /// The points of every partition of the block with id `id` of `hand` that leaves no card
     /// loose, as a bit set (bit `v` for `v` points; 0 when there is none).
-    pub fn block_mask(&self, hand: &Counts, id: usize) -> u128 {
+    pub(crate) fn block_mask(&self, hand: &Counts, id: usize) -> u128 {
         solve_mask(hand, &BLOCKS_BY_ID[id], &self.rules)
     }
 }
@@ -189,7 +189,7 @@ pub fn complete_values(hand: &Counts, rules: &SetRules) -> u128 {
 }
 
 /// Whether `total` points pass the points part of the win test (§4.7).
-pub const fn passes(test: WinTest, total: u32) -> bool {
+pub(crate) const fn passes(test: WinTest, total: u32) -> bool {
     match test {
         WinTest::TrashZero => true,
         WinTest::CompleteOver9 => total > 9,
@@ -211,7 +211,7 @@ pub fn win_score(hand: &Counts, fixed_points: u32, rules: &SetRules, test: WinTe
 /// [`win_score`] of a hand known to be complete (no loose card) whose best partition is worth
 /// `points`: that is the largest total of its zero-loose partitions, so the others are looked
 /// at only when it fails the test (dirtyking26's "over 20 and even").
-pub fn complete_win_score(
+pub(crate) fn complete_win_score(
     hand: &Counts,
     points: u32,
     fixed_points: u32,
@@ -225,7 +225,7 @@ pub fn complete_win_score(
 /// are worth at most `points` and exactly the bits of `values()` (§3.6: the largest total
 /// meeting the test), or None. `values` is asked only when the best total fails and a lower
 /// one could pass (dirtyking26's "over 20 and even").
-pub fn complete_total(
+pub(crate) fn complete_total(
     points: u32,
     fixed_points: u32,
     test: WinTest,
