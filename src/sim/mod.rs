@@ -7,7 +7,7 @@ pub mod play;
 pub mod recorder;
 pub mod run;
 pub mod soak;
-pub(crate) mod stats;
+pub mod stats;
 pub mod tournament;
 
 pub use deal::seeds::{agent_rngs, agent_stream};

@@ -81,7 +81,7 @@ fn column(header: &[&str], name: &str) -> usize {
 }
 
 /// `summary.csv` as bytes.
-pub(crate) fn summary_csv(exp: &Experiment, t: &Tally) -> Vec<u8> {
+pub fn summary_csv(exp: &Experiment, t: &Tally) -> Vec<u8> {
     csv_bytes(&SUMMARY_HEADER, summary_rows(exp, t))
 }
 

@@ -172,7 +172,7 @@ pub struct SprtStep {
 
 /// The test of a run: which pair of the tally it reads, with which sign, against which bounds.
 #[derive(Clone, Debug)]
-pub(crate) struct SprtTest {
+pub struct SprtTest {
     config: SprtConfig,
     /// Agent A and agent B.
     names: (String, String),
@@ -230,7 +230,7 @@ impl SprtTest {
     }
 
     /// Looks at the tally: the LLR of the deals so far and the verdict.
-    pub(crate) fn look(&self, tally: &Tally) -> SprtStep {
+    pub fn look(&self, tally: &Tally) -> SprtStep {
         let p = &tally.pairs[self.pair];
         let (sum, var) = sum_and_variance(p);
         let sum = self.sign * sum;
