@@ -2,6 +2,7 @@
 //! `NAME.partial` and renamed into place when the run is complete.
 
 use crate::game::Outcome;
+use crate::sim::files::guard::ResultSet;
 use crate::sim::run::experiment::Experiment;
 use anyhow::{bail, Context};
 use std::collections::BTreeMap;
@@ -81,12 +82,11 @@ impl PartialFile {
         Ok(file.metadata()?.len())
     }
 
-    /// Renames the finished file to its name.
-    fn commit(mut self, dir: &Path) -> anyhow::Result<()> {
+    /// Adds the finished file to `set`, to be renamed to its name.
+    fn stage(mut self, set: &mut ResultSet) -> anyhow::Result<()> {
         self.sync()?;
-        let done = dir.join(self.name);
-        std::fs::rename(&self.partial, &done)
-            .with_context(|| format!("renaming {} to {}", self.partial.display(), done.display()))
+        set.adopt(self.partial, self.name);
+        Ok(())
     }
 }
 
@@ -170,12 +170,13 @@ impl GameFiles {
         Ok(lens)
     }
 
-    /// Renames the finished files into place and removes stale ones an earlier run left.
-    pub(crate) fn commit(self, dir: &Path) -> anyhow::Result<()> {
+    /// Adds the finished files to the run's result `set`, and the stale ones an earlier run left
+    /// to its files removed.
+    pub(crate) fn stage(self, set: &mut ResultSet) -> anyhow::Result<()> {
         for (file, name) in [(self.games, "games.csv"), (self.records, "records.jsonl")] {
             match file {
-                Some(f) => f.commit(dir)?,
-                None => remove_stale(&dir.join(name))?,
+                Some(f) => f.stage(set)?,
+                None => set.remove(name),
             }
         }
         Ok(())

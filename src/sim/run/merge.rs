@@ -64,7 +64,7 @@ pub fn merge_run(
         sprt: None,
         sprt_steps: Vec::new(),
     };
-    write_results(&exp, None, (0, exp.deals), &report)?;
+    write_results(&exp, None, (0, exp.deals), &report)?.commit()?;
     out.commit_stage(stage)?;
     report.dir = dir;
     Ok((exp, report))

@@ -1,8 +1,7 @@
 //! What a run writes: the result files (`summary.csv`, `matches.csv`, `sprt.csv`, `tally.json`,
 //! `meta.json`, `run.json`) of a finished run or merge, and the report it returns.
 
-use crate::sim::files::atomic::write_atomic;
-use crate::sim::files::game_files::remove_stale;
+use crate::sim::files::guard::ResultSet;
 use crate::sim::run::checkpoint::{absolute_project, Shard, TallyFile};
 use crate::sim::run::experiment::Experiment;
 use crate::sim::run::summary::{matches_csv, summary_csv};
@@ -12,24 +11,25 @@ use crate::sim::stats::sprt::{SprtOutcome, SprtStep};
 use crate::sim::stats::tally::Tally;
 use std::path::PathBuf;
 
-/// Writes `summary.csv`, `tally.json` and `meta.json` (the reproducible files: the same for any
+/// Stages `summary.csv`, `tally.json` and `meta.json` (the reproducible files: the same for any
 /// threads, sharding or stops) and `run.json` (this machine's figures: threads, elapsed time,
-/// games/s) for a finished run or merge.
+/// games/s) of a finished run or merge: the set the caller completes and commits as a unit.
 pub fn write_results(
     exp: &Experiment,
     shard: Option<Shard>,
     deals: (u64, u64),
     r: &RunReport,
-) -> anyhow::Result<()> {
-    write_atomic(&r.dir, "summary.csv", &summary_csv(exp, &r.tally))?;
+) -> anyhow::Result<ResultSet> {
+    let mut set = ResultSet::new(&r.dir);
+    set.add("summary.csv", &summary_csv(exp, &r.tally))?;
     match &r.sprt {
-        Some(o) => write_atomic(&r.dir, "sprt.csv", &sprt_csv(&r.sprt_steps, o))?,
-        None => remove_stale(&r.dir.join("sprt.csv"))?,
+        Some(o) => set.add("sprt.csv", &sprt_csv(&r.sprt_steps, o))?,
+        None => set.remove("sprt.csv"),
     }
     if r.tally.matches.is_empty() {
-        remove_stale(&r.dir.join("matches.csv"))?;
+        set.remove("matches.csv");
     } else {
-        write_atomic(&r.dir, "matches.csv", &matches_csv(exp, &r.tally))?;
+        set.add("matches.csv", &matches_csv(exp, &r.tally))?;
     }
     let tally = TallyFile {
         experiment: exp.clone(),
@@ -37,8 +37,7 @@ pub fn write_results(
         deals,
         tally: r.tally.clone(),
     };
-    write_atomic(
-        &r.dir,
+    set.add(
         "tally.json",
         serde_json::to_string_pretty(&tally)?.as_bytes(),
     )?;
@@ -67,17 +66,9 @@ pub fn write_results(
         meta["sprt"] = serde_json::to_value(o)?;
         run["sprt"] = serde_json::to_value(o)?;
     }
-    write_atomic(
-        &r.dir,
-        "meta.json",
-        serde_json::to_string_pretty(&meta)?.as_bytes(),
-    )?;
-    write_atomic(
-        &r.dir,
-        "run.json",
-        serde_json::to_string_pretty(&run)?.as_bytes(),
-    )?;
-    Ok(())
+    set.add("meta.json", serde_json::to_string_pretty(&meta)?.as_bytes())?;
+    set.add("run.json", serde_json::to_string_pretty(&run)?.as_bytes())?;
+    Ok(set)
 }
 
 /// What a run produced.

@@ -591,8 +591,9 @@ fn run_game<G: GameKind>(mut plan: Plan<'_>, opts: &RunOptions) -> anyhow::Resul
         tally: session.tally,
     };
     // An early-stopped run played `start..next`; any other finished run `start..end`.
-    write_results(exp, plan.shard, (start, session.next), &report)?;
-    session.files.commit(&plan.dir)?;
+    let mut set = write_results(exp, plan.shard, (start, session.next), &report)?;
+    session.files.stage(&mut set)?;
+    set.commit()?;
     remove_stale(&plan.dir.join(CHECKPOINT))?;
     Ok(report)
 }
