@@ -75,11 +75,12 @@ impl PartialFile {
 
     /// Flushes what is written to the disk and returns the file's length.
     fn sync(&mut self) -> anyhow::Result<u64> {
-        self.writer.flush()?;
+        let named = || format!("writing {}", self.partial.display());
+        self.writer.flush().with_context(named)?;
         let file = self.writer.get_ref();
         file.sync_data()
             .with_context(|| format!("syncing {}", self.partial.display()))?;
-        Ok(file.metadata()?.len())
+        Ok(file.metadata().with_context(named)?.len())
     }
 
     /// Adds the finished file to `set`, to be renamed to its name.
@@ -106,8 +107,9 @@ impl GameFiles {
         let games = if games {
             let mut f = PartialFile::create(dir, "games.csv")?;
             let mut w = csv::Writer::from_writer(f.writer.by_ref());
-            w.write_record(games_header(exp))?;
-            w.flush()?;
+            (w.write_record(games_header(exp))
+                .and_then(|()| Ok(w.flush()?)))
+            .with_context(|| format!("writing {}", f.partial.display()))?;
             drop(w);
             Some(f)
         } else {
@@ -148,11 +150,13 @@ impl GameFiles {
             }
             w.flush()?;
             drop(w);
-            f.writer.write_all(&f.buffer)?;
+            (f.writer.write_all(&f.buffer))
+                .with_context(|| format!("writing {}", f.partial.display()))?;
         }
         if let Some(f) = self.records.as_mut() {
             for line in records {
-                writeln!(f.writer, "{line}")?;
+                writeln!(f.writer, "{line}")
+                    .with_context(|| format!("writing {}", f.partial.display()))?;
             }
         }
         Ok(())

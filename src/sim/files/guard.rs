@@ -6,7 +6,7 @@
 //! were written (a [`ResultSet`]), so a failure never leaves part of a result or destroys an
 //! earlier one.
 
-use crate::sim::files::atomic::temp_name;
+use crate::sim::files::atomic::{remove_dead_temps, temp_name};
 use crate::sim::files::game_files::remove_stale;
 use anyhow::{bail, Context};
 use std::path::{Path, PathBuf};
@@ -221,6 +221,7 @@ impl ResultSet {
 
     /// Writes (and syncs) `name` to its temporary name; the error names the file.
     pub fn add(&mut self, name: &str, bytes: &[u8]) -> anyhow::Result<()> {
+        remove_dead_temps(&self.dir, name);
         let tmp = temp_name(&self.dir, name);
         self.files.push((tmp.clone(), name.to_string(), true));
         write_synced(&tmp, bytes)
@@ -263,6 +264,16 @@ impl Drop for ResultSet {
             }
         }
     }
+}
+
+/// Whether a name (of an experiment, a tournament) may become a folder's name: not empty, no
+/// folder separator (`/`, `\`), no `..`, no leading dot, no control character.
+pub fn is_plain_name(name: &str) -> bool {
+    !(name.is_empty()
+        || name.starts_with('.')
+        || name.contains(['/', '\\'])
+        || name.contains("..")
+        || name.chars().any(char::is_control))
 }
 
 /// The name of staging folders: `.stage-<pid>.tmp`.

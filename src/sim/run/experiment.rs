@@ -8,6 +8,7 @@ use crate::deal_spec::DealSpec;
 use crate::game::RuleMap;
 use crate::games::kind::{check_players, check_variant, GameKind};
 use crate::games::{game_info, with_game, GameVisitor};
+use crate::sim::files::guard::is_plain_name;
 use crate::sim::run::experiment_error::{CheckError, ExperimentError, NumberError};
 use crate::sim::stats::sprt::SprtConfig;
 use crate::sim::stats::tally::Tally;
@@ -177,6 +178,9 @@ impl Experiment {
     /// Checks values the TOML types cannot: known game and variant, seat count, rule options,
     /// agent specs.
     pub fn check(&self) -> Result<(), CheckError> {
+        if self.output.is_none() && !is_plain_name(&self.name) {
+            return Err(CheckError::Name(self.name.clone()));
+        }
         let info = game_info(&self.game).map_err(CheckError::Game)?;
         check_variant(info, self.variant()).map_err(CheckError::Variant)?;
         let (low, high) = info.seats_of(self.variant());
