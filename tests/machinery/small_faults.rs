@@ -52,7 +52,7 @@ fn non_finite_agent_parameters_and_zero_seats_are_refused() {
         .unwrap_err()
         .to_string();
     assert!(
-        err.contains("players") && err.contains("0 seats") && err.contains("at least 2"),
+        err.contains("key 'players': 0 seats") && err.contains("at least 2"),
         "{err}"
     );
     let s = Scratch::new("small-seats");

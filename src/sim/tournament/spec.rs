@@ -79,7 +79,9 @@ pub struct Tournament {
 /// `players` as written: 0 is refused (the key left out is the default, not 0).
 fn seats<'de, D: serde::Deserializer<'de>>(d: D) -> Result<usize, D::Error> {
     match usize::deserialize(d)? {
-        0 => Err(serde::de::Error::custom(ZERO_SEATS)),
+        0 => Err(serde::de::Error::custom(format!(
+            "key 'players': {ZERO_SEATS}"
+        ))),
         n => Ok(n),
     }
 }
