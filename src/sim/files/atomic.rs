@@ -97,3 +97,13 @@ pub fn write_atomic(dir: &Path, name: &str, contents: &[u8]) -> std::io::Result<
     f.write_all(contents)?;
     f.commit()
 }
+
+/// Removes a result file left by an earlier run, so a folder never mixes two studies.
+pub fn remove_stale(path: &Path) -> anyhow::Result<()> {
+    match std::fs::remove_file(path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            Err(anyhow::Error::new(e).context(format!("removing the stale {}", path.display())))
+        }
+        _ => Ok(()),
+    }
+}

@@ -2,6 +2,7 @@
 //! `NAME.partial` and renamed into place when the run is complete.
 
 use crate::game::Outcome;
+pub use crate::sim::files::atomic::remove_stale;
 use crate::sim::files::guard::ResultSet;
 use crate::sim::run::experiment::Experiment;
 use anyhow::{bail, Context};
@@ -236,14 +237,4 @@ fn game_row(exp: &Experiment, deal: u64, g: usize, o: &Outcome) -> Vec<String> {
         row.extend(o.places[..n].iter().map(|p| p.to_string()));
     }
     row
-}
-
-/// Removes a result file left by an earlier run, so a folder never mixes two studies.
-pub fn remove_stale(path: &Path) -> anyhow::Result<()> {
-    match std::fs::remove_file(path) {
-        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-            Err(e).with_context(|| format!("removing the stale {}", path.display()))
-        }
-        _ => Ok(()),
-    }
 }

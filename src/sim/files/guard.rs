@@ -6,8 +6,7 @@
 //! were written (a [`ResultSet`]), so a failure never leaves part of a result or destroys an
 //! earlier one.
 
-use crate::sim::files::atomic::{remove_dead_temps, temp_name};
-use crate::sim::files::game_files::remove_stale;
+use crate::sim::files::atomic::{remove_dead_temps, remove_stale, temp_name};
 use anyhow::{bail, Context};
 use std::path::{Path, PathBuf};
 
