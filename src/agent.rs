@@ -354,7 +354,9 @@ pub fn number<T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy>(
         key: key.into(),
         text: text.into(),
     })?;
-    if v < range.0 || v > range.1 {
+    // written so that a value no order places (NaN) is outside too
+    let inside = range.0 <= v && v <= range.1;
+    if !inside {
         return Err(AgentError::OutOfRange {
             agent: spec.name.clone(),
             key: key.into(),

@@ -11,7 +11,7 @@ use bailab::generic_agents::catalogue::make_agent;
 use bailab::sim::run::checkpoint::{read_checkpoint, Stopped};
 use bailab::sim::run::experiment::{project_dir, Experiment, Runtime};
 use bailab::sim::run::experiment_error::ExperimentError;
-use bailab::sim::run::runner::{resume_run, run_experiment, RunOptions};
+use bailab::sim::run::runner::{resume_run, run_experiment, AgentFailed, RunOptions};
 use pyo3::exceptions::{PyKeyboardInterrupt, PyOSError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -186,7 +186,14 @@ pub fn _run(
                 "{s}; resume with bailab.run(..., resume=\"{}\")",
                 s.dir.display()
             )),
-            _ => PyRuntimeError::new_err(format!("{e:#}")),
+            // a Python agent's run resumes in Python (the command line cannot load it)
+            _ => match e.downcast_ref::<AgentFailed>() {
+                Some(f) => PyRuntimeError::new_err(f.describe(&format!(
+                    "bailab.run(resume=\"{}\", agents=...) with the same agents",
+                    f.dir.display()
+                ))),
+                None => PyRuntimeError::new_err(format!("{e:#}")),
+            },
         }),
     }
 }

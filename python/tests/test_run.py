@@ -68,6 +68,8 @@ def test_a_failing_agent_stops_the_run_with_a_checkpoint_that_resumes(tmp_path):
     message = str(failure.value)
     for words in ["agent 'mine'", "deal", "seat", "decision", "my bug", "checkpoint"]:
         assert words in message
+    # resumed the Python way: the command line cannot load a Python agent
+    assert f'bailab.run(resume="{out}"' in message and "--resume" not in message
     assert (out / "checkpoint.json").exists()
     resumed = bailab.run(resume=out, agents={"mine": take_first})
     straight = bailab.run(exp, agents={"mine": take_first})

@@ -88,6 +88,22 @@ impl<R: BufRead> Records<R> {
         (self.doc_line, parse(&std::mem::take(&mut self.doc)))
     }
 
+    /// The record in progress when the file ends: one the end cuts off is said to be cut short
+    /// (not parsed with the line end this reader added, which JSON reads as a control character
+    /// inside a string).
+    fn take_last_doc(&mut self) -> (usize, Result<Record, String>) {
+        self.depth = Depth::default();
+        let doc = std::mem::take(&mut self.doc);
+        let record = serde_json::from_str(doc.trim_end()).map_err(|e| {
+            if e.is_eof() {
+                "cut short: the file ends inside this record (a write that was cut off?)".into()
+            } else {
+                format!("not a record: {e}")
+            }
+        });
+        (self.doc_line, record)
+    }
+
     /// The next record (or why the text there is not one) and the line it starts on.
     fn next_record(&mut self) -> std::io::Result<Option<(usize, Result<Record, String>)>> {
         if let Some(p) = self.pending.take() {
@@ -95,7 +111,7 @@ impl<R: BufRead> Records<R> {
         }
         loop {
             let Some((n, line)) = self.lines.next_line()? else {
-                return Ok((!self.doc.is_empty()).then(|| self.take_doc()));
+                return Ok((!self.doc.is_empty()).then(|| self.take_last_doc()));
             };
             let text = match line {
                 Line::TooLong(len) => {

@@ -6,7 +6,7 @@ use crate::sim::run::checkpoint::{Shard, CHECKPOINT_EVERY};
 use crate::sim::run::threads::check_threads;
 use crate::sim::tournament::files::read_tournament_file;
 use crate::sim::tournament::play::{run_tournament, TournamentOptions};
-use crate::sim::tournament::spec::{SeatingScheme, Tournament};
+use crate::sim::tournament::spec::{SeatingScheme, Tournament, ZERO_SEATS};
 use crate::sim::tournament::standings::Standings;
 use anyhow::bail;
 use std::path::{Path, PathBuf};
@@ -128,6 +128,9 @@ fn tournament_of(args: &Args) -> anyhow::Result<Tournament> {
         t.variant = v.clone();
     }
     if let Some(p) = args.players {
+        if p == 0 {
+            bail!("--players: {ZERO_SEATS}");
+        }
         t.players = p;
     }
     if !args.agents.is_empty() {

@@ -101,6 +101,11 @@ impl<G: GameKind> Recorder<G> {
     }
 }
 
+/// An event's seat in a message: `seat N`, or `no seat`.
+fn seat_name(seat: Option<u8>) -> String {
+    seat.map_or("no seat".to_string(), |s| format!("seat {s}"))
+}
+
 /// Checks that the next record events are exactly the engine's forced moves of the last step.
 fn expect_forced<G: GameKind>(
     r: &Record,
@@ -110,8 +115,8 @@ fn expect_forced<G: GameKind>(
     for want in state.last_events().iter().filter_map(G::forced_event) {
         let describe = |e: &RecordEvent| {
             format!(
-                "seat {:?} {} ({})",
-                e.seat,
+                "{} {} ({})",
+                seat_name(e.seat),
                 e.action,
                 e.rule.as_deref().unwrap_or("-")
             )
@@ -228,7 +233,7 @@ pub fn check_game<G: GameKind>(r: &Record) -> Result<(), CheckError> {
         if e.seat != Some(seat) {
             return fail(
                 Some(cursor),
-                format!("seat {:?} acts, but seat {seat} is to move", e.seat),
+                format!("{} acts, but seat {seat} is to move", seat_name(e.seat)),
             );
         }
         state.legal_actions(&mut actions);

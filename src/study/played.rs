@@ -21,13 +21,22 @@ pub(crate) fn games_file(path: &Path) -> anyhow::Result<PathBuf> {
     } else {
         path.to_path_buf()
     };
-    if !file.is_file() {
-        anyhow::bail!(
-            "{}: no such file (give a run's games.csv or its folder; a run writes it with \
-             games_csv = true)",
-            file.display()
-        );
+    let hint = "give a run's games.csv or its folder; a run writes it with games_csv = true";
+    match std::fs::metadata(&file) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            anyhow::bail!("{}: no such file ({hint})", file.display())
+        }
+        Err(e) => anyhow::bail!("{}: {e} ({hint})", file.display()),
+        Ok(m) if !m.is_file() => {
+            anyhow::bail!(
+                "{}: not a regular file (a device, a pipe or a socket; {hint})",
+                file.display()
+            )
+        }
+        Ok(_) => {}
     }
+    // the reason a file that exists cannot be read (its permissions), before any work
+    std::fs::File::open(&file).map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
     Ok(file)
 }
 

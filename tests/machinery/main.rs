@@ -41,6 +41,7 @@ mod rules_agent;
 mod rules_reference;
 mod runner;
 mod sigterm;
+mod small_faults;
 mod soak;
 mod specs;
 mod sprt;

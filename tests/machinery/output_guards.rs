@@ -480,3 +480,97 @@ fn deals_from_a_runs_games_takes_threads() {
     assert!(err.contains("--threads"), "{err}");
     assert!(!s.path("d0").exists());
 }
+
+/// Issue 44: `run` and `tournament` refuse a folder holding files of theirs that no bailab
+/// output of that kind wrote (the user's `summary.csv`, `ratings.csv`), and replace them only
+/// with `--force`; a folder they made is still theirs to write again.
+#[test]
+fn run_and_tournament_refuse_a_folder_bailab_did_not_make() {
+    let s = Scratch::new("guards-foreign");
+    let exp = experiment(&s);
+    s.write("d/summary.csv", "mine\n");
+    let run = ["run", &exp, "-q", "--output", "d", "--records"];
+    let err = fails(&s.0, &run);
+    assert!(
+        err.contains("d/summary.csv") && err.contains("no bailab run") && err.contains("--force"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(s.path("d/summary.csv")).unwrap(),
+        "mine\n"
+    );
+    assert!(
+        !s.path("d/records.jsonl").exists(),
+        "a refused run wrote records"
+    );
+    ok(&s.0, &[&run[..], &["--force"]].concat());
+    assert_ne!(
+        std::fs::read_to_string(s.path("d/summary.csv")).unwrap(),
+        "mine\n"
+    );
+    ok(&s.0, &run); // its own results: the same experiment runs again
+
+    s.write("d1/ratings.csv", "mine\n");
+    let tournament = [
+        "tournament",
+        "--game",
+        "tusac",
+        "--agent",
+        "greedy",
+        "--agent",
+        "random",
+        "--deals",
+        "2",
+        "-q",
+        "--output",
+        "d1",
+    ];
+    let err = fails(&s.0, &tournament);
+    assert!(
+        err.contains("d1/ratings.csv")
+            && err.contains("no bailab tournament")
+            && err.contains("--force"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(s.path("d1/ratings.csv")).unwrap(),
+        "mine\n"
+    );
+    assert!(!s.path("d1/tables").exists(), "a refused tournament played");
+    ok(&s.0, &[&tournament[..], &["--force"]].concat());
+    assert_ne!(
+        std::fs::read_to_string(s.path("d1/ratings.csv")).unwrap(),
+        "mine\n"
+    );
+}
+
+/// Issue 44: a folder standing where `meta.json` goes fails the run before any file of the
+/// earlier result set is replaced (not after `summary.csv` and `tally.json`: a mixed set).
+#[test]
+fn a_folder_where_a_result_file_goes_leaves_the_earlier_set_whole() {
+    let s = Scratch::new("guards-mixed");
+    let exp = experiment(&s);
+    ok(&s.0, &["run", &exp, "-q", "--output", "d"]);
+    let before: Vec<Vec<u8>> = ["summary.csv", "tally.json", "run.json"]
+        .iter()
+        .map(|n| common::read(&s.path(&format!("d/{n}"))))
+        .collect();
+    std::fs::remove_file(s.path("d/meta.json")).unwrap();
+    std::fs::create_dir(s.path("d/meta.json")).unwrap();
+    let other = s.write(
+        "other.toml",
+        &std::fs::read_to_string(&exp)
+            .unwrap()
+            .replace("seed = 3", "seed = 4"),
+    );
+    let err = fails(&s.0, &["run", &other, "-q", "--output", "d", "--force"]);
+    let after: Vec<Vec<u8>> = ["summary.csv", "tally.json", "run.json"]
+        .iter()
+        .map(|n| common::read(&s.path(&format!("d/{n}"))))
+        .collect();
+    assert!(
+        before == after,
+        "the earlier set was partly replaced: {err}"
+    );
+    assert!(err.contains("d/meta.json is a folder"), "{err}");
+}

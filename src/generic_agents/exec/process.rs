@@ -187,7 +187,7 @@ impl Process {
                         ));
                     }
                 }
-                Err(_) => return Err(self.ended()),
+                Err(_) => return Err(self.ended("input")),
             }
         }
         Ok(())
@@ -212,7 +212,7 @@ impl Process {
                 ));
             }
             match self.stdout.read(&mut chunk) {
-                Ok(0) => return Err(self.ended()),
+                Ok(0) => return Err(self.ended("output")),
                 Ok(n) => self.pending.extend_from_slice(&chunk[..n]),
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
                 Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
@@ -221,19 +221,25 @@ impl Process {
         }
     }
 
-    /// What became of a process that stopped answering: its exit status and last stderr lines.
-    /// It is killed, with every process it started.
-    fn ended(&mut self) -> String {
+    /// What became of a process that stopped answering (its `pipe`, `input` or `output`, was
+    /// found closed): its exit status, or that it closed the pipe while still running; and its
+    /// last stderr lines. It is killed, with every process it started.
+    fn ended(&mut self, pipe: &str) -> String {
         self.gone = true;
         let exited = self.exited_within(Duration::from_millis(500));
         self.kill_group();
         let status = exited.then(|| self.child.wait().ok()).flatten();
-        let status = status.map_or("still running".to_string(), |s| s.to_string());
+        let what = match status {
+            Some(s) => format!("its process ended ({s})"),
+            None => {
+                format!("it closed its {pipe} while its process was still running (now killed)")
+            }
+        };
         self.stderr_read_within(Duration::from_millis(500));
         let stderr = self.stderr.lock().unwrap_or_else(|e| e.into_inner());
         let last: Vec<&str> = stderr.iter().map(String::as_str).collect();
         format!(
-            "its process ended ({status}); its last stderr lines: {}",
+            "{what}; its last stderr lines: {}",
             if last.is_empty() {
                 "none".to_string()
             } else {

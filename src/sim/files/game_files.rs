@@ -2,6 +2,8 @@
 //! `NAME.partial` and renamed into place when the run is complete.
 
 use crate::game::Outcome;
+pub use crate::sim::files::atomic::remove_stale;
+use crate::sim::files::guard::ResultSet;
 use crate::sim::run::experiment::Experiment;
 use anyhow::{bail, Context};
 use std::collections::BTreeMap;
@@ -74,19 +76,19 @@ impl PartialFile {
 
     /// Flushes what is written to the disk and returns the file's length.
     fn sync(&mut self) -> anyhow::Result<u64> {
-        self.writer.flush()?;
+        let named = || format!("writing {}", self.partial.display());
+        self.writer.flush().with_context(named)?;
         let file = self.writer.get_ref();
         file.sync_data()
             .with_context(|| format!("syncing {}", self.partial.display()))?;
-        Ok(file.metadata()?.len())
+        Ok(file.metadata().with_context(named)?.len())
     }
 
-    /// Renames the finished file to its name.
-    fn commit(mut self, dir: &Path) -> anyhow::Result<()> {
+    /// Adds the finished file to `set`, to be renamed to its name.
+    fn stage(mut self, set: &mut ResultSet) -> anyhow::Result<()> {
         self.sync()?;
-        let done = dir.join(self.name);
-        std::fs::rename(&self.partial, &done)
-            .with_context(|| format!("renaming {} to {}", self.partial.display(), done.display()))
+        set.adopt(self.partial, self.name);
+        Ok(())
     }
 }
 
@@ -106,8 +108,9 @@ impl GameFiles {
         let games = if games {
             let mut f = PartialFile::create(dir, "games.csv")?;
             let mut w = csv::Writer::from_writer(f.writer.by_ref());
-            w.write_record(games_header(exp))?;
-            w.flush()?;
+            (w.write_record(games_header(exp))
+                .and_then(|()| Ok(w.flush()?)))
+            .with_context(|| format!("writing {}", f.partial.display()))?;
             drop(w);
             Some(f)
         } else {
@@ -148,11 +151,13 @@ impl GameFiles {
             }
             w.flush()?;
             drop(w);
-            f.writer.write_all(&f.buffer)?;
+            (f.writer.write_all(&f.buffer))
+                .with_context(|| format!("writing {}", f.partial.display()))?;
         }
         if let Some(f) = self.records.as_mut() {
             for line in records {
-                writeln!(f.writer, "{line}")?;
+                writeln!(f.writer, "{line}")
+                    .with_context(|| format!("writing {}", f.partial.display()))?;
             }
         }
         Ok(())
@@ -170,12 +175,13 @@ impl GameFiles {
         Ok(lens)
     }
 
-    /// Renames the finished files into place and removes stale ones an earlier run left.
-    pub(crate) fn commit(self, dir: &Path) -> anyhow::Result<()> {
+    /// Adds the finished files to the run's result `set`, and the stale ones an earlier run left
+    /// to its files removed.
+    pub(crate) fn stage(self, set: &mut ResultSet) -> anyhow::Result<()> {
         for (file, name) in [(self.games, "games.csv"), (self.records, "records.jsonl")] {
             match file {
-                Some(f) => f.commit(dir)?,
-                None => remove_stale(&dir.join(name))?,
+                Some(f) => f.stage(set)?,
+                None => set.remove(name),
             }
         }
         Ok(())
@@ -231,14 +237,4 @@ fn game_row(exp: &Experiment, deal: u64, g: usize, o: &Outcome) -> Vec<String> {
         row.extend(o.places[..n].iter().map(|p| p.to_string()));
     }
     row
-}
-
-/// Removes a result file left by an earlier run, so a folder never mixes two studies.
-pub(crate) fn remove_stale(path: &Path) -> anyhow::Result<()> {
-    match std::fs::remove_file(path) {
-        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-            Err(e).with_context(|| format!("removing the stale {}", path.display()))
-        }
-        _ => Ok(()),
-    }
 }

@@ -1,10 +1,12 @@
-//! Output guards of the study commands (`tune`, `learn`, `deals`, `equity`, `merge`): before
-//! any work, the output folder is created and proved writable and the files the command will
-//! write are refused if they exist (unless `--force`); at the end every file is written to a
-//! temporary name and renamed only when all of them were written, so a failure never leaves
-//! part of a result or destroys an earlier one.
+//! Output guards of every command that writes a result folder: before any work, the files the
+//! command will write are refused if they exist (unless `--force`) — all of them for the study
+//! commands (`tune`, `learn`, `deals`, `equity`, `merge`), and for `run` and `tournament`, which
+//! replace their own earlier results, those of a folder that holds no bailab output of that
+//! kind; at the end every file is written to a temporary name and renamed only when all of them
+//! were written (a [`ResultSet`]), so a failure never leaves part of a result or destroys an
+//! earlier one.
 
-use crate::sim::files::atomic::temp_name;
+use crate::sim::files::atomic::{remove_dead_temps, remove_stale, temp_name};
 use anyhow::{bail, Context};
 use std::path::{Path, PathBuf};
 
@@ -57,30 +59,16 @@ impl Outputs {
     /// Refuses the files that exist, naming all of them (unless `force`), and a folder where a
     /// file goes.
     pub(crate) fn refuse_existing(&self, force: bool) -> anyhow::Result<()> {
-        let paths: Vec<PathBuf> = self.names.iter().map(|n| self.dir.join(n)).collect();
-        if let Some(p) = paths.iter().find(|p| p.is_dir()) {
-            bail!(
-                "{} is a folder, but a file of that name is written there: choose another \
-                 --output",
-                p.display()
-            );
-        }
-        let existing: Vec<String> = paths
-            .iter()
-            .filter(|p| p.symlink_metadata().is_ok())
-            .map(|p| p.display().to_string())
-            .collect();
+        let names: Vec<&str> = self.names.iter().map(String::as_str).collect();
+        refuse_folders(&self.dir, &names)?;
+        let existing = existing(&self.dir, &names);
         if force || existing.is_empty() {
             return Ok(());
         }
-        let (files, verb) = match existing.len() {
-            1 => (existing[0].clone(), "exists"),
-            _ => (existing.join(", "), "exist"),
-        };
+        let (files, verb, them) = listed(&existing);
         bail!(
             "{files} already {verb} and this command does not replace files: choose another \
-             --output, or replace {} with --force",
-            if existing.len() == 1 { "it" } else { "them" }
+             --output, or replace {them} with --force"
         )
     }
 
@@ -88,29 +76,16 @@ impl Outputs {
     /// renamed to its name; on an error before the renames, no file is touched and the
     /// temporaries are removed.
     pub fn write(mut self, files: &[(&str, &[u8])]) -> anyhow::Result<()> {
-        let mut temps: Vec<(PathBuf, PathBuf)> = Vec::new();
-        let result = files.iter().try_for_each(|(name, bytes)| {
+        let mut set = ResultSet::new(&self.dir);
+        for (name, bytes) in files {
             debug_assert!(
                 self.names.iter().any(|n| n == name),
                 "{name} was not checked"
             );
-            let path = self.dir.join(name);
-            let tmp = temp_name(&self.dir, name);
-            temps.push((tmp.clone(), path));
-            write_synced(&tmp, bytes)
-        });
-        if let Err(e) = result {
-            for (tmp, _) in &temps {
-                let _ = std::fs::remove_file(tmp);
-            }
-            return Err(e);
+            set.add(name, bytes)?;
         }
         self.written = true;
-        for (tmp, path) in &temps {
-            std::fs::rename(tmp, path)
-                .with_context(|| format!("renaming {} to {}", tmp.display(), path.display()))?;
-        }
-        Ok(())
+        set.commit()
     }
 
     /// A staging folder inside the output folder (`.stage-<pid>.tmp`), for outputs written by
@@ -128,6 +103,8 @@ impl Outputs {
     /// Moves every staged file into the output folder, and removes the guard's files that the
     /// stage does not hold (left by an earlier result replaced with `--force`).
     pub(crate) fn commit_stage(mut self, stage: Stage) -> anyhow::Result<()> {
+        let names: Vec<&str> = self.names.iter().map(String::as_str).collect();
+        refuse_folders(&self.dir, &names)?;
         self.written = true;
         for name in &self.names {
             let (from, to) = (stage.path.join(name), self.dir.join(name));
@@ -166,6 +143,136 @@ impl Drop for Outputs {
             }
         }
     }
+}
+
+/// Refuses a folder that holds any of `names` (files or folders bailab writes there) but no
+/// bailab output of that kind (`marked`: the caller found its marker file, read by content),
+/// unless `force`: bailab replaces only what it made. `kind` names the output in the message.
+pub fn refuse_foreign(
+    dir: &Path,
+    names: &[&str],
+    kind: &str,
+    marked: bool,
+    force: bool,
+) -> anyhow::Result<()> {
+    let existing = existing(dir, names);
+    if marked || force || existing.is_empty() {
+        return Ok(());
+    }
+    let (files, verb, them) = listed(&existing);
+    bail!(
+        "{files} already {verb}, but {} holds no {kind}: bailab replaces only its own results; \
+         choose another --output, or replace {them} with --force",
+        dir.display()
+    )
+}
+
+/// Refuses a folder standing where one of the files `names` is to be written (even with
+/// `--force`: a folder is never removed).
+pub fn refuse_folders(dir: &Path, names: &[&str]) -> anyhow::Result<()> {
+    match names.iter().map(|n| dir.join(n)).find(|p| p.is_dir()) {
+        Some(p) => bail!(
+            "{} is a folder, but a file of that name is written there: choose another --output \
+             (nothing was replaced)",
+            p.display()
+        ),
+        None => Ok(()),
+    }
+}
+
+/// The paths of `names` that exist in `dir` (as anything, a dangling link included).
+fn existing(dir: &Path, names: &[&str]) -> Vec<String> {
+    (names.iter().map(|n| dir.join(n)))
+        .filter(|p| p.symlink_metadata().is_ok())
+        .map(|p| p.display().to_string())
+        .collect()
+}
+
+/// Existing paths listed for a message: the list, its verb and its pronoun.
+fn listed(existing: &[String]) -> (String, &'static str, &'static str) {
+    match existing {
+        [one] => (one.clone(), "exists", "it"),
+        _ => (existing.join(", "), "exist", "them"),
+    }
+}
+
+/// One result set of a folder, replaced as a unit: every file written to a temporary name
+/// ([`ResultSet::add`]) or finished elsewhere in the folder ([`ResultSet::adopt`]), then all
+/// renamed by [`ResultSet::commit`] once none of their names is taken by a folder, and the
+/// stale files of an earlier set removed. Dropped uncommitted, it removes its temporary files
+/// and replaces nothing.
+pub struct ResultSet {
+    dir: PathBuf,
+    /// (written as, final name, whether it is this set's own temporary file)
+    files: Vec<(PathBuf, String, bool)>,
+    stale: Vec<String>,
+}
+
+impl ResultSet {
+    /// An empty set of files for `dir`.
+    pub fn new(dir: &Path) -> ResultSet {
+        ResultSet {
+            dir: dir.to_path_buf(),
+            files: Vec::new(),
+            stale: Vec::new(),
+        }
+    }
+
+    /// Writes (and syncs) `name` to its temporary name; the error names the file.
+    pub fn add(&mut self, name: &str, bytes: &[u8]) -> anyhow::Result<()> {
+        remove_dead_temps(&self.dir, name);
+        let tmp = temp_name(&self.dir, name);
+        self.files.push((tmp.clone(), name.to_string(), true));
+        write_synced(&tmp, bytes)
+    }
+
+    /// Takes `from`, a finished file in the folder (kept if the set is dropped), as `name`.
+    pub fn adopt(&mut self, from: PathBuf, name: &str) {
+        self.files.push((from, name.to_string(), false));
+    }
+
+    /// Removes `name` on commit, the stale file of an earlier set (if it is there).
+    pub fn remove(&mut self, name: &str) {
+        self.stale.push(name.to_string());
+    }
+
+    /// Renames every file into place and removes the stale ones: first checks that no name is
+    /// taken by a folder, so the earlier set is left whole on that error.
+    pub fn commit(mut self) -> anyhow::Result<()> {
+        let names: Vec<&str> = (self.files.iter().map(|f| f.1.as_str()))
+            .chain(self.stale.iter().map(String::as_str))
+            .collect();
+        refuse_folders(&self.dir, &names)?;
+        while let Some((from, name, _)) = self.files.first() {
+            let to = self.dir.join(name);
+            std::fs::rename(from, &to)
+                .with_context(|| format!("renaming {} to {}", from.display(), to.display()))?;
+            self.files.remove(0);
+        }
+        self.stale
+            .iter()
+            .try_for_each(|name| remove_stale(&self.dir.join(name)))
+    }
+}
+
+impl Drop for ResultSet {
+    fn drop(&mut self) {
+        for (from, _, own) in &self.files {
+            if *own {
+                let _ = std::fs::remove_file(from);
+            }
+        }
+    }
+}
+
+/// Whether a name (of an experiment, a tournament) may become a folder's name: not empty, no
+/// folder separator (`/`, `\`), no `..`, no leading dot, no control character.
+pub fn is_plain_name(name: &str) -> bool {
+    !(name.is_empty()
+        || name.starts_with('.')
+        || name.contains(['/', '\\'])
+        || name.contains("..")
+        || name.chars().any(char::is_control))
 }
 
 /// The name of staging folders: `.stage-<pid>.tmp`.
@@ -263,4 +370,32 @@ fn write_synced(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     f.write_all(bytes)
         .and_then(|()| f.sync_all())
         .with_context(|| format!("writing {}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A set whose second name is taken by a folder replaces nothing and leaves no temporary
+    /// file (issue 44: `summary.csv` and `tally.json` were replaced before `meta.json` failed).
+    #[test]
+    fn a_set_with_a_folder_in_the_way_replaces_nothing() {
+        let dir = std::env::temp_dir().join(format!("bailab-set-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("b.json")).unwrap();
+        std::fs::write(dir.join("a.csv"), "old\n").unwrap();
+        let mut set = ResultSet::new(&dir);
+        set.add("a.csv", b"new\n").unwrap();
+        set.add("b.json", b"{}").unwrap();
+        let err = set.commit().unwrap_err().to_string();
+        assert!(err.contains("b.json is a folder"), "{err}");
+        assert_eq!(std::fs::read_to_string(dir.join("a.csv")).unwrap(), "old\n");
+        let mut left: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        assert_eq!(left, ["a.csv", "b.json"]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

@@ -3,6 +3,7 @@
 
 use crate::sim::files::game_files::remove_stale;
 use crate::sim::files::game_files::PartialFile;
+use crate::sim::files::guard::{refuse_folders, refuse_foreign};
 use crate::sim::files::seal::{self, Layout};
 use crate::sim::run::experiment::{Experiment, Runtime};
 use crate::sim::run::integrity::{
@@ -188,8 +189,9 @@ pub(super) fn remove_leftovers(dir: &Path, keep_partial: bool) -> anyhow::Result
     Ok(())
 }
 
-/// Refuses to write into a folder that holds another experiment's results or any unfinished run,
-/// unless `force`; with `force`, removes the checkpoint.
+/// Refuses to write into a folder that holds another experiment's results, any unfinished run,
+/// or result files of no bailab run, unless `force` (with `force`, removes the checkpoint); and
+/// a folder where a result file goes.
 pub(super) fn guard_folder(
     dir: &Path,
     exp: &Experiment,
@@ -197,6 +199,7 @@ pub(super) fn guard_folder(
     force: bool,
 ) -> anyhow::Result<()> {
     let show = dir.display();
+    refuse_folders(dir, &RUN_FILES)?;
     let ck_path = dir.join(CHECKPOINT);
     if ck_path.exists() {
         if force {
@@ -240,7 +243,8 @@ pub(super) fn guard_folder(
             );
         }
     }
-    Ok(())
+    let kind = "bailab run's results (no tally.json)";
+    refuse_foreign(dir, &RUN_FILES, kind, tally_path.exists(), force)
 }
 
 fn describe(diffs: &[String], there: Option<Shard>, here: Option<Shard>) -> String {

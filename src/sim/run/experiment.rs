@@ -9,6 +9,7 @@ use crate::games::kind::{check_players, check_variant, GameKind};
 use crate::games::{game_info, with_game, GameVisitor};
 use crate::generic_agents::catalogue::{agent_key_in, check_specs_with, Setting};
 use crate::input::{read_text, InputProblem, EXPERIMENT};
+use crate::sim::files::guard::is_plain_name;
 use crate::sim::run::experiment_error::{CheckError, ExperimentError, NumberError};
 use crate::sim::stats::sprt::SprtConfig;
 use crate::sim::stats::tally::Tally;
@@ -170,6 +171,9 @@ impl Experiment {
     /// Checks values the TOML types cannot: known game and variant, seat count, rule options,
     /// agent specs (as they are built in `runtime`).
     pub fn check(&self, runtime: &Runtime) -> Result<(), CheckError> {
+        if self.output.is_none() && !is_plain_name(&self.name) {
+            return Err(CheckError::Name(self.name.clone()));
+        }
         let info = game_info(&self.game).map_err(CheckError::Game)?;
         check_variant(info, self.variant()).map_err(CheckError::Variant)?;
         let (low, high) = info.seats_of(self.variant());

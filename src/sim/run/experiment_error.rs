@@ -141,6 +141,13 @@ pub enum CheckError {
     /// A count that must be at least 1.
     #[error("key '{0}': must be at least 1")]
     Zero(&'static str),
+    /// A name that is not plain, in an experiment whose results folder it names.
+    #[error(
+        "key 'name': '{0}' cannot name the results folder (results/NAME, as there is no \
+         'output'): a plain name has no '/', '\\', '..' or leading dot; rename it or give an \
+         'output'"
+    )]
+    Name(String),
     /// An SPRT table its experiment cannot run.
     #[error("table [sprt], {0}")]
     Sprt(SprtError),

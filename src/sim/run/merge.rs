@@ -76,7 +76,8 @@ pub(crate) fn merge_run(
         (0, exp.deals),
         &report,
         &BTreeMap::new(),
-    )?;
+    )?
+    .commit()?;
     out.commit_stage(stage)?;
     report.dir = dir;
     Ok((exp, report))
@@ -191,8 +192,17 @@ fn merge_per_game_file(
         if header && i > 0 {
             input.read_until(b'\n', &mut Vec::new())?;
         }
-        std::io::copy(&mut input, out.writer())
-            .with_context(|| format!("copying {} into {}", f.display(), dir.display()))?;
+        loop {
+            let block = input
+                .fill_buf()
+                .with_context(|| format!("reading {}", f.display()))?;
+            if block.is_empty() {
+                break;
+            }
+            out.write_all(block)?;
+            let n = block.len();
+            input.consume(n);
+        }
     }
     out.commit()
         .with_context(|| format!("writing {}", dir.join(name).display()))?;

@@ -1,8 +1,7 @@
 //! What a run writes: the result files (`summary.csv`, `matches.csv`, `sprt.csv`, `tally.json`,
 //! `meta.json`, `run.json`) of a finished run or merge, and the report it returns.
 
-use crate::sim::files::atomic::write_atomic;
-use crate::sim::files::game_files::remove_stale;
+use crate::sim::files::guard::ResultSet;
 use crate::sim::run::checkpoint::{absolute_project, Shard, TallyFile};
 use crate::sim::run::experiment::{Experiment, Runtime};
 use crate::sim::run::summary::{matches_csv, summary_csv};
@@ -13,11 +12,10 @@ use crate::sim::stats::tally::Tally;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-/// Writes `summary.csv`, `tally.json` and `meta.json` (the reproducible files: the same for any
+/// Stages `summary.csv`, `tally.json` and `meta.json` (the reproducible files: the same for any
 /// threads, sharding or stops) and `run.json` (this machine's figures: threads, elapsed time,
-/// games/s, and for a run the project folder of `runtime` its agent files were read from) for a
-/// finished run or merge.
-/// A shard's `tally.json` keeps the digests of the agent files it read (`agent_files`) and is
+/// games/s, and for a run the project folder of `runtime` its agent files were read from) of a
+/// finished run or merge: the set the caller completes and commits as a unit. A shard's `tally.json` keeps the digests of the agent files it read (`agent_files`) and is
 /// sealed (see [`TallyFile::to_file_text`]).
 pub(crate) fn write_results(
     (exp, runtime): (&Experiment, &Runtime),
@@ -25,16 +23,17 @@ pub(crate) fn write_results(
     deals: (u64, u64),
     r: &RunReport,
     agent_files: &BTreeMap<String, String>,
-) -> anyhow::Result<()> {
-    write_atomic(&r.dir, "summary.csv", &summary_csv(exp, &r.tally))?;
+) -> anyhow::Result<ResultSet> {
+    let mut set = ResultSet::new(&r.dir);
+    set.add("summary.csv", &summary_csv(exp, &r.tally))?;
     match &r.sprt {
-        Some(o) => write_atomic(&r.dir, "sprt.csv", &sprt_csv(&r.sprt_steps, o))?,
-        None => remove_stale(&r.dir.join("sprt.csv"))?,
+        Some(o) => set.add("sprt.csv", &sprt_csv(&r.sprt_steps, o))?,
+        None => set.remove("sprt.csv"),
     }
     if r.tally.matches.is_empty() {
-        remove_stale(&r.dir.join("matches.csv"))?;
+        set.remove("matches.csv");
     } else {
-        write_atomic(&r.dir, "matches.csv", &matches_csv(exp, &r.tally))?;
+        set.add("matches.csv", &matches_csv(exp, &r.tally))?;
     }
     let tally = TallyFile {
         experiment: exp.clone(),
@@ -46,7 +45,7 @@ pub(crate) fn write_results(
             None => BTreeMap::new(),
         },
     };
-    write_atomic(&r.dir, "tally.json", tally.to_file_text()?.as_bytes())?;
+    set.add("tally.json", tally.to_file_text()?.as_bytes())?;
     let mut meta = serde_json::json!({
         "experiment": exp,
         "version": env!("CARGO_PKG_VERSION"),
@@ -72,17 +71,9 @@ pub(crate) fn write_results(
         meta["sprt"] = serde_json::to_value(o)?;
         run["sprt"] = serde_json::to_value(o)?;
     }
-    write_atomic(
-        &r.dir,
-        "meta.json",
-        serde_json::to_string_pretty(&meta)?.as_bytes(),
-    )?;
-    write_atomic(
-        &r.dir,
-        "run.json",
-        serde_json::to_string_pretty(&run)?.as_bytes(),
-    )?;
-    Ok(())
+    set.add("meta.json", serde_json::to_string_pretty(&meta)?.as_bytes())?;
+    set.add("run.json", serde_json::to_string_pretty(&run)?.as_bytes())?;
+    Ok(set)
 }
 
 /// What a run produced.

@@ -81,6 +81,48 @@ struct AgentFault {
     message: String,
 }
 
+/// A run stopped by an agent's failure, with a checkpoint: an error that says how to go on.
+#[derive(Debug)]
+pub struct AgentFailed {
+    /// The agent's spec.
+    pub agent: String,
+    /// The deal it failed in.
+    pub deal: u64,
+    /// What went wrong.
+    pub message: String,
+    /// Deals done (of the run's range).
+    pub done: u64,
+    /// Deals in the run's range.
+    pub total: u64,
+    /// The output folder, which holds the checkpoint.
+    pub dir: PathBuf,
+}
+
+impl AgentFailed {
+    /// The message, ending in `resume`: how the caller's user resumes the run.
+    pub fn describe(&self, resume: &str) -> String {
+        format!(
+            "agent '{}' failed in deal {}: {}\nthe run stopped with {} of {} deals done and a \
+             checkpoint in {}: fix the agent, then resume ({resume})",
+            self.agent,
+            self.deal,
+            self.message,
+            self.done,
+            self.total,
+            self.dir.display()
+        )
+    }
+}
+
+impl std::fmt::Display for AgentFailed {
+    /// The message of the command line: resume with `bailab run --resume DIR`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.describe("`bailab run --resume DIR`"))
+    }
+}
+
+impl std::error::Error for AgentFailed {}
+
 /// How a session's deals ended.
 enum Ending {
     /// Every deal was played (or a sequential test decided).
@@ -573,16 +615,17 @@ fn run_game<G: GameKind>(mut plan: Plan<'_>, opts: &RunOptions) -> anyhow::Resul
             }
             .into())
         }
-        Ending::Fault(f) => bail!(
-            "agent '{}' failed in deal {}: {}\nthe run stopped with {} of {} deals done and a \
-             checkpoint in {}: fix the agent, then resume (`bailab run --resume DIR`)",
-            f.agent,
-            f.deal,
-            f.message,
-            session.next - start,
-            end - start,
-            plan.dir.display()
-        ),
+        Ending::Fault(f) => {
+            return Err(AgentFailed {
+                agent: f.agent,
+                deal: f.deal,
+                message: f.message,
+                done: session.next - start,
+                total: end - start,
+                dir: plan.dir.clone(),
+            }
+            .into())
+        }
     }
     let report = RunReport {
         dir: plan.dir.clone(),
@@ -596,14 +639,15 @@ fn run_game<G: GameKind>(mut plan: Plan<'_>, opts: &RunOptions) -> anyhow::Resul
         tally: session.tally,
     };
     // An early-stopped run played `start..next`; any other finished run `start..end`.
-    write_results(
+    let mut set = write_results(
         (exp, plan.runtime),
         plan.shard,
         (start, session.next),
         &report,
         &plan.agent_files,
     )?;
-    session.files.commit(&plan.dir)?;
+    session.files.stage(&mut set)?;
+    set.commit()?;
     remove_stale(&plan.dir.join(CHECKPOINT))?;
     Ok(report)
 }

@@ -5,6 +5,7 @@
 use crate::input::{read_text, InputError, InputProblem, RESULT, TALLY};
 use crate::sim::files::atomic::write_atomic;
 use crate::sim::files::csv::{csv_bytes, fmt, study_columns};
+use crate::sim::files::guard::ResultSet;
 use crate::sim::files::schema::{PAIRS_HEADER, RATINGS_HEADER};
 use crate::sim::run::checkpoint::Shard;
 use crate::sim::run::threads::cores;
@@ -19,6 +20,15 @@ pub(crate) const TOURNAMENT_FORMAT: &str = "bailab-tournament-1";
 
 /// The file that says a folder holds a tournament.
 pub(crate) const TOURNAMENT_FILE: &str = "tournament.json";
+
+/// The files a tournament writes into its folder.
+pub const TOURNAMENT_FILES: [&str; 5] = [
+    TOURNAMENT_FILE,
+    "pairs.csv",
+    "crosstable.csv",
+    "ratings.csv",
+    "run.json",
+];
 
 /// One table as `tournament.json` lists it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -144,23 +154,23 @@ impl Tournament {
     }
 }
 
-/// Writes the deterministic files: `pairs.csv`, `crosstable.csv`, `ratings.csv` and
-/// `tournament.json` (last, so that a folder whose file says complete has the others).
+/// Writes the deterministic files as one set: `pairs.csv`, `crosstable.csv`, `ratings.csv` and
+/// `tournament.json` (renamed last, so that a folder whose file says complete has the others).
 pub(crate) fn write_files(
     t: &Tournament,
     dir: &Path,
     file: &TournamentFile,
     s: &Standings,
 ) -> anyhow::Result<()> {
-    write_atomic(dir, "pairs.csv", &t.pairs_csv(s))?;
-    write_atomic(dir, "crosstable.csv", &t.crosstable_csv(s))?;
-    write_atomic(dir, "ratings.csv", &t.ratings_csv(s))?;
-    write_atomic(
-        dir,
+    let mut set = ResultSet::new(dir);
+    set.add("pairs.csv", &t.pairs_csv(s))?;
+    set.add("crosstable.csv", &t.crosstable_csv(s))?;
+    set.add("ratings.csv", &t.ratings_csv(s))?;
+    set.add(
         TOURNAMENT_FILE,
         serde_json::to_string_pretty(file)?.as_bytes(),
     )?;
-    Ok(())
+    set.commit()
 }
 
 /// A table's wall time over all its sessions, from its `run.json` (0 if not written yet).

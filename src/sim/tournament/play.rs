@@ -4,6 +4,7 @@
 //! holds (figures aside, it depends on the study alone); `run.json` holds the times.
 
 use crate::sim::files::atomic::write_atomic;
+use crate::sim::files::guard::{refuse_folders, refuse_foreign};
 use crate::sim::run::checkpoint::{parse_tally_file, read_checkpoint, Shard, Stopped, CHECKPOINT};
 use crate::sim::run::experiment::Runtime;
 use crate::sim::run::runner::{resume_run, run_experiment, RunOptions};
@@ -11,7 +12,7 @@ use crate::sim::run::threads::cores;
 use crate::sim::stats::tally::Tally;
 use crate::sim::tournament::files::{
     read_tournament_file, write_files, write_run_json, TableEntry, TournamentFile, TOURNAMENT_FILE,
-    TOURNAMENT_FORMAT,
+    TOURNAMENT_FILES, TOURNAMENT_FORMAT,
 };
 use crate::sim::tournament::spec::{Table, Tournament};
 use crate::sim::tournament::standings::{table_deals, Standings};
@@ -74,8 +75,9 @@ fn table_state(dir: &Path) -> anyhow::Result<TableState> {
     Ok(TableState::Done(t.tally, deals))
 }
 
-/// Checks that `dir` may take this tournament: empty, or holding this same study unfinished
-/// with `resume`; with `force`, a tournament there is removed and this one played afresh.
+/// Checks that `dir` may take this tournament: none of a tournament's files there, or this same
+/// study unfinished with `resume`; with `force`, a tournament there is removed and this one
+/// played afresh, and files of no tournament are replaced.
 fn guard(dir: &Path, t: &Tournament, opts: &TournamentOptions) -> anyhow::Result<()> {
     let Some(there) = read_tournament_file(dir)? else {
         if opts.resume {
@@ -84,14 +86,10 @@ fn guard(dir: &Path, t: &Tournament, opts: &TournamentOptions) -> anyhow::Result
                 dir.display()
             );
         }
-        let busy = dir.join("tables").exists();
-        if busy && !opts.force {
-            bail!(
-                "{}: holds tables but no {TOURNAMENT_FILE}; use another folder or --force",
-                dir.display()
-            );
-        }
-        return Ok(());
+        let kind = "bailab tournament (no tournament.json)";
+        let names: Vec<&str> = TOURNAMENT_FILES.iter().copied().chain(["tables"]).collect();
+        refuse_foreign(dir, &names, kind, false, opts.force)?;
+        return refuse_folders(dir, &TOURNAMENT_FILES);
     };
     let same = there.tournament.same_study(t) && there.shard == opts.shard;
     if opts.force {

@@ -9,6 +9,7 @@ use crate::game::RuleMap;
 use crate::games::game_info;
 use crate::generic_agents::catalogue::agent_key_in;
 use crate::input::{read_text, InputProblem, TOURNAMENT};
+use crate::sim::files::guard::is_plain_name;
 use crate::sim::run::experiment::{project_dir, Experiment, Runtime};
 use crate::sim::stats::sprt::SprtConfig;
 use crate::sim::tournament::spec_error::{TournamentError, TournamentKeyError};
@@ -40,8 +41,9 @@ pub struct Tournament {
     /// The variant (default: the game's first).
     #[serde(default)]
     pub variant: String,
-    /// Seats at each table (default 4, or the most the variant seats if fewer).
-    #[serde(default)]
+    /// Seats at each table (default 4, or the most the variant seats if fewer; 0 until filled
+    /// by [`Tournament::fill_defaults`], and refused when written).
+    #[serde(default, deserialize_with = "seats")]
     pub players: usize,
     /// Rule options that differ from the variant's.
     #[serde(default, skip_serializing_if = "RuleMap::is_empty")]
@@ -74,6 +76,20 @@ pub struct Tournament {
     #[serde(skip)]
     pub project: Option<PathBuf>,
 }
+
+/// `players` as written: 0 is refused (the key left out is the default, not 0).
+fn seats<'de, D: serde::Deserializer<'de>>(d: D) -> Result<usize, D::Error> {
+    match usize::deserialize(d)? {
+        0 => Err(serde::de::Error::custom(format!(
+            "key 'players': {ZERO_SEATS}"
+        ))),
+        n => Ok(n),
+    }
+}
+
+/// The refusal of 0 seats (the key or `--players`).
+pub const ZERO_SEATS: &str = "0 seats: a table seats at least 2, and at most what the variant \
+                              seats (leave it out for the default: 4, or the variant's most)";
 
 fn default_name() -> String {
     "tournament".into()
@@ -141,6 +157,9 @@ impl Tournament {
     /// Checks what the tables' own checks do not: distinct agents, enough of them for the
     /// seating, the anchor, the budget; then every table as an experiment.
     pub fn check(&self) -> Result<(), TournamentKeyError> {
+        if self.output.is_none() && !is_plain_name(&self.name) {
+            return Err(TournamentKeyError::Name(self.name.clone()));
+        }
         let k = self.agents.len();
         if k < 2 {
             return Err(TournamentKeyError::TooFew);
@@ -167,8 +186,17 @@ impl Tournament {
         if self.seating == SeatingScheme::Subsets && self.sprt.is_some() {
             return Err(TournamentKeyError::SprtSubsets);
         }
-        if self.players < 2 {
-            return Err(TournamentKeyError::Players);
+        let (low, high) = game_info(&self.game)
+            .map_err(TournamentKeyError::Game)?
+            .seats_of(&self.variant);
+        if !(low.max(2)..=high).contains(&self.players) {
+            return Err(TournamentKeyError::Players {
+                players: self.players,
+                game: self.game.clone(),
+                variant: self.variant.clone(),
+                low: low.max(2),
+                high,
+            });
         }
         if let Some(a) = &self.anchor {
             if !self.agents.contains(a) {

@@ -80,9 +80,27 @@ pub enum TournamentKeyError {
     /// Early stopping with subsets.
     #[error("table [sprt]: early stopping tests one pair, so it needs seating = \"pairs\"")]
     SprtSubsets,
-    /// Fewer than two seats.
-    #[error("key 'players': at least 2")]
-    Players,
+    /// A name that is not plain, in a tournament whose results folder it names.
+    #[error(
+        "key 'name': '{0}' cannot name the results folder (results/tournament-NAME, as there is \
+         no 'output'): a plain name has no '/', '\\', '..' or leading dot; rename it or give an \
+         'output'"
+    )]
+    Name(String),
+    /// A number of seats the variant does not seat.
+    #[error("key 'players': {players} seats, but {game} {variant} seats {low} to {high}")]
+    Players {
+        /// The seats asked for.
+        players: usize,
+        /// The game.
+        game: String,
+        /// The variant.
+        variant: String,
+        /// The fewest seats of the variant.
+        low: usize,
+        /// The most seats of the variant.
+        high: usize,
+    },
     /// An anchor that is not one of the agents.
     #[error("key 'anchor': '{0}' is not one of the agents")]
     Anchor(String),
