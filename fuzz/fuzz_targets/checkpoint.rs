@@ -5,7 +5,7 @@
 //! early-stopping test) without panicking.
 #![no_main]
 
-use bailab::sim::files::seal::{seal, Layout};
+use bailab::sim::files::seal::Layout;
 use bailab::sim::run::checkpoint::parse_checkpoint;
 use bailab::sim::run::summary::summary_csv;
 use bailab::sim::stats::sprt::SprtTest;
@@ -13,15 +13,8 @@ use libfuzzer_sys::fuzz_target;
 use std::path::Path;
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&pick, rest)) = data.split_first() else {
+    let Some(text) = bailab_fuzz::sealed_or_raw(data, Layout::Compact) else {
         return;
-    };
-    let Some(text) = bailab_fuzz::text(rest) else {
-        return;
-    };
-    let text = match pick % 2 {
-        0 => text.to_string(),
-        _ => seal(text, Layout::Compact),
     };
     let Ok(ck) = parse_checkpoint(Path::new("fuzz/checkpoint.json"), &text) else {
         return;

@@ -3,8 +3,8 @@
 #![no_main]
 
 use bailab::agent::features::all_features;
-use bailab::generic_agents::rules::list::RuleList;
 use bailab::games::kind::GameKind;
+use bailab::generic_agents::rules::list::RuleList;
 use bailab_fuzz::{on_game, Visit};
 use libfuzzer_sys::fuzz_target;
 

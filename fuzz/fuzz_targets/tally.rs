@@ -4,22 +4,15 @@
 //! checksum). A tally that reads merges with itself and writes its summary without panicking.
 #![no_main]
 
-use bailab::sim::files::seal::{seal, Layout};
+use bailab::sim::files::seal::Layout;
 use bailab::sim::run::checkpoint::parse_tally_file;
 use bailab::sim::run::summary::summary_csv;
 use libfuzzer_sys::fuzz_target;
 use std::path::Path;
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&pick, rest)) = data.split_first() else {
+    let Some(text) = bailab_fuzz::sealed_or_raw(data, Layout::Pretty) else {
         return;
-    };
-    let Some(text) = bailab_fuzz::text(rest) else {
-        return;
-    };
-    let text = match pick % 2 {
-        0 => text.to_string(),
-        _ => seal(text, Layout::Pretty),
     };
     let Ok(t) = parse_tally_file(Path::new("fuzz/tally.json"), &text) else {
         return;

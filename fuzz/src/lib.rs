@@ -8,6 +8,7 @@ use bailab::games::kind::{GameKind, RecordSetup};
 use bailab::games::tienlen::TienLen;
 use bailab::games::tusac::TuSac;
 use bailab::rng::{stream_rng, DEAL_STREAM};
+use bailab::sim::files::seal::{seal, Layout};
 use bailab::sim::invariants::{Checker, MAX_STEPS};
 use bailab::sim::soak::rule_sets;
 use std::cell::RefCell;
@@ -51,6 +52,19 @@ impl<'a> Choices<'a> {
 /// The bytes as text, or `None` when they are not UTF-8 (readers take text).
 pub fn text(data: &[u8]) -> Option<&str> {
     std::str::from_utf8(data).ok()
+}
+
+/// The text of a sealed file (a checkpoint, a shard's tally) from fuzzer bytes: byte 0 picks
+/// whether the rest is taken as it is (its checksum must then check) or sealed first in
+/// `layout` (so that the reader's checks behind the checksum are reached too). `None` when the
+/// bytes are empty or not UTF-8.
+pub fn sealed_or_raw(data: &[u8], layout: Layout) -> Option<String> {
+    let (&pick, rest) = data.split_first()?;
+    let text = text(rest)?;
+    Some(match pick % 2 {
+        0 => text.to_string(),
+        _ => seal(text, layout),
+    })
 }
 
 /// Whether `text` names a device or process file, which readers given a path would open

@@ -20,7 +20,8 @@ when that folder is named `experiments` (the default writes results/default), wh
 is run from. Paths on the command line (--output, play's --agent) are relative to the current\n\
 folder. A checkpoint records the project folder, so --resume works from any folder.\n\
 Writes summary.csv, tally.json, meta.json and run.json (and games.csv, records.jsonl when asked)\n\
-into the output folder; a folder holding another experiment's results is refused without --force.\n\
+into the output folder, all renamed into place together. A folder holding another experiment's\n\
+results, or files bailab did not write (no tally.json), is refused without --force.\n\
 The run checkpoints every few seconds: after Ctrl-C or a kill, `bailab run --resume DIR` goes on\n\
 and writes exactly the files of an uninterrupted run. SIGTERM and SIGHUP (scancel, a time limit,\n\
 a pod's deletion) stop it like Ctrl-C: a last checkpoint, the resume command, exit status 130.\n\
@@ -49,8 +50,8 @@ pub(crate) struct Args {
     /// Continue the stopped or killed run whose checkpoint is in DIR.
     #[arg(long, value_name = "DIR")]
     pub(crate) resume: Option<PathBuf>,
-    /// Write into a folder that holds another experiment's results or an unfinished run
-    /// (they are replaced).
+    /// Write into a folder that holds another experiment's results, an unfinished run, or result
+    /// files bailab did not write (they are replaced).
     #[arg(long, conflicts_with = "resume")]
     pub(crate) force: bool,
     /// If the output folder holds an unfinished run of this same experiment and shard, go on

@@ -76,7 +76,8 @@ pub(crate) struct Args {
     /// Go on with the stopped tournament in DIR.
     #[arg(long, value_name = "DIR")]
     pub(crate) resume: Option<PathBuf>,
-    /// Replace the tournament in the output folder (its tables are played again).
+    /// Replace the tournament in the output folder (its tables are played again), or result
+    /// files bailab did not write there (no tournament.json).
     #[arg(long, conflicts_with = "resume")]
     pub(crate) force: bool,
     /// No line per table and no tables at the end.
