@@ -8,7 +8,7 @@ use crate::common;
 use bailab::agent::uniform_index;
 use bailab::game::RuleMap;
 use bailab::game::{Game, GameState};
-use bailab::games::kind::{GameCore, SoakChecks};
+use bailab::games::kind::{GameCore, GameError, SoakChecks};
 use bailab::games::tusac::onepack::state::OnePackState;
 use bailab::games::tusac::options::{Core, Options, CORE_TABLE, OPTIONS};
 use bailab::games::tusac::OnePack;
@@ -620,14 +620,14 @@ fn the_game_plays_only_what_it_runs() {
         json!(4)
     );
     // a combination a core cannot honour is an error naming the option, not a fallback
-    let e = TuSac::build("classic", 5, &RuleMap::new()).unwrap_err();
+    let e = rules_refused(TuSac::build("classic", 5, &RuleMap::new()));
     assert!(
         e.contains("'players' = 5") && e.contains("one-pack core"),
         "{e}"
     );
     let mut rules = RuleMap::new();
     rules.insert("dealt_quad".into(), json!("FaceDownLocked"));
-    let e = TuSac::build("classic", 4, &rules).unwrap_err();
+    let e = rules_refused(TuSac::build("classic", 4, &rules));
     assert!(e.contains("'dealt_quad'"), "{e}");
     // the options decide the core, whatever the variant name: sisepai21's under `classic`
     let mut sisepai_as_classic = all(&preset("sisepai21", 4));
@@ -1000,8 +1000,8 @@ fn no_natural_win_needs_a_discard_rule_a_trash_free_hand_can_follow() {
         4,
         &rules(&[("natural_win_for_first", json!(false))]),
     );
-    let Err(e) = refused else {
-        panic!("accepted, though C7 leaves a trash-free dealt hand no discard")
+    let Err(GameError::Rules(e)) = refused else {
+        panic!("not refused as rules, though C7 leaves a trash-free dealt hand no discard")
     };
     assert!(
         e.contains("natural_win_for_first") && e.contains("discard_rule = AnyNonKing"),
@@ -1042,8 +1042,8 @@ fn no_natural_win_needs_a_discard_rule_a_trash_free_hand_can_follow() {
 #[test]
 fn a_reshuffle_needs_an_empty_stock_floor_and_either_alone_keeps_every_card() {
     let both = rules(&[("reshuffles", json!(1)), ("stock_floor", json!(3))]);
-    let Err(e) = TuSac::build("sisepai21", 4, &both) else {
-        panic!("a reshuffle with a stock floor was accepted");
+    let Err(GameError::Rules(e)) = TuSac::build("sisepai21", 4, &both) else {
+        panic!("a reshuffle with a stock floor was not refused as rules");
     };
     assert!(e.contains("'stock_floor' = 3") && e.contains("§4.7"), "{e}");
     for alone in [
@@ -1062,5 +1062,13 @@ fn a_reshuffle_needs_an_empty_stock_floor_and_either_alone_keeps_every_card() {
                 TuSac::check_cards(&state).unwrap();
             }
         }
+    }
+}
+
+/// The message of a build refused for its rule options (any other outcome fails the test).
+fn rules_refused(built: Result<TuSac, GameError>) -> String {
+    match built {
+        Err(GameError::Rules(e)) => e,
+        other => panic!("not refused as rules: {:?}", other.err()),
     }
 }

@@ -2,6 +2,7 @@
 //! player count and `[rules]`, what its rule options mean, its readable log and its own agents;
 //! with the checks of a variant and a player count against a game's facts.
 
+use super::error::GameError;
 use crate::agent::spec::AgentSpec;
 use crate::agent::AgentInfo;
 use crate::agent::{Agent, AgentError};
@@ -60,13 +61,17 @@ pub trait GameCore: Game + Clone + 'static {
 
     /// Builds the game from a variant, a number of players and rule options (any option not
     /// given keeps the variant's value). Errors name the option and the problem.
-    fn build(variant: &str, players: usize, rules: &RuleMap) -> Result<Self, String>;
+    fn build(variant: &str, players: usize, rules: &RuleMap) -> Result<Self, GameError>;
     /// Every rule option in force, `name → value` (records; `from` [`GameCore::build`]).
     fn rules(&self) -> RuleMap;
     /// The rule options in force for `variant` (implemented or only planned), `players` and
     /// `rules`, for `bailab rules`. By default those of the built game, so a planned variant is
     /// an error unless the game can check its options without playing it.
-    fn rules_in_force(variant: &str, players: usize, rules: &RuleMap) -> Result<RuleMap, String> {
+    fn rules_in_force(
+        variant: &str,
+        players: usize,
+        rules: &RuleMap,
+    ) -> Result<RuleMap, GameError> {
         Ok(Self::build(variant, players, rules)?.rules())
     }
     /// What each rule option means and where the spec defines it (`bailab rules`); none by
