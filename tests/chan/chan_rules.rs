@@ -984,7 +984,7 @@ fn options_round_trip_and_errors_name_the_key() {
     let err = |k: &str, v: serde_json::Value| {
         let mut m = RuleMap::new();
         m.insert(k.into(), v);
-        Options::from_rules(&m).unwrap_err()
+        Options::from_rules(&m).unwrap_err().to_string()
     };
     assert!(err("bogus", 1.into()).contains("'bogus'"));
     assert!(err("stake", 0.into()).contains("'stake'"));

@@ -2,7 +2,7 @@
 //! the umbrella of small capability traits a game implements directly, each in its own file with
 //! the types it speaks in:
 //!
-//! - [`GameError`] (`error.rs`): why a capability refuses its input;
+//! - [`GameError`], [`RuleError`], [`TableError`] (`error.rs`): why a game refuses its input;
 //! - [`GameCore`] (`game_core.rs`): the facts, building from `[rules]`, rule docs, the readable
 //!   log and the game's own agents; with the checks of a variant and a player count;
 //! - [`Observe`] (`games/observe.rs`): the observation encodings;
@@ -24,11 +24,10 @@ pub mod records;
 pub mod soak;
 
 pub use analyzer::{Analysis, AnalyzeOptions, Analyzer, BenchRow};
-pub use error::GameError;
+pub use error::{GameError, RuleError, TableError};
 pub use features::Features;
 pub use game_core::{
     check_players, check_variant, rules_with_players, GameCore, GameInfo, GameLog, RuleDoc,
-    TableError,
 };
 pub use measures::{DealMeasures, MeasureInfo, Per, NOT_APPLICABLE, NOT_MEASURED};
 pub use records::{setup_seat, NotASeat, RecordSetup, Records};
