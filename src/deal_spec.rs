@@ -111,6 +111,36 @@ pub fn deal_with_spec<G: PartialDeals>(game: &G, plan: &DealPlan, rng: &mut Game
         .expect("a checked plan deals")
 }
 
+/// Why a deal specification, or a game's hook for it, refuses a partial deal; the text is the
+/// message shown.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum DealSpecError {
+    /// A card list that does not read in the game's notation (the card parser's message, naming
+    /// the card).
+    #[error("{0}")]
+    Cards(String),
+    /// An order that is not a permutation of the game's pack.
+    #[error("a {game} deal orders the {cards} cards of {packs}")]
+    Order {
+        /// The game's name.
+        game: &'static str,
+        /// The cards of its pack(s).
+        cards: usize,
+        /// How the pack is named: `one pack`, `its packs`.
+        packs: &'static str,
+    },
+    /// What the game's rules refuse (a `first` that is a rule option, a setup key, a plan
+    /// every deal of which is redealt).
+    #[error("{0}")]
+    Game(String),
+}
+
+impl From<DealSpecError> for String {
+    fn from(e: DealSpecError) -> String {
+        e.to_string()
+    }
+}
+
 /// What partial deals need of a game (`docs/deals-spec.md`): its name, and the hooks each game
 /// implements directly, so that this file needs nothing above [`crate::game`].
 pub trait PartialDeals: Game {
@@ -119,13 +149,13 @@ pub trait PartialDeals: Game {
     /// The deck positions of each seat's hand and of the stock when seat `first` is dealt first
     /// (`None`: the game's default), with the pack and the record setup of such a deal. Errors
     /// name what the game cannot do (e.g. a `first` that is a rule option).
-    fn deal_layout(&self, first: Option<Seat>) -> Result<DealLayout, String>;
+    fn deal_layout(&self, first: Option<Seat>) -> Result<DealLayout, DealSpecError>;
     /// A list of cards in the game's notation, each written as the game writes it (errors name
     /// the card).
-    fn spec_cards(text: &str) -> Result<Vec<String>, String>;
+    fn spec_cards(text: &str) -> Result<Vec<String>, DealSpecError>;
     /// Deals the pack of [`PartialDeals::deal_layout`] reordered, `deck[i] = pack[order[i]]`,
     /// with the layout's `setup`. Allocation-free.
-    fn deal_order(&self, order: &[u16], setup: &RuleMap) -> Result<Self::State, String>;
+    fn deal_order(&self, order: &[u16], setup: &RuleMap) -> Result<Self::State, DealSpecError>;
     /// The first seat whose hand in the deal `deck[i] = pack[order[i]]` makes the rules redeal
     /// (Tứ Sắc's §1.4 step 1), if any; [`deal_with_spec`] then draws the free cards again. None
     /// by default (the game never redeals). Allocation-free.
@@ -135,7 +165,7 @@ pub trait PartialDeals: Game {
     }
     /// Refuses a checked plan whose fixed cards make the rules redeal every deal (a hand that no
     /// draw of its free cards can save), naming the seat. Accepts by default.
-    fn check_plan(&self, plan: &DealPlan) -> Result<(), String> {
+    fn check_plan(&self, plan: &DealPlan) -> Result<(), DealSpecError> {
         let _ = plan;
         Ok(())
     }

@@ -72,7 +72,7 @@ fn analyze(game: &str, hand: &str, opts: &AnalyzeOptions) -> Result<Analysis, St
     impl GameVisitor for Analyze<'_> {
         type Output = Result<Analysis, String>;
         fn visit<G: GameKind>(self) -> Self::Output {
-            G::analyze(self.0, self.1)
+            Ok(G::analyze(self.0, self.1)?)
         }
     }
     with_game(game, Analyze(hand, opts)).and_then(|a| a)

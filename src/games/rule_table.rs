@@ -7,7 +7,7 @@
 //! ([`set`]), with the same error shape for every game: `rules: 'key' = value: what is wrong`.
 
 use crate::game::RuleMap;
-use crate::games::kind::RuleDoc;
+use crate::games::kind::{RuleDoc, RuleError};
 use serde_json::Value;
 
 /// One rule option of a game whose options are an `O`.
@@ -50,33 +50,6 @@ pub fn to_rules<O>(table: &[RuleOption<O>], o: &O) -> RuleMap {
         m.insert(row.name.to_string(), (row.get)(o));
     }
     m
-}
-
-/// A `[rules]` entry that does not set an option: each names the option as given.
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
-pub(crate) enum RuleError {
-    /// A value the option's row refuses.
-    #[error("rules: '{key}' = {value}: {reason}")]
-    Value {
-        /// The option's name as given (maybe an alias of the row's name).
-        key: String,
-        /// The value given.
-        value: Value,
-        /// What is wrong (what the row accepts).
-        reason: String,
-    },
-    /// A name no row has.
-    #[error("rules: unknown option '{key}'")]
-    Unknown {
-        /// The name given.
-        key: String,
-    },
-}
-
-impl From<RuleError> for String {
-    fn from(e: RuleError) -> String {
-        e.to_string()
-    }
 }
 
 /// Sets the option `key` of `o` from `value`: `None` when no row has that name, else the row's

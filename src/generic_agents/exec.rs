@@ -113,7 +113,7 @@ pub(crate) fn make_exec<G: GameKind>(
         &[("never", false), ("on-crash", true)],
     )?;
     Ok(ExecAgent {
-        game: G::build(variant, players, rules).map_err(AgentError::Game)?,
+        game: G::build(variant, players, rules).map_err(|e| AgentError::Game(e.into()))?,
         command,
         cwd,
         timeout: Duration::from_millis(number(spec, "timeout_ms", 10_000, (1, 3_600_000))?),

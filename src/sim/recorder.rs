@@ -151,9 +151,11 @@ fn expect_forced<G: GameKind>(
 /// Rebuilds the dealt game of a record of game `G` from its rules, deck and setup, checking that
 /// the record's header agrees with them.
 pub(crate) fn deal_of_record<G: GameKind>(r: &Record) -> Result<(G, G::State), CheckError> {
-    let game = G::build(&r.variant, r.players as usize, &r.rules).map_err(whole)?;
+    let game = G::build(&r.variant, r.players as usize, &r.rules).map_err(|e| whole(e.into()))?;
     check_variant_named::<G>(r, &game)?;
-    let state = game.deal_recorded(&r.deck, &r.setup).map_err(whole)?;
+    let state = game
+        .deal_recorded(&r.deck, &r.setup)
+        .map_err(|e| whole(e.into()))?;
     let setup = G::record_setup(&state);
     if setup.first != r.first {
         return fail(

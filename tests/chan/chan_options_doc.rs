@@ -117,7 +117,7 @@ fn every_value_an_enum_option_takes_is_named_in_its_meaning() {
         // the values the option takes, as its error message lists them
         let mut bad = RuleMap::new();
         bad.insert(d.name.into(), json!("NoSuchValue"));
-        let e = Options::from_rules(&bad).unwrap_err();
+        let e = Options::from_rules(&bad).unwrap_err().to_string();
         let values = e.split("expected one of ").nth(1).expect(&e);
         for v in values.split(", ") {
             assert!(

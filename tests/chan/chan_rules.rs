@@ -984,7 +984,7 @@ fn options_round_trip_and_errors_name_the_key() {
     let err = |k: &str, v: serde_json::Value| {
         let mut m = RuleMap::new();
         m.insert(k.into(), v);
-        Options::from_rules(&m).unwrap_err()
+        Options::from_rules(&m).unwrap_err().to_string()
     };
     assert!(err("bogus", 1.into()).contains("'bogus'"));
     assert!(err("stake", 0.into()).contains("'stake'"));
@@ -1015,10 +1015,12 @@ fn notation_errors_name_token_and_position() {
     assert!(g
         .deal_recorded(&short, &RuleMap::new())
         .unwrap_err()
+        .to_string()
         .contains("first missing card is 2v"));
     assert!(g
         .deal_recorded("2v zz", &RuleMap::new())
         .unwrap_err()
+        .to_string()
         .contains("card 2 'zz'"));
 }
 
@@ -1044,8 +1046,12 @@ fn the_analyser_reports_decomposition_waits_and_scores() {
         play: Some("2v".into()),
         ..opts.clone()
     };
-    assert!(Chan::analyze(C4, &bad).unwrap_err().contains("--play"));
+    assert!(Chan::analyze(C4, &bad)
+        .unwrap_err()
+        .to_string()
+        .contains("--play"));
     assert!(Chan::analyze("2v 2x", &opts)
         .unwrap_err()
+        .to_string()
         .contains("card 2 '2x'"));
 }

@@ -1168,7 +1168,7 @@ fn rules_round_trip_and_bad_values_are_named() {
     ] {
         let mut r = serde_json::Map::new();
         r.insert(k.into(), v);
-        let e = Options::from_rules(&r).unwrap_err();
+        let e = Options::from_rules(&r).unwrap_err().to_string();
         assert!(e.contains(needle), "{k}: {e}");
     }
     let mut r = serde_json::Map::new();

@@ -5,7 +5,7 @@
 use super::card::{parse_cards, Card};
 use super::state::{Chan, ChanState};
 use super::types::{Setup, DECK_SIZE, HAND_SIZE};
-use crate::deal_spec::{round_robin, DealLayout};
+use crate::deal_spec::{round_robin, DealLayout, DealSpecError};
 use crate::game::RuleMap;
 use crate::game::{Game, Seat};
 
@@ -24,17 +24,23 @@ pub fn layout(game: &Chan, first: Option<Seat>) -> DealLayout {
 }
 
 /// A card list in the spec's notation (`2v ch 9n ...`); errors name the card.
-pub fn spec_cards(text: &str) -> Result<Vec<String>, String> {
-    let cards = parse_cards(text).map_err(|e| e.to_string())?;
+pub fn spec_cards(text: &str) -> Result<Vec<String>, DealSpecError> {
+    let cards = parse_cards(text).map_err(|e| DealSpecError::Cards(e.to_string()))?;
     Ok(cards.iter().map(Card::to_string).collect())
 }
 
 /// Deals `deck[i] = fresh_deck[order[i]]` with `setup`.
-pub(crate) fn deal_order(game: &Chan, order: &[u16], setup: Setup) -> Result<ChanState, String> {
+pub(crate) fn deal_order(
+    game: &Chan,
+    order: &[u16],
+    setup: Setup,
+) -> Result<ChanState, DealSpecError> {
     if order.len() != DECK_SIZE || order.iter().any(|&i| i as usize >= DECK_SIZE) {
-        return Err(format!(
-            "a chan deal orders the {DECK_SIZE} cards of one pack"
-        ));
+        return Err(DealSpecError::Order {
+            game: "chan",
+            cards: DECK_SIZE,
+            packs: "one pack",
+        });
     }
     let pack = Chan::fresh_deck();
     let deck: [Card; DECK_SIZE] = std::array::from_fn(|i| pack[order[i] as usize]);

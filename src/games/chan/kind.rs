@@ -14,13 +14,13 @@ use super::{Hand, Options};
 use crate::agent::features::{FeatureInfo, FeatureRow};
 use crate::agent::spec::AgentSpec;
 use crate::agent::{Agent, AgentError};
-use crate::deal_spec::{DealLayout, PartialDeals};
+use crate::deal_spec::{DealLayout, DealSpecError, PartialDeals};
 use crate::game::Game;
 use crate::game::RuleMap;
 use crate::games::kind::{
     cards_conserved, check_variant, rules_with_players, Analysis, AnalyzeOptions, Analyzer,
-    BenchRow, CardsError, DealMeasures, Features, GameCore, GameInfo, RecordSetup, Records,
-    RuleDoc, SoakChecks,
+    BenchRow, CardsError, DealMeasures, Features, GameCore, GameError, GameInfo, RecordSetup,
+    Records, RuleDoc, SoakChecks,
 };
 use crate::record::RecordEvent;
 use crate::rng::{stream_rng, DEAL_STREAM};
@@ -74,10 +74,12 @@ impl GameCore for Chan {
 
     type Log = ChanLog;
 
-    fn build(variant: &str, players: usize, rules: &RuleMap) -> Result<Chan, String> {
+    fn build(variant: &str, players: usize, rules: &RuleMap) -> Result<Chan, GameError> {
         check_variant(&Self::INFO, variant)?;
         let all = rules_with_players(rules, players)?;
-        Chan::new(Options::from_rules(&all)?)
+        Options::from_rules(&all)
+            .and_then(Chan::new)
+            .map_err(GameError::Rules)
     }
 
     fn rules(&self) -> RuleMap {
@@ -114,9 +116,10 @@ impl Records for Chan {
         }
     }
 
-    fn deal_recorded(&self, deck: &str, setup: &RuleMap) -> Result<ChanState, String> {
-        let setup = setup_of(setup, self.options().players)?;
-        Ok(self.deal_deck(&parse_deck(deck)?, setup))
+    fn deal_recorded(&self, deck: &str, setup: &RuleMap) -> Result<ChanState, GameError> {
+        let setup = setup_of(setup, self.options().players).map_err(GameError::Deal)?;
+        let deck = parse_deck(deck).map_err(GameError::Deal)?;
+        Ok(self.deal_deck(&deck, setup))
     }
 
     fn forced_event(e: &Event) -> Option<RecordEvent> {
@@ -144,16 +147,16 @@ impl Records for Chan {
 impl PartialDeals for Chan {
     const NAME: &'static str = Self::INFO.name;
 
-    fn deal_layout(&self, first: Option<crate::game::Seat>) -> Result<DealLayout, String> {
+    fn deal_layout(&self, first: Option<crate::game::Seat>) -> Result<DealLayout, DealSpecError> {
         Ok(super::deal_spec::layout(self, first))
     }
 
-    fn spec_cards(text: &str) -> Result<Vec<String>, String> {
+    fn spec_cards(text: &str) -> Result<Vec<String>, DealSpecError> {
         super::deal_spec::spec_cards(text)
     }
 
-    fn deal_order(&self, order: &[u16], setup: &RuleMap) -> Result<ChanState, String> {
-        let setup = setup_of(setup, self.options().players)?;
+    fn deal_order(&self, order: &[u16], setup: &RuleMap) -> Result<ChanState, DealSpecError> {
+        let setup = setup_of(setup, self.options().players).map_err(DealSpecError::Game)?;
         super::deal_spec::deal_order(self, order, setup)
     }
 }
@@ -177,20 +180,20 @@ impl Analyzer for Chan {
         variant: &str,
         text: &str,
         origin: &str,
-    ) -> Result<(Chan, crate::games::position::Position<ChanState>), String> {
-        super::position::read(variant, text, origin)
+    ) -> Result<(Chan, crate::games::position::Position<ChanState>), GameError> {
+        super::position::read(variant, text, origin).map_err(GameError::Position)
     }
 
-    fn analyze(hand: &str, opts: &AnalyzeOptions) -> Result<Analysis, String> {
+    fn analyze(hand: &str, opts: &AnalyzeOptions) -> Result<Analysis, GameError> {
         check_variant(&Self::INFO, &opts.variant)?;
         if opts.play.is_some() || opts.against.is_some() {
-            return Err(
+            return Err(GameError::Analysis(
                 "--play and --against are for games with plays (tienlen); a chan \
                         analysis takes a hand (19 or 20 cards) and --seen"
                     .into(),
-            );
+            ));
         }
-        let a = analyze(hand, &opts.seen, &Options::default_for(4))?;
+        let a = analyze(hand, &opts.seen, &Options::default_for(4)).map_err(GameError::Analysis)?;
         Ok(Analysis {
             json: a.to_json(),
             text: a.to_text(),

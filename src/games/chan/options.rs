@@ -3,6 +3,7 @@
 
 use crate::game::RuleMap;
 use crate::games::kind::RuleDoc;
+use crate::games::kind::RuleError;
 use crate::games::rule_table::{self, int, named, rule_option, RuleOption};
 use serde_json::Value;
 
@@ -126,11 +127,11 @@ impl Options {
     /// Options from a `name → value` map as [`Options::to_rules`] writes it, starting from the
     /// defaults (`players` 4 unless given). An unknown name, a wrong type or a value the engine
     /// cannot run is an error naming the key.
-    pub fn from_rules(rules: &RuleMap) -> Result<Options, String> {
+    pub fn from_rules(rules: &RuleMap) -> Result<Options, RuleError> {
         let mut o = Options::default_for(4);
         for (k, v) in rules {
             rule_table::set(OPTIONS, &mut o, k, k, v)
-                .unwrap_or_else(|| Err(rule_table::RuleError::Unknown { key: k.clone() }))?;
+                .unwrap_or_else(|| Err(RuleError::Unknown { key: k.clone() }))?;
         }
         Ok(o)
     }

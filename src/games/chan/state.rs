@@ -18,6 +18,7 @@ use super::types::{
 };
 use crate::fixed::CopyVec;
 use crate::game::{Game, GameState, Outcome, Seat, MAX_SEATS};
+use crate::games::kind::RuleError;
 use crate::rng::{shuffle, GameRng};
 use arrayvec::ArrayVec;
 
@@ -29,14 +30,17 @@ pub struct Chan {
 
 impl Chan {
     /// A game with these options (2–5 players).
-    pub fn new(opts: Options) -> Result<Chan, String> {
+    pub fn new(opts: Options) -> Result<Chan, RuleError> {
         if !(2..=MAX_PLAYERS as u8).contains(&opts.players) {
-            return Err(format!("{} players: Chắn seats 2 to 5", opts.players));
+            return Err(RuleError::Unsupported(format!(
+                "{} players: Chắn seats 2 to 5",
+                opts.players
+            )));
         }
         Ok(Chan { opts })
     }
     /// The default options of §9 for `players` players.
-    pub fn standard(players: u8) -> Result<Chan, String> {
+    pub fn standard(players: u8) -> Result<Chan, RuleError> {
         Chan::new(Options::default_for(players))
     }
     /// The options.

@@ -1,6 +1,7 @@
 //! The analysis capability: the hand analyser (`bailab analyze`), position files
 //! (`docs/equity.md`) and a game's own benchmark figures (`bailab bench`).
 
+use super::error::GameError;
 use super::game_core::GameCore;
 use crate::games::position::Position;
 
@@ -70,7 +71,7 @@ impl BenchRow {
 /// The hand analyser, position files and benchmark figures of a game.
 pub trait Analyzer: GameCore {
     /// Analyses a hand (or, with `opts.play`, a play) given in the game's notation.
-    fn analyze(hand: &str, opts: &AnalyzeOptions) -> Result<Analysis, String>;
+    fn analyze(hand: &str, opts: &AnalyzeOptions) -> Result<Analysis, GameError>;
     /// Reads a position file (TOML `text` from `origin`, docs/equity.md): the game it is played
     /// in (variant `variant`, the file's players) and one seat's view as a [`Position`].
     /// Errors name the key, card or seat at fault. Games without position files keep this
@@ -79,9 +80,12 @@ pub trait Analyzer: GameCore {
         variant: &str,
         text: &str,
         origin: &str,
-    ) -> Result<(Self, Position<Self::State>), String> {
+    ) -> Result<(Self, Position<Self::State>), GameError> {
         let _ = (variant, text, origin);
-        Err(format!("{} has no position files yet", Self::INFO.name))
+        Err(GameError::Position(format!(
+            "{} has no position files yet",
+            Self::INFO.name
+        )))
     }
     /// Extra figures for `bailab bench` of `variant` (e.g. hand evaluations per second),
     /// measured on `count` samples.

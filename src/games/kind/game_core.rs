@@ -2,6 +2,7 @@
 //! player count and `[rules]`, what its rule options mean, its readable log and its own agents;
 //! with the checks of a variant and a player count against a game's facts.
 
+use super::error::{GameError, TableError};
 use crate::agent::spec::AgentSpec;
 use crate::agent::AgentInfo;
 use crate::agent::{Agent, AgentError};
@@ -60,13 +61,17 @@ pub trait GameCore: Game + Clone + 'static {
 
     /// Builds the game from a variant, a number of players and rule options (any option not
     /// given keeps the variant's value). Errors name the option and the problem.
-    fn build(variant: &str, players: usize, rules: &RuleMap) -> Result<Self, String>;
+    fn build(variant: &str, players: usize, rules: &RuleMap) -> Result<Self, GameError>;
     /// Every rule option in force, `name → value` (records; `from` [`GameCore::build`]).
     fn rules(&self) -> RuleMap;
     /// The rule options in force for `variant` (implemented or only planned), `players` and
     /// `rules`, for `bailab rules`. By default those of the built game, so a planned variant is
     /// an error unless the game can check its options without playing it.
-    fn rules_in_force(variant: &str, players: usize, rules: &RuleMap) -> Result<RuleMap, String> {
+    fn rules_in_force(
+        variant: &str,
+        players: usize,
+        rules: &RuleMap,
+    ) -> Result<RuleMap, GameError> {
         Ok(Self::build(variant, players, rules)?.rules())
     }
     /// What each rule option means and where the spec defines it (`bailab rules`); none by
@@ -76,60 +81,6 @@ pub trait GameCore: Game + Clone + 'static {
     }
     /// Builds one of the game's own agents (named in `INFO.agents`) from its spec.
     fn own_agent(spec: &AgentSpec) -> Result<Box<dyn Agent<Self::State>>, AgentError>;
-}
-
-/// Why a variant, a player count or a `players` rule does not fit a game.
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
-pub enum TableError {
-    /// A variant the spec defines but the game does not implement yet.
-    #[error("variant '{variant}' of {game} is specified but not implemented yet (known: {known})")]
-    PlannedVariant {
-        /// The variant asked for.
-        variant: String,
-        /// The game's name.
-        game: &'static str,
-        /// The implemented variants, comma-separated.
-        known: String,
-    },
-    /// A variant the game does not know.
-    #[error("unknown variant '{variant}' of {game} (known: {known})")]
-    UnknownVariant {
-        /// The variant asked for.
-        variant: String,
-        /// The game's name.
-        game: &'static str,
-        /// The implemented variants, comma-separated.
-        known: String,
-    },
-    /// A `players` rule that disagrees with the table's seats.
-    #[error("rules: 'players' = {value}, but the table seats {players}")]
-    PlayersRule {
-        /// The rule's value.
-        value: serde_json::Value,
-        /// The seats at the table.
-        players: usize,
-    },
-    /// A player count outside the game's seats.
-    #[error(
-        "{players} player{}: {game} seats {lo} to {hi}",
-        if *players == 1 { "" } else { "s" }
-    )]
-    Players {
-        /// The player count asked for.
-        players: usize,
-        /// The game's name.
-        game: &'static str,
-        /// The fewest seats.
-        lo: usize,
-        /// The most seats.
-        hi: usize,
-    },
-}
-
-impl From<TableError> for String {
-    fn from(e: TableError) -> String {
-        e.to_string()
-    }
 }
 
 /// Checks a variant name against a game's implemented variants.

@@ -2,6 +2,7 @@
 //! the umbrella of small capability traits a game implements directly, each in its own file with
 //! the types it speaks in:
 //!
+//! - [`GameError`], [`RuleError`], [`TableError`] (`error.rs`): why a game refuses its input;
 //! - [`GameCore`] (`game_core.rs`): the facts, building from `[rules]`, rule docs, the readable
 //!   log and the game's own agents; with the checks of a variant and a player count;
 //! - [`Observe`] (`games/observe.rs`): the observation encodings;
@@ -15,6 +16,7 @@
 //! The registry that lists the games is [`crate::games`]; this folder names no game.
 
 pub(crate) mod analyzer;
+pub mod error;
 pub mod features;
 pub(crate) mod game_core;
 pub mod measures;
@@ -22,10 +24,10 @@ pub mod records;
 pub mod soak;
 
 pub use analyzer::{Analysis, AnalyzeOptions, Analyzer, BenchRow};
+pub use error::{GameError, RuleError, TableError};
 pub use features::Features;
 pub use game_core::{
     check_players, check_variant, rules_with_players, GameCore, GameInfo, GameLog, RuleDoc,
-    TableError,
 };
 pub use measures::{DealMeasures, MeasureInfo, Per, NOT_APPLICABLE, NOT_MEASURED};
 pub use records::{setup_seat, NotASeat, RecordSetup, Records};

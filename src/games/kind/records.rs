@@ -1,6 +1,7 @@
 //! The record capability: how a dealt game is written into a record and dealt again from one,
 //! and which engine events are moves made by a rule.
 
+use super::error::GameError;
 use crate::game::{Game, GameState, RuleMap, Seat};
 use crate::record::RecordEvent;
 
@@ -21,7 +22,7 @@ pub trait Records: Game {
     fn record_setup(start: &Self::State) -> RecordSetup;
     /// Deals the game of a record (or a deck given by a user) from its deck text and setup;
     /// setup facts not given take their default. Errors name the card or key at fault.
-    fn deal_recorded(&self, deck: &str, setup: &RuleMap) -> Result<Self::State, String>;
+    fn deal_recorded(&self, deck: &str, setup: &RuleMap) -> Result<Self::State, GameError>;
     /// The record event of a move the engine applied by a rule, if `event` is one.
     fn forced_event(event: &<Self::State as GameState>::Event) -> Option<RecordEvent>;
 }

@@ -5,7 +5,7 @@
 use super::card::{parse_cards, Card, DECK_SIZE};
 use super::state::{TienLen, TienLenState};
 use super::types::{Setup, HAND_SIZE};
-use crate::deal_spec::{round_robin, DealLayout};
+use crate::deal_spec::{round_robin, DealLayout, DealSpecError};
 use crate::game::RuleMap;
 use crate::game::{Game, Seat};
 
@@ -26,8 +26,8 @@ pub fn layout(game: &TienLen, first: Option<Seat>) -> DealLayout {
 }
 
 /// A card list in the spec's notation (`3s 10h Ad ...`); errors name the card.
-pub fn spec_cards(text: &str) -> Result<Vec<String>, String> {
-    let cards = parse_cards(text).map_err(|e| e.to_string())?;
+pub fn spec_cards(text: &str) -> Result<Vec<String>, DealSpecError> {
+    let cards = parse_cards(text).map_err(|e| DealSpecError::Cards(e.to_string()))?;
     Ok(cards.iter().map(Card::to_string).collect())
 }
 
@@ -36,11 +36,13 @@ pub(crate) fn deal_order(
     game: &TienLen,
     order: &[u16],
     setup: Setup,
-) -> Result<TienLenState, String> {
+) -> Result<TienLenState, DealSpecError> {
     if order.len() != DECK_SIZE || order.iter().any(|&i| i as usize >= DECK_SIZE) {
-        return Err(format!(
-            "a tienlen deal orders the {DECK_SIZE} cards of one pack"
-        ));
+        return Err(DealSpecError::Order {
+            game: "tienlen",
+            cards: DECK_SIZE,
+            packs: "one pack",
+        });
     }
     let pack = TienLen::fresh_deck();
     let deck: [Card; DECK_SIZE] = std::array::from_fn(|i| pack[order[i] as usize]);

@@ -15,13 +15,13 @@ use super::Options;
 use crate::agent::features::{FeatureInfo, FeatureRow};
 use crate::agent::spec::AgentSpec;
 use crate::agent::{Agent, AgentError};
-use crate::deal_spec::{DealLayout, PartialDeals};
+use crate::deal_spec::{DealLayout, DealSpecError, PartialDeals};
 use crate::game::Game;
 use crate::game::RuleMap;
 use crate::games::kind::{
     cards_conserved, check_variant, rules_with_players, Analysis, AnalyzeOptions, Analyzer,
-    BenchRow, CardsError, DealMeasures, Features, GameCore, GameInfo, RecordSetup, Records,
-    RuleDoc, SoakChecks,
+    BenchRow, CardsError, DealMeasures, Features, GameCore, GameError, GameInfo, RecordSetup,
+    Records, RuleDoc, SoakChecks,
 };
 use crate::record::RecordEvent;
 use crate::rng::{stream_rng, DEAL_STREAM};
@@ -78,10 +78,12 @@ impl GameCore for TienLen {
 
     type Log = TienLenLog;
 
-    fn build(variant: &str, players: usize, rules: &RuleMap) -> Result<TienLen, String> {
+    fn build(variant: &str, players: usize, rules: &RuleMap) -> Result<TienLen, GameError> {
         check_variant(&Self::INFO, variant)?;
         let all = rules_with_players(rules, players)?;
-        TienLen::new(Options::from_rules(&all)?)
+        Options::from_rules(&all)
+            .and_then(TienLen::new)
+            .map_err(GameError::Rules)
     }
 
     fn rules(&self) -> RuleMap {
@@ -119,9 +121,10 @@ impl Records for TienLen {
         }
     }
 
-    fn deal_recorded(&self, deck: &str, setup: &RuleMap) -> Result<TienLenState, String> {
-        let setup = setup_of(setup, self.options().players)?;
-        Ok(self.deal_deck(&parse_deck(deck)?, setup))
+    fn deal_recorded(&self, deck: &str, setup: &RuleMap) -> Result<TienLenState, GameError> {
+        let setup = setup_of(setup, self.options().players).map_err(GameError::Deal)?;
+        let deck = parse_deck(deck).map_err(GameError::Deal)?;
+        Ok(self.deal_deck(&deck, setup))
     }
 
     fn forced_event(e: &Event) -> Option<RecordEvent> {
@@ -149,16 +152,16 @@ impl Records for TienLen {
 impl PartialDeals for TienLen {
     const NAME: &'static str = Self::INFO.name;
 
-    fn deal_layout(&self, first: Option<crate::game::Seat>) -> Result<DealLayout, String> {
+    fn deal_layout(&self, first: Option<crate::game::Seat>) -> Result<DealLayout, DealSpecError> {
         Ok(super::deal_spec::layout(self, first))
     }
 
-    fn spec_cards(text: &str) -> Result<Vec<String>, String> {
+    fn spec_cards(text: &str) -> Result<Vec<String>, DealSpecError> {
         super::deal_spec::spec_cards(text)
     }
 
-    fn deal_order(&self, order: &[u16], setup: &RuleMap) -> Result<TienLenState, String> {
-        let setup = setup_of(setup, self.options().players)?;
+    fn deal_order(&self, order: &[u16], setup: &RuleMap) -> Result<TienLenState, DealSpecError> {
+        let setup = setup_of(setup, self.options().players).map_err(DealSpecError::Game)?;
         super::deal_spec::deal_order(self, order, setup)
     }
 }
@@ -178,15 +181,18 @@ impl Features for TienLen {
 }
 
 impl Analyzer for TienLen {
-    fn analyze(hand: &str, opts: &AnalyzeOptions) -> Result<Analysis, String> {
+    fn analyze(hand: &str, opts: &AnalyzeOptions) -> Result<Analysis, GameError> {
         check_variant(&Self::INFO, &opts.variant)?;
         if !opts.seen.trim().is_empty() {
-            return Err("--seen is not an option of a tienlen analysis".into());
+            return Err(GameError::Analysis(
+                "--seen is not an option of a tienlen analysis".into(),
+            ));
         }
         let o = Options::default_for(4);
         let (json, text) = match &opts.play {
-            Some(play) => analyze_play(Some(hand), play, opts.against.as_deref(), &o)?,
-            None => analyze_hand(hand, &o)?,
+            Some(play) => analyze_play(Some(hand), play, opts.against.as_deref(), &o)
+                .map_err(GameError::Analysis)?,
+            None => analyze_hand(hand, &o).map_err(GameError::Analysis)?,
         };
         Ok(Analysis { json, text })
     }
@@ -195,8 +201,8 @@ impl Analyzer for TienLen {
         variant: &str,
         text: &str,
         origin: &str,
-    ) -> Result<(TienLen, crate::games::position::Position<TienLenState>), String> {
-        super::position::read(variant, text, origin)
+    ) -> Result<(TienLen, crate::games::position::Position<TienLenState>), GameError> {
+        super::position::read(variant, text, origin).map_err(GameError::Position)
     }
 
     fn bench_rows(_variant: &str, count: u64) -> Vec<BenchRow> {

@@ -6,6 +6,7 @@ use super::toi_trang::{ToiTrang, ToiTrangSet};
 use crate::fixed::CopyVec;
 use crate::game::RuleMap;
 use crate::games::kind::RuleDoc;
+use crate::games::kind::RuleError;
 use crate::games::rule_table::{self, rule_option, RuleOption};
 use serde_json::{Map, Value};
 
@@ -192,18 +193,18 @@ impl Options {
 
     /// Checks what the engine can run: 2–4 players, out-of-turn minimum 4 or 5, stake places
     /// within the table.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), RuleError> {
         if !(2..=4).contains(&self.players) {
-            return Err(format!(
+            return Err(RuleError::Unsupported(format!(
                 "rules: 'players' = {}: Tiến Lên seats 2 to 4",
                 self.players
-            ));
+            )));
         }
         if let Some(k) = self.oot_chop_min_pairs {
             if !(4..=5).contains(&k) {
-                return Err(format!(
+                return Err(RuleError::Unsupported(format!(
                     "rules: 'oot_chop_min_pairs' = {k}: must be 4, 5 or \"none\""
-                ));
+                )));
             }
         }
         for (i, list) in self.place_stakes.iter().enumerate() {
@@ -211,10 +212,10 @@ impl Options {
             for s in list.as_slice() {
                 if s.payer == s.payee || !(1..=n).contains(&s.payer) || !(1..=n).contains(&s.payee)
                 {
-                    return Err(format!(
+                    return Err(RuleError::Unsupported(format!(
                         "rules: 'place_stakes' for {n} players: [{}, {}] is not a transfer between two places 1..{n}",
                         s.payer, s.payee
-                    ));
+                    )));
                 }
             }
         }
@@ -229,16 +230,18 @@ impl Options {
 
     /// Options from a `name → value` map: the defaults for `players` (4 when absent), then every
     /// given key. Unknown keys, wrong types and impossible values are errors naming the key.
-    pub fn from_rules(rules: &RuleMap) -> Result<Options, String> {
+    pub fn from_rules(rules: &RuleMap) -> Result<Options, RuleError> {
         let mut o = Options::default_for(4);
         if let Some(v) = rules.get("players") {
-            o = Options::default_for(
-                players(v).map_err(|e| format!("rules: 'players' = {v}: {e}"))?,
-            );
+            o = Options::default_for(players(v).map_err(|reason| RuleError::Value {
+                key: "players".to_string(),
+                value: v.clone(),
+                reason,
+            })?);
         }
         for (k, v) in rules {
             rule_table::set(OPTIONS, &mut o, k, k, v)
-                .unwrap_or_else(|| Err(rule_table::RuleError::Unknown { key: k.clone() }))?;
+                .unwrap_or_else(|| Err(RuleError::Unknown { key: k.clone() }))?;
         }
         o.validate()?;
         Ok(o)

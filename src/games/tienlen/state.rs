@@ -14,6 +14,7 @@ use super::types::{
 };
 use crate::fixed::CopyVec;
 use crate::game::{Game, GameState, Outcome, Seat, MAX_SEATS};
+use crate::games::kind::RuleError;
 use crate::rng::{shuffle, GameRng};
 use arrayvec::ArrayVec;
 
@@ -25,12 +26,12 @@ pub struct TienLen {
 
 impl TienLen {
     /// A game with these options. Errors when an option is outside what the engine supports.
-    pub fn new(opts: Options) -> Result<TienLen, String> {
+    pub fn new(opts: Options) -> Result<TienLen, RuleError> {
         opts.validate()?;
         Ok(TienLen { opts })
     }
     /// The default rules for `players` players (2–4).
-    pub fn standard(players: u8) -> Result<TienLen, String> {
+    pub fn standard(players: u8) -> Result<TienLen, RuleError> {
         TienLen::new(Options::default_for(players))
     }
     /// The rule options.

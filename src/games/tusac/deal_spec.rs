@@ -8,7 +8,7 @@ use super::onepack::deck::DECK_SIZE;
 use super::onepack::state::OnePack;
 use super::packs::live_copies;
 use super::packs::state::MAX_DECK;
-use crate::deal_spec::{round_robin, DealLayout, DealPlan};
+use crate::deal_spec::{round_robin, DealLayout, DealPlan, DealSpecError};
 use crate::game::RuleMap;
 use crate::game::Seat;
 
@@ -18,14 +18,14 @@ const MAX_COPIES: u8 = 16;
 /// The layout of a deal: `F` (the rule option `first_player`) receives `deck[k]` for
 /// `k ≡ 0 mod n` and the extra card, and the stock is drawn from `deck[n·hand_size + 1]` on.
 /// `first` must be `F`: Tứ Sắc's first player is a rule option, not a fact of the deal.
-pub fn layout(game: &TuSac, first: Option<Seat>) -> Result<DealLayout, String> {
+pub fn layout(game: &TuSac, first: Option<Seat>) -> Result<DealLayout, DealSpecError> {
     let o = game.options();
     if let Some(f) = first.filter(|&f| f != o.first_player) {
-        return Err(format!(
+        return Err(DealSpecError::Game(format!(
             "'first' = {f}: tusac's first player is the rule option first_player ({} here); \
              set first_player = {f} in the experiment's [rules] instead",
             o.first_player
-        ));
+        )));
     }
     let pack = pack(game);
     let (hands, stock) = round_robin(
@@ -53,8 +53,8 @@ fn pack(game: &TuSac) -> Vec<Card> {
 
 /// A card list in the spec's notation (`rK yA ...`); errors name the card. Copies are counted
 /// against the game's packs by the caller.
-pub fn spec_cards(text: &str) -> Result<Vec<String>, String> {
-    let cards = parse_cards(text, MAX_COPIES).map_err(|e| e.to_string())?;
+pub fn spec_cards(text: &str) -> Result<Vec<String>, DealSpecError> {
+    let cards = parse_cards(text, MAX_COPIES).map_err(|e| DealSpecError::Cards(e.to_string()))?;
     Ok(cards.iter().map(Card::to_string).collect())
 }
 
@@ -66,9 +66,11 @@ pub(crate) fn deal_order(
     game: &TuSac,
     order: &[u16],
     setup: &RuleMap,
-) -> Result<TuSacState, String> {
+) -> Result<TuSacState, DealSpecError> {
     if let Some(key) = setup.keys().next() {
-        return Err(format!("setup: '{key}' is not a setting of a tusac deal"));
+        return Err(DealSpecError::Game(format!(
+            "setup: '{key}' is not a setting of a tusac deal"
+        )));
     }
     match game {
         TuSac::OnePack(g) => {
@@ -80,7 +82,9 @@ pub(crate) fn deal_order(
             let len = g.options().deck_len();
             let pack = g.fresh_deck();
             let deck: [Card; MAX_DECK] = reordered(&pack[..len], order)?;
-            Ok(g.deal_deck(&deck[..len], order_seed(order))?.into())
+            Ok(g.deal_deck(&deck[..len], order_seed(order))
+                .map_err(DealSpecError::Game)?
+                .into())
         }
     }
 }
@@ -106,7 +110,7 @@ pub(crate) fn redeal_seat(game: &TuSac, order: &[u16]) -> Option<Seat> {
 /// §1.4 step 1 on a partial deal: refuses a seat whose fixed cards hold neither a King nor
 /// three identical non-King cards when no draw of its free cards can bring one (e.g. a whole
 /// hand), since every deal would be redealt.
-pub(crate) fn check_plan(game: &TuSac, plan: &DealPlan) -> Result<(), String> {
+pub(crate) fn check_plan(game: &TuSac, plan: &DealPlan) -> Result<(), DealSpecError> {
     let TuSac::MultiPack(g) = game else {
         return Ok(());
     };
@@ -125,25 +129,26 @@ pub(crate) fn check_plan(game: &TuSac, plan: &DealPlan) -> Result<(), String> {
         let free = plan.seat_free(seat);
         let can = |c: Card| fixed[c.index()] + pool[c.index()].min(free) >= live_copies(c);
         if !Card::all().any(can) {
-            return Err(format!(
+            return Err(DealSpecError::Game(format!(
                 "seat{seat}: the fixed cards hold neither a King nor three identical non-King \
                  cards, and the {free} card(s) of the hand left to chance cannot bring one: \
                  {} redeals such a hand (§1.4 step 1), so no deal of this specification is \
                  ever played",
                 g.options().variant
-            ));
+            )));
         }
     }
     Ok(())
 }
 
 /// `pack` reordered by `order` into the front of an array of `N` cards.
-fn reordered<const N: usize>(pack: &[Card], order: &[u16]) -> Result<[Card; N], String> {
+fn reordered<const N: usize>(pack: &[Card], order: &[u16]) -> Result<[Card; N], DealSpecError> {
     if order.len() != pack.len() || order.iter().any(|&i| i as usize >= pack.len()) {
-        return Err(format!(
-            "a tusac deal orders the {} cards of its packs",
-            pack.len()
-        ));
+        return Err(DealSpecError::Order {
+            game: "tusac",
+            cards: pack.len(),
+            packs: "its packs",
+        });
     }
     let mut deck = [Card::default(); N];
     for (slot, &i) in deck.iter_mut().zip(order) {

@@ -15,6 +15,7 @@ use super::onepack::view::OnePackView;
 use super::options::{Core, Options};
 use super::packs::{MultiPack, PacksState, PacksView};
 use crate::game::{Game, GameState, Outcome, OwnedView, Seat, SeatView};
+use crate::games::kind::RuleError;
 use crate::rng::GameRng;
 
 /// A Tứ Sắc game of any variant: its validated options, on the core they select.
@@ -29,7 +30,7 @@ pub enum TuSac {
 impl TuSac {
     /// The game with these options, on the core they select; errors name what the core cannot
     /// honour.
-    pub fn new(opts: Options) -> Result<TuSac, String> {
+    pub fn new(opts: Options) -> Result<TuSac, RuleError> {
         opts.validate()?;
         match opts.core() {
             Core::OnePack => OnePack::new(opts).map(TuSac::OnePack),
@@ -38,7 +39,7 @@ impl TuSac {
     }
 
     /// The preset `variant` for `players` players.
-    pub fn preset(variant: &str, players: u8) -> Result<TuSac, String> {
+    pub fn preset(variant: &str, players: u8) -> Result<TuSac, RuleError> {
         TuSac::new(Options::preset(variant, players)?)
     }
 

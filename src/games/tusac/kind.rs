@@ -14,12 +14,12 @@ use super::options::Options;
 use crate::agent::features::{FeatureInfo, FeatureRow};
 use crate::agent::spec::AgentSpec;
 use crate::agent::{Agent, AgentError};
-use crate::deal_spec::{DealLayout, PartialDeals};
+use crate::deal_spec::{DealLayout, DealSpecError, PartialDeals};
 use crate::game::Game;
 use crate::game::RuleMap;
 use crate::games::kind::{
     cards_conserved, Analysis, AnalyzeOptions, Analyzer, BenchRow, CardsError, DealMeasures,
-    Features, GameCore, GameInfo, RecordSetup, Records, RuleDoc, SoakChecks,
+    Features, GameCore, GameError, GameInfo, RecordSetup, Records, RuleDoc, SoakChecks,
 };
 use crate::record::RecordEvent;
 use crate::rng::{stream_rng, DEAL_STREAM};
@@ -39,10 +39,12 @@ impl GameCore for TuSac {
 
     type Log = TuSacLog;
 
-    fn build(variant: &str, players: usize, rules: &RuleMap) -> Result<TuSac, String> {
+    fn build(variant: &str, players: usize, rules: &RuleMap) -> Result<TuSac, GameError> {
         crate::games::kind::check_variant(&Self::INFO, variant)?;
         let all = crate::games::kind::rules_with_players(rules, players)?;
-        TuSac::new(Options::from_rules(variant, &all)?)
+        Options::from_rules(variant, &all)
+            .and_then(TuSac::new)
+            .map_err(GameError::Rules)
     }
 
     fn rules(&self) -> RuleMap {
@@ -50,9 +52,15 @@ impl GameCore for TuSac {
     }
 
     /// Checked against the rule cores (§7) without dealing.
-    fn rules_in_force(variant: &str, players: usize, rules: &RuleMap) -> Result<RuleMap, String> {
+    fn rules_in_force(
+        variant: &str,
+        players: usize,
+        rules: &RuleMap,
+    ) -> Result<RuleMap, GameError> {
         let all = crate::games::kind::rules_with_players(rules, players)?;
-        Ok(Options::from_rules(variant, &all)?.to_rules())
+        Ok(Options::from_rules(variant, &all)
+            .map_err(GameError::Rules)?
+            .to_rules())
     }
 
     fn rule_docs() -> Vec<RuleDoc> {
@@ -75,8 +83,8 @@ impl Records for TuSac {
         super::record::setup(start)
     }
 
-    fn deal_recorded(&self, deck: &str, setup: &RuleMap) -> Result<TuSacState, String> {
-        super::record::deal(self, deck, setup)
+    fn deal_recorded(&self, deck: &str, setup: &RuleMap) -> Result<TuSacState, GameError> {
+        super::record::deal(self, deck, setup).map_err(GameError::Deal)
     }
 
     fn forced_event(e: &Event) -> Option<RecordEvent> {
@@ -111,15 +119,15 @@ impl Records for TuSac {
 impl PartialDeals for TuSac {
     const NAME: &'static str = Self::INFO.name;
 
-    fn deal_layout(&self, first: Option<crate::game::Seat>) -> Result<DealLayout, String> {
+    fn deal_layout(&self, first: Option<crate::game::Seat>) -> Result<DealLayout, DealSpecError> {
         super::deal_spec::layout(self, first)
     }
 
-    fn spec_cards(text: &str) -> Result<Vec<String>, String> {
+    fn spec_cards(text: &str) -> Result<Vec<String>, DealSpecError> {
         super::deal_spec::spec_cards(text)
     }
 
-    fn deal_order(&self, order: &[u16], setup: &RuleMap) -> Result<TuSacState, String> {
+    fn deal_order(&self, order: &[u16], setup: &RuleMap) -> Result<TuSacState, DealSpecError> {
         super::deal_spec::deal_order(self, order, setup)
     }
 
@@ -127,7 +135,7 @@ impl PartialDeals for TuSac {
         super::deal_spec::redeal_seat(self, order)
     }
 
-    fn check_plan(&self, plan: &crate::deal_spec::DealPlan) -> Result<(), String> {
+    fn check_plan(&self, plan: &crate::deal_spec::DealPlan) -> Result<(), DealSpecError> {
         super::deal_spec::check_plan(self, plan)
     }
 }
@@ -146,22 +154,26 @@ impl Features for TuSac {
 }
 
 impl Analyzer for TuSac {
-    fn analyze(hand: &str, opts: &AnalyzeOptions) -> Result<Analysis, String> {
+    fn analyze(hand: &str, opts: &AnalyzeOptions) -> Result<Analysis, GameError> {
         crate::games::kind::check_variant(&Self::INFO, &opts.variant)?;
         if opts.play.is_some() || opts.against.is_some() {
-            return Err(
+            return Err(GameError::Analysis(
                 "--play and --against are for games with plays (tienlen); a tusac \
                         analysis takes a hand and --seen"
                     .into(),
-            );
+            ));
         }
-        let (json, text) = match Options::preset(&opts.variant, 4)?.core() {
+        let (json, text) = match Options::preset(&opts.variant, 4)
+            .map_err(GameError::Rules)?
+            .core()
+        {
             Core::OnePack => {
-                let a = analyze(hand, &opts.seen)?;
+                let a = analyze(hand, &opts.seen).map_err(GameError::Analysis)?;
                 (a.to_json(), a.to_text())
             }
             Core::MultiPack => {
-                let a = super::packs::analyze::analyze(&opts.variant, hand, &opts.seen)?;
+                let a = super::packs::analyze::analyze(&opts.variant, hand, &opts.seen)
+                    .map_err(GameError::Analysis)?;
                 (a.to_json(), a.to_text())
             }
         };
@@ -172,8 +184,8 @@ impl Analyzer for TuSac {
         variant: &str,
         text: &str,
         origin: &str,
-    ) -> Result<(TuSac, crate::games::position::Position<TuSacState>), String> {
-        super::onepack::position::read(variant, text, origin)
+    ) -> Result<(TuSac, crate::games::position::Position<TuSacState>), GameError> {
+        super::onepack::position::read(variant, text, origin).map_err(GameError::Position)
     }
 
     fn bench_rows(variant: &str, count: u64) -> Vec<BenchRow> {

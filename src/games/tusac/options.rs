@@ -9,7 +9,7 @@
 //! [`Options::validate`] checks a combination against what each core honours ([`CORE_TABLE`]).
 
 use crate::game::RuleMap;
-use crate::games::kind::RuleDoc;
+use crate::games::kind::{RuleDoc, RuleError, TableError};
 pub use crate::games::rule_table::Named;
 use crate::games::rule_table::{self, int, named, rule_option, RuleOption};
 use serde_json::Value;
@@ -300,15 +300,17 @@ impl Options {
     }
 
     /// The preset of a variant by name.
-    pub fn preset(variant: &str, players: u8) -> Result<Options, String> {
+    pub fn preset(variant: &str, players: u8) -> Result<Options, RuleError> {
         match variant {
             "classic" => Ok(Options::classic(players)),
             "4sac" => Ok(Options::four_sac(players)),
             "sisepai21" => Ok(Options::sisepai21(players)),
             "dirtyking26" => Ok(Options::dirtyking26(players)),
-            _ => Err(format!(
-                "unknown variant '{variant}' of tusac (known: classic, 4sac, sisepai21, dirtyking26)"
-            )),
+            _ => Err(RuleError::Table(TableError::UnknownVariant {
+                variant: variant.to_string(),
+                game: "tusac",
+                known: "classic, 4sac, sisepai21, dirtyking26".to_string(),
+            })),
         }
     }
 
@@ -355,10 +357,15 @@ impl Options {
     /// `variant` preset for the map's `players`: a key not given keeps the preset's value (so
     /// records written with fewer keys still load). Unknown names, wrong types and bad values
     /// are errors naming the key and the accepted values; the result is [`Options::validate`]d.
-    pub fn from_rules(variant: &str, rules: &RuleMap) -> Result<Options, String> {
-        let players = rules.get("players").ok_or("rules: 'players' is missing")?;
-        let n =
-            int::<u8>(players, 0, 255).map_err(|e| format!("rules: 'players' = {players}: {e}"))?;
+    pub fn from_rules(variant: &str, rules: &RuleMap) -> Result<Options, RuleError> {
+        let players = rules
+            .get("players")
+            .ok_or(RuleError::Missing { key: "players" })?;
+        let n = int::<u8>(players, 0, 255).map_err(|reason| RuleError::Value {
+            key: "players".to_string(),
+            value: players.clone(),
+            reason,
+        })?;
         let mut o = Options::preset(variant, n)?;
         for (k, v) in rules {
             o.set(k, v)?;
@@ -370,53 +377,54 @@ impl Options {
     /// Sets one option by its §7 name (or an alias of [`ALIASES`]) from its JSON value. Errors
     /// name the key and the accepted values; combinations are checked by
     /// [`Options::validate`], not here.
-    pub fn set(&mut self, name: &str, value: &Value) -> Result<(), String> {
+    pub fn set(&mut self, name: &str, value: &Value) -> Result<(), RuleError> {
         let key = ALIASES
             .iter()
             .find(|(alias, _)| *alias == name)
             .map_or(name, |&(_, key)| key);
         if let Some(done) = rule_table::set(OPTIONS, self, key, name, value) {
-            return Ok(done?);
+            return done;
         }
         if let Some(x) = FIXED.iter().find(|x| x.name == key) {
             if x.value.json() == *value {
                 return Ok(());
             }
-            return Err(format!(
-                "rules: '{name}' = {value} is not supported (the engine runs only {}, {})",
-                x.value.json(),
-                x.section
-            ));
+            return Err(RuleError::Fixed {
+                key: name.to_string(),
+                value: value.clone(),
+                runs: x.value.json(),
+                section: x.section,
+            });
         }
         let known = rule_table::names(OPTIONS);
         let fixed: Vec<&str> = FIXED.iter().map(|x| x.name).collect();
-        Err(format!(
-            "rules: unknown option '{name}' (known: {}; fixed: {})",
-            known.join(", "),
-            fixed.join(", ")
-        ))
+        Err(RuleError::UnknownOf {
+            key: name.to_string(),
+            known: known.join(", "),
+            fixed: fixed.join(", "),
+        })
     }
 
     /// Checks that the engine can honour these options: the player count, the first player,
     /// enough cards for the deal and the stock floor, and every option against the values its
     /// rule core runs ([`CORE_TABLE`]). Errors name the options and what would work instead.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), RuleError> {
         let core = self.core();
         if let Some(row) = CORE_TABLE.iter().find(|r| !r.honours(core, self)) {
-            return Err(row.error(self, core));
+            return Err(RuleError::Unsupported(row.error(self, core)));
         }
         if self.first_player >= self.players {
-            return Err(format!(
+            return Err(RuleError::Unsupported(format!(
                 "rules: 'first_player' = {} is not a seat of {} players (seats 0 to {})",
                 self.first_player,
                 self.players,
                 self.players - 1
-            ));
+            )));
         }
         let dealt = usize::from(self.players) * usize::from(self.hand_size) + 1;
         let need = dealt + usize::from(self.stock_floor);
         if need > self.deck_len() {
-            return Err(format!(
+            return Err(RuleError::Unsupported(format!(
                 "rules: 'players' = {}, 'hand_size' = {} and 'stock_floor' = {} need {need} cards \
                  ({dealt} dealt, then the stock floor), but 'decks' = {} holds {}; lower \
                  hand_size or stock_floor{}",
@@ -430,7 +438,7 @@ impl Options {
                 } else {
                     ""
                 }
-            ));
+            )));
         }
         Ok(())
     }

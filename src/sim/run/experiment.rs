@@ -193,7 +193,7 @@ impl Experiment {
             fn visit<G: GameKind>(self) -> Result<(), CheckError> {
                 let (e, runtime) = self.0;
                 let game = G::build(e.variant(), e.players(), &e.rules).map_err(|m| {
-                    let m = m.trim_start_matches("rules: ").to_string();
+                    let m = m.to_string().trim_start_matches("rules: ").to_string();
                     // the seats of the variant first, when its rules keep it to fewer
                     match &self.1 {
                         Some(seats) => seats(Some(m)),

@@ -280,6 +280,7 @@ pub fn cards_of(set: u32) -> impl Iterator<Item = Card> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::kind::RuleError;
 
     fn h(s: &str) -> Hand {
         s.parse().unwrap()
@@ -380,19 +381,19 @@ mod tests {
         assert_eq!(Options::from_rules("classic", &o.to_rules()), Ok(o));
         let mut r = o.to_rules();
         r.insert("colour".into(), 1.into());
-        assert!(Options::from_rules("classic", &r)
-            .unwrap_err()
-            .starts_with("rules: unknown option 'colour'"));
+        let e = Options::from_rules("classic", &r).unwrap_err();
+        assert!(matches!(&e, RuleError::UnknownOf { key, .. } if key == "colour"));
+        assert!(e.to_string().starts_with("rules: unknown option 'colour'"));
         let mut r = o.to_rules();
         r.insert("stock_floor".into(), "seven".into());
-        assert!(Options::from_rules("classic", &r)
-            .unwrap_err()
-            .contains("'stock_floor'"));
+        let e = Options::from_rules("classic", &r).unwrap_err();
+        assert!(matches!(&e, RuleError::Value { key, .. } if key == "stock_floor"));
+        assert!(e.to_string().contains("'stock_floor'"));
         let mut r = o.to_rules();
         r.insert("worst_card_rule".into(), "OutsV2".into());
-        assert!(Options::from_rules("classic", &r)
-            .unwrap_err()
-            .contains("not supported"));
+        let e = Options::from_rules("classic", &r).unwrap_err();
+        assert!(matches!(&e, RuleError::Fixed { key, .. } if key == "worst_card_rule"));
+        assert!(e.to_string().contains("not supported"));
     }
 
     #[test]

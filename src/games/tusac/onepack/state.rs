@@ -15,6 +15,7 @@ use super::trash::{trash, trash_and_value};
 use super::worst::worst_set;
 use crate::fixed::CopyVec;
 use crate::game::{Game, GameState, Outcome, Seat, MAX_SEATS};
+use crate::games::kind::RuleError;
 use crate::games::tusac::actions::{self, Action, ActionList, Active, Event, Phase, Rule, Source};
 use crate::games::tusac::card::{Card, CARD_TYPES};
 use crate::games::tusac::hand::Hand;
@@ -57,19 +58,19 @@ pub struct OnePack {
 
 impl OnePack {
     /// A game with these options. Errors when an option is outside what the engine supports.
-    pub fn new(opts: Options) -> Result<OnePack, String> {
+    pub fn new(opts: Options) -> Result<OnePack, RuleError> {
         opts.validate()?;
         if opts.core() != Core::OnePack {
-            return Err(format!(
+            return Err(RuleError::Unsupported(format!(
                 "{}: the one-pack core runs only options with the Khap lock (khap_lock = true)",
                 opts.variant
-            ));
+            )));
         }
         Ok(OnePack { opts })
     }
 
     /// The classic variant for `players` players (2–4).
-    pub fn classic(players: u8) -> Result<OnePack, String> {
+    pub fn classic(players: u8) -> Result<OnePack, RuleError> {
         OnePack::new(Options::classic(players))
     }
 

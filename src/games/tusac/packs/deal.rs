@@ -5,6 +5,7 @@ use super::loose::{win_score, Counts};
 use super::state::{HandFacts, PacksState, Window, MAX_DECK, MAX_PLAYERS};
 use crate::fixed::CopyVec;
 use crate::game::{Game, Seat};
+use crate::games::kind::RuleError;
 use crate::games::tusac::actions::{Event, Phase, Rule};
 use crate::games::tusac::card::{Card, CARD_TYPES};
 use crate::games::tusac::options::{
@@ -108,18 +109,18 @@ fn live_hand(hand: &Counts) -> bool {
 
 impl MultiPack {
     /// A game with these options; errors when the multi-pack core cannot run them.
-    pub fn new(opts: Options) -> Result<MultiPack, String> {
-        validate(&opts)?;
+    pub fn new(opts: Options) -> Result<MultiPack, RuleError> {
+        validate(&opts).map_err(RuleError::Unsupported)?;
         Ok(MultiPack { opts })
     }
 
     /// The sisepai21 preset for `players` (2–8).
-    pub fn sisepai21(players: u8) -> Result<MultiPack, String> {
+    pub fn sisepai21(players: u8) -> Result<MultiPack, RuleError> {
         MultiPack::new(Options::sisepai21(players))
     }
 
     /// The dirtyking26 preset for `players` (2–8).
-    pub fn dirtyking26(players: u8) -> Result<MultiPack, String> {
+    pub fn dirtyking26(players: u8) -> Result<MultiPack, RuleError> {
         MultiPack::new(Options::dirtyking26(players))
     }
 
