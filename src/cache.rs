@@ -45,7 +45,7 @@ impl<V: Copy, const N: usize> Cache<V, N> {
     };
 
     /// An empty cache; `fill` is the (never returned) answer of its empty entries.
-    pub const fn new(fill: V) -> Self {
+    pub(crate) const fn new(fill: V) -> Self {
         let empty = Entry {
             key: 0,
             tag: EMPTY_TAG,
@@ -65,7 +65,7 @@ impl<V: Copy, const N: usize> Cache<V, N> {
 
     /// The answer kept for `key` under `tag`, if its slot (picked by `hash`) still holds it.
     #[inline]
-    pub fn get(&self, hash: u64, key: u64, tag: u32) -> Option<V> {
+    pub(crate) fn get(&self, hash: u64, key: u64, tag: u32) -> Option<V> {
         let e = self.entry(hash).get();
         (e.key == key && e.tag == tag).then_some(e.value)
     }
@@ -73,7 +73,7 @@ impl<V: Copy, const N: usize> Cache<V, N> {
     /// Keeps `value` as the answer for `key` under `tag` in the slot `hash` picks, replacing
     /// whatever the slot held.
     #[inline]
-    pub fn insert(&self, hash: u64, key: u64, tag: u32, value: V) {
+    pub(crate) fn insert(&self, hash: u64, key: u64, tag: u32, value: V) {
         debug_assert!(tag != EMPTY_TAG, "the tag of empty entries");
         self.entry(hash).set(Entry { key, tag, value });
     }

@@ -24,6 +24,7 @@
 //! A game is a folder of [`games`] implementing the contracts of [`game`] and [`agent`] plus
 //! [`games::kind::GameKind`], and one entry in the registry ([`games::with_game`]); everything
 //! above it is written once for every game. Randomness is derived by [`rng`].
+#![warn(unreachable_pub)]
 
 pub mod agent;
 pub(crate) mod cache;

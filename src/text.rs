@@ -105,7 +105,7 @@ pub(crate) enum Line<'a> {
 
 impl<R: std::io::BufRead> BoundedLines<R> {
     /// The lines of `reader`, each at most `max` bytes.
-    pub fn new(reader: R, max: usize) -> Self {
+    pub(crate) fn new(reader: R, max: usize) -> Self {
         BoundedLines {
             reader,
             max,

@@ -98,7 +98,7 @@ pub(crate) fn parse_toml(text: &str, origin: &str) -> Result<toml::Table, String
 
 impl<'a> Keys<'a> {
     /// Starts reading `table`, found at `path`.
-    pub fn new(path: &str, table: &'a toml::Table) -> Keys<'a> {
+    pub(crate) fn new(path: &str, table: &'a toml::Table) -> Keys<'a> {
         Keys {
             path: path.to_string(),
             table,
@@ -107,7 +107,7 @@ impl<'a> Keys<'a> {
     }
 
     /// The full name of `key` (`seats.2.public`).
-    pub fn name(&self, key: &str) -> String {
+    pub(crate) fn name(&self, key: &str) -> String {
         if self.path.is_empty() {
             key.to_string()
         } else {
@@ -130,7 +130,7 @@ impl<'a> Keys<'a> {
     }
 
     /// A string value, if given.
-    pub fn str(&mut self, key: &'static str) -> Result<Option<&'a str>, KeyError> {
+    pub(crate) fn str(&mut self, key: &'static str) -> Result<Option<&'a str>, KeyError> {
         match self.get(key) {
             None => Ok(None),
             Some(toml::Value::String(s)) => Ok(Some(s.as_str())),
@@ -148,7 +148,7 @@ impl<'a> Keys<'a> {
     }
 
     /// A boolean value, if given.
-    pub fn bool(&mut self, key: &'static str) -> Result<Option<bool>, KeyError> {
+    pub(crate) fn bool(&mut self, key: &'static str) -> Result<Option<bool>, KeyError> {
         match self.get(key) {
             None => Ok(None),
             Some(toml::Value::Boolean(b)) => Ok(Some(*b)),
@@ -157,7 +157,11 @@ impl<'a> Keys<'a> {
     }
 
     /// A seat number below `players`, if given.
-    pub fn seat(&mut self, key: &'static str, players: usize) -> Result<Option<Seat>, KeyError> {
+    pub(crate) fn seat(
+        &mut self,
+        key: &'static str,
+        players: usize,
+    ) -> Result<Option<Seat>, KeyError> {
         match self.uint(key)? {
             Some(s) if s < players as u64 => Ok(Some(s as Seat)),
             Some(seat) => Err(KeyError::NotASeat {
@@ -170,7 +174,11 @@ impl<'a> Keys<'a> {
     }
 
     /// A list of seats below `players` (empty when not given).
-    pub fn seats(&mut self, key: &'static str, players: usize) -> Result<Vec<Seat>, KeyError> {
+    pub(crate) fn seats(
+        &mut self,
+        key: &'static str,
+        players: usize,
+    ) -> Result<Vec<Seat>, KeyError> {
         let name = self.name(key);
         let Some(v) = self.get(key) else {
             return Ok(Vec::new());
@@ -191,7 +199,7 @@ impl<'a> Keys<'a> {
     }
 
     /// A list of strings; a single string counts as a list of one (empty when not given).
-    pub fn strings(&mut self, key: &'static str) -> Result<Vec<&'a str>, KeyError> {
+    pub(crate) fn strings(&mut self, key: &'static str) -> Result<Vec<&'a str>, KeyError> {
         let name = self.name(key);
         match self.get(key) {
             None => Ok(Vec::new()),
@@ -208,7 +216,7 @@ impl<'a> Keys<'a> {
     }
 
     /// The sub-table `key`, if given.
-    pub fn table(&mut self, key: &'static str) -> Result<Option<&'a toml::Table>, KeyError> {
+    pub(crate) fn table(&mut self, key: &'static str) -> Result<Option<&'a toml::Table>, KeyError> {
         match self.get(key) {
             None => Ok(None),
             Some(toml::Value::Table(t)) => Ok(Some(t)),
@@ -217,7 +225,7 @@ impl<'a> Keys<'a> {
     }
 
     /// Rejects every key not read, naming it and the keys this table knows.
-    pub fn finish(self) -> Result<(), KeyError> {
+    pub(crate) fn finish(self) -> Result<(), KeyError> {
         for key in self.table.keys() {
             if !self.known.contains(&key.as_str()) {
                 let mut known = self.known.clone();
@@ -276,7 +284,7 @@ pub(crate) struct Common {
 impl Common {
     /// Reads `game`, `players` (default `default_players`, within `seats`), `seat` (required)
     /// and `turn` (optional, must equal `seat`).
-    pub fn read(
+    pub(crate) fn read(
         keys: &mut Keys<'_>,
         game: &str,
         default_players: usize,
@@ -322,7 +330,7 @@ pub(crate) struct CopyCount<const TYPES: usize> {
 
 impl<const TYPES: usize> CopyCount<TYPES> {
     /// No card seen yet; `copies` of each type exist.
-    pub fn new(copies: u8) -> Self {
+    pub(crate) fn new(copies: u8) -> Self {
         CopyCount {
             counts: [0; TYPES],
             copies,
@@ -331,7 +339,7 @@ impl<const TYPES: usize> CopyCount<TYPES> {
     }
 
     /// Counts one card of type index `index` (written `card`), seen at `place` (a key name).
-    pub fn add(&mut self, index: usize, card: &str, place: &str) -> Result<(), String> {
+    pub(crate) fn add(&mut self, index: usize, card: &str, place: &str) -> Result<(), String> {
         self.counts[index] += 1;
         self.places.push((index, place.to_string()));
         if self.counts[index] > self.copies {
@@ -353,12 +361,12 @@ impl<const TYPES: usize> CopyCount<TYPES> {
     }
 
     /// The copies counted of each type.
-    pub fn counts(&self) -> &[u8; TYPES] {
+    pub(crate) fn counts(&self) -> &[u8; TYPES] {
         &self.counts
     }
 
     /// Total cards counted.
-    pub fn total(&self) -> usize {
+    pub(crate) fn total(&self) -> usize {
         self.counts.iter().map(|&c| c as usize).sum()
     }
 }

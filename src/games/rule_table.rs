@@ -25,7 +25,7 @@ pub struct RuleOption<O> {
 }
 
 /// The explanation of every row, in table order (a `const`, so a game can keep a `RULE_DOCS`).
-pub const fn docs<O, const N: usize>(table: &[RuleOption<O>; N]) -> [RuleDoc; N] {
+pub(crate) const fn docs<O, const N: usize>(table: &[RuleOption<O>; N]) -> [RuleDoc; N] {
     let mut out = [RuleDoc {
         name: "",
         section: "",
@@ -44,7 +44,7 @@ pub const fn docs<O, const N: usize>(table: &[RuleOption<O>; N]) -> [RuleDoc; N]
 }
 
 /// Every row's value in force, by name.
-pub fn to_rules<O>(table: &[RuleOption<O>], o: &O) -> RuleMap {
+pub(crate) fn to_rules<O>(table: &[RuleOption<O>], o: &O) -> RuleMap {
     let mut m = RuleMap::new();
     for row in table {
         m.insert(row.name.to_string(), (row.get)(o));
@@ -55,7 +55,7 @@ pub fn to_rules<O>(table: &[RuleOption<O>], o: &O) -> RuleMap {
 /// Sets the option `key` of `o` from `value`: `None` when no row has that name, else the row's
 /// result, its error naming `shown` (the name as given, which may be an alias of `key`), the
 /// value and what is wrong.
-pub fn set<O>(
+pub(crate) fn set<O>(
     table: &[RuleOption<O>],
     o: &mut O,
     key: &str,
@@ -71,7 +71,7 @@ pub fn set<O>(
 }
 
 /// The names of the rows, in table order.
-pub fn names<O>(table: &[RuleOption<O>]) -> Vec<&'static str> {
+pub(crate) fn names<O>(table: &[RuleOption<O>]) -> Vec<&'static str> {
     table.iter().map(|row| row.name).collect()
 }
 
@@ -114,13 +114,13 @@ pub(crate) fn int<T: TryFrom<i64>>(v: &Value, lo: i64, hi: i64) -> Result<T, Str
 }
 
 /// `true` or `false`.
-pub fn flag(v: &Value) -> Result<bool, String> {
+pub(crate) fn flag(v: &Value) -> Result<bool, String> {
     v.as_bool()
         .ok_or_else(|| "expected true or false".to_string())
 }
 
 /// One of an enum's names.
-pub fn pick<T: Named>(v: &Value) -> Result<T, String> {
+pub(crate) fn pick<T: Named>(v: &Value) -> Result<T, String> {
     v.as_str()
         .and_then(|s| T::NAMES.iter().find(|&&(_, n)| n == s))
         .map(|&(x, _)| x)

@@ -16,7 +16,7 @@ pub(crate) const SELFPLAY_DEALS_FROM: u64 = 1 << 40;
 /// The rule list's summed payout over the rotations of each of the training deals `deals`
 /// (the list in seat `r` of rotation `r`, greedy elsewhere), in deal order. `tick` is called
 /// once per deal.
-pub fn payouts<G: GameKind>(
+pub(crate) fn payouts<G: GameKind>(
     game: &G,
     list: &Arc<RuleList>,
     seed: u64,
@@ -59,7 +59,7 @@ pub(crate) struct Gain {
 
 impl Gain {
     /// The paired difference `a − b` per game, from per-deal sums over `rotations` games.
-    pub fn paired(a: &[i64], b: &[i64], rotations: usize) -> Gain {
+    pub(crate) fn paired(a: &[i64], b: &[i64], rotations: usize) -> Gain {
         let (mut sum, mut sq) = (0i128, 0i128);
         for (x, y) in a.iter().zip(b) {
             let d = i128::from(x - y);
@@ -72,7 +72,7 @@ impl Gain {
 
     /// The mean over its standard error (read from the 95% half-width, with 1.96 for the t
     /// quantile: these samples are thousands of deals).
-    pub fn t(&self) -> f64 {
+    pub(crate) fn t(&self) -> f64 {
         let se = (self.hi - self.lo) / (2.0 * 1.96);
         if se > 0.0 {
             self.mean / se

@@ -27,7 +27,7 @@ use crate::rng::{stream_rng, DEAL_STREAM};
 
 /// Reads a deck: the 100 cards (4 of each identity) in §2.4's dealing order. Errors name the
 /// card at fault.
-pub fn parse_deck(text: &str) -> Result<[Card; DECK_SIZE], String> {
+pub(super) fn parse_deck(text: &str) -> Result<[Card; DECK_SIZE], String> {
     let cards = parse_cards(text).map_err(|e| format!("deck: {e}"))?;
     if cards.len() != DECK_SIZE {
         let h = Hand::of(&cards);

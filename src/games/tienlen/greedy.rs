@@ -83,7 +83,7 @@ fn precious(c: &Combo) -> bool {
 
 impl TienLenGreedy {
     /// Greedy with these weights.
-    pub fn new(weights: Weights) -> TienLenGreedy {
+    pub(crate) fn new(weights: Weights) -> TienLenGreedy {
         TienLenGreedy {
             splitter: Splitter::default(),
             split: Split::default(),
@@ -92,7 +92,7 @@ impl TienLenGreedy {
     }
 
     /// Greedy from its spec (`greedy:endgame=4`, `greedy:PATH`).
-    pub fn from_spec(spec: &AgentSpec) -> Result<TienLenGreedy, AgentError> {
+    pub(crate) fn from_spec(spec: &AgentSpec) -> Result<TienLenGreedy, AgentError> {
         Ok(TienLenGreedy::new(Weights::from_spec(
             spec, WEIGHTS, "tienlen",
         )?))

@@ -27,7 +27,7 @@ use crate::record::RecordEvent;
 use crate::rng::{stream_rng, DEAL_STREAM};
 
 /// Reads a deck: the 52 cards once each, in §2.3's dealing order. Errors name the card at fault.
-pub fn parse_deck(text: &str) -> Result<[Card; DECK_SIZE], String> {
+pub(super) fn parse_deck(text: &str) -> Result<[Card; DECK_SIZE], String> {
     let cards = parse_cards(text).map_err(|e| format!("deck: {e}"))?;
     if cards.len() != DECK_SIZE {
         let given: Cards = cards.iter().copied().collect();

@@ -537,7 +537,7 @@ pub(crate) enum FixedValue {
 
 impl FixedValue {
     /// As JSON.
-    pub fn json(self) -> Value {
+    pub(crate) fn json(self) -> Value {
         match self {
             FixedValue::Flag(b) => b.into(),
             FixedValue::Name(s) => s.into(),

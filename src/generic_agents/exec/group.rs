@@ -25,7 +25,7 @@ static STARTER: OnceLock<Sender<Start>> = OnceLock::new();
 
 /// Starts `command` as the leader of a new process group, from the one thread that starts
 /// agents.
-pub fn spawn(mut command: Command) -> io::Result<Child> {
+pub(super) fn spawn(mut command: Command) -> io::Result<Child> {
     command.process_group(0);
     die_with_bailab(&mut command);
     let starter = STARTER.get_or_init(|| {

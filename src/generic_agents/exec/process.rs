@@ -43,7 +43,7 @@ pub(crate) struct Process {
 impl Process {
     /// Starts `command` (a program and its arguments) in `cwd`, in a process group of its own,
     /// its stderr to `log`; each exchange with it may take `timeout`.
-    pub fn start(
+    pub(super) fn start(
         command: &[String],
         cwd: Option<&Path>,
         log: &StderrLog,
@@ -110,7 +110,7 @@ impl Process {
     }
 
     /// Sends one message and reads one JSON reply within the time limit.
-    pub fn ask(&mut self, message: &Value) -> Result<Value, String> {
+    pub(super) fn ask(&mut self, message: &Value) -> Result<Value, String> {
         self.ask_with(|out| serde_json::to_writer(out, message).expect("a JSON value writes"))
     }
 

@@ -2,7 +2,7 @@
 //! `NAME.partial` and renamed into place when the run is complete.
 
 use crate::game::Outcome;
-pub use crate::sim::files::atomic::remove_stale;
+pub(crate) use crate::sim::files::atomic::remove_stale;
 use crate::sim::files::guard::ResultSet;
 use crate::sim::run::experiment::Experiment;
 use anyhow::{bail, Context};

@@ -39,7 +39,7 @@ impl Outputs {
 
     /// Creates `dir` (and its parents) and writes and removes a probe file in it, so a folder
     /// that cannot be written is found before any work. Checks nothing about existing files.
-    pub fn open(dir: &Path, names: &[&str]) -> anyhow::Result<Outputs> {
+    pub(crate) fn open(dir: &Path, names: &[&str]) -> anyhow::Result<Outputs> {
         let created = create_folder(dir)?;
         let out = Outputs {
             dir: dir.to_path_buf(),
@@ -52,7 +52,7 @@ impl Outputs {
     }
 
     /// The output folder.
-    pub fn dir(&self) -> &Path {
+    pub(crate) fn dir(&self) -> &Path {
         &self.dir
     }
 
@@ -75,7 +75,7 @@ impl Outputs {
     /// Writes every file (each of the guard's names): all to temporary names first, then each
     /// renamed to its name; on an error before the renames, no file is touched and the
     /// temporaries are removed.
-    pub fn write(mut self, files: &[(&str, &[u8])]) -> anyhow::Result<()> {
+    pub(crate) fn write(mut self, files: &[(&str, &[u8])]) -> anyhow::Result<()> {
         let mut set = ResultSet::new(&self.dir);
         for (name, bytes) in files {
             debug_assert!(
@@ -285,7 +285,7 @@ pub(crate) struct Stage {
 
 impl Stage {
     /// The folder.
-    pub fn path(&self) -> &Path {
+    pub(crate) fn path(&self) -> &Path {
         &self.path
     }
 }

@@ -136,7 +136,7 @@ pub(crate) struct FolderLock {
 
 impl FolderLock {
     /// Creates the folder if needed and locks it; a path that names a file is refused.
-    pub fn take(dir: &Path) -> anyhow::Result<FolderLock> {
+    pub(crate) fn take(dir: &Path) -> anyhow::Result<FolderLock> {
         if dir.exists() && !dir.is_dir() {
             bail!(
                 "{}: the output path is a file, not a folder (results go into a folder: name a \

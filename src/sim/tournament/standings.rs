@@ -123,7 +123,7 @@ impl Standings {
     }
 
     /// The agents in rank order: highest rating first, unrated last, ties in listed order.
-    pub fn order(&self) -> Vec<usize> {
+    pub(crate) fn order(&self) -> Vec<usize> {
         let mut order: Vec<usize> = (0..self.ratings.len()).collect();
         let key = |i: usize| {
             let r = self.ratings[i].rating;

@@ -6,7 +6,7 @@ use super::section::Column;
 use crate::study::plot::read::Est;
 
 /// The agents × runs table and the pairs × runs table.
-pub fn html(columns: &[&Column]) -> String {
+pub(crate) fn html(columns: &[&Column]) -> String {
     let heads: Vec<String> = columns
         .iter()
         .map(|c| {

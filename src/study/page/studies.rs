@@ -9,7 +9,7 @@ use crate::study::plot::read::Csv;
 use std::path::Path;
 
 /// A `bailab deals` folder: the means, and one histogram per measure.
-pub fn deals(dir: &Path) -> anyhow::Result<Section> {
+pub(crate) fn deals(dir: &Path) -> anyhow::Result<Section> {
     let meta = read_json(&dir.join("meta.json")).unwrap_or_default();
     let dist = Csv::read(&dir.join("distributions.csv"))?;
     need(
@@ -147,7 +147,7 @@ fn elapsed(path: &Path) -> String {
 }
 
 /// A `bailab equity` folder: the actions ranked, with the position they were played from.
-pub fn equity(dir: &Path) -> anyhow::Result<Section> {
+pub(crate) fn equity(dir: &Path) -> anyhow::Result<Section> {
     let meta = read_json(&dir.join("equity.json")).unwrap_or_default();
     let csv = Csv::read(&dir.join("equity.csv"))?;
     need(
@@ -305,7 +305,7 @@ fn toml_value(text: &str, key: &str) -> String {
 }
 
 /// A `bailab tune` report: the best candidate, every candidate of the last round, the chart.
-pub fn tune(report: &Path) -> anyhow::Result<Section> {
+pub(crate) fn tune(report: &Path) -> anyhow::Result<Section> {
     let (csv, unit, _, mut html) = agent_file_head(
         report,
         ("tuning of greedy's weights (bailab tune)", "weights"),
@@ -369,7 +369,7 @@ fn report_name(report: &Path) -> String {
 }
 
 /// A `bailab learn` report: the rules accepted with their gains, every rule tried, the list.
-pub fn learn(report: &Path) -> anyhow::Result<Section> {
+pub(crate) fn learn(report: &Path) -> anyhow::Result<Section> {
     let (csv, unit, text, mut html) = agent_file_head(
         report,
         ("a learned rule list (bailab learn)", "rule list"),

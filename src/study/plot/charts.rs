@@ -33,7 +33,7 @@ pub(crate) struct Context {
 
 impl Context {
     /// Finds the context of `csv`.
-    pub fn find(csv: &Path, opts: &Options) -> anyhow::Result<Context> {
+    pub(crate) fn find(csv: &Path, opts: &Options) -> anyhow::Result<Context> {
         let stem = csv
             .file_stem()
             .map_or_else(|| "chart".into(), |s| s.to_string_lossy().into_owned());
@@ -132,7 +132,7 @@ fn meta_file(dir: &Path, stem: &str) -> Option<std::path::PathBuf> {
 }
 
 /// The charts of `table` as `(file name, SVG text)`.
-pub fn draw(table: &Table, ctx: &Context) -> anyhow::Result<Vec<(String, String)>> {
+pub(crate) fn draw(table: &Table, ctx: &Context) -> anyhow::Result<Vec<(String, String)>> {
     let one = |text: String| vec![(format!("{}.svg", ctx.stem), text)];
     Ok(match table {
         Table::Summary(agents, pairs) => one(summary(agents, pairs, ctx)?),

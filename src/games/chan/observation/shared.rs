@@ -61,7 +61,7 @@ pub(super) struct Seen {
 impl Seen {
     /// The phase of `view` as its seat sees it ([`ChanView::phase`]: a window asked of another
     /// seat already shows as the gate owner's coming `Turn` or `Drawn`).
-    pub fn of(view: &ChanView<'_>) -> Seen {
+    pub(super) fn of(view: &ChanView<'_>) -> Seen {
         let me = view.seat();
         let at = |stage, seat| Seen {
             stage,
@@ -129,11 +129,11 @@ pub(super) struct Spec<F> {
 
 impl<F> Spec<F> {
     /// Its length at `players` seats.
-    pub fn len(&self, players: usize) -> usize {
+    pub(super) fn len(&self, players: usize) -> usize {
         self.fixed + self.per_seat * players
     }
     /// Its [`Segment`] at `players` seats.
-    pub fn segment(&self, players: usize) -> Segment {
+    pub(super) fn segment(&self, players: usize) -> Segment {
         Segment {
             name: self.name,
             len: self.len(players),

@@ -51,7 +51,7 @@ const LAYOUT: [Segment; 4] = [
 ];
 
 /// The layout of an action's vector.
-pub fn layout() -> Vec<Segment> {
+pub(super) fn layout() -> Vec<Segment> {
     LAYOUT.to_vec()
 }
 
@@ -69,7 +69,7 @@ const fn kind_index(a: &Action) -> usize {
 
 /// Writes `action`'s vector into `out` (the layout's length), the active card being `active`.
 /// Allocates nothing.
-pub fn write(action: Action, active: Option<Active>, out: &mut [f32]) {
+pub(super) fn write(action: Action, active: Option<Active>, out: &mut [f32]) {
     out.fill(0.0);
     let [kind, set_kind, from_hand, taken] = split(out);
     one_hot(kind, Some(kind_index(&action)));

@@ -112,12 +112,12 @@ const ROWS: &[Row] = &[
 ];
 
 /// The layout of a one-pack table of `players`.
-pub fn layout(players: usize) -> Vec<Segment> {
+pub(super) fn layout(players: usize) -> Vec<Segment> {
     table::layout(ROWS, players)
 }
 
 /// Writes the view's tensor into `out` (the layout's length). Allocates nothing.
-pub fn tensor(v: &OnePackView<'_>, out: &mut [f32]) {
+pub(super) fn tensor(v: &OnePackView<'_>, out: &mut [f32]) {
     let at = (v.seat(), v.players());
     table::write(ROWS, at, out, |f, o| f(v, o), |f, x, o| f(v, x, o));
 }

@@ -148,12 +148,12 @@ const ROWS: &[Row] = &[
 ];
 
 /// The layout of a multi-pack table of `players`.
-pub fn layout(players: usize) -> Vec<Segment> {
+pub(super) fn layout(players: usize) -> Vec<Segment> {
     table::layout(ROWS, players)
 }
 
 /// Writes the view's tensor into `out` (the layout's length). Allocates nothing.
-pub fn tensor(v: &PacksView<'_>, out: &mut [f32]) {
+pub(super) fn tensor(v: &PacksView<'_>, out: &mut [f32]) {
     let at = (v.seat(), usize::from(v.options().players));
     table::write(ROWS, at, out, |f, o| f(v, o), |f, x, o| f(v, x, o));
 }

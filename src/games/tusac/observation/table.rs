@@ -22,7 +22,7 @@ pub(crate) enum Fill<O, S> {
 
 /// One segment of a tensor: its name, what each entry holds, and its writer.
 #[derive(Copy, Clone)]
-pub struct Row<O, S> {
+pub(super) struct Row<O, S> {
     /// The segment's name.
     pub name: &'static str,
     /// What each entry holds, with its unit and range.
@@ -33,7 +33,7 @@ pub struct Row<O, S> {
 
 impl<O, S> Row<O, S> {
     /// A segment of `len` entries written once.
-    pub const fn once(name: &'static str, len: usize, about: &'static str, f: O) -> Self {
+    pub(super) const fn once(name: &'static str, len: usize, about: &'static str, f: O) -> Self {
         Row {
             name,
             about,
@@ -41,7 +41,7 @@ impl<O, S> Row<O, S> {
         }
     }
     /// A segment of `len` entries per seat.
-    pub const fn seats(name: &'static str, len: usize, about: &'static str, f: S) -> Self {
+    pub(super) const fn seats(name: &'static str, len: usize, about: &'static str, f: S) -> Self {
         Row {
             name,
             about,
@@ -49,7 +49,7 @@ impl<O, S> Row<O, S> {
         }
     }
     /// The segment's length at a table of `players`.
-    pub const fn len(&self, players: usize) -> usize {
+    pub(super) const fn len(&self, players: usize) -> usize {
         match self.fill {
             Fill::Once(n, _) => n,
             Fill::PerSeat(n, _) => n * players,
@@ -58,7 +58,7 @@ impl<O, S> Row<O, S> {
 }
 
 /// The layout of a table of rows at a table of `players`.
-pub fn layout<O, S>(rows: &[Row<O, S>], players: usize) -> Vec<Segment> {
+pub(super) fn layout<O, S>(rows: &[Row<O, S>], players: usize) -> Vec<Segment> {
     rows.iter()
         .map(|r| Segment {
             name: r.name,
@@ -70,7 +70,7 @@ pub fn layout<O, S>(rows: &[Row<O, S>], players: usize) -> Vec<Segment> {
 
 /// Zeroes `out`, then writes every row in order: `once(f, run)` for a whole run, `per(f, x,
 /// run)` for seat `x`'s run (seats in relative order from `seat`). Allocates nothing.
-pub fn write<O: Copy, S: Copy>(
+pub(super) fn write<O: Copy, S: Copy>(
     rows: &[Row<O, S>],
     (seat, players): (Seat, usize),
     out: &mut [f32],
@@ -96,26 +96,26 @@ pub fn write<O: Copy, S: Copy>(
 }
 
 /// The seat `k` places after `seat`.
-pub fn absolute(seat: Seat, k: usize, players: usize) -> Seat {
+pub(super) fn absolute(seat: Seat, k: usize, players: usize) -> Seat {
     ((usize::from(seat) + k) % players) as Seat
 }
 
 /// Writes counts per card identity.
-pub fn counts(out: &mut [f32], counts: &[u8; CARD_TYPES]) {
+pub(super) fn counts(out: &mut [f32], counts: &[u8; CARD_TYPES]) {
     for (o, &n) in out.iter_mut().zip(counts) {
         *o = f32::from(n);
     }
 }
 
 /// Writes a hand's counts per card identity.
-pub fn hand(out: &mut [f32], hand: Hand) {
+pub(super) fn hand(out: &mut [f32], hand: Hand) {
     for c in Card::all() {
         out[c.index()] = f32::from(hand.count(c));
     }
 }
 
 /// Adds one per card of `cards` to its identity's entry.
-pub fn cards(out: &mut [f32], cards: &[Card]) {
+pub(super) fn cards(out: &mut [f32], cards: &[Card]) {
     cards.iter().for_each(|c| out[c.index()] += 1.0);
 }
 
@@ -127,7 +127,7 @@ pub(crate) fn one_hot(out: &mut [f32], i: Option<usize>) {
 }
 
 /// The phases in their one-hot order, with their JSON names.
-pub const PHASES: [&str; 4] = ["must_discard", "turn_option", "claim", "over"];
+pub(super) const PHASES: [&str; 4] = ["must_discard", "turn_option", "claim", "over"];
 
 /// The index of a phase in [`PHASES`].
 pub(crate) const fn phase_index(p: Phase) -> usize {
@@ -162,6 +162,6 @@ pub(crate) fn active_source(out: &mut [f32], a: Option<Active>) {
 }
 
 /// 1 for true, 0 for false.
-pub fn flag(b: bool) -> f32 {
+pub(super) fn flag(b: bool) -> f32 {
     f32::from(u8::from(b))
 }

@@ -25,7 +25,7 @@ pub(crate) struct OnePackGreedy {
 impl OnePackGreedy {
     /// The index in `legal` of greedy's action, `None` for a turn option without a meld
     /// (the caller then declines).
-    pub fn choose(
+    pub(crate) fn choose(
         &self,
         view: &OnePackView<'_>,
         legal: &[Action],

@@ -17,11 +17,11 @@ pub(crate) struct Holdings {
 
 impl Holdings {
     /// `q_L = 8·#Quan + 6·#Khui`.
-    pub fn q(&self) -> i64 {
+    pub(crate) fn q(&self) -> i64 {
         i64::from(8 * self.quans + 6 * self.khuis)
     }
     /// `k_L = 3·#Khap`.
-    pub fn k(&self) -> i64 {
+    pub(crate) fn k(&self) -> i64 {
         i64::from(3 * self.khaps)
     }
 }

@@ -34,7 +34,7 @@ impl BlockOuts {
     /// whose other blocks are complete: their best points `others_top`, and all their points
     /// as a bit set from `others_mask` (asked only when the best total fails), `fixed` points
     /// made, under `test`.
-    pub fn wins(
+    pub(super) fn wins(
         &self,
         place: usize,
         others_top: u32,

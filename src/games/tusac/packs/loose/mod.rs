@@ -104,7 +104,7 @@ pub(crate) struct BlockSolver {
 
 impl BlockSolver {
     /// The block solver of `rules`.
-    pub fn new(rules: &SetRules) -> BlockSolver {
+    pub(crate) fn new(rules: &SetRules) -> BlockSolver {
         BlockSolver {
             rules: *rules,
             layout: layout(rules),
@@ -113,7 +113,7 @@ impl BlockSolver {
     }
 
     /// The rules it solves under.
-    pub fn rules(&self) -> &SetRules {
+    pub(crate) fn rules(&self) -> &SetRules {
         &self.rules
     }
 
@@ -123,12 +123,12 @@ impl BlockSolver {
     }
 
     /// [`block_ids`] of its rules.
-    pub fn block_ids(&self) -> &'static [usize] {
+    pub(crate) fn block_ids(&self) -> &'static [usize] {
         IDS_BY_LAYOUT[self.layout]
     }
 
     /// [`block_of`] of its rules.
-    pub fn block_of(&self, t: usize) -> usize {
+    pub(crate) fn block_of(&self, t: usize) -> usize {
         usize::from(BLOCK_OF[self.layout][t])
     }
 
@@ -138,7 +138,7 @@ impl BlockSolver {
     }
 
     /// [`block_best`] of its rules.
-    pub fn block_best(&self, hand: &Counts, id: usize) -> (u8, u32) {
+    pub(crate) fn block_best(&self, hand: &Counts, id: usize) -> (u8, u32) {
         if let Some(r) = self.tabled.and_then(|f| f.block_best(hand, id)) {
             return r;
         }
