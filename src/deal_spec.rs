@@ -133,6 +133,153 @@ pub enum DealSpecError {
     /// every deal of which is redealt).
     #[error("{0}")]
     Game(String),
+    /// A key whose card list does not read (the inner error names the card).
+    #[error("{key}: {error}")]
+    Key {
+        /// The key: `seatN` or `stock_top`.
+        key: String,
+        /// Why its list does not read.
+        error: Box<DealSpecError>,
+    },
+    /// A key whose value is not text.
+    #[error("'{key}' = {value}: expected cards in quotes, e.g. {key} = \"...\"")]
+    NotText {
+        /// The key.
+        key: String,
+        /// The value given.
+        value: serde_json::Value,
+    },
+    /// A `first` that is not a seat of the table.
+    #[error("'{key}' = {value} is not a seat of the table (seats 0 to {})", .players - 1)]
+    NotASeat {
+        /// The key.
+        key: String,
+        /// The value given.
+        value: serde_json::Value,
+        /// The seats at the table.
+        players: usize,
+    },
+    /// A `...` before the end of a card list.
+    #[error(
+        "{key}: card {place} '{REST}': '{REST}' may only end the list (the rest of the hand at \
+         random)"
+    )]
+    RestNotLast {
+        /// The key.
+        key: String,
+        /// The place of the `...` in the list (from 1).
+        place: usize,
+    },
+    /// A key that is neither a seat of the table nor `stock_top` nor `first`.
+    #[error("unknown key '{key}' (known: seat0 to seat{}, stock_top, first)", .players - 1)]
+    UnknownKey {
+        /// The key.
+        key: String,
+        /// The seats at the table.
+        players: usize,
+    },
+    /// A `seatN` key whose seat is not at the table.
+    #[error("'{key}': seat {seat} is not at the table of {players} (seats 0 to {})", .players - 1)]
+    SeatOutside {
+        /// The key.
+        key: String,
+        /// The seat it names.
+        seat: usize,
+        /// The seats at the table.
+        players: usize,
+    },
+    /// A pack larger than [`MAX_DECK`].
+    #[error("partial deals handle packs of at most {MAX_DECK} cards")]
+    PackTooLarge,
+    /// A whole hand of the wrong size.
+    #[error(
+        "seat{seat}: {cards} cards, but seat {seat}'s hand holds {size} at the deal (end the \
+         list with '{REST}' to fix only some of its cards)"
+    )]
+    HandSize {
+        /// The seat.
+        seat: usize,
+        /// The cards given.
+        cards: usize,
+        /// The cards its hand holds at the deal.
+        size: usize,
+    },
+    /// More fixed cards than a hand holds.
+    #[error(
+        "seat{seat}: {cards} cards fixed, but seat {seat}'s hand holds only {size} at the deal"
+    )]
+    HandOverfull {
+        /// The seat.
+        seat: usize,
+        /// The cards given.
+        cards: usize,
+        /// The cards its hand holds at the deal.
+        size: usize,
+    },
+    /// A stock top for a game that deals no stock at this table.
+    #[error("stock_top: {game} deals no stock at this table")]
+    NoStock {
+        /// The game's name.
+        game: &'static str,
+    },
+    /// A stock top longer than the stock.
+    #[error("stock_top: {cards} cards, but the stock holds {stock} after the deal")]
+    StockOverfull {
+        /// The cards given.
+        cards: usize,
+        /// The cards of the stock after the deal.
+        stock: usize,
+    },
+    /// A card fixed more often than the pack holds it.
+    #[error("card {card} is fixed {total} times ({places}), but the pack holds {copies}")]
+    TooManyCopies {
+        /// The card.
+        card: String,
+        /// How often it is fixed.
+        total: usize,
+        /// Where it is fixed (`seat0 ×2, stock_top ×1`).
+        places: String,
+        /// The copies in the pack.
+        copies: usize,
+    },
+    /// A plan every deal of which the game's rules redeal.
+    #[error(
+        "seat{seat}: no deal of this specification passes the redeal rule of {game} in \
+         {CHECK_DRAWS} draws (seat {seat}'s hand failed most often): fix fewer of the cards \
+         the hands need"
+    )]
+    AlwaysRedealt {
+        /// The seat whose hand failed most often.
+        seat: usize,
+        /// The game's name.
+        game: &'static str,
+    },
+}
+
+/// Why a deal file does not read: the file itself, its TOML, or its layout.
+#[derive(Debug, thiserror::Error)]
+pub enum DealFileError {
+    /// A file that cannot be read, or is too large, or is not text.
+    #[error(transparent)]
+    Read(#[from] crate::input::InputError),
+    /// Text that is not TOML (the message names the file, line and column).
+    #[error("{0}")]
+    Toml(String),
+    /// A `[deal]` table beside other keys at the top level.
+    #[error(
+        "{origin}: a [deal] table and other keys at the top level: put every key in the [deal] \
+         table"
+    )]
+    Mixed {
+        /// The file as named in errors.
+        origin: String,
+    },
+}
+
+impl From<DealFileError> for String {
+    fn from(e: DealFileError) -> String {
+        e.to_string()
+    }
 }
 
 impl From<DealSpecError> for String {
@@ -187,23 +334,27 @@ struct SeatCards {
 impl DealSpec {
     /// Reads a deal file: a `[deal]` table (as in an experiment) or the same keys at the top
     /// level. `origin` names the file in errors. The keys are checked by [`DealSpec::check`].
-    pub fn parse(text: &str, origin: &str) -> Result<DealSpec, String> {
-        let map: RuleMap = toml::from_str(text)
-            .map_err(|e| crate::text::toml_error(text, origin, &e, crate::input::DEAL_SPEC.what))?;
+    pub fn parse(text: &str, origin: &str) -> Result<DealSpec, DealFileError> {
+        let map: RuleMap = toml::from_str(text).map_err(|e| {
+            DealFileError::Toml(crate::text::toml_error(
+                text,
+                origin,
+                &e,
+                crate::input::DEAL_SPEC.what,
+            ))
+        })?;
         match map.get("deal") {
             Some(serde_json::Value::Object(table)) if map.len() == 1 => Ok(DealSpec(table.clone())),
-            Some(serde_json::Value::Object(_)) => Err(format!(
-                "{origin}: a [deal] table and other keys at the top level: put every key in \
-                 the [deal] table"
-            )),
+            Some(serde_json::Value::Object(_)) => Err(DealFileError::Mixed {
+                origin: origin.to_string(),
+            }),
             _ => Ok(DealSpec(map)),
         }
     }
 
     /// Reads a deal file from disk (see [`DealSpec::parse`]).
-    pub fn load(path: &str) -> Result<DealSpec, String> {
-        let text = crate::input::read_text(Path::new(path), crate::input::DEAL_SPEC)
-            .map_err(|e| e.to_string())?;
+    pub fn load(path: &str) -> Result<DealSpec, DealFileError> {
+        let text = crate::input::read_text(Path::new(path), crate::input::DEAL_SPEC)?;
         DealSpec::parse(&text, path)
     }
 
@@ -211,7 +362,7 @@ impl DealSpec {
     /// plan to deal from. Errors name the key, seat or card at fault: an unknown key or seat,
     /// a card not in the game's notation, a full hand of the wrong size, more fixed cards than
     /// a hand holds, a stock top longer than the stock, more copies of a card than the pack.
-    pub fn check<G: PartialDeals>(&self, game: &G) -> Result<DealPlan, String> {
+    pub fn check<G: PartialDeals>(&self, game: &G) -> Result<DealPlan, DealSpecError> {
         let players = game.seats();
         let mut first = None;
         let mut stock_top = Vec::new();
@@ -229,9 +380,7 @@ impl DealSpec {
         }
         let layout = game.deal_layout(first)?;
         if layout.pack.len() > MAX_DECK {
-            return Err(format!(
-                "partial deals handle packs of at most {MAX_DECK} cards"
-            ));
+            return Err(DealSpecError::PackTooLarge);
         }
         for s in &seats {
             check_hand_size(s, layout.hands[s.seat].len())?;
@@ -253,7 +402,7 @@ impl DealSpec {
 /// exceed what the free cards can give, though each seat alone passes
 /// [`PartialDeals::check_plan`]): draws with a fixed RNG until one deal passes, naming the seat that
 /// failed most often when none does.
-fn check_redeals<G: PartialDeals>(game: &G, plan: &DealPlan) -> Result<(), String> {
+fn check_redeals<G: PartialDeals>(game: &G, plan: &DealPlan) -> Result<(), DealSpecError> {
     let mut order = vec![0u16; plan.template.len()];
     let mut free = plan.free_cards.clone();
     let mut rng = stream_rng(0, 0, DEAL_STREAM);
@@ -266,45 +415,49 @@ fn check_redeals<G: PartialDeals>(game: &G, plan: &DealPlan) -> Result<(), Strin
         }
     }
     let worst = (0..plan.players).max_by_key(|&s| failed[s]).unwrap_or(0);
-    Err(format!(
-        "seat{worst}: no deal of this specification passes the redeal rule of {} in \
-         {CHECK_DRAWS} draws (seat {worst}'s hand failed most often): fix fewer of the cards \
-         the hands need",
-        G::NAME
-    ))
+    Err(DealSpecError::AlwaysRedealt {
+        seat: worst,
+        game: G::NAME,
+    })
 }
 
 /// A key's value as text.
-fn text_value<'a>(key: &str, value: &'a serde_json::Value) -> Result<&'a str, String> {
-    value
-        .as_str()
-        .ok_or_else(|| format!("'{key}' = {value}: expected cards in quotes, e.g. {key} = \"...\""))
+fn text_value<'a>(key: &str, value: &'a serde_json::Value) -> Result<&'a str, DealSpecError> {
+    value.as_str().ok_or_else(|| DealSpecError::NotText {
+        key: key.to_string(),
+        value: value.clone(),
+    })
 }
 
 /// The `first` key: a seat of the table.
-fn seat_value(key: &str, value: &serde_json::Value, players: usize) -> Result<usize, String> {
+fn seat_value(
+    key: &str,
+    value: &serde_json::Value,
+    players: usize,
+) -> Result<usize, DealSpecError> {
     value
         .as_u64()
         .filter(|&s| (s as usize) < players)
         .map(|s| s as usize)
-        .ok_or_else(|| {
-            format!(
-                "'{key}' = {value} is not a seat of the table (seats 0 to {})",
-                players - 1
-            )
+        .ok_or_else(|| DealSpecError::NotASeat {
+            key: key.to_string(),
+            value: value.clone(),
+            players,
         })
 }
 
 /// Reads a list of cards in the game's notation; the game's parser names a bad card.
-fn cards_of<G: PartialDeals>(key: &str, text: &str) -> Result<Vec<String>, String> {
+fn cards_of<G: PartialDeals>(key: &str, text: &str) -> Result<Vec<String>, DealSpecError> {
     if let Some(i) = text.split_whitespace().position(|t| t == REST) {
-        return Err(format!(
-            "{key}: card {} '{REST}': '{REST}' may only end the list (the rest of the hand at \
-             random)",
-            i + 1
-        ));
+        return Err(DealSpecError::RestNotLast {
+            key: key.to_string(),
+            place: i + 1,
+        });
     }
-    G::spec_cards(text).map_err(|e| format!("{key}: {e}"))
+    G::spec_cards(text).map_err(|e| DealSpecError::Key {
+        key: key.to_string(),
+        error: Box::new(e),
+    })
 }
 
 /// A `seatN` key: the seat and its cards (`...` at the end: only these cards are fixed).
@@ -312,22 +465,23 @@ fn seat_entry<G: PartialDeals>(
     key: &str,
     value: &serde_json::Value,
     players: usize,
-) -> Result<SeatCards, String> {
+) -> Result<SeatCards, DealSpecError> {
     let Some(seat) = key
         .strip_prefix("seat")
         .filter(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
         .and_then(|n| n.parse::<usize>().ok())
     else {
-        return Err(format!(
-            "unknown key '{key}' (known: seat0 to seat{}, stock_top, first)",
-            players - 1
-        ));
+        return Err(DealSpecError::UnknownKey {
+            key: key.to_string(),
+            players,
+        });
     };
     if seat >= players {
-        return Err(format!(
-            "'{key}': seat {seat} is not at the table of {players} (seats 0 to {})",
-            players - 1
-        ));
+        return Err(DealSpecError::SeatOutside {
+            key: key.to_string(),
+            seat,
+            players,
+        });
     }
     let text = text_value(key, value)?.trim_end();
     let (text, whole) = match text.strip_suffix(REST) {
@@ -342,33 +496,27 @@ fn seat_entry<G: PartialDeals>(
 }
 
 /// A whole hand must have the hand's size; a partial one at most that many cards.
-fn check_hand_size(s: &SeatCards, size: usize) -> Result<(), String> {
-    let n = s.cards.len();
-    let seat = s.seat;
-    if s.whole && n != size {
-        return Err(format!(
-            "seat{seat}: {n} cards, but seat {seat}'s hand holds {size} at the deal (end the \
-             list with '{REST}' to fix only some of its cards)"
-        ));
+fn check_hand_size(s: &SeatCards, size: usize) -> Result<(), DealSpecError> {
+    let (seat, cards) = (s.seat, s.cards.len());
+    if s.whole && cards != size {
+        return Err(DealSpecError::HandSize { seat, cards, size });
     }
-    if n > size {
-        return Err(format!(
-            "seat{seat}: {n} cards fixed, but seat {seat}'s hand holds only {size} at the deal"
-        ));
+    if cards > size {
+        return Err(DealSpecError::HandOverfull { seat, cards, size });
     }
     Ok(())
 }
 
 /// The stock top fits in the stock.
-fn check_stock(top: &[String], stock: usize, game: &str) -> Result<(), String> {
+fn check_stock(top: &[String], stock: usize, game: &'static str) -> Result<(), DealSpecError> {
     if top.len() > stock {
         return Err(if stock == 0 {
-            format!("stock_top: {game} deals no stock at this table")
+            DealSpecError::NoStock { game }
         } else {
-            format!(
-                "stock_top: {} cards, but the stock holds {stock} after the deal",
-                top.len()
-            )
+            DealSpecError::StockOverfull {
+                cards: top.len(),
+                stock,
+            }
         });
     }
     Ok(())
@@ -384,7 +532,7 @@ fn plan(
     layout: &DealLayout,
     seats: &[SeatCards],
     stock_top: &[String],
-) -> Result<DealPlan, String> {
+) -> Result<DealPlan, DealSpecError> {
     let mut unused: BTreeMap<&str, Vec<u16>> = BTreeMap::new();
     for (i, c) in layout.pack.iter().enumerate().rev() {
         unused.entry(c.as_str()).or_default().push(i as u16);
@@ -443,7 +591,7 @@ fn plan(
 }
 
 /// The error for a card fixed more often than the pack holds it, with where it was fixed.
-fn too_many(card: &str, lists: &[List<'_>], pack: &[String]) -> String {
+fn too_many(card: &str, lists: &[List<'_>], pack: &[String]) -> DealSpecError {
     let copies = pack.iter().filter(|c| *c == card).count();
     let places: Vec<String> = lists
         .iter()
@@ -456,10 +604,12 @@ fn too_many(card: &str, lists: &[List<'_>], pack: &[String]) -> String {
         .iter()
         .map(|(_, cards, _)| cards.iter().filter(|c| *c == card).count())
         .sum();
-    format!(
-        "card {card} is fixed {total} times ({}), but the pack holds {copies}",
-        places.join(", ")
-    )
+    DealSpecError::TooManyCopies {
+        card: card.to_string(),
+        total,
+        places: places.join(", "),
+        copies,
+    }
 }
 
 impl DealPlan {

@@ -75,12 +75,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         )?),
         (None, None) => None,
     };
-    let spec = args
-        .deal
-        .as_deref()
-        .map(DealSpec::load)
-        .transpose()
-        .map_err(anyhow::Error::msg)?;
+    let spec = args.deal.as_deref().map(DealSpec::load).transpose()?;
     let id = GameId {
         master: args.seed,
         deal: args.index,

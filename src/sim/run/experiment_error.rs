@@ -131,7 +131,7 @@ pub enum CheckError {
     Rules(String),
     /// A deal specification the game refuses (its message).
     #[error("table [deal]: {0}")]
-    Deal(String),
+    Deal(crate::deal_spec::DealSpecError),
     /// A deal specification with matches of more than one game.
     #[error("table [deal]: a deal specification fixes single games; set match_games = 1")]
     DealMatch,
