@@ -31,7 +31,7 @@ impl<S: GameState> Position<S> {
 
 /// A key of a position file that does not read; each names the key in full (`seats.2.public`).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub(crate) enum KeyError {
+pub enum KeyError {
     /// A value of the wrong type (`found`: its type, or the value itself for numbers and flags).
     #[error("'{key}' must be {expected}, not {found}")]
     WrongType {
@@ -76,10 +76,88 @@ pub(crate) enum KeyError {
     },
 }
 
-impl From<KeyError> for String {
-    fn from(e: KeyError) -> String {
-        e.to_string()
-    }
+/// Why a position file does not read: the keys every game shares (each variant names the key,
+/// card or seat), or what one game's own keys refuse.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PositionError {
+    /// Text that is not TOML (the message names the file, line and column).
+    #[error("{0}")]
+    Toml(String),
+    /// A key of the wrong type, an unknown key, a seat outside the table.
+    #[error(transparent)]
+    Key(#[from] KeyError),
+    /// A `[seats.N]` table whose name is not a seat of the table.
+    #[error(
+        "'seats.{key}': a seat table is named by a seat number below {players}, e.g. [seats.1]"
+    )]
+    SeatTableName {
+        /// The name after `seats.`.
+        key: String,
+        /// The seats at the table.
+        players: usize,
+    },
+    /// A `seats.N` entry that is not a table.
+    #[error("'seats.{key}' must be a table")]
+    SeatNotTable {
+        /// The name after `seats.`.
+        key: String,
+    },
+    /// A `game` key naming another game.
+    #[error("'game' = \"{found}\", but this is a {game} position (--game {game})")]
+    WrongGame {
+        /// The game the file names.
+        found: String,
+        /// The game being read.
+        game: String,
+    },
+    /// A player count the game does not seat.
+    #[error("'players' = {players}: {game} seats {lo} to {hi}")]
+    Players {
+        /// The count given.
+        players: usize,
+        /// The game's name.
+        game: String,
+        /// The fewest seats.
+        lo: usize,
+        /// The most seats.
+        hi: usize,
+    },
+    /// No `seat` key.
+    #[error("'seat' is missing: the seat whose view this is (and who is to decide)")]
+    MissingSeat,
+    /// A `turn` that is not the view's seat.
+    #[error(
+        "'turn' = {turn}: the decision is seat {turn}'s, not seat {seat}'s (the view's seat); \
+         equity is estimated for the seat to move, so write the position from seat {turn}'s \
+         view"
+    )]
+    TurnNotSeat {
+        /// The seat to move, as given.
+        turn: Seat,
+        /// The view's seat.
+        seat: Seat,
+    },
+    /// More copies of a card than the deck holds.
+    #[error("too many copies of {card}: {count} seen ({places}), but the deck holds {copies}")]
+    TooManyCopies {
+        /// The card.
+        card: String,
+        /// The copies seen.
+        count: u8,
+        /// The keys where they were seen, comma-separated.
+        places: String,
+        /// The copies in the deck.
+        copies: u8,
+    },
+    /// A game without position files.
+    #[error("{game} has no position files yet")]
+    Unsupported {
+        /// The game's name.
+        game: &'static str,
+    },
+    /// What a game's own keys refuse (the message names the key, card or seat).
+    #[error("{0}")]
+    Game(String),
 }
 
 /// A TOML table being read: every key read is marked, and [`Keys::finish`] rejects the rest.
@@ -91,9 +169,15 @@ pub(crate) struct Keys<'a> {
 }
 
 /// Reads the text of a position file as a TOML table; errors give the line.
-pub(crate) fn parse_toml(text: &str, origin: &str) -> Result<toml::Table, String> {
-    toml::from_str::<toml::Table>(text)
-        .map_err(|e| crate::text::toml_error(text, origin, &e, crate::input::POSITION.what))
+pub(crate) fn parse_toml(text: &str, origin: &str) -> Result<toml::Table, PositionError> {
+    toml::from_str::<toml::Table>(text).map_err(|e| {
+        PositionError::Toml(crate::text::toml_error(
+            text,
+            origin,
+            &e,
+            crate::input::POSITION.what,
+        ))
+    })
 }
 
 impl<'a> Keys<'a> {
@@ -246,7 +330,7 @@ impl<'a> Keys<'a> {
 pub(crate) fn seat_tables(
     seats: Option<&toml::Table>,
     players: usize,
-) -> Result<Vec<(Seat, &toml::Table)>, String> {
+) -> Result<Vec<(Seat, &toml::Table)>, PositionError> {
     let Some(seats) = seats else {
         return Ok(Vec::new());
     };
@@ -256,15 +340,13 @@ pub(crate) fn seat_tables(
             .parse::<usize>()
             .ok()
             .filter(|&s| s < players)
-            .ok_or_else(|| {
-                format!(
-                    "'seats.{key}': a seat table is named by a seat number below {players}, \
-                     e.g. [seats.1]"
-                )
+            .ok_or_else(|| PositionError::SeatTableName {
+                key: key.clone(),
+                players,
             })?;
         let table = value
             .as_table()
-            .ok_or_else(|| format!("'seats.{key}' must be a table"))?;
+            .ok_or_else(|| PositionError::SeatNotTable { key: key.clone() })?;
         out.push((seat as Seat, table));
     }
     out.sort_by_key(|&(s, _)| s);
@@ -289,31 +371,30 @@ impl Common {
         game: &str,
         default_players: usize,
         seats: (usize, usize),
-    ) -> Result<Common, String> {
+    ) -> Result<Common, PositionError> {
         if let Some(g) = keys.str("game")? {
             if g != game {
-                return Err(format!(
-                    "'game' = \"{g}\", but this is a {game} position (--game {game})"
-                ));
+                return Err(PositionError::WrongGame {
+                    found: g.to_string(),
+                    game: game.to_string(),
+                });
             }
         }
         let players = keys.uint("players")?.unwrap_or(default_players as u64) as usize;
         if !(seats.0..=seats.1).contains(&players) {
-            return Err(format!(
-                "'players' = {players}: {game} seats {} to {}",
-                seats.0, seats.1
-            ));
+            return Err(PositionError::Players {
+                players,
+                game: game.to_string(),
+                lo: seats.0,
+                hi: seats.1,
+            });
         }
         let seat = keys
             .seat("seat", players)?
-            .ok_or("'seat' is missing: the seat whose view this is (and who is to decide)")?;
+            .ok_or(PositionError::MissingSeat)?;
         if let Some(turn) = keys.seat("turn", players)? {
             if turn != seat {
-                return Err(format!(
-                    "'turn' = {turn}: the decision is seat {turn}'s, not seat {seat}'s (the \
-                     view's seat); equity is estimated for the seat to move, so write the \
-                     position from seat {turn}'s view"
-                ));
+                return Err(PositionError::TurnNotSeat { turn, seat });
             }
         }
         Ok(Common { players, seat })
@@ -339,7 +420,12 @@ impl<const TYPES: usize> CopyCount<TYPES> {
     }
 
     /// Counts one card of type index `index` (written `card`), seen at `place` (a key name).
-    pub(crate) fn add(&mut self, index: usize, card: &str, place: &str) -> Result<(), String> {
+    pub(crate) fn add(
+        &mut self,
+        index: usize,
+        card: &str,
+        place: &str,
+    ) -> Result<(), PositionError> {
         self.counts[index] += 1;
         self.places.push((index, place.to_string()));
         if self.counts[index] > self.copies {
@@ -350,12 +436,12 @@ impl<const TYPES: usize> CopyCount<TYPES> {
                 .map(|(_, p)| p.as_str())
                 .collect();
             at.dedup();
-            return Err(format!(
-                "too many copies of {card}: {} seen ({}), but the deck holds {}",
-                self.counts[index],
-                at.join(", "),
-                self.copies
-            ));
+            return Err(PositionError::TooManyCopies {
+                card: card.to_string(),
+                count: self.counts[index],
+                places: at.join(", "),
+                copies: self.copies,
+            });
         }
         Ok(())
     }

@@ -181,7 +181,7 @@ impl Analyzer for Chan {
         text: &str,
         origin: &str,
     ) -> Result<(Chan, crate::games::position::Position<ChanState>), GameError> {
-        super::position::read(variant, text, origin).map_err(GameError::Position)
+        super::position::read(variant, text, origin)
     }
 
     fn analyze(hand: &str, opts: &AnalyzeOptions) -> Result<Analysis, GameError> {

@@ -16,7 +16,10 @@ use super::types::{Live, Origin, Phase, Resume, Setup, Via, DECK_SIZE};
 use crate::game::RuleMap;
 use crate::game::Seat;
 use crate::games::kind::GameCore;
-use crate::games::position::{parse_toml, seat_tables, Common, CopyCount, Keys, Position};
+use crate::games::kind::GameError;
+use crate::games::position::{
+    parse_toml, seat_tables, Common, CopyCount, Keys, Position, PositionError,
+};
 
 /// Cards a seat holds, concealed and exposed, between its decisions.
 const HELD: usize = 19;
@@ -36,7 +39,7 @@ pub fn read(
     variant: &str,
     text: &str,
     origin: &str,
-) -> Result<(Chan, Position<ChanState>), String> {
+) -> Result<(Chan, Position<ChanState>), GameError> {
     let doc = parse_toml(text, origin)?;
     let mut keys = Keys::new("", &doc);
     let info = <Chan as GameCore>::INFO;
@@ -44,8 +47,9 @@ pub fn read(
     let (n, me) = (common.players, common.seat);
     let game = Chan::build(variant, n, &RuleMap::new())?;
     let mut seen = CopyCount::<IDENTITIES>::new(4);
-    let hand = cards(&mut keys, "hand", &mut seen)?
-        .ok_or("'hand' is missing: the seat's concealed cards")?;
+    let hand = cards(&mut keys, "hand", &mut seen)?.ok_or_else(|| {
+        PositionError::Game("'hand' is missing: the seat's concealed cards".into())
+    })?;
     let dead = cards(&mut keys, "dead", &mut seen)?.unwrap_or_default();
     let live_card = cards(&mut keys, "live", &mut seen)?;
     let phase = keys.str("phase")?;
@@ -64,7 +68,7 @@ pub fn read(
     let live_card = match live_card.as_deref() {
         None => None,
         Some([c]) => Some(*c),
-        Some(_) => return Err("'live' must be one card".into()),
+        Some(_) => return Err(PositionError::Game("'live' must be one card".into()).into()),
     };
     let (phase, live) = decision(phase, from, live_card, releaser, gate, me, n)?;
     check_own_total(&hand, &seats, me, phase)?;
@@ -75,10 +79,11 @@ pub fn read(
     deal_unseen(&mut s, &seats, me, &hand, &seen, stock_given)?;
     if let (Phase::UWindow { .. }, Some(l)) = (phase, live) {
         if !s.u_eligible(me, &l) {
-            return Err(format!(
+            return Err(PositionError::Game(format!(
                 "phase \"u\": seat {me} cannot ù on {} (§7.1), so the ù window does not ask it",
                 l.card
-            ));
+            ))
+            .into());
         }
     }
     Ok((game, Position { seat: me, state: s }))
@@ -90,11 +95,11 @@ fn check_own_total(
     seats: &[SeatInfo],
     me: Seat,
     phase: Phase,
-) -> Result<(), String> {
+) -> Result<(), PositionError> {
     let to_hold = HELD + usize::from(matches!(phase, Phase::MustDiscard(_)));
     let own_total = hand.len() + seats[me as usize].exposed;
     if own_total != to_hold {
-        return Err(format!(
+        return Err(PositionError::Game(format!(
             "'hand' holds {} cards and seat {me} has {} exposed, {own_total} in all; a seat {} \
              holds {to_hold}, so the hand should hold {}",
             hand.len(),
@@ -105,7 +110,7 @@ fn check_own_total(
                 "that must discard"
             },
             to_hold as i64 - seats[me as usize].exposed as i64
-        ));
+        )));
     }
     Ok(())
 }
@@ -152,7 +157,7 @@ fn deal_unseen(
     hand: &[Card],
     seen: &CopyCount<IDENTITIES>,
     stock_given: Option<u64>,
-) -> Result<(), String> {
+) -> Result<(), PositionError> {
     let mut unseen = Vec::with_capacity(DECK_SIZE);
     for c in Card::all() {
         (seen.counts()[c.index()]..4).for_each(|_| unseen.push(c));
@@ -174,12 +179,12 @@ fn deal_unseen(
     }
     let rest: Vec<Card> = next.collect();
     if let Some(given) = stock_given.filter(|&g| g != rest.len() as u64) {
-        return Err(format!(
+        return Err(PositionError::Game(format!(
             "'stock' = {given}, but {} cards are left: {DECK_SIZE} − {} seen − {hidden} in the \
              other seats' hands (each holds 19 minus its exposed cards)",
             rest.len(),
             seen.total()
-        ));
+        )));
     }
     let start = DECK_SIZE - rest.len();
     s.deck[start..].copy_from_slice(&rest);
@@ -187,12 +192,12 @@ fn deal_unseen(
     Ok(())
 }
 
-fn too_many(seen: &CopyCount<IDENTITIES>, hidden: usize) -> String {
-    format!(
+fn too_many(seen: &CopyCount<IDENTITIES>, hidden: usize) -> PositionError {
+    PositionError::Game(format!(
         "the counts do not add up: {} cards are seen and the other seats hold at least \
          {hidden} hidden cards, more than the {DECK_SIZE} of the deck",
         seen.total()
-    )
+    ))
 }
 
 /// Reads the card list at `key`, counting its copies.
@@ -200,12 +205,12 @@ fn cards(
     keys: &mut Keys<'_>,
     key: &'static str,
     seen: &mut CopyCount<IDENTITIES>,
-) -> Result<Option<Vec<Card>>, String> {
+) -> Result<Option<Vec<Card>>, PositionError> {
     let name = keys.name(key);
     let Some(text) = keys.str(key)? else {
         return Ok(None);
     };
-    let list = parse_cards(text).map_err(|e| format!("'{name}': {e}"))?;
+    let list = parse_cards(text).map_err(|e| PositionError::Game(format!("'{name}': {e}")))?;
     for c in &list {
         seen.add(c.index(), &c.to_string(), &name)?;
     }
@@ -213,10 +218,10 @@ fn cards(
 }
 
 /// Reads a card list that is history, not a place of cards (not counted as seen).
-fn history(keys: &mut Keys<'_>, key: &'static str) -> Result<Vec<Card>, String> {
+fn history(keys: &mut Keys<'_>, key: &'static str) -> Result<Vec<Card>, PositionError> {
     let name = keys.name(key);
     match keys.str(key)? {
-        Some(t) => parse_cards(t).map_err(|e| format!("'{name}': {e}")),
+        Some(t) => parse_cards(t).map_err(|e| PositionError::Game(format!("'{name}': {e}"))),
         None => Ok(Vec::new()),
     }
 }
@@ -227,7 +232,7 @@ fn read_seat(
     me: Seat,
     table: &toml::Table,
     seen: &mut CopyCount<IDENTITIES>,
-) -> Result<SeatInfo, String> {
+) -> Result<SeatInfo, PositionError> {
     let path = format!("seats.{seat}");
     let mut keys = Keys::new(&path, table);
     let mut info = SeatInfo::default();
@@ -240,19 +245,20 @@ fn read_seat(
     info.hand = keys.uint("hand")?;
     keys.finish()?;
     if seat == me && info.hand.is_some() {
-        return Err(format!(
+        return Err(PositionError::Game(format!(
             "'{path}.hand': seat {seat} is the view's seat; its 'hand' gives its cards"
-        ));
+        )));
     }
     for (i, text) in melds.iter().enumerate() {
-        let list = parse_cards(text).map_err(|e| format!("'{name}' meld {}: {e}", i + 1))?;
+        let list = parse_cards(text)
+            .map_err(|e| PositionError::Game(format!("'{name}' meld {}: {e}", i + 1)))?;
         let meld = meld_of(&list).ok_or_else(|| {
-            format!(
+            PositionError::Game(format!(
                 "'{name}' meld {} [{text}] is not a meld: a Chắn (two identical cards), a Cạ \
                  (the hand card, then the card eaten: same rank 2–9, different suits) or a \
                  chíu (four identical cards)",
                 i + 1
-            )
+            ))
         })?;
         for c in &list {
             seen.add(c.index(), &c.to_string(), &name)?;
@@ -285,16 +291,16 @@ fn check_discards(
     seats: &[SeatInfo],
     seen: &CopyCount<IDENTITIES>,
     hand: &[Card],
-) -> Result<(), String> {
+) -> Result<(), PositionError> {
     let mut table = *seen.counts();
     hand.iter().for_each(|c| table[c.index()] -= 1);
     for (x, info) in seats.iter().enumerate() {
         for &c in &info.discards {
             if table[c.index()] == 0 {
-                return Err(format!(
+                return Err(PositionError::Game(format!(
                     "'seats.{x}.discards': {c} is listed as discarded, but not as many {c} are \
                      dead, in a meld or live (a discard stays on the table: list it there too)"
-                ));
+                )));
             }
             table[c.index()] -= 1;
         }
@@ -303,19 +309,19 @@ fn check_discards(
 }
 
 /// Another seat's concealed cards: 19 minus its exposed cards, checked against its `hand`.
-fn hidden_size(x: usize, info: &SeatInfo) -> Result<usize, String> {
+fn hidden_size(x: usize, info: &SeatInfo) -> Result<usize, PositionError> {
     let size = HELD.checked_sub(info.exposed).ok_or_else(|| {
-        format!(
+        PositionError::Game(format!(
             "'seats.{x}.melds' expose {} cards, more than the {HELD} a seat holds",
             info.exposed
-        )
+        ))
     })?;
     match info.hand {
-        Some(h) if h != size as u64 => Err(format!(
+        Some(h) if h != size as u64 => Err(PositionError::Game(format!(
             "'seats.{x}.hand' = {h}, but seat {x} has {} exposed cards, so it holds {size} \
              concealed (19 in all between its decisions)",
             info.exposed
-        )),
+        ))),
         _ => Ok(size),
     }
 }
@@ -330,24 +336,29 @@ fn decision(
     gate: Option<Seat>,
     me: Seat,
     n: usize,
-) -> Result<(Phase, Option<Live>), String> {
+) -> Result<(Phase, Option<Live>), PositionError> {
     let phase = phase.unwrap_or(if card.is_some() { "turn" } else { "discard" });
     if phase == "discard" {
         return match card {
             None => Ok((Phase::MustDiscard(me), None)),
-            Some(_) => Err("'live' is given, but in phase \"discard\" no card is live".into()),
+            Some(_) => Err(PositionError::Game(
+                "'live' is given, but in phase \"discard\" no card is live".into(),
+            )),
         };
     }
-    let card =
-        card.ok_or_else(|| format!("phase \"{phase}\" needs 'live': the card at the gate"))?;
+    let card = card.ok_or_else(|| {
+        PositionError::Game(format!(
+            "phase \"{phase}\" needs 'live': the card at the gate"
+        ))
+    })?;
     let gate = match phase {
         "u" => gate.unwrap_or(me),
         _ => match gate {
             Some(g) if g != me => {
-                return Err(format!(
+                return Err(PositionError::Game(format!(
                     "'gate' = {g}: in phase \"{phase}\" the card lies at the deciding seat's \
                      own gate ({me}); the decision at gate {g} is seat {g}'s"
-                ))
+                )))
             }
             _ => me,
         },
@@ -359,22 +370,22 @@ fn decision(
         "passed" => (Origin::Stock, Via::PassDrawn, Some(prev)),
         "draw" => (Origin::Stock, Via::Draw, None),
         other => {
-            return Err(format!(
+            return Err(PositionError::Game(format!(
                 "'from' = \"{other}\": write \"discard\", \"passed\" (a drawn card passed on) or \
                  \"draw\" (the gate owner's own draw)"
-            ))
+            )))
         }
     };
     if let (Some(r), Some(expected)) = (releaser, rel) {
         if r != expected {
-            return Err(format!(
+            return Err(PositionError::Game(format!(
                 "'releaser' = {r}: a card {} to gate {gate} comes from seat {expected}",
                 if via == Via::Discard {
                     "discarded"
                 } else {
                     "passed"
                 }
-            ));
+            )));
         }
     }
     let live = Live {
@@ -389,28 +400,30 @@ fn decision(
 }
 
 /// The phase named `phase` for a live card come `via` from `rel` (checked against each other).
-fn phase_of(phase: &str, via: Via, rel: Option<Seat>, me: Seat) -> Result<Phase, String> {
+fn phase_of(phase: &str, via: Via, rel: Option<Seat>, me: Seat) -> Result<Phase, PositionError> {
     let resume = if via == Via::Draw {
         Resume::Drawn
     } else {
         Resume::Turn
     };
     match (phase, via) {
-        ("turn", Via::Draw) => Err(
+        ("turn", Via::Draw) => Err(PositionError::Game(
             "phase \"turn\" is on a discarded or passed card; the seat's own draw is \
                         phase \"drawn\""
                 .into(),
-        ),
+        )),
         ("turn", _) => Ok(Phase::Turn(me)),
         ("drawn", Via::Draw) => Ok(Phase::Drawn(me)),
-        ("drawn", _) => Err("phase \"drawn\" is on the seat's own draw (from = \"draw\")".into()),
-        ("u", _) if rel == Some(me) => Err(format!(
+        ("drawn", _) => Err(PositionError::Game(
+            "phase \"drawn\" is on the seat's own draw (from = \"draw\")".into(),
+        )),
+        ("u", _) if rel == Some(me) => Err(PositionError::Game(format!(
             "seat {me} released the live card; the ù window does not ask its releaser, so \
                  the decision is not seat {me}'s"
-        )),
+        ))),
         ("u", _) => Ok(Phase::UWindow { seat: me, resume }),
-        (other, _) => Err(format!(
+        (other, _) => Err(PositionError::Game(format!(
             "'phase' = \"{other}\": write \"discard\", \"turn\", \"drawn\" or \"u\""
-        )),
+        ))),
     }
 }

@@ -3,7 +3,7 @@
 
 use super::error::GameError;
 use super::game_core::GameCore;
-use crate::games::position::Position;
+use crate::games::position::{Position, PositionError};
 
 /// What the hand analyser is asked, beside the hand itself.
 #[derive(Clone, Debug, Default)]
@@ -82,10 +82,9 @@ pub trait Analyzer: GameCore {
         origin: &str,
     ) -> Result<(Self, Position<Self::State>), GameError> {
         let _ = (variant, text, origin);
-        Err(GameError::Position(format!(
-            "{} has no position files yet",
-            Self::INFO.name
-        )))
+        Err(GameError::Position(PositionError::Unsupported {
+            game: Self::INFO.name,
+        }))
     }
     /// Extra figures for `bailab bench` of `variant` (e.g. hand evaluations per second),
     /// measured on `count` samples.

@@ -2,6 +2,7 @@
 //! (variant, players), [`RuleError`] (rule options) and [`GameError`], what a capability of
 //! [`super`] returns (rules, a position, a hand to analyse, a recorded deck).
 
+use crate::games::position::{KeyError, PositionError};
 use serde_json::Value;
 
 /// Why a game cannot be built, read, analysed or dealt as asked. Each variant is one concern,
@@ -25,8 +26,8 @@ pub enum GameError {
     #[error(transparent)]
     Rules(#[from] RuleError),
     /// A position file that does not read (the message names the key, card or seat).
-    #[error("{0}")]
-    Position(String),
+    #[error(transparent)]
+    Position(#[from] PositionError),
     /// A hand or play the analyser cannot analyse.
     #[error("{0}")]
     Analysis(String),
@@ -34,6 +35,12 @@ pub enum GameError {
     /// seat or place).
     #[error("{0}")]
     Deal(String),
+}
+
+impl From<KeyError> for GameError {
+    fn from(e: KeyError) -> Self {
+        GameError::Position(e.into())
+    }
 }
 
 impl From<GameError> for String {

@@ -202,7 +202,7 @@ impl Analyzer for TienLen {
         text: &str,
         origin: &str,
     ) -> Result<(TienLen, crate::games::position::Position<TienLenState>), GameError> {
-        super::position::read(variant, text, origin).map_err(GameError::Position)
+        super::position::read(variant, text, origin)
     }
 
     fn bench_rows(_variant: &str, count: u64) -> Vec<BenchRow> {

@@ -14,14 +14,17 @@ use crate::fixed::CopyVec;
 use crate::game::RuleMap;
 use crate::game::Seat;
 use crate::games::kind::GameCore;
-use crate::games::position::{parse_toml, seat_tables, Common, CopyCount, Keys, Position};
+use crate::games::kind::GameError;
+use crate::games::position::{
+    parse_toml, seat_tables, Common, CopyCount, Keys, Position, PositionError,
+};
 
 /// Reads a position file into the game (the variant, the file's players) and the position.
 pub fn read(
     variant: &str,
     text: &str,
     origin: &str,
-) -> Result<(TienLen, Position<TienLenState>), String> {
+) -> Result<(TienLen, Position<TienLenState>), GameError> {
     let doc = parse_toml(text, origin)?;
     let mut keys = Keys::new("", &doc);
     let info = <TienLen as GameCore>::INFO;
@@ -29,7 +32,8 @@ pub fn read(
     let (n, me) = (common.players, common.seat);
     let game = TienLen::build(variant, n, &RuleMap::new())?;
     let mut seen = (Cards::EMPTY, CopyCount::<DECK_SIZE>::new(1));
-    let hand = cards(&mut keys, "hand", &mut seen)?.ok_or("'hand' is missing: the seat's cards")?;
+    let hand = cards(&mut keys, "hand", &mut seen)?
+        .ok_or_else(|| PositionError::Game("'hand' is missing: the seat's cards".into()))?;
     let top = cards(&mut keys, "top", &mut seen)?;
     let owner = keys.seat("top_owner", n)?;
     let passed = keys.seats("passed", n)?;
@@ -98,20 +102,24 @@ fn top_of(
     top: Option<Cards>,
     owner: Option<Seat>,
     played: &mut [Cards; MAX_PLAYERS],
-) -> Result<Option<(Combo, Seat)>, String> {
+) -> Result<Option<(Combo, Seat)>, PositionError> {
     match (top, owner) {
         (Some(t), Some(o)) => {
             let combo = classify(t).ok_or_else(|| {
-                format!(
+                PositionError::Game(format!(
                     "'top' = {t} is not a combination (§3): a single, pair, triple, quad, \
                          sequence or pair sequence"
-                )
+                ))
             })?;
             played[o as usize] = played[o as usize].union(t);
             Ok(Some((combo, o)))
         }
-        (Some(_), None) => Err("'top' needs 'top_owner': the seat that played it".into()),
-        (None, Some(_)) => Err("'top_owner' is given without 'top'".into()),
+        (Some(_), None) => Err(PositionError::Game(
+            "'top' needs 'top_owner': the seat that played it".into(),
+        )),
+        (None, Some(_)) => Err(PositionError::Game(
+            "'top_owner' is given without 'top'".into(),
+        )),
         (None, None) => Ok(None),
     }
 }
@@ -121,12 +129,13 @@ fn cards(
     keys: &mut Keys<'_>,
     key: &'static str,
     seen: &mut (Cards, CopyCount<DECK_SIZE>),
-) -> Result<Option<Cards>, String> {
+) -> Result<Option<Cards>, PositionError> {
     let name = keys.name(key);
     let Some(text) = keys.str(key)? else {
         return Ok(None);
     };
-    let list: Vec<Card> = parse_cards(text).map_err(|e| format!("'{name}': {e}"))?;
+    let list: Vec<Card> =
+        parse_cards(text).map_err(|e| PositionError::Game(format!("'{name}': {e}")))?;
     for c in &list {
         seen.1.add(usize::from(c.key()), &c.to_string(), &name)?;
         seen.0 = seen.0.with(*c);
@@ -141,32 +150,34 @@ fn decision(
     passed: &[Seat],
     me: Seat,
     game: &TienLen,
-) -> Result<Phase, String> {
+) -> Result<Phase, PositionError> {
     let phase = phase.unwrap_or(if top.is_some() { "respond" } else { "lead" });
     match (phase, top) {
         ("lead", None) => Ok(Phase::Lead(me)),
-        ("lead", Some(_)) => Err(
+        ("lead", Some(_)) => Err(PositionError::Game(
             "phase \"lead\" with a 'top': a lead starts a new trick (leave out 'top', or use \
              phase = \"respond\")"
                 .into(),
-        ),
-        ("respond", None) => Err("phase \"respond\" needs 'top' and 'top_owner'".into()),
-        ("respond", Some((_, owner))) if owner == me => Err(format!(
+        )),
+        ("respond", None) => Err(PositionError::Game(
+            "phase \"respond\" needs 'top' and 'top_owner'".into(),
+        )),
+        ("respond", Some((_, owner))) if owner == me => Err(PositionError::Game(format!(
             "'top_owner' = {me}: seat {me} owns the top, so the others answer it; the \
              decision is not seat {me}'s"
-        )),
+        ))),
         ("respond", Some(_))
             if passed.contains(&me) && !game.options().passed_player_may_chop_in_turn =>
         {
-            Err(format!(
+            Err(PositionError::Game(format!(
                 "'passed' holds seat {me}: a seat that passed is not asked again on this trick, \
                  so the decision is not seat {me}'s"
-            ))
+            )))
         }
         ("respond", Some(_)) => Ok(Phase::Respond(me)),
-        (other, _) => Err(format!(
+        (other, _) => Err(PositionError::Game(format!(
             "'phase' = \"{other}\": write \"lead\" or \"respond\""
-        )),
+        ))),
     }
 }
 
@@ -178,39 +189,39 @@ fn hand_size(
     given: Option<u64>,
     own: bool,
     hand: Cards,
-) -> Result<usize, String> {
+) -> Result<usize, PositionError> {
     let size = HAND_SIZE as i64 - played.len() as i64;
     if size < 0 {
-        return Err(format!(
+        return Err(PositionError::Game(format!(
             "'seats.{x}.played' lists {} cards, more than the 13 dealt",
             played.len()
-        ));
+        )));
     }
     if own {
         if given.is_some() {
-            return Err(format!(
+            return Err(PositionError::Game(format!(
                 "'seats.{x}.cards': seat {x} is the view's seat; its 'hand' gives its cards"
-            ));
+            )));
         }
         if hand.len() as i64 != size {
-            return Err(format!(
+            return Err(PositionError::Game(format!(
                 "'hand' holds {} cards, but seat {x} has played {} of its 13, so it holds {size}",
                 hand.len(),
                 played.len()
-            ));
+            )));
         }
     } else if let Some(g) = given.filter(|&g| g as i64 != size) {
-        return Err(format!(
+        return Err(PositionError::Game(format!(
             "'seats.{x}.cards' = {g}, but seat {x} has played {} of its 13 cards, so it \
              holds {size}",
             played.len()
-        ));
+        )));
     }
     if size == 0 {
-        return Err(format!(
+        return Err(PositionError::Game(format!(
             "seat {x} has played all 13 of its cards: positions with a seat that has gone out \
              are not supported"
-        ));
+        )));
     }
     Ok(size as usize)
 }

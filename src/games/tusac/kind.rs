@@ -185,7 +185,7 @@ impl Analyzer for TuSac {
         text: &str,
         origin: &str,
     ) -> Result<(TuSac, crate::games::position::Position<TuSacState>), GameError> {
-        super::onepack::position::read(variant, text, origin).map_err(GameError::Position)
+        super::onepack::position::read(variant, text, origin)
     }
 
     fn bench_rows(variant: &str, count: u64) -> Vec<BenchRow> {

@@ -16,7 +16,10 @@ use crate::fixed::CopyVec;
 use crate::game::RuleMap;
 use crate::game::Seat;
 use crate::games::kind::GameCore;
-use crate::games::position::{parse_toml, seat_tables, Common, CopyCount, Keys, Position};
+use crate::games::kind::GameError;
+use crate::games::position::{
+    parse_toml, seat_tables, Common, CopyCount, Keys, Position, PositionError,
+};
 use crate::games::tusac::actions::{Active, Phase, Source};
 use crate::games::tusac::card::{parse_cards, Card, CARD_TYPES};
 use crate::games::tusac::engine::{TuSac, TuSacState};
@@ -44,7 +47,7 @@ pub fn read(
     variant: &str,
     text: &str,
     origin: &str,
-) -> Result<(TuSac, Position<TuSacState>), String> {
+) -> Result<(TuSac, Position<TuSacState>), GameError> {
     let doc = parse_toml(text, origin)?;
     let mut keys = Keys::new("", &doc);
     let info = <TuSac as GameCore>::INFO;
@@ -55,7 +58,7 @@ pub fn read(
     let mut seen = CopyCount::<CARD_TYPES>::new(4);
 
     let hand = cards(&mut keys, "hand", &mut seen)?
-        .ok_or("'hand' is missing: the seat's private block")?;
+        .ok_or_else(|| PositionError::Game("'hand' is missing: the seat's private block".into()))?;
     let own = hand_of(&hand)?;
     let dead = cards(&mut keys, "dead", &mut seen)?.unwrap_or_default();
     let phase = keys.str("phase")?.unwrap_or("discard");
@@ -116,14 +119,14 @@ fn check_own_total(
     public_cards: usize,
     active: Option<Active>,
     me: Seat,
-) -> Result<(), String> {
+) -> Result<(), PositionError> {
     let to_hold = match active {
         None => HELD + 1,
         Some(_) => HELD,
     };
     let own_total = own.len() + public_cards;
     if own_total != to_hold {
-        return Err(format!(
+        return Err(PositionError::Game(format!(
             "'hand' holds {} cards and seat {me} has {} public cards, {own_total} in all; a \
              seat {} holds {to_hold} (its 20 dealt cards{}), so the hand should hold {}",
             own.len(),
@@ -139,7 +142,7 @@ fn check_own_total(
                 ""
             },
             to_hold as i64 - public_cards as i64
-        ));
+        )));
     }
     Ok(())
 }
@@ -173,35 +176,35 @@ fn blank_state(
 
 /// The cards left in the stock: the pack less the `seen` cards and the other seats' `hidden`
 /// ones, checked against the file's `stock` when given.
-fn stock_left(seen: usize, hidden: usize, stock_given: Option<u64>) -> Result<i64, String> {
+fn stock_left(seen: usize, hidden: usize, stock_given: Option<u64>) -> Result<i64, PositionError> {
     let stock = DECK_SIZE as i64 - seen as i64 - hidden as i64;
     if stock < 0 {
-        return Err(format!(
+        return Err(PositionError::Game(format!(
             "the counts do not add up: {} cards are seen and the other seats hold {hidden} \
              hidden cards, more than the {DECK_SIZE} of the pack",
             seen
-        ));
+        )));
     }
     if let Some(given) = stock_given {
         if given != stock as u64 {
-            return Err(format!(
+            return Err(PositionError::Game(format!(
                 "'stock' = {given}, but {stock} cards are left: {DECK_SIZE} − {} seen − {hidden} \
                  in the other seats' private blocks (each holds 20 minus its public cards)",
                 seen
-            ));
+            )));
         }
     }
     Ok(stock)
 }
 
 /// The one-pack game of a position file; the multi-pack variants have no position files yet.
-fn one_pack(game: TuSac) -> Result<OnePack, String> {
+fn one_pack(game: TuSac) -> Result<OnePack, PositionError> {
     match game {
         TuSac::OnePack(g) => Ok(g),
-        TuSac::MultiPack(g) => Err(format!(
+        TuSac::MultiPack(g) => Err(PositionError::Game(format!(
             "position files (--view) are written for the one-pack variants (classic, 4sac); for              {} give a partial deal instead (--deal FILE, docs/deals-spec.md)",
             g.options().variant
-        )),
+        ))),
     }
 }
 
@@ -210,12 +213,12 @@ fn cards(
     keys: &mut Keys<'_>,
     key: &'static str,
     seen: &mut CopyCount<CARD_TYPES>,
-) -> Result<Option<Vec<Card>>, String> {
+) -> Result<Option<Vec<Card>>, PositionError> {
     let name = keys.name(key);
     let Some(text) = keys.str(key)? else {
         return Ok(None);
     };
-    let list = parse_cards(text, 4).map_err(|e| format!("'{name}': {e}"))?;
+    let list = parse_cards(text, 4).map_err(|e| PositionError::Game(format!("'{name}': {e}")))?;
     for c in &list {
         seen.add(c.index(), &c.to_string(), &name)?;
     }
@@ -223,14 +226,14 @@ fn cards(
 }
 
 /// A private block from its cards: at most 3 copies of a type (a fourth is a Quan).
-fn hand_of(list: &[Card]) -> Result<Hand, String> {
+fn hand_of(list: &[Card]) -> Result<Hand, PositionError> {
     let mut h = Hand::EMPTY;
     for &c in list {
         if h.count(c) == 3 {
-            return Err(format!(
+            return Err(PositionError::Game(format!(
                 "'hand': four {c} in a private block; a dealt quadruple is a Quan in the public \
                  block (list it under [seats.N] public and quans)"
-            ));
+            )));
         }
         h.add(c);
     }
@@ -244,7 +247,7 @@ fn read_active(
     n: usize,
     me: Seat,
     seen: &mut CopyCount<CARD_TYPES>,
-) -> Result<Option<Active>, String> {
+) -> Result<Option<Active>, PositionError> {
     let card = cards(keys, "active", seen)?;
     let source = keys.str("source")?;
     let owner = keys.seat("owner", n)?;
@@ -252,20 +255,20 @@ fn read_active(
     let prev = ((me as usize + n - 1) % n) as Seat;
     match phase {
         "discard" => match card {
-            Some(_) => Err(
+            Some(_) => Err(PositionError::Game(
                 "'active' is given, but in phase \"discard\" no card is active (use \
                             phase = \"option\" for a turn option on an active card)"
                     .into(),
-            ),
+            )),
             None => Ok(None),
         },
         "option" => {
             let card = match card.as_deref() {
                 Some([c]) => *c,
                 _ => {
-                    return Err(
+                    return Err(PositionError::Game(
                         "phase \"option\" needs 'active' = one card (the card offered)".into(),
-                    )
+                    ))
                 }
             };
             let source = match source.unwrap_or("discard") {
@@ -273,10 +276,10 @@ fn read_active(
                 "passed" => Source::PassedDraw,
                 "draw" => Source::OwnDraw,
                 other => {
-                    return Err(format!(
+                    return Err(PositionError::Game(format!(
                         "'source' = \"{other}\": write \"discard\", \"draw\" (the seat's own \
                          draw) or \"passed\" (drawn by the previous seat and passed on)"
-                    ))
+                    )))
                 }
             };
             let owner = owner.unwrap_or(if source == Source::OwnDraw { me } else { prev });
@@ -285,10 +288,10 @@ fn read_active(
                 _ => (owner + 1) % n as Seat,
             };
             if t != me {
-                return Err(format!(
+                return Err(PositionError::Game(format!(
                     "'owner' = {owner}: the card is offered first to seat {t}, so the turn \
                      option is seat {t}'s decision, not seat {me}'s"
-                ));
+                )));
             }
             Ok(Some(Active {
                 card,
@@ -297,10 +300,10 @@ fn read_active(
                 worst,
             }))
         }
-        other => Err(format!(
+        other => Err(PositionError::Game(format!(
             "'phase' = \"{other}\": write \"discard\" (the seat must discard) or \"option\" (the \
              seat's turn option on the active card)"
-        )),
+        ))),
     }
 }
 
@@ -310,34 +313,42 @@ fn read_seat(
     me: Seat,
     table: &toml::Table,
     seen: &mut CopyCount<CARD_TYPES>,
-) -> Result<SeatInfo, String> {
+) -> Result<SeatInfo, PositionError> {
     let path = format!("seats.{seat}");
     let mut keys = Keys::new(&path, table);
     let mut info = SeatInfo::default();
     let sets = keys.strings("public")?;
     let quans_name = keys.name("quans");
     let quans = match keys.str("quans")? {
-        Some(t) => parse_cards(t, 1).map_err(|e| format!("'{quans_name}': {e}"))?,
+        Some(t) => {
+            parse_cards(t, 1).map_err(|e| PositionError::Game(format!("'{quans_name}': {e}")))?
+        }
         None => Vec::new(),
     };
     let discards_name = keys.name("discards");
     if let Some(t) = keys.str("discards")? {
-        info.discards = parse_cards(t, 4).map_err(|e| format!("'{discards_name}': {e}"))?;
+        info.discards = parse_cards(t, 4)
+            .map_err(|e| PositionError::Game(format!("'{discards_name}': {e}")))?;
     }
     info.khaps = keys.uint("khaps")?.map(|k| k as u32);
     info.hand = keys.uint("hand")?.map(|h| h as usize);
     keys.finish()?;
     if seat == me && (info.khaps.is_some() || info.hand.is_some()) {
-        return Err(format!(
+        return Err(PositionError::Game(format!(
             "'{path}': seat {seat} is the view's own seat; its block is 'hand' (its Khaps and \
              size are read from it), so 'khaps' and 'hand' are for other seats"
-        ));
+        )));
     }
     let name = keys_name(&path, "public");
     for (i, text) in sets.iter().enumerate() {
-        let list = parse_cards(text, 4).map_err(|e| format!("'{name}' set {}: {e}", i + 1))?;
-        let kind = SetKind::of(&list)
-            .ok_or_else(|| format!("'{name}' set {} [{text}] is not a set (§2.1)", i + 1))?;
+        let list = parse_cards(text, 4)
+            .map_err(|e| PositionError::Game(format!("'{name}' set {}: {e}", i + 1)))?;
+        let kind = SetKind::of(&list).ok_or_else(|| {
+            PositionError::Game(format!(
+                "'{name}' set {} [{text}] is not a set (§2.1)",
+                i + 1
+            ))
+        })?;
         for c in &list {
             seen.add(c.index(), &c.to_string(), &name)?;
         }
@@ -356,10 +367,10 @@ fn read_seat(
             .iter()
             .any(|s| s.kind == SetKind::Quad && s.cards()[0] == *q);
         if !listed {
-            return Err(format!(
+            return Err(PositionError::Game(format!(
                 "'{quans_name}': {q} is not a quad of '{name}' (a Quan is listed as a public \
                  set of four, then named in quans)"
-            ));
+            )));
         }
     }
     Ok(info)
@@ -371,48 +382,48 @@ fn keys_name(path: &str, key: &str) -> String {
 
 /// The number of hidden cards of another seat: 20 minus its public cards, checked against its
 /// `hand` and `khaps` if given.
-fn hidden_size(x: usize, info: &SeatInfo) -> Result<usize, String> {
+fn hidden_size(x: usize, info: &SeatInfo) -> Result<usize, PositionError> {
     let size = HELD.checked_sub(info.public_cards).ok_or_else(|| {
-        format!(
+        PositionError::Game(format!(
             "'seats.{x}.public' holds {} cards, more than the {HELD} a seat holds between its \
              decisions",
             info.public_cards
-        )
+        ))
     })?;
     if let Some(h) = info.hand {
         if h != size {
-            return Err(format!(
+            return Err(PositionError::Game(format!(
                 "'seats.{x}.hand' = {h}, but seat {x} has {} public cards, so its private \
                  block holds {size} (20 between decisions)",
                 info.public_cards
-            ));
+            )));
         }
     }
     let khaps = info.khaps.unwrap_or(0) as usize;
     if 3 * khaps > size {
-        return Err(format!(
+        return Err(PositionError::Game(format!(
             "'seats.{x}.khaps' = {khaps}: {khaps} Khaps need {} cards, but seat {x}'s private \
              block holds {size}",
             3 * khaps
-        ));
+        )));
     }
     Ok(size)
 }
 
 /// Every discard listed under `[seats.N] discards` must still be seen: in the dead pile or a
 /// public set (where it went), or the active card.
-fn check_discards(s: &OnePackState, seats: &[SeatInfo]) -> Result<(), String> {
+fn check_discards(s: &OnePackState, seats: &[SeatInfo]) -> Result<(), PositionError> {
     let mut listed = [0u8; CARD_TYPES];
     for (x, info) in seats.iter().enumerate() {
         for &c in &info.discards {
             listed[c.index()] += 1;
             if listed[c.index()] > s.visible[c.index()] {
-                return Err(format!(
+                return Err(PositionError::Game(format!(
                     "'seats.{x}.discards': {c} is listed as discarded, but not as many {c} are \
                      in the dead pile or the public sets (a discard is dead or melded; list it \
                      there too; an active discard is its owner's last discard without being \
                      listed)"
-                ));
+                )));
             }
         }
     }
@@ -441,13 +452,13 @@ fn check_decision(
     active: Option<Active>,
     opts: &crate::games::tusac::options::Options,
     me: Seat,
-) -> Result<(), String> {
+) -> Result<(), PositionError> {
     let Some(a) = active else {
         if legal_discards(own) == 0 {
-            return Err(format!(
+            return Err(PositionError::Game(format!(
                 "'hand' has no trash: seat {me}'s block is complete and the game would already \
                  be won, so there is no discard to choose"
-            ));
+            )));
         }
         return Ok(());
     };
@@ -462,26 +473,26 @@ fn check_decision(
         None
     };
     match forced {
-        Some(why) => Err(format!(
+        Some(why) => Err(PositionError::Game(format!(
             "'active' = {c}: seat {me} would be forced to claim it ({why}), so there is no \
              turn option to decide"
-        )),
+        ))),
         None => Ok(()),
     }
 }
 
 /// A first consistent filling of the hidden blocks (Khap counts kept, no new triple), or an
 /// error when none is found.
-fn first_filling(s: &OnePackState, me: Seat) -> Result<OnePackState, String> {
+fn first_filling(s: &OnePackState, me: Seat) -> Result<OnePackState, PositionError> {
     let mut rng = stream_rng(0, 0, 0);
     for _ in 0..FILL_ATTEMPTS {
         if let Some(filled) = determinize::fresh(s, me, &mut rng) {
             return Ok(filled);
         }
     }
-    Err(
+    Err(PositionError::Game(
         "the hidden blocks cannot be dealt from the unseen cards: the other seats' Khaps need \
          types with three unseen copies, and the rest of each block holds at most two of a type"
             .into(),
-    )
+    ))
 }
