@@ -9,9 +9,9 @@
 //! and so does every decision a Python agent is asked.
 
 use bailab::agent::features::{all_features, FeatureRow, MAX_FEATURES};
-use bailab::deal_spec::DealSpec;
+use bailab::deal_spec::{DealFileError, DealSpec, DealSpecError};
 use bailab::game::{ActionBuffer, Decision, GameId, GameState, OwnedView, RuleMap, Seat, SeatView};
-use bailab::games::kind::{check_players, GameKind};
+use bailab::games::kind::{check_players, GameError, GameKind};
 use bailab::games::observe::{layout_len, Segment};
 use bailab::games::{with_game, GameVisitor};
 use bailab::generic_agents::rules::{feature_rows, greedy};
@@ -37,10 +37,15 @@ pub trait Engine: Send + Sync {
     fn deal(&self, seed: u64, index: u64) -> Box<dyn Table>;
     /// Deals the deck text `deck` (the spec's dealing order), as `bailab play --deck`, with the
     /// record setup facts `setup` (none: the defaults).
-    fn deal_from_deck(&self, deck: &str, setup: &RuleMap) -> Result<Box<dyn Table>, String>;
+    fn deal_from_deck(&self, deck: &str, setup: &RuleMap) -> Result<Box<dyn Table>, EngineError>;
     /// Deals deal `index` of seed `seed` from a deal specification (TOML text, docs/deals-spec.md),
     /// as `bailab play --deal FILE --seed S --index I`.
-    fn deal_partial(&self, spec: &str, seed: u64, index: u64) -> Result<Box<dyn Table>, String>;
+    fn deal_partial(
+        &self,
+        spec: &str,
+        seed: u64,
+        index: u64,
+    ) -> Result<Box<dyn Table>, EngineError>;
     /// The game's name, variant and seats.
     fn describe(&self) -> (&'static str, &'static str, usize);
     /// The rule options in force, as a JSON object.
@@ -55,6 +60,30 @@ pub trait Engine: Send + Sync {
     fn max_actions(&self) -> usize;
     /// The game as [`Any`], for code that knows its type.
     fn as_any(&self) -> &dyn Any;
+}
+
+/// Why a game cannot be built or dealt as asked (`ValueError` in Python, whatever the kind); the
+/// text is the message.
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    /// A game name the registry does not know (the registry's message).
+    #[error("{0}")]
+    UnknownGame(String),
+    /// A variant, player count, rule option or recorded deck the game refuses.
+    #[error(transparent)]
+    Game(#[from] GameError),
+    /// A deal specification that does not read as TOML or mixes its layouts.
+    #[error(transparent)]
+    DealFile(#[from] DealFileError),
+    /// A deal specification the game refuses (naming the key, seat or card).
+    #[error(transparent)]
+    DealSpec(#[from] DealSpecError),
+}
+
+impl From<EngineError> for PyErr {
+    fn from(error: EngineError) -> PyErr {
+        PyValueError::new_err(error.to_string())
+    }
 }
 
 /// What a game in progress refuses: an action when the game is over or of an index out of range
@@ -167,11 +196,16 @@ impl<G: GameKind + Send + Sync> Engine for GameEngine<G> {
         let start = seeded_deal(&*self.game, seed, index);
         self.table(game_id(seed, index), start)
     }
-    fn deal_from_deck(&self, deck: &str, setup: &RuleMap) -> Result<Box<dyn Table>, String> {
+    fn deal_from_deck(&self, deck: &str, setup: &RuleMap) -> Result<Box<dyn Table>, EngineError> {
         let start = self.game.deal_recorded(deck, setup)?;
         Ok(self.table(game_id(0, 0), start))
     }
-    fn deal_partial(&self, spec: &str, seed: u64, index: u64) -> Result<Box<dyn Table>, String> {
+    fn deal_partial(
+        &self,
+        spec: &str,
+        seed: u64,
+        index: u64,
+    ) -> Result<Box<dyn Table>, EngineError> {
         let plan = DealSpec::parse(spec, "the deal specification")?.check(&*self.game)?;
         let start = Opening::Plan(&plan).deal(&*self.game, seed, index);
         Ok(self.table(game_id(seed, index), start))
@@ -306,9 +340,9 @@ pub struct Build<'a> {
 }
 
 impl GameVisitor for Build<'_> {
-    type Output = Result<Arc<dyn Engine>, String>;
+    type Output = Result<Arc<dyn Engine>, EngineError>;
     fn visit<G: GameKind>(self) -> Self::Output {
-        check_players(&G::INFO, self.players)?;
+        check_players(&G::INFO, self.players).map_err(GameError::from)?;
         let game = G::build(self.variant, self.players, self.rules)?;
         Ok(Arc::new(GameEngine {
             game: Arc::new(game),
@@ -322,13 +356,13 @@ pub fn build_engine(
     variant: &str,
     players: usize,
     rules: &RuleMap,
-) -> Result<Arc<dyn Engine>, String> {
+) -> Result<Arc<dyn Engine>, EngineError> {
     let build = Build {
         variant,
         players,
         rules,
     };
-    with_game(name, build).and_then(|e| e)
+    with_game(name, build).map_err(EngineError::UnknownGame)?
 }
 
 /// One seat's view, whatever the game.

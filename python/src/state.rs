@@ -52,7 +52,7 @@ impl PyGame {
         let info = game_info(name).map_err(PyValueError::new_err)?;
         let variant = variant.unwrap_or(info.variants[0]);
         let rules = rule_map(rules)?;
-        let engine = build_engine(name, variant, players, &rules).map_err(PyValueError::new_err)?;
+        let engine = build_engine(name, variant, players, &rules)?;
         Ok(PyGame { engine })
     }
 
@@ -126,10 +126,7 @@ impl PyGame {
     #[pyo3(signature = (deck, setup=None))]
     fn deal_from_deck(&self, deck: &str, setup: Option<&Bound<'_, PyDict>>) -> PyResult<PyState> {
         let setup = rule_map(setup)?;
-        let table = self
-            .engine
-            .deal_from_deck(deck, &setup)
-            .map_err(PyValueError::new_err)?;
+        let table = self.engine.deal_from_deck(deck, &setup)?;
         Ok(PyState::new(table, Arc::clone(&self.engine)))
     }
 
@@ -138,10 +135,7 @@ impl PyGame {
     #[pyo3(signature = (spec, seed=0, index=0))]
     fn deal_partial(&self, spec: &Bound<'_, PyAny>, seed: u64, index: u64) -> PyResult<PyState> {
         let text = spec_text(spec)?;
-        let table = self
-            .engine
-            .deal_partial(&text, seed, index)
-            .map_err(PyValueError::new_err)?;
+        let table = self.engine.deal_partial(&text, seed, index)?;
         Ok(PyState::new(table, Arc::clone(&self.engine)))
     }
 

@@ -11,7 +11,7 @@ use bailab::game::Seat;
 use bailab::games::with_game;
 use batch::{Batch, Config, MakeBatch, Report, Rows};
 use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods, PyUntypedArrayMethods};
-use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 use std::sync::Mutex;
@@ -195,9 +195,7 @@ impl PyVecEnv {
             threads,
         };
         let make = MakeBatch { engine, config };
-        let batch = with_game(engine.describe().0, make)
-            .and_then(|b| b)
-            .map_err(PyValueError::new_err)?;
+        let batch = with_game(engine.describe().0, make).map_err(PyValueError::new_err)??;
         let size =
             |layout: Vec<bailab::games::observe::Segment>| layout.iter().map(|s| s.len).sum();
         Ok(PyVecEnv {
@@ -228,8 +226,7 @@ impl PyVecEnv {
             };
             self.ready = false;
             let batch = self.batch();
-            py.allow_threads(|| batch.reset(seed, rows))
-                .map_err(PyRuntimeError::new_err)?;
+            py.allow_threads(|| batch.reset(seed, rows))?;
         }
         self.seed = seed.unwrap_or(self.seed);
         self.ready = true;
@@ -253,7 +250,7 @@ impl PyVecEnv {
         let actions = indices(actions, self.num_envs)?;
         let actions = actions.downcast::<PyArray1<i64>>()?.readonly();
         let actions = actions.as_slice()?;
-        self.batch().check(actions).map_err(PyIndexError::new_err)?;
+        self.batch().check(actions)?;
         let (obs, mask) = self.rows(py);
         {
             let (mut o, mut m) = (obs.readwrite(), mask.readwrite());
@@ -265,7 +262,7 @@ impl PyVecEnv {
             let stepped = py.allow_threads(|| batch.step(actions, rows));
             // an environment that failed is left mid-step: the batch is dealt again first
             self.ready &= stepped.is_ok();
-            stepped.map_err(PyRuntimeError::new_err)?;
+            stepped?;
         }
         let (rewards, dones, info) = self.report(py)?;
         Ok((obs, mask, rewards, dones, info))

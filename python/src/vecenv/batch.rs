@@ -12,15 +12,17 @@
 //! deal it failed in, naming the agent.
 
 use crate::engine::{Engine, GameEngine};
-use bailab::agent::{take_fault, Agent};
+use bailab::agent::{take_fault, Agent, AgentError};
 use bailab::game::{ActionBuffer, Game, GameId, GameState, Seat, MAX_SEATS};
-use bailab::games::kind::GameKind;
+use bailab::games::kind::{GameError, GameKind};
 use bailab::games::observe::layout_len;
 use bailab::games::GameVisitor;
 use bailab::generic_agents::catalogue::{make_agent_with, Setting};
 use bailab::rng::GameRng;
 use bailab::sim::deal::seeds::{agent_rngs, seeded_deal};
 use bailab::sim::deal::turns::{Turn, Turns, OUTSIDE};
+use pyo3::exceptions::{PyIndexError, PyRuntimeError, PyValueError};
+use pyo3::PyErr;
 use rayon::prelude::*;
 use rayon::ThreadPool;
 use std::sync::Arc;
@@ -28,6 +30,89 @@ use std::sync::Arc;
 /// How many deals in a row an environment skips (the opponents ended them before the learning
 /// seat decided) before it reports an error rather than loop on.
 const MAX_SKIPS: u32 = 10_000;
+
+/// Why a batch cannot be built, reset or stepped; the kind decides the Python exception (see
+/// `From<BatchError> for PyErr`), the text is its message.
+#[derive(Debug, thiserror::Error)]
+pub enum BatchError {
+    /// A learning seat not at the table (`ValueError`).
+    #[error("seat {seat} is not at the table: the seats are 0 to {}", .seats - 1)]
+    Seat {
+        /// The seat asked for.
+        seat: Seat,
+        /// The seats at the table.
+        seats: usize,
+    },
+    /// No opponent spec (`ValueError`).
+    #[error("opponents: give at least one agent spec")]
+    NoOpponents,
+    /// A game whose view tensor has no element (`ValueError`).
+    #[error("{game}: the view tensor's layout is empty")]
+    EmptyTensor {
+        /// The game's name.
+        game: &'static str,
+    },
+    /// A worker pool that cannot be built (`ValueError`).
+    #[error("threads: {0}")]
+    Threads(rayon::ThreadPoolBuildError),
+    /// A game that cannot be built with the engine's rules (`ValueError`).
+    #[error(transparent)]
+    Game(#[from] GameError),
+    /// An opponent spec that does not make an agent (`ValueError`).
+    #[error(transparent)]
+    Agent(#[from] AgentError),
+    /// An opponent that cannot be made again at a reset (`RuntimeError`).
+    #[error(transparent)]
+    Reset(AgentError),
+    /// An action index outside an environment's legal actions (`IndexError`).
+    #[error(
+        "env {env}: action index {action} out of range: seat {seat} has {legal} legal actions"
+    )]
+    Action {
+        /// The environment.
+        env: usize,
+        /// The index given.
+        action: i64,
+        /// The learning seat.
+        seat: Seat,
+        /// Its legal actions.
+        legal: usize,
+    },
+    /// An opponent's fault in a deal, naming the agent (`RuntimeError`).
+    #[error("deal {deal}: {fault}")]
+    Fault {
+        /// The deal.
+        deal: u64,
+        /// The fault as the agent reports it.
+        fault: String,
+    },
+    /// A learning seat the opponents never let decide (`RuntimeError`).
+    #[error("deal {deal}: seat {seat} had no decision in {MAX_SKIPS} deals in a row")]
+    NoDecision {
+        /// The last deal skipped.
+        deal: u64,
+        /// The learning seat.
+        seat: Seat,
+    },
+}
+
+impl From<BatchError> for PyErr {
+    fn from(e: BatchError) -> PyErr {
+        let message = e.to_string();
+        match e {
+            BatchError::Action { .. } => PyIndexError::new_err(message),
+            BatchError::Reset(_) | BatchError::Fault { .. } | BatchError::NoDecision { .. } => {
+                PyRuntimeError::new_err(message)
+            }
+            BatchError::Seat { .. }
+            | BatchError::NoOpponents
+            | BatchError::EmptyTensor { .. }
+            | BatchError::Threads(_)
+            | BatchError::Game(_)
+            | BatchError::Agent(_) => PyValueError::new_err(message),
+        }
+    }
+}
 
 /// The legal-action buffer of game `G`.
 type Actions<G> = <<G as Game>::State as GameState>::Actions;
@@ -75,12 +160,12 @@ pub struct Report<'a> {
 pub trait Batch: Send {
     /// Deals every environment's first deal again (of master seed `seed` if given), with fresh
     /// opponents, and writes the first decisions of the learning seat into `rows`.
-    fn reset(&mut self, seed: Option<u64>, rows: Rows<'_>) -> Result<(), String>;
+    fn reset(&mut self, seed: Option<u64>, rows: Rows<'_>) -> Result<(), BatchError>;
     /// Checks one legal-action index per environment; the error names the first bad one.
-    fn check(&self, actions: &[i64]) -> Result<(), String>;
+    fn check(&self, actions: &[i64]) -> Result<(), BatchError>;
     /// Applies one checked action per environment, plays the opponents up to the learning
     /// seat's next decision (dealing the next game when one ends) and writes it into `rows`.
-    fn step(&mut self, actions: &[i64], rows: Rows<'_>) -> Result<(), String>;
+    fn step(&mut self, actions: &[i64], rows: Rows<'_>) -> Result<(), BatchError>;
     /// Writes the last step's results per environment, and clears the skip counts.
     fn report(&mut self, report: Report<'_>);
     /// Writes the action vectors of every environment's legal actions, `(num_envs,
@@ -194,21 +279,24 @@ impl<G: GameKind> Env<G> {
 
     /// Lets the opponents play until the learning seat decides (`None`) or the game ends (the
     /// learning seat's payout); an opponent's fault in the deal is an error then.
-    fn play_opponents(&mut self, shared: &Shared<G>) -> Result<Option<i64>, String> {
+    fn play_opponents(&mut self, shared: &Shared<G>) -> Result<Option<i64>, BatchError> {
         let (state, mut turns) = self.in_play(shared);
         let outcome = match turns.advance(state, |_| {}) {
             Turn::Outside(_) => return Ok(None),
             Turn::Over(outcome) => outcome,
         };
         if let Some(fault) = take_fault(&mut self.agents) {
-            return Err(format!("deal {}: {fault}", self.deal));
+            return Err(BatchError::Fault {
+                deal: self.deal,
+                fault,
+            });
         }
         Ok(Some(outcome.payouts()[usize::from(shared.seat)]))
     }
 
     /// Brings the learning seat to a decision, skipping (and counting) the deals the opponents
     /// end first.
-    fn settle(&mut self, shared: &Shared<G>) -> Result<(), String> {
+    fn settle(&mut self, shared: &Shared<G>) -> Result<(), BatchError> {
         for _ in 0..MAX_SKIPS {
             let Some(payout) = self.play_opponents(shared)? else {
                 return Ok(());
@@ -218,15 +306,15 @@ impl<G: GameKind> Env<G> {
             self.skipped_reward += payout as f64;
             self.next_deal(shared);
         }
-        Err(format!(
-            "deal {}: seat {} had no decision in {MAX_SKIPS} deals in a row",
-            self.deal, shared.seat
-        ))
+        Err(BatchError::NoDecision {
+            deal: self.deal,
+            seat: shared.seat,
+        })
     }
 
     /// Applies the learning seat's legal action `index` (checked), then plays on to its next
     /// decision, in the next deal if this one ends.
-    fn act(&mut self, shared: &Shared<G>, index: usize) -> Result<(), String> {
+    fn act(&mut self, shared: &Shared<G>, index: usize) -> Result<(), BatchError> {
         let mut legal = Actions::<G>::default();
         self.state.legal_actions(&mut legal);
         self.state.apply(legal.as_slice()[index]);
@@ -282,17 +370,16 @@ pub struct Typed<G: GameKind> {
 impl<G: GameKind> Typed<G> {
     /// A batch of `config.num_envs` environments of `game`, dealt by the first reset; a bad
     /// agent spec or learning seat is an error (the command line's message).
-    fn new(game: Arc<G>, config: Config) -> Result<Self, String> {
+    fn new(game: Arc<G>, config: Config) -> Result<Self, BatchError> {
         let seats = game.seats();
         if usize::from(config.seat) >= seats {
-            return Err(format!(
-                "seat {} is not at the table: the seats are 0 to {}",
-                config.seat,
-                seats - 1
-            ));
+            return Err(BatchError::Seat {
+                seat: config.seat,
+                seats,
+            });
         }
         if config.opponents.is_empty() {
-            return Err("opponents: give at least one agent spec".into());
+            return Err(BatchError::NoOpponents);
         }
         let mut seat_agent = [0; MAX_SEATS];
         seat_agent[usize::from(config.seat)] = OUTSIDE;
@@ -302,10 +389,7 @@ impl<G: GameKind> Typed<G> {
         }
         let tensor_len = layout_len(&game.tensor_layout());
         if tensor_len == 0 {
-            return Err(format!(
-                "{}: the view tensor's layout is empty",
-                G::INFO.name
-            ));
+            return Err(BatchError::EmptyTensor { game: G::INFO.name });
         }
         let shared = Shared {
             tensor_len,
@@ -324,7 +408,7 @@ impl<G: GameKind> Typed<G> {
                     .build()
             })
             .transpose()
-            .map_err(|e| format!("threads: {e}"))?;
+            .map_err(BatchError::Threads)?;
         let batch = Typed {
             shared,
             envs: Vec::new(),
@@ -339,7 +423,7 @@ impl<G: GameKind> Typed<G> {
     /// The opponents of one environment, one per spec.
     /// An outside program (`exec:`) runs in the current folder, its stderr to bailab's, one
     /// process per environment.
-    fn agents(&self) -> Result<Vec<Box<dyn Agent<G::State>>>, String> {
+    fn agents(&self) -> Result<Vec<Box<dyn Agent<G::State>>>, AgentError> {
         let game = &self.shared.game;
         let rules = game.rules();
         let setting = Setting {
@@ -352,23 +436,24 @@ impl<G: GameKind> Typed<G> {
         self.specs
             .iter()
             .map(|s| make_agent_with::<G>(s, setting))
-            .collect::<Result<_, _>>()
-            .map_err(|e| e.to_string())
+            .collect()
     }
 
     /// Deals every environment's first deal with fresh opponents.
-    fn deal_all(&mut self) -> Result<(), String> {
+    fn deal_all(&mut self) -> Result<(), BatchError> {
         let envs = (0..self.num_envs)
             .map(|i| Ok(Env::new(&self.shared, i as u64, self.agents()?)))
-            .collect::<Result<Vec<_>, String>>()?;
+            .collect::<Result<Vec<_>, AgentError>>()
+            .map_err(BatchError::Reset)?;
         self.envs = envs;
         Ok(())
     }
 
     /// Runs `f` on every environment and its rows, in parallel on the pool if there is one.
-    fn each_row<F>(&mut self, rows: Rows<'_>, f: F) -> Result<(), String>
+    fn each_row<F>(&mut self, rows: Rows<'_>, f: F) -> Result<(), BatchError>
     where
-        F: Fn(usize, &mut Env<G>, &Shared<G>, &mut [f32], &mut [bool]) -> Result<(), String> + Sync,
+        F: Fn(usize, &mut Env<G>, &Shared<G>, &mut [f32], &mut [bool]) -> Result<(), BatchError>
+            + Sync,
     {
         let shared = &self.shared;
         let (tensor_len, max_actions) = (shared.tensor_len, shared.max_actions);
@@ -393,7 +478,7 @@ impl<G: GameKind> Typed<G> {
 }
 
 impl<G: GameKind> Batch for Typed<G> {
-    fn reset(&mut self, seed: Option<u64>, rows: Rows<'_>) -> Result<(), String> {
+    fn reset(&mut self, seed: Option<u64>, rows: Rows<'_>) -> Result<(), BatchError> {
         if let Some(seed) = seed {
             self.shared.seed = seed;
         }
@@ -405,19 +490,21 @@ impl<G: GameKind> Batch for Typed<G> {
         })
     }
 
-    fn check(&self, actions: &[i64]) -> Result<(), String> {
+    fn check(&self, actions: &[i64]) -> Result<(), BatchError> {
         for (i, (env, &a)) in self.envs.iter().zip(actions).enumerate() {
             if a < 0 || a as u64 >= env.legal_len as u64 {
-                return Err(format!(
-                    "env {i}: action index {a} out of range: seat {} has {} legal actions",
-                    self.shared.seat, env.legal_len
-                ));
+                return Err(BatchError::Action {
+                    env: i,
+                    action: a,
+                    seat: self.shared.seat,
+                    legal: env.legal_len,
+                });
             }
         }
         Ok(())
     }
 
-    fn step(&mut self, actions: &[i64], rows: Rows<'_>) -> Result<(), String> {
+    fn step(&mut self, actions: &[i64], rows: Rows<'_>) -> Result<(), BatchError> {
         self.each_row(rows, |i, env, shared, obs, mask| {
             env.act(shared, actions[i] as usize)?;
             env.write(shared, obs, mask);
@@ -473,7 +560,7 @@ pub struct MakeBatch<'a> {
 }
 
 impl GameVisitor for MakeBatch<'_> {
-    type Output = Result<Box<dyn Batch>, String>;
+    type Output = Result<Box<dyn Batch>, BatchError>;
     fn visit<G: GameKind>(self) -> Self::Output {
         let game = match self.engine.as_any().downcast_ref::<GameEngine<G>>() {
             Some(engine) => Arc::clone(&engine.game),
