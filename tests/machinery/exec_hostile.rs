@@ -11,6 +11,17 @@ use std::path::Path;
 use std::process::Child;
 use std::time::{Duration, Instant};
 
+/// `bailab run x.toml` into `out`, quiet, on one thread (the outside agent's exchanges in order).
+const RUN_ONE_THREAD: [&str; 7] = [
+    "run",
+    "x.toml",
+    "--output",
+    "out",
+    "--quiet",
+    "--threads",
+    "1",
+];
+
 /// A bash agent: the handshake, then `DECIDE` (bash commands printing the reply) per decision.
 fn agent(decide: &str) -> String {
     format!(
@@ -111,16 +122,7 @@ fn an_agent_that_stops_reading_and_floods_its_output_is_stopped_within_its_timeo
     );
     let spec = "exec:bash flood.sh,timeout_ms=2000";
     s.write("x.toml", &experiment(spec, 2000));
-    let args = [
-        "run",
-        "x.toml",
-        "--output",
-        "out",
-        "--quiet",
-        "--threads",
-        "1",
-    ];
-    let mut child = common::spawn(&s.0, &args);
+    let mut child = common::spawn(&s.0, &RUN_ONE_THREAD);
     // A signal while it may be blocked: the run still ends by itself, with a checkpoint.
     std::thread::sleep(Duration::from_millis(500));
     if child.try_wait().unwrap().is_none() {
@@ -156,16 +158,7 @@ fn a_second_reply_to_one_decision_is_a_fault() {
     );
     let spec = "exec:python3 twice.py";
     s.write("x.toml", &experiment(spec, 20));
-    let args = [
-        "run",
-        "x.toml",
-        "--output",
-        "out",
-        "--quiet",
-        "--threads",
-        "1",
-    ];
-    let err = fails_within(&s.0, &args, Duration::from_secs(20));
+    let err = fails_within(&s.0, &RUN_ONE_THREAD, Duration::from_secs(20));
     for needle in [spec, "deal 0", "seat", "checkpoint"] {
         assert!(err.contains(needle), "'{needle}' not in: {err}");
     }
@@ -189,16 +182,10 @@ fn the_processes_an_agent_forks_end_with_it_at_the_end_of_a_run_and_on_a_fault()
         );
         s.write("fork.sh", &agent(&decide));
         s.write("x.toml", &experiment("exec:bash fork.sh", 3));
-        let args = [
-            "run",
-            "x.toml",
-            "--output",
-            "out",
-            "--quiet",
-            "--threads",
-            "1",
-        ];
-        let (code, err) = ended_within(common::spawn(&s.0, &args), Duration::from_secs(20));
+        let (code, err) = ended_within(
+            common::spawn(&s.0, &RUN_ONE_THREAD),
+            Duration::from_secs(20),
+        );
         assert_eq!(code == Some(0), answer == "0", "{err}");
         let child = pid_in(&s, "child.pid");
         assert!(
@@ -237,16 +224,7 @@ fn a_second_signal_ends_the_agents_and_their_children() {
         "x.toml",
         &experiment("exec:bash slow.sh,timeout_ms=60000", 50),
     );
-    let args = [
-        "run",
-        "x.toml",
-        "--output",
-        "out",
-        "--quiet",
-        "--threads",
-        "1",
-    ];
-    let child = common::spawn(&s.0, &args);
+    let child = common::spawn(&s.0, &RUN_ONE_THREAD);
     let forked = pid_in(&s, "child.pid");
     for _ in 0..2 {
         // SAFETY: a signal to the child's process id.
@@ -272,16 +250,10 @@ fn the_agents_log_keeps_only_its_last_lines_past_its_cap() {
         "x.toml",
         &experiment("exec:bash loud.sh,timeout_ms=30000", 30),
     );
-    let args = [
-        "run",
-        "x.toml",
-        "--output",
-        "out",
-        "--quiet",
-        "--threads",
-        "1",
-    ];
-    let (code, err) = ended_within(common::spawn(&s.0, &args), Duration::from_secs(30));
+    let (code, err) = ended_within(
+        common::spawn(&s.0, &RUN_ONE_THREAD),
+        Duration::from_secs(30),
+    );
     assert_eq!(code, Some(0), "{err}");
     let log = std::fs::read(s.path("out/exec-agent-0.log")).unwrap();
     let cap = bailab::generic_agents::exec::LOG_CAP;
