@@ -145,6 +145,9 @@ pub enum AgentError {
     /// An outside program (`exec:`) that cannot be seated.
     #[error("{0}")]
     Exec(String),
+    /// A network file (`net:`) that cannot be read or does not fit the game played.
+    #[error("{0}")]
+    Net(crate::generic_agents::net::NetError),
     /// The embedding program's agent could not be built.
     #[error("{0}")]
     Host(String),

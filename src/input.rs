@@ -53,6 +53,16 @@ pub const POSITION: FileKind = FileKind {
     what: "a position file",
     max: MIB,
 };
+/// A network file (`net:`), the largest networks a few MB.
+pub const NET: FileKind = FileKind {
+    what: "a network file",
+    max: 256 * MIB,
+};
+/// A training checkpoint (`bailab train`: weights and Adam's moments).
+pub const TRAIN_CHECKPOINT: FileKind = FileKind {
+    what: "a training checkpoint",
+    max: 1 << 30,
+};
 /// A run's checkpoint or a shard's tally (JSON; a tournament's tally too).
 pub const TALLY: FileKind = FileKind {
     what: "a tally or checkpoint file",

@@ -42,5 +42,6 @@ pub mod rng;
 pub mod sim;
 pub mod study;
 pub mod text;
+pub(crate) mod train;
 
 pub use game::{ActionBuffer, Game, GameState, Outcome, Seat, MAX_SEATS};

@@ -18,6 +18,7 @@ pub(crate) mod rules;
 pub(crate) mod run;
 pub(crate) mod soak;
 pub(crate) mod tournament;
+pub(crate) mod train;
 pub(crate) mod tune;
 
 use clap::{Parser, Subcommand};
@@ -50,6 +51,8 @@ pub(crate) enum Command {
     Play(play::Args),
     /// Learn a readable rule list (the `rules:PATH` agent) from a teacher and from play.
     Learn(learn::Args),
+    /// Train a learned agent (`net:FILE`) by deep Monte-Carlo self-play, checkpointed.
+    Train(train::Args),
     /// Which action is best here: each legal action's win rate and mean payout in a position.
     Equity(equity::Args),
     /// Measure speed on this machine: trash evaluations, hand analyses and games per second.
@@ -88,6 +91,7 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Play(args) => play::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Learn(args) => learn::run(args),
+        Command::Train(args) => train::run(args),
         Command::Plot(args) => plot::run(args),
         Command::Report(args) => report::run(args),
         Command::Equity(args) => equity::run(args),

@@ -5,6 +5,7 @@
 
 use super::exec::{make_exec, StderrLog};
 use super::ismcts::{FinalMove, Ismcts, IsmctsParams, Opponents, Root};
+use super::net::{net_agent, Table};
 use super::{FirstAgent, RandomAgent};
 use crate::agent::host::Host;
 use crate::agent::spec::{AgentSpec, SpecError, PATH};
@@ -71,6 +72,7 @@ pub const CATALOGUE: &[AgentInfo] = &[
     },
     super::rules::RULES_INFO,
     super::exec::EXEC_INFO,
+    super::net::NET_INFO,
 ];
 
 /// The search settings of an `ismcts` spec.
@@ -253,6 +255,13 @@ pub fn make_agent_with<G: GameKind>(
         "first" => Box::new(FirstAgent),
         "rules" => super::rules::rules_agent::<G>(&spec)?,
         "ismcts" => Box::new(make_ismcts::<G>(&spec)?),
+        "net" => {
+            let table = Table {
+                variant: setting.variant,
+                rules: setting.table,
+            };
+            net_agent::<G>(&spec, &table)?
+        }
         "exec" => {
             let log = setting
                 .stderr_log

@@ -3,12 +3,13 @@
 //!
 //! An agent is built from a spec string such as `greedy:tiebreak=random`
 //! ([`crate::agent::spec`]); the catalogue of [`catalogue::CATALOGUE`] lists every agent and its
-//! parameters (`bailab agents`). `random`, `first`, `ismcts` and `rules` work for every game;
+//! parameters (`bailab agents`). `random`, `first`, `ismcts`, `rules` and `net` work for every game;
 //! `greedy` is per game. The contracts they implement live in [`crate::agent`].
 
 pub mod catalogue;
 pub mod exec;
 pub mod ismcts;
+pub mod net;
 pub mod rules;
 
 use crate::agent::{uniform_index, Agent};

@@ -1,6 +1,8 @@
 //! What the end-to-end tests share: a scratch folder and the real `bailab` binary run in it.
 #![allow(dead_code)] // each test file uses its own subset
 
+pub mod nets;
+
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};

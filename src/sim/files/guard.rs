@@ -100,6 +100,16 @@ impl Outputs {
         Ok(Stage { path })
     }
 
+    /// Keeps the folder from now on, for a command that writes its files itself as it goes (a
+    /// training's checkpoints), having removed the guard's files an earlier result left.
+    pub(crate) fn keep_replacing(mut self) -> anyhow::Result<()> {
+        for name in &self.names {
+            super::atomic::remove_stale(&self.dir.join(name))?;
+        }
+        self.written = true;
+        Ok(())
+    }
+
     /// Moves every staged file into the output folder, and removes the guard's files that the
     /// stage does not hold (left by an earlier result replaced with `--force`).
     pub(crate) fn commit_stage(mut self, stage: Stage) -> anyhow::Result<()> {

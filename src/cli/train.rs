@@ -1,0 +1,325 @@
+//! `bailab train`: train a `net:` agent by deep Monte-Carlo self-play, checkpointed and
+//! resumable (`docs/train.md`).
+
+use super::args::GameArgs;
+use crate::games::kind::GameKind;
+use crate::games::{with_game, GameVisitor};
+use crate::train::checkpoint::{load, CurveRow, TrainState, CHECKPOINT, CURVE, NETWORK};
+use crate::train::{start, train, Budget, Ending, Session, TrainConfig, TrainProgress};
+use anyhow::{bail, Context};
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// The settings a resumed training takes from its checkpoint.
+const SETTINGS: &[&str] = &[
+    "game",
+    "variant",
+    "players",
+    "rules",
+    "seed",
+    "hidden",
+    "lr",
+    "batch",
+    "eps",
+    "update_games",
+    "eval_every",
+    "eval_deals",
+    "output",
+    "force",
+];
+
+/// Arguments of `bailab train`.
+#[derive(clap::Args, Debug)]
+#[command(
+    after_help = "Method (deep Monte-Carlo, as DouZero): actor threads play every seat \
+with the current network (epsilon-greedy); each decision with more than one legal action is a \
+sample (the seat's view tensor and the chosen action's vector) whose target is the seat's final \
+payout over the game's payout scale; the learner fits Q(view, action) to them by minibatch Adam, \
+and the actors take the new weights every --update-games games. Every --eval-every decisions the \
+network plays --eval-deals fixed evaluation deals (every rotation) in one seat against greedy, \
+paired with greedy in that seat, and a row goes to curve.csv.\n\
+Writes, in --output (default results/train-GAME-VARIANT): network.safetensors (play it with \
+net:DIR/network.safetensors), curve.csv and checkpoint.safetensors, every few minutes and at the \
+end. Ctrl-C (or SIGTERM) stops after the current generation with a checkpoint; `bailab train \
+--resume DIR --hours H` goes on (the budget counts all sessions). On one thread the same seed and \
+settings give the same weights, whole or resumed."
+)]
+pub(crate) struct Args {
+    /// The game and variant.
+    #[command(flatten)]
+    pub(crate) game: GameArgs,
+    /// Seats at the table (default: the most the game seats, up to 4).
+    #[arg(long)]
+    pub(crate) players: Option<usize>,
+    /// A rule option, as in an experiment's `[rules]` table (`KEY=VALUE`). Repeatable.
+    #[arg(long = "rules", value_name = "KEY=VALUE")]
+    pub(crate) rules: Vec<String>,
+    /// Stop after this much wall time in all (default 0.25 without --decisions).
+    #[arg(long, conflicts_with = "decisions")]
+    pub(crate) hours: Option<f64>,
+    /// Stop after the generation that reaches this many training decisions in all.
+    #[arg(long)]
+    pub(crate) decisions: Option<u64>,
+    /// The master seed of training and evaluation deals and of the first weights (keep it apart
+    /// from the seeds of evaluations).
+    #[arg(long, default_value_t = 1)]
+    pub(crate) seed: u64,
+    /// The hidden layers' widths.
+    #[arg(long, default_value = "256,128", value_delimiter = ',')]
+    pub(crate) hidden: Vec<usize>,
+    /// Adam's learning rate.
+    #[arg(long, default_value_t = 1e-3)]
+    pub(crate) lr: f64,
+    /// Minibatch rows.
+    #[arg(long, default_value_t = 512, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    pub(crate) batch: u32,
+    /// The actors' chance of a uniform legal action (exploration).
+    #[arg(long, default_value_t = 0.05)]
+    pub(crate) eps: f64,
+    /// Self-play games between weight updates of the actors.
+    #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub(crate) update_games: u64,
+    /// Training decisions between evaluations against greedy.
+    #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub(crate) eval_every: u64,
+    /// Evaluation deals (each in every rotation).
+    #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u64).range(2..=1_000_000))]
+    pub(crate) eval_deals: u64,
+    /// Minutes between checkpoints.
+    #[arg(long, default_value_t = 5.0)]
+    pub(crate) checkpoint_minutes: f64,
+    /// The output folder (default: results/train-GAME-VARIANT).
+    #[arg(long)]
+    pub(crate) output: Option<PathBuf>,
+    /// Go on with the training in this folder (its settings come from its checkpoint).
+    #[arg(long, value_name = "DIR", conflicts_with_all = SETTINGS)]
+    pub(crate) resume: Option<PathBuf>,
+    /// Replace an earlier training's files in the output folder.
+    #[arg(long)]
+    pub(crate) force: bool,
+    /// Worker threads (default: all cores); on one thread the weights are reproducible.
+    #[arg(long)]
+    pub(crate) threads: Option<usize>,
+    /// No progress bar and no closing lines.
+    #[arg(long, short)]
+    pub(crate) quiet: bool,
+}
+
+/// Runs `bailab train`.
+pub(crate) fn run(args: Args) -> anyhow::Result<()> {
+    let budget = budget(&args)?;
+    if let Some(t) = args.threads {
+        crate::sim::run::threads::check_threads(t)?;
+    }
+    let (dir, fresh) = match &args.resume {
+        Some(dir) => (dir.clone(), None),
+        None => {
+            let cfg = config(&args)?;
+            let dir = (args.output.clone()).unwrap_or_else(|| {
+                Path::new("results").join(format!("train-{}-{}", cfg.game, cfg.variant))
+            });
+            prepare(&dir, args.force)?;
+            (dir, Some(cfg))
+        }
+    };
+    let stop = super::run::stop_on_ctrl_c();
+    let session = Session {
+        dir: &dir,
+        checkpoint_every: Duration::from_secs_f64(args.checkpoint_minutes.max(0.1) * 60.0),
+        stop,
+    };
+    let bars = Bars::new(args.quiet, budget);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.unwrap_or(0))
+        .build()?;
+    let game = fresh
+        .as_ref()
+        .map_or_else(|| read_game(&dir), |c| Ok(c.game.clone()))?;
+    let visit = Train {
+        fresh: fresh.as_ref(),
+        budget,
+        session: &session,
+        bars: &bars,
+    };
+    let ending = pool
+        .install(|| with_game(&game, visit))
+        .map_err(anyhow::Error::msg)??;
+    bars.finish();
+    if !args.quiet {
+        let done = match ending {
+            Ending::Done => "trained",
+            Ending::Stopped => "stopped (resume with --resume)",
+        };
+        eprintln!("{done}; wrote {}", dir.join(NETWORK).display());
+        eprintln!("play it with: net:{}", dir.join(NETWORK).display());
+    }
+    if ending == Ending::Stopped {
+        std::process::exit(130);
+    }
+    Ok(())
+}
+
+/// The budget of `args` (0.25 hours by default), checked.
+fn budget(args: &Args) -> anyhow::Result<Budget> {
+    if let Some(h) = args.hours.filter(|h| !(h.is_finite() && *h > 0.0)) {
+        bail!("--hours {h}: must be a number above 0");
+    }
+    if args.decisions == Some(0) {
+        bail!("--decisions 0: must be at least 1");
+    }
+    Ok(Budget {
+        decisions: args.decisions,
+        hours: args.hours.or(args.decisions.is_none().then_some(0.25)),
+    })
+}
+
+/// The settings of a fresh training, checked.
+fn config(args: &Args) -> anyhow::Result<TrainConfig> {
+    let variant = args.game.variant()?;
+    let info = args.game.info();
+    let players = args.players.unwrap_or(info.seats.1.min(4));
+    crate::games::kind::check_players(info, players).map_err(anyhow::Error::msg)?;
+    let rules = super::rules::parse_rules(&args.rules).map_err(anyhow::Error::msg)?;
+    if args.hidden.is_empty() || args.hidden.iter().any(|&w| w == 0 || w > 4096) {
+        bail!("--hidden: give one or more widths from 1 to 4096, e.g. 256,128");
+    }
+    if !(args.lr.is_finite() && args.lr > 0.0 && args.lr < 1.0) {
+        bail!("--lr {}: must be above 0 and below 1", args.lr);
+    }
+    if !(0.0..=1.0).contains(&args.eps) {
+        bail!("--eps {}: must be from 0 to 1", args.eps);
+    }
+    Ok(TrainConfig {
+        game: info.name.into(),
+        variant,
+        players,
+        rules,
+        seed: args.seed,
+        hidden: args.hidden.clone(),
+        lr: args.lr,
+        batch: args.batch as usize,
+        eps: args.eps,
+        update_games: args.update_games,
+        eval_every: args.eval_every,
+        eval_deals: args.eval_deals,
+    })
+}
+
+/// Creates `dir` and refuses an earlier training's files there unless `force` (which removes
+/// them, so that no old checkpoint is ever resumed with the new settings).
+fn prepare(dir: &Path, force: bool) -> anyhow::Result<()> {
+    let names = [CHECKPOINT, NETWORK, CURVE];
+    crate::sim::files::guard::Outputs::prepare(dir, &names, force)?.keep_replacing()
+}
+
+/// The game of the checkpoint in `dir`.
+fn read_game(dir: &Path) -> anyhow::Result<String> {
+    if !dir.join(CHECKPOINT).exists() {
+        bail!(
+            "--resume {}: no {CHECKPOINT} there (start a training with --output {})",
+            dir.display(),
+            dir.display()
+        );
+    }
+    Ok(load(dir).context("--resume")?.0.config.game)
+}
+
+/// The command line as given, for the network file's header.
+fn command_line() -> String {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    format!("bailab {}", args.join(" "))
+}
+
+struct Train<'a> {
+    fresh: Option<&'a TrainConfig>,
+    budget: Budget,
+    session: &'a Session<'a>,
+    bars: &'a Bars,
+}
+
+impl GameVisitor for Train<'_> {
+    type Output = anyhow::Result<Ending>;
+    fn visit<G: GameKind>(self) -> anyhow::Result<Ending> {
+        let (state, learner) = match self.fresh {
+            Some(cfg) => start::<G>(cfg, command_line())?,
+            None => {
+                let (state, learner) = load(self.session.dir)?;
+                eprintln!(
+                    "resuming the training in {} ({} decisions, {:.2} h done)",
+                    self.session.dir.display(),
+                    state.decisions,
+                    state.seconds / 3600.0
+                );
+                (state, learner)
+            }
+        };
+        Ok(train::<G>(
+            state,
+            learner,
+            self.budget,
+            self.session,
+            self.bars,
+        )?)
+    }
+}
+
+/// The progress bar: decisions per second, loss and the latest evaluation.
+struct Bars {
+    bar: Option<indicatif::ProgressBar>,
+    quiet: bool,
+}
+
+impl Bars {
+    fn new(quiet: bool, budget: Budget) -> Bars {
+        let show = !quiet && std::io::stderr().is_terminal();
+        let bar = show.then(|| {
+            let len = budget.decisions.unwrap_or(0);
+            let bar = indicatif::ProgressBar::new(len);
+            let template = if len > 0 {
+                "{elapsed_precise} {bar:25} {human_pos}/{human_len} {msg}"
+            } else {
+                "{elapsed_precise} {human_pos} decisions {msg}"
+            };
+            bar.set_style(indicatif::ProgressStyle::with_template(template).expect("valid"));
+            bar
+        });
+        Bars { bar, quiet }
+    }
+
+    fn finish(&self) {
+        if let Some(b) = &self.bar {
+            b.finish_and_clear();
+        }
+    }
+}
+
+impl TrainProgress for Bars {
+    fn generation(&self, state: &TrainState, rate: f64) {
+        if let Some(b) = &self.bar {
+            b.set_position(state.decisions);
+            let eval = state.curve.last().map_or(String::new(), |r| {
+                format!(
+                    " | vs greedy {:+.2} [{:+.2}, {:+.2}]",
+                    r.gain.0, r.gain.1, r.gain.2
+                )
+            });
+            b.set_message(format!(
+                "{rate:.0} decisions/s, loss {:.4}{eval}",
+                state.loss
+            ));
+        }
+    }
+
+    fn evaluated(&self, row: &CurveRow) {
+        let line = format!(
+            "{} decisions, {:.0} s: vs greedy {:+.3} per game [{:+.3}, {:+.3}] on {} deals",
+            row.decisions, row.wall_seconds, row.gain.0, row.gain.1, row.gain.2, row.eval_deals
+        );
+        match &self.bar {
+            Some(b) => b.println(line),
+            None if !self.quiet => eprintln!("{line}"),
+            None => {}
+        }
+    }
+}

@@ -1,0 +1,319 @@
+//! The learned agent `net:FILE`: the legal action of highest Q under an action-value network
+//! ([`qnet`]) read from a file ([`file`]) that `bailab train` (or `examples/train_dmc.py`)
+//! wrote. It reads the seat's view only, through the game's view tensor and action vectors
+//! (`docs/observations.md`), and allocates nothing per decision. With `eps=` it plays a uniform
+//! legal action with that probability, with `temperature=` it samples from the softmax of Q;
+//! both draw from the seat's own stream.
+
+pub mod file;
+pub mod qnet;
+
+use self::file::{layout_text, read_net, NetFile, NetFileError, NetHeader, FEATURE_VERSION};
+use self::qnet::{QNet, Scratch};
+use crate::agent::spec::AgentSpec;
+use crate::agent::{number, uniform_index, Agent, AgentError, AgentInfo, ParamInfo};
+use crate::game::{ActionBuffer, GameState, RuleMap};
+use crate::games::kind::GameKind;
+use crate::games::observe::{layout_len, ActionOf, ViewOf};
+use crate::rng::GameRng;
+use rand::Rng;
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+/// The catalogue entry of `net`.
+pub(crate) const NET_INFO: AgentInfo = AgentInfo {
+    name: "net",
+    games: "all",
+    about: "a learned action-value network from a file (`net:PATH`, e.g. \
+            net:agents/tienlen-south.safetensors, written by `bailab train`): the legal action of highest \
+            Q from the seat's view tensor and each action's vector (docs/train.md)",
+    params: &[
+        ParamInfo {
+            name: "path",
+            default: "(required)",
+            about: "the network file, written first, without `path=`; a network for another \
+                    game, variant, seat count, rule options or feature version is refused",
+        },
+        ParamInfo {
+            name: "eps",
+            default: "0",
+            about: "the chance of a uniform legal action instead (0 to 1)",
+        },
+        ParamInfo {
+            name: "temperature",
+            default: "0",
+            about: "sample from the softmax of Q / temperature (Q in payouts over the game's \
+                    payout scale; 0 = the highest Q, ties to the first)",
+        },
+    ],
+};
+
+/// Why a network cannot play the game asked for.
+#[derive(Clone, Debug, thiserror::Error)]
+pub enum NetError {
+    /// The file cannot be read.
+    #[error("{0}")]
+    File(Arc<NetFileError>),
+    /// The file's network is for another table or another feature layout.
+    #[error("{path} is a network for {what} {file}, not {played}")]
+    Mismatch {
+        /// The file.
+        path: String,
+        /// What differs (`game`, `variant`, `players`, `rules`, `feature version`, …).
+        what: &'static str,
+        /// The file's value.
+        file: String,
+        /// The value of the game played.
+        played: String,
+    },
+}
+
+impl PartialEq for NetError {
+    fn eq(&self, other: &NetError) -> bool {
+        self.to_string() == other.to_string()
+    }
+}
+
+/// How a `net:` agent samples (see [`NET_INFO`]).
+#[derive(Copy, Clone, Debug, Default, PartialEq)]
+pub struct Sampling {
+    /// The chance of a uniform legal action.
+    pub eps: f64,
+    /// The softmax temperature (0: the highest Q).
+    pub temperature: f64,
+}
+
+/// A Q network playing game `G`: the buffers of one decision, made once.
+pub struct NetPolicy<G: GameKind> {
+    game: G,
+    net: Arc<QNet>,
+    scratch: Scratch,
+    state: Vec<f32>,
+    action: Vec<f32>,
+    q: Vec<f32>,
+    sampling: Sampling,
+}
+
+impl<G: GameKind> NetPolicy<G> {
+    /// The policy of `net` (whose lengths are `game`'s) in `game`.
+    pub fn new(game: G, net: Arc<QNet>, sampling: Sampling) -> NetPolicy<G> {
+        let capacity = <<G::State as GameState>::Actions as ActionBuffer<_>>::CAPACITY;
+        assert_eq!(net.state_len(), layout_len(&game.tensor_layout()));
+        assert_eq!(net.action_len(), layout_len(&game.action_layout()));
+        NetPolicy {
+            scratch: net.scratch(),
+            state: vec![0.0; net.state_len()],
+            action: vec![0.0; net.action_len()],
+            q: vec![0.0; capacity],
+            game,
+            net,
+            sampling,
+        }
+    }
+
+    /// Plays `net` from now on (the same lengths).
+    pub fn set_net(&mut self, net: Arc<QNet>) {
+        assert_eq!(net.state_len(), self.state.len());
+        assert_eq!(net.action_len(), self.action.len());
+        self.net = net;
+    }
+
+    /// Writes the Q of every legal action into the first `legal.len()` entries of the returned
+    /// slice; the view's tensor stays in [`NetPolicy::state`].
+    pub fn q_values(&mut self, view: &ViewOf<'_, G>, legal: &[ActionOf<G>]) -> &[f32] {
+        self.game.tensor(view, &mut self.state);
+        self.net.begin(&self.state, &mut self.scratch);
+        for (i, &a) in legal.iter().enumerate() {
+            self.game.action_vector(view, a, &mut self.action);
+            self.q[i] = self.net.q(&self.action, &mut self.scratch);
+        }
+        &self.q[..legal.len()]
+    }
+
+    /// The view tensor of the last [`NetPolicy::q_values`].
+    pub fn state(&self) -> &[f32] {
+        &self.state
+    }
+
+    /// The game played.
+    pub fn game(&self) -> &G {
+        &self.game
+    }
+
+    /// The index of the action chosen in `legal` (never empty).
+    pub fn choose(
+        &mut self,
+        view: &ViewOf<'_, G>,
+        legal: &[ActionOf<G>],
+        rng: &mut GameRng,
+    ) -> usize {
+        if legal.len() == 1 {
+            return 0;
+        }
+        let Sampling { eps, temperature } = self.sampling;
+        if eps > 0.0 && rng.random::<f64>() < eps {
+            return uniform_index(legal.len(), rng);
+        }
+        let q = self.q_values(view, legal);
+        if temperature > 0.0 {
+            softmax_pick(q, temperature, rng)
+        } else {
+            argmax(q)
+        }
+    }
+}
+
+/// The index of the highest value, the first of ties.
+pub fn argmax(values: &[f32]) -> usize {
+    let mut best = 0;
+    for (i, &v) in values.iter().enumerate() {
+        if v > values[best] {
+            best = i;
+        }
+    }
+    best
+}
+
+/// An index drawn with probability proportional to `exp(value / temperature)`.
+fn softmax_pick(values: &[f32], temperature: f64, rng: &mut GameRng) -> usize {
+    let top = values[argmax(values)];
+    let weight = |v: f32| (f64::from(v - top) / temperature).exp();
+    let total: f64 = values.iter().map(|&v| weight(v)).sum();
+    let mut left = rng.random::<f64>() * total;
+    for (i, &v) in values.iter().enumerate() {
+        left -= weight(v);
+        if left < 0.0 {
+            return i;
+        }
+    }
+    values.len() - 1
+}
+
+/// The agent `net:FILE` for game `G`.
+pub struct NetAgent<G: GameKind>(NetPolicy<G>);
+
+impl<G: GameKind> NetAgent<G> {
+    /// The agent playing `policy`.
+    pub fn new(policy: NetPolicy<G>) -> NetAgent<G> {
+        NetAgent(policy)
+    }
+}
+
+impl<G: GameKind> Agent<G::State> for NetAgent<G> {
+    fn act(&mut self, view: &ViewOf<'_, G>, legal: &[ActionOf<G>], rng: &mut GameRng) -> usize {
+        self.0.choose(view, legal, rng)
+    }
+}
+
+/// Network files already read in this process, by path: every agent of a run plays the same
+/// network even if the file changes meanwhile, and the file is read once.
+static LOADED: Mutex<Option<HashMap<PathBuf, Arc<NetFile>>>> = Mutex::new(None);
+
+/// The network file at `path`, read once per process.
+pub fn load(path: PathBuf) -> Result<Arc<NetFile>, NetError> {
+    let mut loaded = LOADED.lock().unwrap_or_else(|e| e.into_inner());
+    let cache = loaded.get_or_insert_with(HashMap::new);
+    if let Some(file) = cache.get(&path) {
+        return Ok(Arc::clone(file));
+    }
+    let file = Arc::new(read_net(&path).map_err(|e| NetError::File(Arc::new(e)))?);
+    cache.insert(path, Arc::clone(&file));
+    Ok(file)
+}
+
+/// Where a network is asked to play: the variant, and the rule options and players when the
+/// command gives them (else the file's are taken).
+pub struct Table<'a> {
+    /// The variant played, if known.
+    pub variant: Option<&'a str>,
+    /// The rule options and players, if known.
+    pub rules: Option<(&'a RuleMap, usize)>,
+}
+
+/// Game `G` as the network of `header` (read from `path`) plays it, checked against `table`
+/// and against the layouts the game has now.
+pub fn game_for<G: GameKind>(
+    header: &NetHeader,
+    path: &str,
+    table: &Table<'_>,
+) -> Result<G, NetError> {
+    let mismatch = |what: &'static str, file: String, played: String| NetError::Mismatch {
+        path: path.into(),
+        what,
+        file,
+        played,
+    };
+    if header.game != G::INFO.name {
+        return Err(mismatch("game", header.game.clone(), G::INFO.name.into()));
+    }
+    if let Some(variant) = table.variant.filter(|v| *v != header.variant) {
+        return Err(mismatch("variant", header.variant.clone(), variant.into()));
+    }
+    let (rules, players) = table.rules.unwrap_or((&header.rules, header.players));
+    if players != header.players {
+        let (file, played) = (header.players.to_string(), players.to_string());
+        return Err(mismatch("players", file, played));
+    }
+    let game = G::build(&header.variant, players, rules).map_err(|e| {
+        mismatch(
+            "a table this build refuses:",
+            header.variant.clone(),
+            e.to_string(),
+        )
+    })?;
+    let json = |m: &RuleMap| serde_json::Value::Object(m.clone()).to_string();
+    if game.rules() != header.rules {
+        return Err(mismatch("rules", json(&header.rules), json(&game.rules())));
+    }
+    if header.feature_version != FEATURE_VERSION {
+        let (file, now) = (
+            header.feature_version.to_string(),
+            FEATURE_VERSION.to_string(),
+        );
+        return Err(mismatch("feature version", file, now));
+    }
+    let layouts = [
+        (
+            "view tensor layout",
+            &header.state_layout,
+            layout_text(&game.tensor_layout()),
+        ),
+        (
+            "action vector layout",
+            &header.action_layout,
+            layout_text(&game.action_layout()),
+        ),
+    ];
+    for (what, file, now) in layouts {
+        if *file != now {
+            return Err(mismatch(what, file.clone(), now));
+        }
+    }
+    Ok(game)
+}
+
+/// Builds the `net` agent of a spec for game `G` in `table` (the file read once per process).
+pub fn net_agent<G: GameKind>(
+    spec: &AgentSpec,
+    table: &Table<'_>,
+) -> Result<Box<dyn Agent<G::State>>, AgentError> {
+    let path = spec.file().ok_or_else(|| {
+        AgentError::Params(
+            "agent 'net' needs its file: net:PATH (e.g. net:agents/tienlen-south.safetensors)"
+                .into(),
+        )
+    })?;
+    let sampling = Sampling {
+        eps: number(spec, "eps", 0.0, (0.0, 1.0))?,
+        temperature: number(spec, "temperature", 0.0, (0.0, 1e6))?,
+    };
+    let shown = path.display().to_string();
+    let file = load(path).map_err(AgentError::Net)?;
+    let game = game_for::<G>(&file.header, &shown, table).map_err(AgentError::Net)?;
+    Ok(Box::new(NetAgent(NetPolicy::new(
+        game,
+        Arc::clone(&file.net),
+        sampling,
+    ))))
+}

@@ -1,0 +1,420 @@
+//! The action-value network of the `net:` agent: a multilayer perceptron that reads a seat's
+//! view tensor and one action's vector side by side and gives Q, the seat's expected payout
+//! (over the game's payout scale) after that action. Evaluated on the CPU into buffers made
+//! once: a decision computes the view's share of the first layer once, then each action's
+//! share and the layers above, allocating nothing.
+//!
+//! The layers are kept as a file holds them ([`Layer`], PyTorch's `nn.Linear` layout: weight
+//! `[out][in]`, bias `[out]`, ReLU between layers, one output). The first layer is also kept
+//! transposed, input by input, so that the zero entries of a view or action vector (most of
+//! them) cost nothing.
+
+/// One fully connected layer: `out = weight · in + bias`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Layer {
+    /// Outputs.
+    pub outputs: usize,
+    /// Inputs.
+    pub inputs: usize,
+    /// The weights, row by row (`outputs × inputs`).
+    pub weight: Vec<f32>,
+    /// The biases (`outputs`).
+    pub bias: Vec<f32>,
+}
+
+/// A Q network: `layers[0]` reads `state_len + action_len` inputs (the view tensor, then the
+/// action vector), each hidden layer is followed by a ReLU, the last gives one value.
+#[derive(Clone, Debug)]
+pub struct QNet {
+    state_len: usize,
+    layers: Vec<Layer>,
+    /// `layers[0]`'s weights input by input (`inputs × outputs`).
+    first_by_input: Vec<f32>,
+    kernel: Kernel,
+}
+
+/// Buffers of one decision: the view's share of the first layer and two hidden activations.
+#[derive(Clone, Debug)]
+pub struct Scratch {
+    state: Vec<f32>,
+    a: Vec<f32>,
+    b: Vec<f32>,
+}
+
+/// Why a list of layers is not a Q network.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum ShapeError {
+    /// No layers at all.
+    #[error("the network has no layers")]
+    Empty,
+    /// A layer's weight or bias does not hold `outputs × inputs` or `outputs` numbers.
+    #[error("layer {layer}: {what} holds {found} numbers, not {expected}")]
+    Size {
+        /// The layer.
+        layer: usize,
+        /// `weight` or `bias`.
+        what: &'static str,
+        /// What its shape says.
+        expected: usize,
+        /// What it holds.
+        found: usize,
+    },
+    /// A layer's inputs are not the previous layer's outputs (or the first layer's are not the
+    /// view's and action's lengths).
+    #[error("layer {layer} reads {found} inputs, not {expected}")]
+    Inputs {
+        /// The layer.
+        layer: usize,
+        /// What the previous layer gives.
+        expected: usize,
+        /// What it reads.
+        found: usize,
+    },
+    /// The last layer gives more than one value.
+    #[error("the last layer gives {0} values, not 1")]
+    Output(usize),
+    /// A weight or bias is NaN or infinite.
+    #[error("layer {0} holds a number that is not finite")]
+    NotFinite(usize),
+}
+
+impl QNet {
+    /// The network of `layers` over views of `state_len` and actions of `action_len` entries.
+    pub fn new(
+        state_len: usize,
+        action_len: usize,
+        layers: Vec<Layer>,
+    ) -> Result<QNet, ShapeError> {
+        check_shapes(state_len + action_len, &layers)?;
+        let first = &layers[0];
+        let mut first_by_input = vec![0.0; first.inputs * first.outputs];
+        for o in 0..first.outputs {
+            for i in 0..first.inputs {
+                first_by_input[i * first.outputs + o] = first.weight[o * first.inputs + i];
+            }
+        }
+        Ok(QNet {
+            state_len,
+            layers,
+            first_by_input,
+            kernel: Kernel::detect(),
+        })
+    }
+
+    /// The layers, as a file holds them.
+    pub fn layers(&self) -> &[Layer] {
+        &self.layers
+    }
+
+    /// The length of the view tensor it reads.
+    pub fn state_len(&self) -> usize {
+        self.state_len
+    }
+
+    /// The length of the action vector it reads.
+    pub fn action_len(&self) -> usize {
+        self.layers[0].inputs - self.state_len
+    }
+
+    /// The hidden widths (`256,128`).
+    pub fn hidden(&self) -> Vec<usize> {
+        let n = self.layers.len();
+        self.layers[..n - 1].iter().map(|l| l.outputs).collect()
+    }
+
+    /// Buffers for [`QNet::begin`] and [`QNet::q`].
+    pub fn scratch(&self) -> Scratch {
+        let widest = self.layers.iter().map(|l| l.outputs).max().unwrap_or(1);
+        Scratch {
+            state: vec![0.0; self.layers[0].outputs],
+            a: vec![0.0; widest],
+            b: vec![0.0; widest],
+        }
+    }
+
+    /// Starts a decision: the view tensor `state`'s share of the first layer, kept in `scratch`.
+    pub fn begin(&self, state: &[f32], scratch: &mut Scratch) {
+        debug_assert_eq!(state.len(), self.state_len);
+        let first = &self.layers[0];
+        scratch.state.copy_from_slice(&first.bias);
+        self.kernel
+            .accumulate(&mut scratch.state, &self.first_by_input, 0, state);
+    }
+
+    /// Q of the action with vector `action` in the decision [`QNet::begin`] started.
+    pub fn q(&self, action: &[f32], scratch: &mut Scratch) -> f32 {
+        debug_assert_eq!(action.len(), self.action_len());
+        let Scratch { state, a, b } = scratch;
+        let width = state.len();
+        let (mut x, mut y) = (&mut a[..], &mut b[..]);
+        x[..width].copy_from_slice(state);
+        self.kernel.accumulate(
+            &mut x[..width],
+            &self.first_by_input,
+            self.state_len,
+            action,
+        );
+        relu(&mut x[..width]);
+        let mut inputs = width;
+        for (k, layer) in self.layers.iter().enumerate().skip(1) {
+            for (o, out) in y[..layer.outputs].iter_mut().enumerate() {
+                let row = &layer.weight[o * inputs..(o + 1) * inputs];
+                *out = layer.bias[o] + self.kernel.dot(row, &x[..inputs]);
+            }
+            if k + 1 < self.layers.len() {
+                relu(&mut y[..layer.outputs]);
+            }
+            inputs = layer.outputs;
+            std::mem::swap(&mut x, &mut y);
+        }
+        x[0]
+    }
+}
+
+/// Checks that `layers` chain from `inputs` inputs to one output, every number finite.
+fn check_shapes(inputs: usize, layers: &[Layer]) -> Result<(), ShapeError> {
+    if layers.is_empty() {
+        return Err(ShapeError::Empty);
+    }
+    let mut expected = inputs;
+    for (k, layer) in layers.iter().enumerate() {
+        if layer.inputs != expected {
+            return Err(ShapeError::Inputs {
+                layer: k,
+                expected,
+                found: layer.inputs,
+            });
+        }
+        let sizes = [
+            ("weight", layer.outputs * layer.inputs, layer.weight.len()),
+            ("bias", layer.outputs, layer.bias.len()),
+        ];
+        for (what, expected, found) in sizes {
+            if expected != found {
+                return Err(ShapeError::Size {
+                    layer: k,
+                    what,
+                    expected,
+                    found,
+                });
+            }
+        }
+        if !layer
+            .weight
+            .iter()
+            .chain(&layer.bias)
+            .all(|v| v.is_finite())
+        {
+            return Err(ShapeError::NotFinite(k));
+        }
+        expected = layer.outputs;
+    }
+    match expected {
+        1 => Ok(()),
+        n => Err(ShapeError::Output(n)),
+    }
+}
+
+fn relu(values: &mut [f32]) {
+    for v in values {
+        *v = v.max(0.0);
+    }
+}
+
+/// The arithmetic kernels, chosen once by what the CPU offers: AVX2 with FMA where present,
+/// else the portable code (the same sums, in lanes of eight).
+#[derive(Copy, Clone, Debug)]
+enum Kernel {
+    Portable,
+    #[cfg(target_arch = "x86_64")]
+    Avx2Fma,
+}
+
+impl Kernel {
+    fn detect() -> Kernel {
+        #[cfg(target_arch = "x86_64")]
+        if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("fma") {
+            return Kernel::Avx2Fma;
+        }
+        Kernel::Portable
+    }
+
+    /// `out += Σ_i x[i] · by_input[(offset + i)·width ..][..width]` over the nonzero `x[i]`.
+    fn accumulate(self, out: &mut [f32], by_input: &[f32], offset: usize, x: &[f32]) {
+        match self {
+            Kernel::Portable => accumulate::<Plain>(out, by_input, offset, x),
+            // SAFETY: chosen only where the CPU has AVX2 and FMA (`detect`).
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx2Fma => unsafe { accumulate_avx2(out, by_input, offset, x) },
+        }
+    }
+
+    /// `Σ a[i] · b[i]`.
+    fn dot(self, a: &[f32], b: &[f32]) -> f32 {
+        match self {
+            Kernel::Portable => dot::<Plain>(a, b),
+            // SAFETY: chosen only where the CPU has AVX2 and FMA (`detect`).
+            #[cfg(target_arch = "x86_64")]
+            Kernel::Avx2Fma => unsafe { dot_avx2(a, b) },
+        }
+    }
+}
+
+/// A multiply-add: fused where the kernel is compiled for FMA.
+trait MulAdd {
+    fn mul_add(a: f32, b: f32, c: f32) -> f32;
+}
+
+struct Plain;
+impl MulAdd for Plain {
+    #[inline(always)]
+    fn mul_add(a: f32, b: f32, c: f32) -> f32 {
+        a * b + c
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+struct Fused;
+#[cfg(target_arch = "x86_64")]
+impl MulAdd for Fused {
+    #[inline(always)]
+    fn mul_add(a: f32, b: f32, c: f32) -> f32 {
+        a.mul_add(b, c)
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+fn accumulate_avx2(out: &mut [f32], by_input: &[f32], offset: usize, x: &[f32]) {
+    accumulate::<Fused>(out, by_input, offset, x)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+fn dot_avx2(a: &[f32], b: &[f32]) -> f32 {
+    dot::<Fused>(a, b)
+}
+
+#[inline(always)]
+fn accumulate<M: MulAdd>(out: &mut [f32], by_input: &[f32], offset: usize, x: &[f32]) {
+    let width = out.len();
+    for (i, &xi) in x.iter().enumerate() {
+        if xi != 0.0 {
+            let column = &by_input[(offset + i) * width..][..width];
+            for (o, &w) in out.iter_mut().zip(column) {
+                *o = M::mul_add(xi, w, *o);
+            }
+        }
+    }
+}
+
+#[inline(always)]
+fn dot<M: MulAdd>(a: &[f32], b: &[f32]) -> f32 {
+    const LANES: usize = 8;
+    let mut acc = [0.0f32; LANES];
+    let (ca, cb) = (a.chunks_exact(LANES), b.chunks_exact(LANES));
+    let (ra, rb) = (ca.remainder(), cb.remainder());
+    for (xa, xb) in ca.zip(cb) {
+        for l in 0..LANES {
+            acc[l] = M::mul_add(xa[l], xb[l], acc[l]);
+        }
+    }
+    let mut sum = 0.0;
+    for (x, y) in ra.iter().zip(rb) {
+        sum = M::mul_add(*x, *y, sum);
+    }
+    let half = [
+        acc[0] + acc[4],
+        acc[1] + acc[5],
+        acc[2] + acc[6],
+        acc[3] + acc[7],
+    ];
+    sum + (half[0] + half[2]) + (half[1] + half[3])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A plain dense forward pass of `[state; action]`, for comparison.
+    fn dense(net: &QNet, state: &[f32], action: &[f32]) -> f32 {
+        let mut x: Vec<f32> = state.iter().chain(action).copied().collect();
+        let n = net.layers().len();
+        for (k, l) in net.layers().iter().enumerate() {
+            let mut y: Vec<f32> = (0..l.outputs)
+                .map(|o| {
+                    let row = &l.weight[o * l.inputs..(o + 1) * l.inputs];
+                    l.bias[o] + row.iter().zip(&x).map(|(w, v)| w * v).sum::<f32>()
+                })
+                .collect();
+            if k + 1 < n {
+                y.iter_mut().for_each(|v| *v = v.max(0.0));
+            }
+            x = y;
+        }
+        x[0]
+    }
+
+    fn layer(outputs: usize, inputs: usize, seed: &mut u64) -> Layer {
+        let mut next = || {
+            *seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((*seed >> 40) as f32 / (1u64 << 24) as f32 - 0.5) * 0.4
+        };
+        Layer {
+            outputs,
+            inputs,
+            weight: (0..outputs * inputs).map(|_| next()).collect(),
+            bias: (0..outputs).map(|_| next()).collect(),
+        }
+    }
+
+    #[test]
+    fn split_first_layer_equals_the_dense_pass() {
+        let mut seed = 7;
+        let layers = vec![
+            layer(19, 13, &mut seed),
+            layer(9, 19, &mut seed),
+            layer(1, 9, &mut seed),
+        ];
+        let net = QNet::new(10, 3, layers).unwrap();
+        let mut scratch = net.scratch();
+        let state: Vec<f32> = (0..10)
+            .map(|i| if i % 3 == 0 { 0.0 } else { i as f32 / 7.0 })
+            .collect();
+        net.begin(&state, &mut scratch);
+        for a in [[1.0, 0.0, 0.5], [0.0, 0.0, 0.0], [2.0, -1.0, 0.25]] {
+            let q = net.q(&a, &mut scratch);
+            assert!((q - dense(&net, &state, &a)).abs() < 1e-5, "{q}");
+        }
+    }
+
+    #[test]
+    fn shapes_are_checked() {
+        let mut seed = 1;
+        let two = || vec![layer(4, 5, &mut 3), layer(1, 4, &mut 4)];
+        assert!(QNet::new(3, 2, two()).is_ok());
+        assert_eq!(
+            QNet::new(3, 3, two()).unwrap_err(),
+            ShapeError::Inputs {
+                layer: 0,
+                expected: 6,
+                found: 5
+            }
+        );
+        let mut wide = two();
+        wide[1] = layer(2, 4, &mut seed);
+        assert_eq!(QNet::new(3, 2, wide).unwrap_err(), ShapeError::Output(2));
+        let mut short = two();
+        short[0].bias.pop();
+        assert!(matches!(
+            QNet::new(3, 2, short),
+            Err(ShapeError::Size { what: "bias", .. })
+        ));
+        let mut nan = two();
+        nan[1].weight[0] = f32::NAN;
+        assert_eq!(QNet::new(3, 2, nan).unwrap_err(), ShapeError::NotFinite(1));
+        assert_eq!(QNet::new(3, 2, vec![]).unwrap_err(), ShapeError::Empty);
+    }
+}

@@ -1,0 +1,302 @@
+//! `bailab train`: deep Monte-Carlo self-play (DMC, the method of DouZero: Zha et al., ICML
+//! 2021) for the `net:` agent.
+//!
+//! Training runs in generations. In each, the actors ([`actors`]) play `update_games` self-play
+//! games with the current network at every seat (ε-greedy), keeping each decision with more than
+//! one legal action as a sample whose target is the seat's final payout over the game's payout
+//! scale (the Monte-Carlo return); the learner ([`learner`]) then takes the generation's samples
+//! once each, shuffled, in minibatches of Adam on the squared error; the actors take the new
+//! weights for the next generation. Every `eval_every` decisions the network plays the fixed
+//! evaluation deals against greedy ([`eval`]) and a row goes to `curve.csv`; every few minutes,
+//! and at the end, the whole state goes to a checkpoint ([`checkpoint`]) and the network to its
+//! file, so that a stopped or killed training resumes where it was.
+//!
+//! Everything is seeded and gathered in game order: on one thread, the same seed and settings
+//! give the same weights, whole or stopped and resumed.
+
+pub(crate) mod actors;
+pub(crate) mod checkpoint;
+pub(crate) mod eval;
+pub(crate) mod learner;
+
+use self::actors::{self_play, Samples};
+use self::checkpoint::{CurveRow, TrainState};
+use self::eval::{evaluate, greedy_baseline};
+use self::learner::{Adam, Learner};
+use crate::game::RuleMap;
+use crate::games::kind::GameKind;
+use crate::games::observe::layout_len;
+use crate::generic_agents::net::file::{layout_text, NetHeader, FEATURE_VERSION, FORMAT};
+use crate::rng::{shuffle, stream_rng};
+use serde::{Deserialize, Serialize};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// What is trained and how: everything that decides the weights (the budget does not: a
+/// resumed training may be given more).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub(crate) struct TrainConfig {
+    /// The game.
+    pub(crate) game: String,
+    /// The variant.
+    pub(crate) variant: String,
+    /// Seats at the table.
+    pub(crate) players: usize,
+    /// The rule options given (the network file names every option in force).
+    pub(crate) rules: RuleMap,
+    /// The master seed of training and evaluation deals, and of the initial weights.
+    pub(crate) seed: u64,
+    /// The hidden layers' widths.
+    pub(crate) hidden: Vec<usize>,
+    /// Adam's learning rate.
+    pub(crate) lr: f64,
+    /// Minibatch rows.
+    pub(crate) batch: usize,
+    /// The actors' chance of a uniform legal action.
+    pub(crate) eps: f64,
+    /// Self-play games per generation (between weight updates of the actors).
+    pub(crate) update_games: u64,
+    /// Decisions between evaluations.
+    pub(crate) eval_every: u64,
+    /// Evaluation deals (each in every rotation).
+    pub(crate) eval_deals: u64,
+}
+
+/// When to stop.
+#[derive(Copy, Clone, Debug, Default)]
+pub(crate) struct Budget {
+    /// Stop after the generation that reaches this many training decisions.
+    pub(crate) decisions: Option<u64>,
+    /// Stop after the generation that reaches this much wall time (all sessions together).
+    pub(crate) hours: Option<f64>,
+}
+
+/// What the caller is told while training runs.
+pub(crate) trait TrainProgress: Sync {
+    /// A generation ended.
+    fn generation(&self, state: &TrainState, rate: f64);
+    /// An evaluation ended.
+    fn evaluated(&self, row: &CurveRow);
+}
+
+/// How a training ended.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Ending {
+    /// The budget was reached.
+    Done,
+    /// Stopped by the caller's flag (a checkpoint was written).
+    Stopped,
+}
+
+/// Why training failed.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum TrainError {
+    /// The game cannot be built.
+    #[error("{0}")]
+    Game(#[from] crate::games::kind::GameError),
+    /// The learner failed (a tensor error).
+    #[error("learner: {0}")]
+    Learner(#[from] candle_core::Error),
+    /// A checkpoint or output file.
+    #[error("{0}")]
+    Checkpoint(#[from] checkpoint::CheckpointError),
+}
+
+/// Where training writes and how often.
+pub(crate) struct Session<'a> {
+    /// The output folder.
+    pub(crate) dir: &'a std::path::Path,
+    /// Wall time between checkpoints.
+    pub(crate) checkpoint_every: Duration,
+    /// Set to stop after the current generation.
+    pub(crate) stop: Arc<AtomicBool>,
+}
+
+/// The game of `cfg`.
+fn build<G: GameKind>(cfg: &TrainConfig) -> Result<G, crate::games::kind::GameError> {
+    G::build(&cfg.variant, cfg.players, &cfg.rules)
+}
+
+/// The network file header of the training in `state`.
+pub(crate) fn header<G: GameKind>(game: &G, state: &TrainState) -> NetHeader {
+    let cfg = &state.config;
+    NetHeader {
+        format: FORMAT.into(),
+        game: G::INFO.name.into(),
+        variant: cfg.variant.clone(),
+        players: cfg.players,
+        rules: game.rules(),
+        feature_version: FEATURE_VERSION,
+        state_layout: layout_text(&game.tensor_layout()),
+        action_layout: layout_text(&game.action_layout()),
+        architecture: "mlp".into(),
+        hidden: cfg.hidden.clone(),
+        payout_scale: payout_scale(game),
+        command: state.command.clone(),
+        decisions: state.decisions,
+        games: state.games,
+        seconds: state.seconds,
+        cpu_seconds: state.cpu_seconds,
+    }
+}
+
+/// The payout scale of game `G`'s table (from a dealt state; it depends on the table only).
+fn payout_scale<G: GameKind>(game: &G) -> f64 {
+    use crate::game::GameState;
+    crate::sim::deal::seeds::seeded_deal(game, 0, 0).payout_scale()
+}
+
+/// A fresh training state and learner for `cfg`.
+pub(crate) fn start<G: GameKind>(
+    cfg: &TrainConfig,
+    command: String,
+) -> Result<(TrainState, Learner), TrainError> {
+    let game = build::<G>(cfg)?;
+    let (s, a) = (
+        layout_len(&game.tensor_layout()),
+        layout_len(&game.action_layout()),
+    );
+    let learner = Learner::new(s, a, &cfg.hidden, cfg.seed, adam(cfg));
+    Ok((TrainState::new(cfg.clone(), command), learner))
+}
+
+/// Adam's settings of `cfg`.
+pub(crate) fn adam(cfg: &TrainConfig) -> Adam {
+    Adam {
+        lr: cfg.lr,
+        ..Adam::default()
+    }
+}
+
+/// Trains from `state` and `learner` until `budget` or the stop flag, checkpointing in
+/// `session.dir`. Returns how it ended; the final checkpoint and network file are written.
+pub(crate) fn train<G: GameKind>(
+    mut state: TrainState,
+    mut learner: Learner,
+    budget: Budget,
+    session: &Session<'_>,
+    progress: &dyn TrainProgress,
+) -> Result<Ending, TrainError> {
+    let cfg = state.config.clone();
+    let make_game = || build::<G>(&cfg).expect("the table was built once");
+    let game = make_game();
+    let baseline = greedy_baseline::<G>(&make_game, cfg.seed, cfg.eval_deals);
+    let clock = Clock::start(&state);
+    let mut last_checkpoint = Instant::now();
+    let mut net = Arc::new(learner.qnet()?);
+    let ending = loop {
+        if session.stop.load(Ordering::Relaxed) {
+            break Ending::Stopped;
+        }
+        if reached(&state, budget) {
+            break Ending::Done;
+        }
+        let started = Instant::now();
+        let games = state.games..state.games + cfg.update_games;
+        let samples = self_play(&make_game, &net, cfg.eps, cfg.seed, games);
+        state.loss = learn_generation(&mut learner, &samples, &cfg, state.generation)?;
+        net = Arc::new(learner.qnet()?);
+        state.generation += 1;
+        state.games += cfg.update_games;
+        state.decisions += samples.targets.len() as u64;
+        state.all_decisions += samples.all_decisions;
+        clock.update(&mut state);
+        let rate = samples.all_decisions as f64 / started.elapsed().as_secs_f64();
+        progress.generation(&state, rate);
+        if state.decisions >= state.next_eval {
+            let gain = evaluate::<G>(&make_game, &net, cfg.seed, &baseline);
+            clock.update(&mut state);
+            let row = CurveRow::new(&state, gain);
+            progress.evaluated(&row);
+            state.curve.push(row);
+            state.next_eval += cfg.eval_every;
+        }
+        if last_checkpoint.elapsed() >= session.checkpoint_every {
+            checkpoint::save(session.dir, &state, &learner, &header(&game, &state))?;
+            last_checkpoint = Instant::now();
+        }
+    };
+    clock.update(&mut state);
+    checkpoint::save(session.dir, &state, &learner, &header(&game, &state))?;
+    Ok(ending)
+}
+
+/// Whether `state` has used up `budget`.
+fn reached(state: &TrainState, budget: Budget) -> bool {
+    let by_decisions = budget.decisions.is_some_and(|n| state.decisions >= n);
+    let by_time = budget.hours.is_some_and(|h| state.seconds >= h * 3600.0);
+    by_decisions || by_time
+}
+
+/// One pass of the learner over a generation's samples, shuffled by the generation's stream;
+/// returns the mean loss of its minibatches.
+fn learn_generation(
+    learner: &mut Learner,
+    samples: &Samples,
+    cfg: &TrainConfig,
+    generation: u64,
+) -> Result<f64, candle_core::Error> {
+    let rows = samples.targets.len();
+    if rows == 0 {
+        return Ok(0.0);
+    }
+    let width = samples.inputs.len() / rows;
+    let mut order: Vec<u32> = (0..rows as u32).collect();
+    shuffle(
+        &mut order,
+        &mut stream_rng(cfg.seed, generation, SHUFFLE_STREAM),
+    );
+    let (mut inputs, mut targets) = (Vec::new(), Vec::new());
+    let (mut total, mut batches) = (0.0, 0);
+    for chunk in order.chunks(cfg.batch) {
+        inputs.clear();
+        targets.clear();
+        for &r in chunk {
+            let r = r as usize;
+            inputs.extend_from_slice(&samples.inputs[r * width..(r + 1) * width]);
+            targets.push(samples.targets[r]);
+        }
+        total += f64::from(learner.step(&inputs, &targets)?);
+        batches += 1;
+    }
+    Ok(total / f64::from(batches))
+}
+
+/// The stream a generation's samples are shuffled by.
+const SHUFFLE_STREAM: u64 = 0x7368_7566; // "shuf"
+
+/// Wall and CPU time of a training, carried over from earlier sessions.
+struct Clock {
+    wall: Instant,
+    seconds_before: f64,
+    cpu_at_start: f64,
+    cpu_before: f64,
+}
+
+impl Clock {
+    fn start(state: &TrainState) -> Clock {
+        Clock {
+            wall: Instant::now(),
+            seconds_before: state.seconds,
+            cpu_at_start: cpu_seconds(),
+            cpu_before: state.cpu_seconds,
+        }
+    }
+
+    fn update(&self, state: &mut TrainState) {
+        state.seconds = self.seconds_before + self.wall.elapsed().as_secs_f64();
+        state.cpu_seconds = self.cpu_before + (cpu_seconds() - self.cpu_at_start);
+    }
+}
+
+/// CPU seconds this process has used, on every thread.
+fn cpu_seconds() -> f64 {
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: getrusage writes into the struct it is given.
+    if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } != 0 {
+        return 0.0;
+    }
+    let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+    secs(usage.ru_utime) + secs(usage.ru_stime)
+}

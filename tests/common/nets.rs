@@ -1,0 +1,71 @@
+//! Network files for tests: a network of random weights for a game's table, written as
+//! `bailab train` writes one (`net:` plays it).
+
+use bailab::game::RuleMap;
+use bailab::games::kind::GameKind;
+use bailab::games::observe::layout_len;
+use bailab::generic_agents::net::file::{
+    layout_text, to_bytes, NetHeader, FEATURE_VERSION, FORMAT,
+};
+use bailab::generic_agents::net::qnet::{Layer, QNet};
+
+/// A layer of weights drawn from a small linear congruential generator seeded by `seed`.
+fn layer(outputs: usize, inputs: usize, seed: &mut u64) -> Layer {
+    let mut next = || {
+        *seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((*seed >> 40) as f32 / (1u64 << 24) as f32 - 0.5) * 0.3
+    };
+    Layer {
+        outputs,
+        inputs,
+        weight: (0..outputs * inputs).map(|_| next()).collect(),
+        bias: (0..outputs).map(|_| next()).collect(),
+    }
+}
+
+/// The header of a network for `game` as `bailab train` writes it.
+pub fn header_for<G: GameKind>(game: &G, hidden: &[usize]) -> NetHeader {
+    NetHeader {
+        format: FORMAT.into(),
+        game: G::INFO.name.into(),
+        variant: game.variant().into(),
+        players: game.seats(),
+        rules: game.rules(),
+        feature_version: FEATURE_VERSION,
+        state_layout: layout_text(&game.tensor_layout()),
+        action_layout: layout_text(&game.action_layout()),
+        architecture: "mlp".into(),
+        hidden: hidden.to_vec(),
+        payout_scale: 1.0,
+        command: "tests".into(),
+        decisions: 0,
+        games: 0,
+        seconds: 0.0,
+        cpu_seconds: 0.0,
+    }
+}
+
+/// A network of random weights (hidden widths 24, 12) for `variant` of `G` at `players` seats.
+pub fn random_net<G: GameKind>(variant: &str, players: usize, seed: u64) -> (NetHeader, QNet) {
+    let game = G::build(variant, players, &RuleMap::new()).expect("the table builds");
+    let (s, a) = (
+        layout_len(&game.tensor_layout()),
+        layout_len(&game.action_layout()),
+    );
+    let mut seed = seed.wrapping_add(1);
+    let layers = vec![
+        layer(24, s + a, &mut seed),
+        layer(12, 24, &mut seed),
+        layer(1, 12, &mut seed),
+    ];
+    let net = QNet::new(s, a, layers).expect("the shapes fit");
+    (header_for(&game, &[24, 12]), net)
+}
+
+/// The bytes of [`random_net`]'s file.
+pub fn random_net_file<G: GameKind>(variant: &str, players: usize, seed: u64) -> Vec<u8> {
+    let (header, net) = random_net::<G>(variant, players, seed);
+    to_bytes(&header, &net)
+}

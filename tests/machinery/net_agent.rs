@@ -1,0 +1,258 @@
+//! The learned agent `net:FILE`: it plays only legal actions in every game and variant, plays
+//! the action of highest Q, and refuses by name a file for another game, variant, seat count,
+//! rule options or feature version, and a truncated, damaged or foreign file.
+
+use crate::common::nets::{header_for, random_net, random_net_file};
+use crate::common::*;
+use bailab::game::{ActionBuffer, GameId, GameState, RuleMap, SeatView};
+use bailab::games::chan::Chan;
+use bailab::games::kind::{GameCore, GameKind};
+use bailab::games::observe::layout_len;
+use bailab::games::tienlen::TienLen;
+use bailab::games::tusac::TuSac;
+use bailab::games::{with_game, GameVisitor, GAMES};
+use bailab::generic_agents::catalogue::{make_agent_with, Setting};
+use bailab::generic_agents::net::file::to_bytes;
+use bailab::sim::play_game;
+
+/// Plays `games` games of every seat a `net:` agent of random weights, with `extra` parameters.
+fn net_games<G: GameKind>(s: &Scratch, variant: &str, players: usize, extra: &str, games: u64) {
+    let file = s.path(&format!("{}-{variant}-{players}.safetensors", G::INFO.name));
+    std::fs::write(&file, random_net_file::<G>(variant, players, 7)).unwrap();
+    let spec = format!("net:{}{extra}", file.display());
+    let rules = RuleMap::new();
+    let setting = Setting {
+        variant: Some(variant),
+        table: Some((&rules, players)),
+        ..Setting::default()
+    };
+    let game = G::build(variant, players, &rules).unwrap();
+    let mut agents: Vec<_> = (0..2)
+        .map(|_| make_agent_with::<G>(&spec, setting).unwrap())
+        .collect();
+    let seat_agent: Vec<usize> = (0..players).map(|s| s % 2).collect();
+    for deal in 0..games {
+        let id = GameId {
+            master: 11,
+            deal,
+            rotation: 0,
+        };
+        let outcome = play_game(&game, id, &mut agents, &seat_agent, |_| {});
+        assert_eq!(
+            outcome.payouts.iter().sum::<i64>(),
+            0,
+            "{spec}: payouts sum to zero"
+        );
+    }
+}
+
+struct EveryTable<'a>(&'a Scratch);
+
+impl GameVisitor for EveryTable<'_> {
+    type Output = ();
+    fn visit<G: GameKind>(self) {
+        for &variant in G::INFO.variants {
+            for players in [2, 4] {
+                if G::build(variant, players, &RuleMap::new()).is_err() {
+                    continue;
+                }
+                for extra in ["", ",eps=0.3", ",temperature=0.05"] {
+                    net_games::<G>(self.0, variant, players, extra, 12);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn net_agent_plays_only_legal_actions_in_every_game_and_variant() {
+    // an index out of the legal list panics in the play loop; every game ends with payouts
+    // that sum to zero
+    let s = Scratch::new("net-legal");
+    for g in GAMES {
+        with_game(g.name, EveryTable(&s)).unwrap();
+    }
+}
+
+/// The index of the highest Q among the legal actions, from the network's own forward pass.
+fn best_by_hand<G: GameKind>(
+    game: &G,
+    net: &bailab::generic_agents::net::qnet::QNet,
+    state: &G::State,
+) -> usize {
+    let seat = state.to_move().unwrap();
+    let view = state.view(seat);
+    let mut legal = <G::State as GameState>::Actions::default();
+    state.legal_actions(&mut legal);
+    let mut tensor = vec![0.0; layout_len(&game.tensor_layout())];
+    let mut action = vec![0.0; layout_len(&game.action_layout())];
+    game.tensor(&view, &mut tensor);
+    let mut scratch = net.scratch();
+    net.begin(&tensor, &mut scratch);
+    let mut best = (0, f32::NEG_INFINITY);
+    for (i, &a) in legal.as_slice().iter().enumerate() {
+        game.action_vector(&view, a, &mut action);
+        let q = net.q(&action, &mut scratch);
+        if q > best.1 {
+            best = (i, q);
+        }
+    }
+    assert_eq!(view.seat(), seat);
+    best.0
+}
+
+#[test]
+fn net_agent_plays_the_action_of_highest_q() {
+    let s = Scratch::new("net-argmax");
+    let (header, net) = random_net::<TienLen>("south", 4, 3);
+    let file = s.path("t.safetensors");
+    std::fs::write(&file, to_bytes(&header, &net)).unwrap();
+    let game = TienLen::build("south", 4, &RuleMap::new()).unwrap();
+    let mut agent =
+        make_agent_with::<TienLen>(&format!("net:{}", file.display()), Setting::default()).unwrap();
+    let mut state = bailab::sim::deal::seeds::seeded_deal(&game, 5, 0);
+    let mut rng = bailab::rng::stream_rng(1, 2, 3);
+    let mut checked = 0;
+    while let Some(seat) = state.to_move() {
+        let mut legal = <<TienLen as bailab::game::Game>::State as GameState>::Actions::default();
+        state.legal_actions(&mut legal);
+        let chosen = agent.act(&state.view(seat), legal.as_slice(), &mut rng);
+        if legal.as_slice().len() > 1 {
+            assert_eq!(chosen, best_by_hand(&game, &net, &state));
+            checked += 1;
+        }
+        state.apply(legal.as_slice()[chosen]);
+    }
+    assert!(checked > 5, "{checked} real choices checked");
+}
+
+/// The error of building `spec` for game `G` at a table of `variant` and `players`.
+fn refused<G: GameKind>(spec: &str, variant: &str, players: usize) -> String {
+    let rules = RuleMap::new();
+    let setting = Setting {
+        variant: Some(variant),
+        table: Some((&rules, players)),
+        ..Setting::default()
+    };
+    match make_agent_with::<G>(spec, setting) {
+        Ok(_) => panic!(
+            "{spec} was accepted for {} {variant} at {players}",
+            G::INFO.name
+        ),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn net_files_for_another_table_are_refused_by_name() {
+    let s = Scratch::new("net-refused");
+    let write = |name: &str, bytes: Vec<u8>| {
+        let p = s.path(name);
+        std::fs::write(&p, bytes).unwrap();
+        format!("net:{}", p.display())
+    };
+    let tienlen = write(
+        "tienlen.safetensors",
+        random_net_file::<TienLen>("south", 4, 1),
+    );
+    let classic = write(
+        "classic.safetensors",
+        random_net_file::<TuSac>("classic", 4, 1),
+    );
+    let e = refused::<Chan>(&tienlen, "standard", 4);
+    assert!(e.contains("is a network for game tienlen, not chan"), "{e}");
+    let e = refused::<TuSac>(&classic, "4sac", 4);
+    assert!(
+        e.contains("is a network for variant classic, not 4sac"),
+        "{e}"
+    );
+    let e = refused::<TienLen>(&tienlen, "south", 3);
+    assert!(e.contains("is a network for players 4, not 3"), "{e}");
+    // another feature version
+    let game = TienLen::build("south", 4, &RuleMap::new()).unwrap();
+    let (_, net) = random_net::<TienLen>("south", 4, 1);
+    let mut header = header_for(&game, &[24, 12]);
+    header.feature_version += 1;
+    let old = write("old.safetensors", to_bytes(&header, &net));
+    let e = refused::<TienLen>(&old, "south", 4);
+    assert!(e.contains("is a network for feature version"), "{e}");
+    // another layout of the same length
+    let mut header = header_for(&game, &[24, 12]);
+    header.state_layout = header.state_layout.replacen("own_hand", "hand_own", 1);
+    let moved = write("layout.safetensors", to_bytes(&header, &net));
+    let e = refused::<TienLen>(&moved, "south", 4);
+    assert!(e.contains("view tensor layout"), "{e}");
+}
+
+#[test]
+fn damaged_or_foreign_net_files_are_clear_errors() {
+    let s = Scratch::new("net-damaged");
+    let bytes = random_net_file::<TienLen>("south", 4, 2);
+    let cases: Vec<(&str, Vec<u8>, &str)> = vec![
+        (
+            "truncated",
+            bytes[..bytes.len() - 100].to_vec(),
+            "not a readable safetensors file",
+        ),
+        (
+            "header-cut",
+            bytes[..20].to_vec(),
+            "not a readable safetensors file",
+        ),
+        ("empty", Vec::new(), "not a readable safetensors file"),
+        (
+            "text",
+            b"name = \"x\"\n".to_vec(),
+            "not a readable safetensors file",
+        ),
+    ];
+    for (name, content, expected) in cases {
+        let p = s.path(&format!("{name}.safetensors"));
+        std::fs::write(&p, content).unwrap();
+        let e = refused::<TienLen>(&format!("net:{}", p.display()), "south", 4);
+        assert!(
+            e.contains(expected) && e.contains(&p.display().to_string()),
+            "{name}: {e}"
+        );
+    }
+    // a safetensors file without bailab's header
+    let plain = safetensors_without_header();
+    let p = s.path("plain.safetensors");
+    std::fs::write(&p, plain).unwrap();
+    let e = refused::<TienLen>(&format!("net:{}", p.display()), "south", 4);
+    assert!(e.contains("without bailab's header"), "{e}");
+    // a missing file, and no file at all
+    let e = refused::<TienLen>("net:no-such.safetensors", "south", 4);
+    assert!(e.contains("no-such.safetensors"), "{e}");
+    let e = refused::<TienLen>("net", "south", 4);
+    assert!(e.contains("needs its file"), "{e}");
+}
+
+/// A valid safetensors file of one tensor and no metadata.
+fn safetensors_without_header() -> Vec<u8> {
+    let json = br#"{"w":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}}"#;
+    let mut out = (json.len() as u64).to_le_bytes().to_vec();
+    out.extend_from_slice(json);
+    out.extend_from_slice(&1.0f32.to_le_bytes());
+    out
+}
+
+#[test]
+fn run_plays_a_net_seat_from_an_experiment() {
+    let s = Scratch::new("net-run");
+    std::fs::write(
+        s.path("t.safetensors"),
+        random_net_file::<TienLen>("south", 4, 4),
+    )
+    .unwrap();
+    let exp = s.write(
+        "e.toml",
+        "name = \"n\"\ngame = \"tienlen\"\nagents = [\"net:t.safetensors\", \"greedy\", \"greedy\", \"greedy\"]\n\
+         deals = 20\nseed = 3\nrotate = true\noutput = \"out\"\n",
+    );
+    ok(&s.0, &["run", &exp, "--quiet", "--threads", "1"]);
+    let summary = String::from_utf8(read(&s.path("out/summary.csv"))).unwrap();
+    assert!(summary.contains("net:t.safetensors"), "{summary}");
+    let listed = stdout(&ok(&s.0, &["agents"]));
+    assert!(listed.contains("net"), "{listed}");
+}
