@@ -77,6 +77,11 @@ pub(crate) struct Args {
     /// The actors' chance of a uniform legal action (exploration).
     #[arg(long, default_value_t = 0.05)]
     pub(crate) eps: f64,
+    /// Training decisions over which the actors' chance of playing greedy's action (instead of
+    /// the network's) falls from 1 to 0: training starts from greedy's play and improves on it
+    /// (0: pure self-play from random weights).
+    #[arg(long, default_value_t = 5_000_000)]
+    pub(crate) guide_decisions: u64,
     /// Self-play games between weight updates of the actors.
     #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub(crate) update_games: u64,
@@ -86,7 +91,7 @@ pub(crate) struct Args {
     /// Evaluation deals (each in every rotation).
     #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u64).range(2..=1_000_000))]
     pub(crate) eval_deals: u64,
-    /// Minutes between checkpoints.
+    /// Minutes between checkpoints (0: after every generation).
     #[arg(long, default_value_t = 5.0)]
     pub(crate) checkpoint_minutes: f64,
     /// The output folder (default: results/train-GAME-VARIANT).
@@ -126,7 +131,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     let stop = super::run::stop_on_ctrl_c();
     let session = Session {
         dir: &dir,
-        checkpoint_every: Duration::from_secs_f64(args.checkpoint_minutes.max(0.1) * 60.0),
+        checkpoint_every: Duration::from_secs_f64(args.checkpoint_minutes * 60.0),
         stop,
     };
     let bars = Bars::new(args.quiet, budget);
@@ -165,6 +170,12 @@ fn budget(args: &Args) -> anyhow::Result<Budget> {
     if let Some(h) = args.hours.filter(|h| !(h.is_finite() && *h > 0.0)) {
         bail!("--hours {h}: must be a number above 0");
     }
+    if !(args.checkpoint_minutes.is_finite() && args.checkpoint_minutes >= 0.0) {
+        bail!(
+            "--checkpoint-minutes {}: must be a number ≥ 0",
+            args.checkpoint_minutes
+        );
+    }
     if args.decisions == Some(0) {
         bail!("--decisions 0: must be at least 1");
     }
@@ -200,6 +211,7 @@ fn config(args: &Args) -> anyhow::Result<TrainConfig> {
         lr: args.lr,
         batch: args.batch as usize,
         eps: args.eps,
+        guide_decisions: args.guide_decisions,
         update_games: args.update_games,
         eval_every: args.eval_every,
         eval_deals: args.eval_deals,

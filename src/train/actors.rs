@@ -9,7 +9,7 @@
 
 use crate::game::{ActionBuffer, GameId, GameState, Seat, MAX_SEATS};
 use crate::games::kind::GameKind;
-use crate::games::observe::{layout_len, ActionOf, ViewOf};
+use crate::games::observe::{ActionOf, ViewOf};
 use crate::generic_agents::net::qnet::QNet;
 use crate::generic_agents::net::{argmax, NetPolicy, Sampling};
 use crate::sim::deal::seeds::{agent_rngs, seeded_deal};
@@ -44,11 +44,21 @@ impl Samples {
     }
 }
 
-/// One actor: a policy and the buffers of a game.
+/// How the actors choose: the network's best action, but a uniform legal action with chance
+/// `eps`, else greedy's with chance `guide` (training starts from greedy's play, and the chance
+/// falls to 0 over the first `guide_decisions`).
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub(crate) struct Behaviour {
+    /// The chance of a uniform legal action.
+    pub(crate) eps: f64,
+    /// The chance of greedy's action when not uniform.
+    pub(crate) guide: f64,
+}
+
+/// One actor: a policy and the seats of a game's samples.
 struct Actor<G: GameKind> {
     policy: NetPolicy<G>,
-    eps: f64,
-    action: Vec<f32>,
+    behaviour: Behaviour,
     seats: Vec<Seat>,
 }
 
@@ -108,28 +118,29 @@ impl<G: GameKind> Actor<G> {
         if legal.len() == 1 {
             return 0;
         }
-        let best = argmax(self.policy.q_values(view, legal));
-        let chosen = if rng.random::<f64>() < self.eps {
+        let Behaviour { eps, guide } = self.behaviour;
+        let greedy = self.policy.observe(view, legal, rng);
+        let chosen = if rng.random::<f64>() < eps {
             crate::agent::uniform_index(legal.len(), rng)
+        } else if guide > 0.0 && rng.random::<f64>() < guide {
+            greedy
         } else {
-            best
+            argmax(self.policy.q_values(legal.len()))
         };
         out.inputs.extend_from_slice(self.policy.state());
-        self.policy
-            .game()
-            .action_vector(view, legal[chosen], &mut self.action);
-        out.inputs.extend_from_slice(&self.action);
+        out.inputs
+            .extend_from_slice(self.policy.action_input(chosen));
         out.targets.push(0.0);
         chosen
     }
 }
 
-/// Plays training games `games` of `seed` with `net` (ε = `eps`) on the current rayon pool;
-/// `make_game` builds the game for each worker.
+/// Plays training games `games` of `seed` with `net` as `behaviour` says on the current rayon
+/// pool; `make_game` builds the game for each worker.
 pub(crate) fn self_play<G: GameKind>(
     make_game: &(dyn Fn() -> G + Sync),
     net: &Arc<QNet>,
-    eps: f64,
+    behaviour: Behaviour,
     seed: u64,
     games: std::ops::Range<u64>,
 ) -> Samples {
@@ -137,15 +148,10 @@ pub(crate) fn self_play<G: GameKind>(
     let parts: Vec<Samples> = chunks
         .par_iter()
         .map_init(
-            || {
-                let game = make_game();
-                let action_len = layout_len(&game.action_layout());
-                Actor {
-                    policy: NetPolicy::new(game, Arc::clone(net), Sampling::default()),
-                    eps,
-                    action: vec![0.0; action_len],
-                    seats: Vec::new(),
-                }
+            || Actor {
+                policy: NetPolicy::new(make_game(), Arc::clone(net), Sampling::default()),
+                behaviour,
+                seats: Vec::new(),
             },
             |actor, &start| {
                 let mut out = Samples::default();

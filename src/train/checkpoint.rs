@@ -276,7 +276,7 @@ fn action_len(cfg: &TrainConfig) -> Result<usize, CheckpointError> {
         type Output = Result<usize, crate::games::kind::GameError>;
         fn visit<G: crate::games::kind::GameKind>(self) -> Self::Output {
             let game = G::build(&self.0.variant, self.0.players, &self.0.rules)?;
-            Ok(crate::games::observe::layout_len(&game.action_layout()))
+            Ok(crate::generic_agents::net::input_lengths(&game).1)
         }
     }
     let len = crate::games::with_game(&cfg.game, Len(cfg));

@@ -19,14 +19,14 @@ pub(crate) mod checkpoint;
 pub(crate) mod eval;
 pub(crate) mod learner;
 
-use self::actors::{self_play, Samples};
+use self::actors::{self_play, Behaviour, Samples};
 use self::checkpoint::{CurveRow, TrainState};
 use self::eval::{evaluate, greedy_baseline};
 use self::learner::{Adam, Learner};
 use crate::game::RuleMap;
 use crate::games::kind::GameKind;
-use crate::games::observe::layout_len;
 use crate::generic_agents::net::file::{layout_text, NetHeader, FEATURE_VERSION, FORMAT};
+use crate::generic_agents::net::{action_input_layout, input_lengths};
 use crate::rng::{shuffle, stream_rng};
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -55,6 +55,10 @@ pub(crate) struct TrainConfig {
     pub(crate) batch: usize,
     /// The actors' chance of a uniform legal action.
     pub(crate) eps: f64,
+    /// Decisions over which the actors' chance of playing greedy's action falls from 1 to 0
+    /// (0: never).
+    #[serde(default)]
+    pub(crate) guide_decisions: u64,
     /// Self-play games per generation (between weight updates of the actors).
     pub(crate) update_games: u64,
     /// Decisions between evaluations.
@@ -129,7 +133,7 @@ pub(crate) fn header<G: GameKind>(game: &G, state: &TrainState) -> NetHeader {
         rules: game.rules(),
         feature_version: FEATURE_VERSION,
         state_layout: layout_text(&game.tensor_layout()),
-        action_layout: layout_text(&game.action_layout()),
+        action_layout: action_input_layout(game),
         architecture: "mlp".into(),
         hidden: cfg.hidden.clone(),
         payout_scale: payout_scale(game),
@@ -153,10 +157,7 @@ pub(crate) fn start<G: GameKind>(
     command: String,
 ) -> Result<(TrainState, Learner), TrainError> {
     let game = build::<G>(cfg)?;
-    let (s, a) = (
-        layout_len(&game.tensor_layout()),
-        layout_len(&game.action_layout()),
-    );
+    let (s, a) = input_lengths(&game);
     let learner = Learner::new(s, a, &cfg.hidden, cfg.seed, adam(cfg));
     Ok((TrainState::new(cfg.clone(), command), learner))
 }
@@ -194,7 +195,11 @@ pub(crate) fn train<G: GameKind>(
         }
         let started = Instant::now();
         let games = state.games..state.games + cfg.update_games;
-        let samples = self_play(&make_game, &net, cfg.eps, cfg.seed, games);
+        let behaviour = Behaviour {
+            eps: cfg.eps,
+            guide: guide_chance(&cfg, state.decisions),
+        };
+        let samples = self_play(&make_game, &net, behaviour, cfg.seed, games);
         state.loss = learn_generation(&mut learner, &samples, &cfg, state.generation)?;
         net = Arc::new(learner.qnet()?);
         state.generation += 1;
@@ -220,6 +225,15 @@ pub(crate) fn train<G: GameKind>(
     clock.update(&mut state);
     checkpoint::save(session.dir, &state, &learner, &header(&game, &state))?;
     Ok(ending)
+}
+
+/// The actors' chance of greedy's action after `decisions`: from 1 down to 0 over
+/// `guide_decisions`.
+fn guide_chance(cfg: &TrainConfig, decisions: u64) -> f64 {
+    if decisions >= cfg.guide_decisions {
+        return 0.0;
+    }
+    1.0 - decisions as f64 / cfg.guide_decisions as f64
 }
 
 /// Whether `state` has used up `budget`.

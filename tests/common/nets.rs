@@ -3,11 +3,11 @@
 
 use bailab::game::RuleMap;
 use bailab::games::kind::GameKind;
-use bailab::games::observe::layout_len;
 use bailab::generic_agents::net::file::{
     layout_text, to_bytes, NetHeader, FEATURE_VERSION, FORMAT,
 };
 use bailab::generic_agents::net::qnet::{Layer, QNet};
+use bailab::generic_agents::net::{action_input_layout, input_lengths};
 
 /// A layer of weights drawn from a small linear congruential generator seeded by `seed`.
 fn layer(outputs: usize, inputs: usize, seed: &mut u64) -> Layer {
@@ -35,7 +35,7 @@ pub fn header_for<G: GameKind>(game: &G, hidden: &[usize]) -> NetHeader {
         rules: game.rules(),
         feature_version: FEATURE_VERSION,
         state_layout: layout_text(&game.tensor_layout()),
-        action_layout: layout_text(&game.action_layout()),
+        action_layout: action_input_layout(game),
         architecture: "mlp".into(),
         hidden: hidden.to_vec(),
         payout_scale: 1.0,
@@ -50,10 +50,7 @@ pub fn header_for<G: GameKind>(game: &G, hidden: &[usize]) -> NetHeader {
 /// A network of random weights (hidden widths 24, 12) for `variant` of `G` at `players` seats.
 pub fn random_net<G: GameKind>(variant: &str, players: usize, seed: u64) -> (NetHeader, QNet) {
     let game = G::build(variant, players, &RuleMap::new()).expect("the table builds");
-    let (s, a) = (
-        layout_len(&game.tensor_layout()),
-        layout_len(&game.action_layout()),
-    );
+    let (s, a) = input_lengths(&game);
     let mut seed = seed.wrapping_add(1);
     let layers = vec![
         layer(24, s + a, &mut seed),

@@ -48,5 +48,6 @@ mod specs;
 mod sprt;
 mod standalone;
 mod tournament;
+mod train;
 mod trust;
 mod tune;

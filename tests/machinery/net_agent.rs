@@ -4,6 +4,7 @@
 
 use crate::common::nets::{header_for, random_net, random_net_file};
 use crate::common::*;
+use bailab::agent::features::MAX_FEATURES;
 use bailab::game::{ActionBuffer, GameId, GameState, RuleMap, SeatView};
 use bailab::games::chan::Chan;
 use bailab::games::kind::{GameCore, GameKind};
@@ -13,6 +14,8 @@ use bailab::games::tusac::TuSac;
 use bailab::games::{with_game, GameVisitor, GAMES};
 use bailab::generic_agents::catalogue::{make_agent_with, Setting};
 use bailab::generic_agents::net::file::to_bytes;
+use bailab::generic_agents::net::squash;
+use bailab::generic_agents::rules::feature_rows;
 use bailab::sim::play_game;
 
 /// Plays `games` games of every seat a `net:` agent of random weights, with `extra` parameters.
@@ -74,7 +77,8 @@ fn net_agent_plays_only_legal_actions_in_every_game_and_variant() {
     }
 }
 
-/// The index of the highest Q among the legal actions, from the network's own forward pass.
+/// The index of the highest Q among the legal actions: the view tensor, each action's vector and
+/// its squashed rule features put together here, through the network's forward pass.
 fn best_by_hand<G: GameKind>(
     game: &G,
     net: &bailab::generic_agents::net::qnet::QNet,
@@ -86,13 +90,27 @@ fn best_by_hand<G: GameKind>(
     state.legal_actions(&mut legal);
     let mut tensor = vec![0.0; layout_len(&game.tensor_layout())];
     let mut action = vec![0.0; layout_len(&game.action_layout())];
+    let mut rows = vec![[0i16; MAX_FEATURES]; legal.as_slice().len()];
+    let mut greedy = bailab::generic_agents::rules::greedy::<G>();
+    let mut rng = bailab::rng::stream_rng(0, 0, 0);
+    feature_rows::<G>(
+        &view,
+        legal.as_slice(),
+        greedy.as_mut(),
+        &mut rows,
+        &mut rng,
+    );
+    let features = bailab::agent::features::all_features(G::FEATURES).count();
     game.tensor(&view, &mut tensor);
     let mut scratch = net.scratch();
     net.begin(&tensor, &mut scratch);
     let mut best = (0, f32::NEG_INFINITY);
     for (i, &a) in legal.as_slice().iter().enumerate() {
         game.action_vector(&view, a, &mut action);
-        let q = net.q(&action, &mut scratch);
+        let input: Vec<f32> = (action.iter().copied())
+            .chain(rows[i][..features].iter().map(|&f| squash(f)))
+            .collect();
+        let q = net.q(&input, &mut scratch);
         if q > best.1 {
             best = (i, q);
         }
@@ -182,6 +200,13 @@ fn net_files_for_another_table_are_refused_by_name() {
     let moved = write("layout.safetensors", to_bytes(&header, &net));
     let e = refused::<TienLen>(&moved, "south", 4);
     assert!(e.contains("view tensor layout"), "{e}");
+    let mut header = header_for(&game, &[24, 12]);
+    header.action_layout = header
+        .action_layout
+        .replacen("rule.greedy:1", "rule.other:1", 1);
+    let renamed = write("features.safetensors", to_bytes(&header, &net));
+    let e = refused::<TienLen>(&renamed, "south", 4);
+    assert!(e.contains("action input layout"), "{e}");
 }
 
 #[test]

@@ -13,8 +13,9 @@ use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::path::Path;
 
-/// The version of the network's input convention: the view tensor, then the action vector, each
-/// as `docs/observations.md` lays it out. A change to what the network reads bumps it.
+/// The version of the network's input convention: the view tensor, then the action's input (its
+/// action vector as `docs/observations.md` lays it out, then its rule features, `docs/rules.md`,
+/// each as `sign(x)·ln(1+|x|)`). A change to what the network reads bumps it.
 pub const FEATURE_VERSION: u32 = 1;
 
 /// The format name in every header.
@@ -40,7 +41,7 @@ pub struct NetHeader {
     pub feature_version: u32,
     /// The view tensor's layout, `name:len` joined by `,`.
     pub state_layout: String,
-    /// The action vector's layout, `name:len` joined by `,`.
+    /// An action's input: the action vector's layout, then one `rule.NAME:1` per rule feature.
     pub action_layout: String,
     /// The architecture: `mlp` (ReLU between layers).
     pub architecture: String,

@@ -10,11 +10,13 @@ pub mod qnet;
 
 use self::file::{layout_text, read_net, NetFile, NetFileError, NetHeader, FEATURE_VERSION};
 use self::qnet::{QNet, Scratch};
+use crate::agent::features::{all_features, FeatureRow, MAX_FEATURES};
 use crate::agent::spec::AgentSpec;
 use crate::agent::{number, uniform_index, Agent, AgentError, AgentInfo, ParamInfo};
 use crate::game::{ActionBuffer, GameState, RuleMap};
 use crate::games::kind::GameKind;
 use crate::games::observe::{layout_len, ActionOf, ViewOf};
+use crate::generic_agents::rules::feature_rows;
 use crate::rng::GameRng;
 use rand::Rng;
 use std::collections::HashMap;
@@ -90,21 +92,53 @@ pub struct NetPolicy<G: GameKind> {
     net: Arc<QNet>,
     scratch: Scratch,
     state: Vec<f32>,
-    action: Vec<f32>,
+    /// Each legal action's input: its action vector, then its rule features.
+    inputs: Vec<f32>,
+    rows: Vec<FeatureRow>,
+    greedy: Box<dyn Agent<G::State>>,
     q: Vec<f32>,
     sampling: Sampling,
+}
+
+/// The lengths of what a network of game `G` reads: the view tensor and an action's input (its
+/// action vector and its rule features).
+pub fn input_lengths<G: GameKind>(game: &G) -> (usize, usize) {
+    let features = all_features(G::FEATURES).count();
+    (
+        layout_len(&game.tensor_layout()),
+        layout_len(&game.action_layout()) + features,
+    )
+}
+
+/// The layout text of an action's input: the action vector's segments, then one entry per rule
+/// feature (`rule.NAME:1`).
+pub fn action_input_layout<G: GameKind>(game: &G) -> String {
+    let mut text = layout_text(&game.action_layout());
+    for f in all_features(G::FEATURES) {
+        text.push_str(&format!(",rule.{}:1", f.name));
+    }
+    text
+}
+
+/// A rule feature as the network reads it: `sign(x)·ln(1 + |x|)`, so that counts and measures
+/// of any size stay within a few units.
+pub fn squash(value: i16) -> f32 {
+    let x = f32::from(value);
+    x.signum() * x.abs().ln_1p()
 }
 
 impl<G: GameKind> NetPolicy<G> {
     /// The policy of `net` (whose lengths are `game`'s) in `game`.
     pub fn new(game: G, net: Arc<QNet>, sampling: Sampling) -> NetPolicy<G> {
         let capacity = <<G::State as GameState>::Actions as ActionBuffer<_>>::CAPACITY;
-        assert_eq!(net.state_len(), layout_len(&game.tensor_layout()));
-        assert_eq!(net.action_len(), layout_len(&game.action_layout()));
+        let (state_len, input_len) = input_lengths(&game);
+        assert_eq!((net.state_len(), net.action_len()), (state_len, input_len));
         NetPolicy {
             scratch: net.scratch(),
-            state: vec![0.0; net.state_len()],
-            action: vec![0.0; net.action_len()],
+            state: vec![0.0; state_len],
+            inputs: vec![0.0; capacity * input_len],
+            rows: vec![[0; MAX_FEATURES]; capacity],
+            greedy: crate::generic_agents::rules::greedy::<G>(),
             q: vec![0.0; capacity],
             game,
             net,
@@ -112,28 +146,47 @@ impl<G: GameKind> NetPolicy<G> {
         }
     }
 
-    /// Plays `net` from now on (the same lengths).
-    pub fn set_net(&mut self, net: Arc<QNet>) {
-        assert_eq!(net.state_len(), self.state.len());
-        assert_eq!(net.action_len(), self.action.len());
-        self.net = net;
-    }
-
-    /// Writes the Q of every legal action into the first `legal.len()` entries of the returned
-    /// slice; the view's tensor stays in [`NetPolicy::state`].
-    pub fn q_values(&mut self, view: &ViewOf<'_, G>, legal: &[ActionOf<G>]) -> &[f32] {
+    /// Writes the view's tensor and every legal action's input; returns greedy's choice (the
+    /// rule features ask it, drawing from `rng`).
+    pub fn observe(
+        &mut self,
+        view: &ViewOf<'_, G>,
+        legal: &[ActionOf<G>],
+        rng: &mut GameRng,
+    ) -> usize {
         self.game.tensor(view, &mut self.state);
-        self.net.begin(&self.state, &mut self.scratch);
+        let greedy = feature_rows::<G>(view, legal, self.greedy.as_mut(), &mut self.rows, rng);
+        let width = self.net.action_len();
+        let vector = layout_len(&self.game.action_layout());
         for (i, &a) in legal.iter().enumerate() {
-            self.game.action_vector(view, a, &mut self.action);
-            self.q[i] = self.net.q(&self.action, &mut self.scratch);
+            let input = &mut self.inputs[i * width..(i + 1) * width];
+            self.game.action_vector(view, a, &mut input[..vector]);
+            for (x, &f) in input[vector..].iter_mut().zip(&self.rows[i]) {
+                *x = squash(f);
+            }
         }
-        &self.q[..legal.len()]
+        greedy
     }
 
-    /// The view tensor of the last [`NetPolicy::q_values`].
+    /// The Q of every legal action after [`NetPolicy::observe`] (the first `count` entries).
+    pub fn q_values(&mut self, count: usize) -> &[f32] {
+        self.net.begin(&self.state, &mut self.scratch);
+        let width = self.net.action_len();
+        for i in 0..count {
+            self.q[i] = (self.net).q(&self.inputs[i * width..(i + 1) * width], &mut self.scratch);
+        }
+        &self.q[..count]
+    }
+
+    /// The view tensor of the last [`NetPolicy::observe`].
     pub fn state(&self) -> &[f32] {
         &self.state
+    }
+
+    /// The input of legal action `i` of the last [`NetPolicy::observe`].
+    pub fn action_input(&self, i: usize) -> &[f32] {
+        let width = self.net.action_len();
+        &self.inputs[i * width..(i + 1) * width]
     }
 
     /// The game played.
@@ -155,7 +208,8 @@ impl<G: GameKind> NetPolicy<G> {
         if eps > 0.0 && rng.random::<f64>() < eps {
             return uniform_index(legal.len(), rng);
         }
-        let q = self.q_values(view, legal);
+        self.observe(view, legal, rng);
+        let q = self.q_values(legal.len());
         if temperature > 0.0 {
             softmax_pick(q, temperature, rng)
         } else {
@@ -280,9 +334,9 @@ pub fn game_for<G: GameKind>(
             layout_text(&game.tensor_layout()),
         ),
         (
-            "action vector layout",
+            "action input layout",
             &header.action_layout,
-            layout_text(&game.action_layout()),
+            action_input_layout(&game),
         ),
     ];
     for (what, file, now) in layouts {

@@ -1,0 +1,177 @@
+//! `bailab train`: on one thread with a fixed seed, a fixed budget of decisions gives the same
+//! network whether trained whole, stopped and resumed, or killed and resumed; its outputs are
+//! guarded; bad settings are refused before any work.
+
+use crate::common::*;
+use bailab::generic_agents::net::file::from_bytes;
+use std::time::Duration;
+
+/// A tiny training of Tiến Lên (a small network, small generations, a short evaluation).
+const TINY: &[&str] = &[
+    "train",
+    "--game",
+    "tienlen",
+    "--hidden",
+    "8",
+    "--update-games",
+    "8",
+    "--eval-every",
+    "100000",
+    "--eval-deals",
+    "4",
+    "--guide-decisions",
+    "2000",
+    "--threads",
+    "1",
+    "--seed",
+    "5",
+    "--quiet",
+];
+
+fn train(s: &Scratch, out: &str, extra: &[&str]) -> std::process::Output {
+    let mut args: Vec<&str> = TINY.to_vec();
+    args.extend_from_slice(&["--output", out]);
+    args.extend_from_slice(extra);
+    bailab(&s.0, &args)
+}
+
+/// The weights' checksum, and the header without its timings and command (the first session's:
+/// its output folder and budget), of a network file.
+fn network(path: &std::path::Path) -> (u64, String) {
+    let bytes = read(path);
+    let file = from_bytes(&bytes, "net").expect("a network file");
+    let mut header = file.header.clone();
+    header.seconds = 0.0;
+    header.cpu_seconds = 0.0;
+    header.command.clear();
+    let weights: Vec<u8> = (file.net.layers().iter())
+        .flat_map(|l| l.weight.iter().chain(&l.bias).flat_map(|x| x.to_le_bytes()))
+        .collect();
+    (
+        bailab::sim::files::seal::fnv1a64(&weights),
+        serde_json::to_string(&header).unwrap(),
+    )
+}
+
+#[test]
+fn training_is_reproducible_whole_stopped_or_killed() {
+    let s = Scratch::new("train-repro");
+    let whole = train(&s, "whole", &["--decisions", "250000"]);
+    assert!(whole.status.success(), "{}", stderr(&whole));
+    let reference = network(&s.path("whole/network.safetensors"));
+    let curve = String::from_utf8(read(&s.path("whole/curve.csv"))).unwrap();
+    assert_eq!(curve.lines().count(), 3, "two evaluations: {curve}");
+
+    // stopped at a budget, resumed to the same budget
+    let first = train(&s, "split", &["--decisions", "120000"]);
+    assert!(first.status.success(), "{}", stderr(&first));
+    assert_ne!(network(&s.path("split/network.safetensors")).0, reference.0);
+    let split = s.path("split");
+    let resumed = bailab(
+        &s.0,
+        &[
+            "train",
+            "--resume",
+            split.to_str().unwrap(),
+            "--decisions",
+            "250000",
+            "--threads",
+            "1",
+            "--quiet",
+        ],
+    );
+    assert!(resumed.status.success(), "{}", stderr(&resumed));
+    assert_eq!(network(&s.path("split/network.safetensors")), reference);
+    let resumed_curve = String::from_utf8(read(&s.path("split/curve.csv"))).unwrap();
+    assert_eq!(resumed_curve.lines().count(), curve.lines().count());
+
+    // killed at some moment (checkpoints every generation), resumed
+    let mut args: Vec<&str> = TINY.to_vec();
+    args.extend_from_slice(&[
+        "--output",
+        "killed",
+        "--decisions",
+        "250000",
+        "--checkpoint-minutes",
+        "0",
+    ]);
+    let mut child = spawn(&s.0, &args);
+    std::thread::sleep(Duration::from_millis(1500));
+    let running = child.try_wait().unwrap().is_none();
+    assert!(
+        running,
+        "the training ended before the kill: give it more decisions"
+    );
+    let _ = child.kill();
+    let _ = child.wait();
+    let killed = s.path("killed");
+    let again = if killed.join("checkpoint.safetensors").exists() {
+        bailab(
+            &s.0,
+            &[
+                "train",
+                "--resume",
+                killed.to_str().unwrap(),
+                "--decisions",
+                "250000",
+                "--threads",
+                "1",
+                "--quiet",
+            ],
+        )
+    } else {
+        train(&s, "killed", &["--decisions", "250000", "--force"])
+    };
+    assert!(again.status.success(), "{}", stderr(&again));
+    assert_eq!(network(&s.path("killed/network.safetensors")), reference);
+}
+
+#[test]
+fn train_guards_its_output_and_refuses_bad_settings() {
+    let s = Scratch::new("train-guard");
+    let done = train(&s, "out", &["--decisions", "500"]);
+    assert!(done.status.success(), "{}", stderr(&done));
+    let again = train(&s, "out", &["--decisions", "500"]);
+    assert!(!again.status.success());
+    assert!(stderr(&again).contains("--force"), "{}", stderr(&again));
+    for (args, expected) in [
+        (
+            vec!["train", "--game", "tienlen", "--hours", "0"],
+            "--hours 0",
+        ),
+        (
+            vec!["train", "--game", "tienlen", "--decisions", "0"],
+            "--decisions 0",
+        ),
+        (
+            vec!["train", "--game", "tienlen", "--hidden", "0"],
+            "--hidden",
+        ),
+        (vec!["train", "--game", "tienlen", "--lr", "2"], "--lr 2"),
+        (vec!["train", "--game", "tienlen", "--players", "9"], "9"),
+        (
+            vec!["train", "--resume", "nowhere"],
+            "no checkpoint.safetensors",
+        ),
+        (
+            vec!["train", "--resume", "out", "--seed", "3"],
+            "cannot be used with",
+        ),
+    ] {
+        let e = fails(&s.0, &args);
+        assert!(e.contains(expected), "{args:?}: {e}");
+    }
+    // a damaged checkpoint is refused by name, and nothing is replaced
+    let ck = s.path("out/checkpoint.safetensors");
+    let mut bytes = read(&ck);
+    let at = bytes.len() - 10;
+    bytes[at] ^= 0x40;
+    std::fs::write(&ck, &bytes).unwrap();
+    let before = read(&s.path("out/network.safetensors"));
+    let e = fails(&s.0, &["train", "--resume", "out", "--decisions", "900"]);
+    assert!(
+        e.contains("checkpoint.safetensors") && e.contains("checksum"),
+        "{e}"
+    );
+    assert_eq!(read(&s.path("out/network.safetensors")), before);
+}
