@@ -116,7 +116,7 @@ pub enum RuleError {
         /// The value given.
         value: Value,
         /// What is wrong (what the row accepts).
-        reason: String,
+        reason: ValueError,
     },
     /// A name no row has.
     #[error("rules: unknown option '{key}'")]
@@ -165,4 +165,55 @@ impl From<RuleError> for String {
     fn from(e: RuleError) -> String {
         e.to_string()
     }
+}
+
+/// Why one rule option's row refuses a value: what the row accepts, or the part of the value at
+/// fault. [`RuleError::Value`] adds the option's name and the value.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum ValueError {
+    /// Not an integer in `lo..=hi`.
+    #[error("expected an integer {lo} to {hi}")]
+    Int {
+        /// The least value accepted.
+        lo: i64,
+        /// The greatest value accepted.
+        hi: i64,
+    },
+    /// Not `true` or `false`.
+    #[error("expected true or false")]
+    Flag,
+    /// Not one of an option enum's names.
+    #[error("expected one of {names}")]
+    OneOf {
+        /// The names accepted, comma-separated.
+        names: String,
+    },
+    /// Not of the shape the option accepts (the text says what it accepts, in the words of the
+    /// game's rules reference).
+    #[error("{0}")]
+    Expected(&'static str),
+    /// An item of a list of tới trắng conditions that names none.
+    #[error("{item} is not a tới trắng id (§5.1)")]
+    NotToiTrang {
+        /// The item.
+        item: Value,
+    },
+    /// A key of a per-table-size map that is not a table size.
+    #[error("'{size}' is not a table size 2, 3 or 4")]
+    TableSize {
+        /// The key.
+        size: String,
+    },
+    /// A list of transfers longer than the engine holds.
+    #[error("at most {max} transfers")]
+    TooManyTransfers {
+        /// The most transfers a list holds.
+        max: usize,
+    },
+    /// A transfer that is not `[payer place, payee place, cược]`.
+    #[error("{row} is not [payer place, payee place, cược]")]
+    NotStake {
+        /// The row given.
+        row: Value,
+    },
 }

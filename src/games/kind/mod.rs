@@ -24,7 +24,7 @@ pub mod records;
 pub mod soak;
 
 pub use analyzer::{Analysis, AnalyzeOptions, Analyzer, BenchRow};
-pub use error::{GameError, RuleError, TableError};
+pub use error::{GameError, RuleError, TableError, ValueError};
 pub use features::Features;
 pub use game_core::{
     check_players, check_variant, rules_with_players, GameCore, GameInfo, GameLog, RuleDoc,
