@@ -82,9 +82,7 @@ pub(crate) fn deal_order(
             let len = g.options().deck_len();
             let pack = g.fresh_deck();
             let deck: [Card; MAX_DECK] = reordered(&pack[..len], order)?;
-            Ok(g.deal_deck(&deck[..len], order_seed(order))
-                .map_err(DealSpecError::Game)?
-                .into())
+            Ok(g.deal_deck(&deck[..len], order_seed(order))?.into())
         }
     }
 }
