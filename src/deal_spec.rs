@@ -133,12 +133,6 @@ pub enum DealSpecError {
     /// every deal of which is redealt).
     #[error("{0}")]
     Game(String),
-    /// A setup the game's deal refuses (a key it does not know, a value that is not a seat).
-    #[error(transparent)]
-    Setup(#[from] crate::games::kind::DealError),
-    /// A deck the game does not deal (a deal every order of which the redeal check refuses).
-    #[error(transparent)]
-    Deck(#[from] crate::games::kind::DeckError),
     /// A key whose card list does not read (the inner error names the card).
     #[error("{key}: {error}")]
     Key {

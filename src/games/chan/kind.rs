@@ -160,7 +160,8 @@ impl PartialDeals for Chan {
     }
 
     fn deal_order(&self, order: &[u16], setup: &RuleMap) -> Result<ChanState, DealSpecError> {
-        let setup = setup_of(setup, self.options().players)?;
+        let setup = setup_of(setup, self.options().players)
+            .map_err(|e| DealSpecError::Game(e.to_string()))?;
         super::deal_spec::deal_order(self, order, setup)
     }
 }

@@ -82,7 +82,9 @@ pub(crate) fn deal_order(
             let len = g.options().deck_len();
             let pack = g.fresh_deck();
             let deck: [Card; MAX_DECK] = reordered(&pack[..len], order)?;
-            Ok(g.deal_deck(&deck[..len], order_seed(order))?.into())
+            Ok(g.deal_deck(&deck[..len], order_seed(order))
+                .map_err(|e| DealSpecError::Game(e.to_string()))?
+                .into())
         }
     }
 }
