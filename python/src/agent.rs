@@ -132,6 +132,7 @@ impl PyAgent {
             py,
         };
         with_game(view.game_name(), act)
+            .map_err(String::from)
             .and_then(|r| r)
             .map_err(PyValueError::new_err)
     }
@@ -193,7 +194,7 @@ impl AgentHost for PyHost {
             name,
             call,
         };
-        with_game(game, seat).and_then(|r| r)
+        with_game(game, seat).map_err(String::from).and_then(|r| r)
     }
 }
 

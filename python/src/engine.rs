@@ -362,7 +362,7 @@ pub fn build_engine(
         players,
         rules,
     };
-    with_game(name, build).map_err(EngineError::UnknownGame)?
+    with_game(name, build).map_err(|e| EngineError::UnknownGame(e.to_string()))?
 }
 
 /// One seat's view, whatever the game.

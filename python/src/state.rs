@@ -49,7 +49,7 @@ impl PyGame {
         players: usize,
         rules: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
-        let info = game_info(name).map_err(PyValueError::new_err)?;
+        let info = game_info(name).map_err(|e| PyValueError::new_err(e.to_string()))?;
         let variant = variant.unwrap_or(info.variants[0]);
         let rules = rule_map(rules)?;
         let engine = build_engine(name, variant, players, &rules)?;

@@ -195,7 +195,8 @@ impl PyVecEnv {
             threads,
         };
         let make = MakeBatch { engine, config };
-        let batch = with_game(engine.describe().0, make).map_err(PyValueError::new_err)??;
+        let batch = with_game(engine.describe().0, make)
+            .map_err(|e| PyValueError::new_err(e.to_string()))??;
         let size =
             |layout: Vec<bailab::games::observe::Segment>| layout.iter().map(|s| s.len).sum();
         Ok(PyVecEnv {

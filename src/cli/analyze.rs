@@ -75,7 +75,7 @@ fn analyze(game: &str, hand: &str, opts: &AnalyzeOptions) -> Result<Analysis, St
             Ok(G::analyze(self.0, self.1)?)
         }
     }
-    with_game(game, Analyze(hand, opts)).and_then(|a| a)
+    with_game(game, Analyze(hand, opts))?
 }
 
 /// The longest input line `analyze -` reads (a hand or a play is a few hundred bytes).

@@ -5,7 +5,7 @@ use super::args::GameArgs;
 use crate::deal_spec::DealSpec;
 use crate::game::GameId;
 use crate::game::RuleMap;
-use crate::games::kind::{check_players, GameKind};
+use crate::games::kind::{check_players, GameError, GameKind};
 use crate::games::{with_game, GameVisitor};
 use crate::sim::play::{play, play_with_spec, Played};
 
@@ -116,10 +116,13 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
 /// Prints a game played through `with_game` (`bailab play`, `bailab replay`): its JSON record
 /// when `json`, else its readable log; an unknown game or a failed play is the error.
 pub(crate) fn show(
-    played: Result<Result<Played, String>, String>,
+    played: Result<Result<Played, String>, GameError>,
     json: bool,
 ) -> anyhow::Result<()> {
-    let played = played.and_then(|p| p).map_err(anyhow::Error::msg)?;
+    let played = played
+        .map_err(String::from)
+        .and_then(|p| p)
+        .map_err(anyhow::Error::msg)?;
     if json {
         println!("{}", serde_json::to_string(&played.record)?);
     } else {

@@ -169,6 +169,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         json: args.json,
     };
     let text = with_game(&args.game, print)
+        .map_err(String::from)
         .and_then(|r| r)
         .map_err(anyhow::Error::msg)?;
     println!("{text}");

@@ -174,7 +174,7 @@ impl Experiment {
         if self.output.is_none() && !is_plain_name(&self.name) {
             return Err(CheckError::Name(self.name.clone()));
         }
-        let info = game_info(&self.game).map_err(CheckError::Game)?;
+        let info = game_info(&self.game).map_err(|e| CheckError::Game(e.into()))?;
         check_variant(info, self.variant()).map_err(CheckError::Variant)?;
         let (low, high) = info.seats_of(self.variant());
         let seats = |rules: Option<String>| CheckError::Seats {
@@ -213,7 +213,7 @@ impl Experiment {
             &self.game,
             Check((self, runtime), seats_refused.then_some(seats)),
         )
-        .map_err(CheckError::Game)??;
+        .map_err(|e| CheckError::Game(e.into()))??;
         if self.deals == 0 {
             return Err(CheckError::Zero("deals"));
         }
