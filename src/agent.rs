@@ -146,8 +146,8 @@ pub enum AgentError {
     #[error("{0}")]
     Exec(String),
     /// The embedding program's agent could not be built.
-    #[error("{0}")]
-    Host(String),
+    #[error(transparent)]
+    Host(host::HostError),
     /// The agent's own game could not be built for it (an `exec:` agent builds the game played).
     #[error("{0}")]
     Game(String),
@@ -239,7 +239,11 @@ impl Failing {
     }
     /// The choice `ask` gives, unless the agent has failed in this deal; a failure is kept,
     /// naming the agent, the seat and the decision, and answered 0.
-    pub fn answer(&mut self, seat: Seat, ask: impl FnOnce() -> Result<usize, String>) -> usize {
+    pub fn answer<E: std::fmt::Display>(
+        &mut self,
+        seat: Seat,
+        ask: impl FnOnce() -> Result<usize, E>,
+    ) -> usize {
         self.decisions += 1;
         if self.fault.is_some() {
             return 0;
@@ -251,7 +255,7 @@ impl Failing {
         })
     }
     /// Keeps a failure at `moment` (`at the start of a game`), unless one is kept already.
-    pub fn keep(&mut self, seat: Seat, moment: &str, e: String) {
+    pub fn keep(&mut self, seat: Seat, moment: &str, e: impl std::fmt::Display) {
         if self.fault.is_none() {
             let who = &self.who;
             self.fault = Some(format!("{who} at seat {seat}, {moment}, {e}"));

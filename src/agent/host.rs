@@ -14,7 +14,32 @@ pub trait AgentHost: Send + Sync {
     fn has(&self, name: &str) -> bool;
     /// Builds the host's agent `name` for the game named `game`: a `Box<dyn Agent<S>>` of that
     /// game's state type `S`, boxed as [`Any`].
-    fn build(&self, game: &'static str, name: &str) -> Result<Box<dyn Any>, String>;
+    fn build(&self, game: &'static str, name: &str) -> Result<Box<dyn Any>, HostError>;
+}
+
+/// Why the embedding program's agent could not be built.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum HostError {
+    /// The run has no host.
+    #[error("no agent host")]
+    NoHost,
+    /// The host has no agent of that name (`host` names the host: `Python`).
+    #[error("no {host} agent '{name}'")]
+    Unknown {
+        /// The host's language or program.
+        host: &'static str,
+        /// The name asked for.
+        name: String,
+    },
+    /// The host plays another game than the one asked for.
+    #[error("the run's game is another game")]
+    RunsAnotherGame,
+    /// The host built its agent for another game's state.
+    #[error("agent '{name}': the host built it for another game")]
+    BuiltForAnotherGame {
+        /// The agent's name.
+        name: String,
+    },
 }
 
 /// The host of a run, if any. Not part of the study: it is never written into results or
@@ -33,14 +58,14 @@ impl Host {
         game: &'static str,
         name: &str,
     ) -> Result<Box<dyn Agent<S>>, AgentError> {
-        let host = (self.0.as_ref()).ok_or_else(|| AgentError::Host("no agent host".into()))?;
+        let host = (self.0.as_ref()).ok_or(AgentError::Host(HostError::NoHost))?;
         let any = host.build(game, name).map_err(AgentError::Host)?;
         any.downcast::<Box<dyn Agent<S>>>()
             .map(|b| *b)
             .map_err(|_| {
-                AgentError::Host(format!(
-                    "agent '{name}': the host built it for another game"
-                ))
+                AgentError::Host(HostError::BuiltForAnotherGame {
+                    name: name.to_string(),
+                })
             })
     }
 }
