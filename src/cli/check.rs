@@ -204,10 +204,7 @@ impl<R: BufRead> Records<R> {
         let next = item.0;
         self.pending = Some(item);
         let (line, doc) = self.take_doc();
-        (
-            line,
-            doc.map_err(|_| RecordError::CutShortBefore(next)),
-        )
+        (line, doc.map_err(|_| RecordError::CutShortBefore(next)))
     }
 }
 

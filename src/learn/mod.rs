@@ -31,8 +31,8 @@ pub mod samples;
 pub mod search;
 pub(crate) mod selfplay;
 
-use crate::game::RuleMap;
 use crate::agent::AgentError;
+use crate::game::RuleMap;
 use crate::games::kind::{GameError, GameKind};
 use crate::generic_agents::rules::list::{Rule, RuleList};
 use crate::generic_agents::rules::{feature_names, greedy_column, rank_column};

@@ -179,9 +179,7 @@ impl<G: GameKind> Checker<G> {
         end: &G::State,
         agents: &[String],
     ) -> Result<(Outcome, Option<Record>), ContractError> {
-        let outcome = end
-            .outcome()
-            .ok_or_else(|| self.at(Breach::NoOutcome))?;
+        let outcome = end.outcome().ok_or_else(|| self.at(Breach::NoOutcome))?;
         let sum: i64 = outcome.payouts().iter().sum();
         if sum != 0 {
             return Err(ContractError::PayoutSum { sum, outcome });

@@ -5,8 +5,8 @@
 //! wake-ups and nothing more, and an agent that stops reading cannot block bailab.
 
 use super::group;
-use super::PROTOCOL;
 use super::log::{LastLines, LogError, StderrLog};
+use super::PROTOCOL;
 use serde_json::Value;
 use std::io::{Read, Write};
 use std::os::fd::{AsRawFd, RawFd};
@@ -144,11 +144,10 @@ impl Process {
         line.stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
-        let mut child = group::spawn(line)
-            .map_err(|error| ExecError::Start {
-                command: command.join(" "),
-                error,
-            })?;
+        let mut child = group::spawn(line).map_err(|error| ExecError::Start {
+            command: command.join(" "),
+            error,
+        })?;
         log.note(&format!(
             "started `{}` as pid {}",
             command.join(" "),
@@ -207,17 +206,19 @@ impl Process {
     /// of line), and reads one JSON reply, the whole within the time limit. A process that
     /// wrote anything before the message, or more than one line after it, has broken the
     /// protocol (one answer per message that asks for one).
-    pub(crate) fn ask_with(&mut self, write: impl FnOnce(&mut Vec<u8>)) -> Result<Value, ExecError> {
+    pub(crate) fn ask_with(
+        &mut self,
+        write: impl FnOnce(&mut Vec<u8>),
+    ) -> Result<Value, ExecError> {
         let deadline = Instant::now() + self.timeout;
         self.unasked()?;
         self.send(write, deadline)?;
         let end = self.line_end(deadline)?;
         let line = String::from_utf8_lossy(&self.pending[..end]);
-        let reply = serde_json::from_str(&line)
-            .map_err(|error| ExecError::NotJson {
-                error,
-                line: format!("{line:.200}"),
-            });
+        let reply = serde_json::from_str(&line).map_err(|error| ExecError::NotJson {
+            error,
+            line: format!("{line:.200}"),
+        });
         self.pending.drain(..=end);
         let reply = reply?;
         match self.pending.is_empty() {
@@ -254,7 +255,11 @@ impl Process {
     }
 
     /// Writes the message `write` appends, and an end of line, by `deadline`.
-    fn send(&mut self, write: impl FnOnce(&mut Vec<u8>), deadline: Instant) -> Result<(), ExecError> {
+    fn send(
+        &mut self,
+        write: impl FnOnce(&mut Vec<u8>),
+        deadline: Instant,
+    ) -> Result<(), ExecError> {
         self.out.clear();
         write(&mut self.out);
         self.out.push(b'\n');

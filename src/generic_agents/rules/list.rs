@@ -368,9 +368,7 @@ pub(crate) fn parse_cond(text: &str, names: &[&'static str]) -> Result<Cond, Tes
     let mut cond = Cond::default();
     for part in words.split(|w| *w == "and") {
         let test = parse_test(&part.join(" "), names)?;
-        cond.0
-            .try_push(test)
-            .map_err(|_| TestError::TooManyTests)?;
+        cond.0.try_push(test).map_err(|_| TestError::TooManyTests)?;
     }
     Ok(cond)
 }
@@ -399,9 +397,7 @@ fn parse_test(text: &str, names: &[&'static str]) -> Result<Test, TestError> {
         None => (text, Op::Ne),
     };
     if name.contains(char::is_whitespace) {
-        return Err(TestError::NotATest(
-            excerpt(text, EXCERPT_CHARS),
-        ));
+        return Err(TestError::NotATest(excerpt(text, EXCERPT_CHARS)));
     }
     Ok(Test {
         feature: feature_index(name, names)?,
