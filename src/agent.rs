@@ -147,7 +147,7 @@ pub enum AgentError {
     Exec(String),
     /// The embedding program's agent could not be built.
     #[error(transparent)]
-    Host(host::HostError),
+    Host(HostError),
     /// The agent's own game could not be built for it (an `exec:` agent builds the game played).
     #[error("{0}")]
     Game(String),
@@ -158,6 +158,31 @@ pub enum AgentError {
         seat: usize,
         /// What is wrong with its agent.
         error: Box<AgentError>,
+    },
+}
+
+/// Why the embedding program's agent could not be built.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum HostError {
+    /// The run has no host.
+    #[error("no agent host")]
+    NoHost,
+    /// The host has no agent of that name (`host` names the host: `Python`).
+    #[error("no {host} agent '{name}'")]
+    Unknown {
+        /// The host's language or program.
+        host: &'static str,
+        /// The name asked for.
+        name: String,
+    },
+    /// The host plays another game than the one asked for.
+    #[error("the run's game is another game")]
+    RunsAnotherGame,
+    /// The host built its agent for another game's state.
+    #[error("agent '{name}': the host built it for another game")]
+    BuiltForAnotherGame {
+        /// The agent's name.
+        name: String,
     },
 }
 

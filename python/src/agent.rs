@@ -4,8 +4,8 @@
 
 use crate::engine::{python_rng, Engine, EngineError, GameEngine, Seen, SeenBy};
 use crate::state::PyView;
-use bailab::agent::host::{AgentHost, HostError};
-use bailab::agent::{Agent, AgentError, Failing};
+use bailab::agent::host::AgentHost;
+use bailab::agent::{Agent, AgentError, Failing, HostError};
 use bailab::game::{ActionBuffer, GameState, SeatView};
 use bailab::games::kind::GameKind;
 use bailab::games::{with_game, GameVisitor, GAMES};

@@ -2,7 +2,7 @@
 //! name: an experiment may seat them like any agent spec, and every worker thread builds its
 //! own through the host.
 
-use super::{Agent, AgentError};
+use super::{Agent, AgentError, HostError};
 use crate::game::GameState;
 use std::any::Any;
 use std::fmt;
@@ -15,31 +15,6 @@ pub trait AgentHost: Send + Sync {
     /// Builds the host's agent `name` for the game named `game`: a `Box<dyn Agent<S>>` of that
     /// game's state type `S`, boxed as [`Any`].
     fn build(&self, game: &'static str, name: &str) -> Result<Box<dyn Any>, HostError>;
-}
-
-/// Why the embedding program's agent could not be built.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum HostError {
-    /// The run has no host.
-    #[error("no agent host")]
-    NoHost,
-    /// The host has no agent of that name (`host` names the host: `Python`).
-    #[error("no {host} agent '{name}'")]
-    Unknown {
-        /// The host's language or program.
-        host: &'static str,
-        /// The name asked for.
-        name: String,
-    },
-    /// The host plays another game than the one asked for.
-    #[error("the run's game is another game")]
-    RunsAnotherGame,
-    /// The host built its agent for another game's state.
-    #[error("agent '{name}': the host built it for another game")]
-    BuiltForAnotherGame {
-        /// The agent's name.
-        name: String,
-    },
 }
 
 /// The host of a run, if any. Not part of the study: it is never written into results or

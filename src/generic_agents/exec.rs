@@ -191,7 +191,10 @@ impl<G: GameKind> ExecAgent<G> {
         let reply = process.ask(&hello)?;
         match reply.get("protocol").and_then(Value::as_u64) {
             Some(v) if v == u64::from(PROTOCOL) => Ok(process),
-            _ => Err(ExecError::Handshake(reply)),
+            _ => Err(ExecError::Handshake {
+                reply,
+                protocol: PROTOCOL,
+            }),
         }
     }
 

@@ -3,8 +3,8 @@
 //! `resume_run` finishes byte for byte like a run that never failed.
 
 use crate::common;
-use bailab::agent::host::{AgentHost, Host, HostError};
-use bailab::agent::{Agent, AgentError};
+use bailab::agent::host::{AgentHost, Host};
+use bailab::agent::{Agent, AgentError, HostError};
 use bailab::game::GameState;
 use bailab::games::chan::ChanState;
 use bailab::rng::GameRng;

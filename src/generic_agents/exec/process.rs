@@ -6,7 +6,6 @@
 
 use super::group;
 use super::log::{LastLines, LogError, StderrLog};
-use super::PROTOCOL;
 use serde_json::Value;
 use std::io::{Read, Write};
 use std::os::fd::{AsRawFd, RawFd};
@@ -92,8 +91,13 @@ pub(crate) enum ExecError {
         stderr: Vec<String>,
     },
     /// Its handshake reply does not name the protocol this side speaks.
-    #[error("the handshake's reply {0} does not say {{\"protocol\": {PROTOCOL}}}")]
-    Handshake(Value),
+    #[error("the handshake's reply {reply} does not say {{\"protocol\": {protocol}}}")]
+    Handshake {
+        /// The reply.
+        reply: Value,
+        /// The protocol version this side speaks.
+        protocol: u32,
+    },
     /// It chose an action index past the legal actions.
     #[error("answered action {action}, but the seat has {legal} legal actions (0 to {})", legal - 1)]
     NoSuchAction {
