@@ -388,9 +388,10 @@ pub enum DealError {
     /// More cards than a pack.
     #[error("deck: more cards than a pack")]
     OverPack,
-    /// A deck the game does not deal.
+    /// A deck the game does not deal (not a `#[source]`: the text already shows it, and
+    /// `{:#}` would print it twice).
     #[error("deck: {0}")]
-    Deck(#[from] DeckError),
+    Deck(DeckError),
     /// A setup key that is not a setting of the deal.
     #[error(
         "setup: '{key}' is not a setting of a {deal} deal{}",
@@ -425,6 +426,12 @@ pub enum DealError {
     /// A setup value that should name a seat.
     #[error(transparent)]
     Seat(#[from] NotASeat),
+}
+
+impl From<DeckError> for DealError {
+    fn from(e: DeckError) -> Self {
+        DealError::Deck(e)
+    }
 }
 
 /// Why a game does not deal a deck of cards: its size, a card's copies, or the redeal check.
@@ -486,5 +493,21 @@ pub struct NotASeat {
 impl From<NotASeat> for String {
     fn from(e: NotASeat) -> String {
         e.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The CLI prints errors with `{:#}` (the text, then each source's): a refused deck reads
+    /// once, as the message names it.
+    #[test]
+    fn a_refused_deck_reads_once_through_anyhow() {
+        let error = GameError::Deal(DeckError::Redeal.into());
+        assert_eq!(
+            format!("{:#}", anyhow::Error::from(error)),
+            "deck: the deck fails the redeal check of §1.4 step 1"
+        );
     }
 }
