@@ -152,8 +152,7 @@ impl PyAgent {
             seed,
             py,
         };
-        let chosen = with_game(view.game_name(), act)
-            .map_err(|e| EngineError::UnknownGame(e.to_string()))?;
+        let chosen = with_game(view.game_name(), act).map_err(EngineError::from)?;
         Ok(chosen?)
     }
 

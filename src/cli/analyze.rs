@@ -66,19 +66,8 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Why a hand or play cannot be analysed.
-#[derive(Debug, thiserror::Error)]
-enum AnalyzeError {
-    /// A game the registry does not know (the registry's message).
-    #[error("{0}")]
-    UnknownGame(String),
-    /// A hand or play the game's analyser refuses.
-    #[error(transparent)]
-    Game(#[from] GameError),
-}
-
 /// The analysis of `hand` (and `opts.play`) by the game named `game`.
-fn analyze(game: &str, hand: &str, opts: &AnalyzeOptions) -> Result<Analysis, AnalyzeError> {
+fn analyze(game: &str, hand: &str, opts: &AnalyzeOptions) -> Result<Analysis, GameError> {
     struct Analyze<'a>(&'a str, &'a AnalyzeOptions);
     impl GameVisitor for Analyze<'_> {
         type Output = Result<Analysis, GameError>;
@@ -86,9 +75,7 @@ fn analyze(game: &str, hand: &str, opts: &AnalyzeOptions) -> Result<Analysis, An
             G::analyze(self.0, self.1)
         }
     }
-    let analysis = with_game(game, Analyze(hand, opts))
-        .map_err(|e| AnalyzeError::UnknownGame(e.to_string()))?;
-    Ok(analysis?)
+    with_game(game, Analyze(hand, opts))?
 }
 
 /// The longest input line `analyze -` reads (a hand or a play is a few hundred bytes).

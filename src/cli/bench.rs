@@ -376,10 +376,10 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         if args.game.as_deref().is_some_and(|g| g != info.name) {
             continue;
         }
-        with_game(info.name, Bench(&args, cores)).map_err(anyhow::Error::msg)??;
+        with_game(info.name, Bench(&args, cores))??;
     }
     if let Some(g) = &args.game {
-        crate::games::game_info(g).map_err(anyhow::Error::msg)?;
+        crate::games::game_info(g)?;
     }
     Ok(())
 }

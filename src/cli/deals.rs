@@ -96,7 +96,7 @@ fn from_deals(args: &Args) -> anyhow::Result<()> {
         .game
         .clone()
         .unwrap_or_else(|| crate::games::GAMES[0].name.to_string());
-    let info = game_info(&name).map_err(anyhow::Error::msg)?;
+    let info = game_info(&name)?;
     let variant = args
         .variant
         .clone()
@@ -125,7 +125,7 @@ fn from_deals(args: &Args) -> anyhow::Result<()> {
         force: args.force,
         quiet: args.quiet,
     };
-    with_game(&name, visit).map_err(anyhow::Error::msg)?
+    with_game(&name, visit)?
 }
 
 struct Visit<'a> {

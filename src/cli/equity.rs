@@ -211,8 +211,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
             threads,
             output: &output,
         },
-    )
-    .map_err(anyhow::Error::msg)?
+    )?
 }
 
 /// Why the position file or deal specification of `equity` does not give samples for the game.

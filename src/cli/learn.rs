@@ -117,9 +117,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.unwrap_or(0))
         .build()?;
-    let learned = pool
-        .install(|| with_game(&args.game.game, Learn(&cfg, &progress)))
-        .map_err(anyhow::Error::msg)??;
+    let learned = pool.install(|| with_game(&args.game.game, Learn(&cfg, &progress)))??;
     progress.finish();
     write_outputs(guard, &output, &command_line(&args, &cfg), &cfg, &learned)?;
     if !args.quiet {

@@ -166,7 +166,7 @@ impl GameVisitor for Print<'_> {
 
 /// Runs the command.
 pub(crate) fn run(args: Args) -> anyhow::Result<()> {
-    let info = game_info(&args.game).map_err(anyhow::Error::msg)?;
+    let info = game_info(&args.game)?;
     let variant = args.variant.as_deref().unwrap_or(info.variants[0]);
     let (lo, hi) = info.seats;
     let players = args

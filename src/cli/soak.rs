@@ -2,7 +2,7 @@
 //! checked on every game (`docs/soak.md`); prints and writes, per table, the games played, the
 //! faults found and the time taken, and exits non-zero if any game broke a contract.
 
-use crate::games::kind::{GameInfo, GameKind};
+use crate::games::kind::{GameError, GameInfo, GameKind};
 use crate::games::{game_info, with_game, GameVisitor, GAMES};
 use crate::sim::files::soak_csv::{write_soak_csv, SoakRow};
 use crate::sim::run::threads::check_threads;
@@ -65,7 +65,7 @@ pub(crate) struct TableSpec {
 }
 
 /// A table argument that names no table.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[error("table '{table}': {problem}")]
 pub(crate) struct TablesError {
     /// The argument as given.
@@ -75,11 +75,12 @@ pub(crate) struct TablesError {
 }
 
 /// What is wrong with a table argument (see [`TablesError`]).
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
 enum TableProblem {
-    /// A game the registry does not know (the registry's message).
+    /// A game the registry does not know ([`GameError::UnknownGame`], boxed to keep the error
+    /// small).
     #[error("{0}")]
-    UnknownGame(String),
+    UnknownGame(Box<GameError>),
     /// A variant the game does not have.
     #[error("{game} has no variant '{variant}' (it has {known})")]
     NoVariant {
@@ -119,7 +120,7 @@ pub(crate) fn parse_tables(text: &str) -> Result<Vec<TableSpec>, TablesError> {
     let mut parts = text.split('/');
     let game = parts.next().unwrap_or("");
     let info: &'static GameInfo =
-        game_info(game).map_err(|e| fail(TableProblem::UnknownGame(e.to_string())))?;
+        game_info(game).map_err(|e| fail(TableProblem::UnknownGame(e.into())))?;
     let variants: Vec<&'static str> = match parts.next() {
         None | Some("") => info.variants.to_vec(),
         Some(v) => {
@@ -234,8 +235,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
                         opts: &opts,
                     },
                 )
-            })
-            .map_err(anyhow::Error::msg)?
+            })?
             .map_err(|e| anyhow::anyhow!("{}/{}/{}: {e}", t.game, t.variant, t.players))?;
         if let Some(b) = bar {
             b.finish_and_clear();

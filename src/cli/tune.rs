@@ -109,9 +109,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.unwrap_or(0))
         .build()?;
-    let (tuned, table) = pool
-        .install(|| with_game(&args.game.game, Tune(&cfg, &progress)))
-        .map_err(anyhow::Error::msg)??;
+    let (tuned, table) = pool.install(|| with_game(&args.game.game, Tune(&cfg, &progress)))??;
     progress.finish();
     let command = command_line(&args, &cfg);
     write_outputs(guard, &output, &command, &cfg, info.name, table, &tuned)?;

@@ -100,9 +100,9 @@ impl NumberError {
 /// A key of a parsed experiment that its game, agents or SPRT table refuse.
 #[derive(Clone, Debug, PartialEq, Error)]
 pub enum CheckError {
-    /// An unknown game (the games layer's message).
+    /// An unknown game ([`GameError::UnknownGame`], boxed to keep the error small).
     #[error("key 'game': {0}")]
-    Game(String),
+    Game(Box<GameError>),
     /// A variant the game does not have.
     #[error("key 'variant': {0}")]
     Variant(TableError),

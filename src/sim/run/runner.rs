@@ -335,7 +335,7 @@ fn run_plan(plan: Plan<'_>, opts: &RunOptions) -> anyhow::Result<RunReport> {
         }
     }
     let game = plan.exp.game.clone();
-    with_game(&game, Run(plan, opts)).map_err(anyhow::Error::msg)?
+    with_game(&game, Run(plan, opts))?
 }
 
 /// The chunk of deals after `next`: up to the next multiple of `size` (so boundaries are fixed
@@ -789,5 +789,5 @@ pub(crate) fn throughput(
             })
         }
     }
-    with_game(&exp.game, Speed((exp, runtime), threads, deals)).map_err(anyhow::Error::msg)?
+    with_game(&exp.game, Speed((exp, runtime), threads, deals))?
 }
