@@ -149,8 +149,8 @@ pub enum AgentError {
     #[error("{0}")]
     Net(crate::generic_agents::net::NetError),
     /// The embedding program's agent could not be built.
-    #[error("{0}")]
-    Host(String),
+    #[error(transparent)]
+    Host(HostError),
     /// The agent's own game could not be built for it (an `exec:` agent builds the game played).
     #[error("{0}")]
     Game(String),
@@ -161,6 +161,31 @@ pub enum AgentError {
         seat: usize,
         /// What is wrong with its agent.
         error: Box<AgentError>,
+    },
+}
+
+/// Why the embedding program's agent could not be built.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum HostError {
+    /// The run has no host.
+    #[error("no agent host")]
+    NoHost,
+    /// The host has no agent of that name (`host` names the host: `Python`).
+    #[error("no {host} agent '{name}'")]
+    Unknown {
+        /// The host's language or program.
+        host: &'static str,
+        /// The name asked for.
+        name: String,
+    },
+    /// The host plays another game than the one asked for.
+    #[error("the run's game is another game")]
+    RunsAnotherGame,
+    /// The host built its agent for another game's state.
+    #[error("agent '{name}': the host built it for another game")]
+    BuiltForAnotherGame {
+        /// The agent's name.
+        name: String,
     },
 }
 
@@ -242,7 +267,11 @@ impl Failing {
     }
     /// The choice `ask` gives, unless the agent has failed in this deal; a failure is kept,
     /// naming the agent, the seat and the decision, and answered 0.
-    pub fn answer(&mut self, seat: Seat, ask: impl FnOnce() -> Result<usize, String>) -> usize {
+    pub fn answer<E: std::fmt::Display>(
+        &mut self,
+        seat: Seat,
+        ask: impl FnOnce() -> Result<usize, E>,
+    ) -> usize {
         self.decisions += 1;
         if self.fault.is_some() {
             return 0;
@@ -254,7 +283,7 @@ impl Failing {
         })
     }
     /// Keeps a failure at `moment` (`at the start of a game`), unless one is kept already.
-    pub fn keep(&mut self, seat: Seat, moment: &str, e: String) {
+    pub fn keep(&mut self, seat: Seat, moment: &str, e: impl std::fmt::Display) {
         if self.fault.is_none() {
             let who = &self.who;
             self.fault = Some(format!("{who} at seat {seat}, {moment}, {e}"));

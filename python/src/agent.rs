@@ -2,10 +2,10 @@
 //! from Python) and [`CallAgent`] (a Python callable seated at a Rust table, through the run's
 //! [`PyHost`]).
 
-use crate::engine::{python_rng, Engine, GameEngine, Seen, SeenBy};
+use crate::engine::{python_rng, Engine, EngineError, GameEngine, Seen, SeenBy};
 use crate::state::PyView;
 use bailab::agent::host::AgentHost;
-use bailab::agent::{Agent, AgentError, Failing};
+use bailab::agent::{Agent, AgentError, Failing, HostError};
 use bailab::game::{ActionBuffer, GameState, SeatView};
 use bailab::games::kind::GameKind;
 use bailab::games::{with_game, GameVisitor, GAMES};
@@ -39,6 +39,31 @@ impl GameVisitor for Make<'_> {
     }
 }
 
+/// Why `Agent.act` cannot answer a view (`ValueError` in Python, whatever the kind).
+#[derive(Debug, thiserror::Error)]
+enum ActError {
+    /// The view is of another game than the one its engine plays.
+    #[error("a view of another game")]
+    AnotherGame,
+    /// The view's seat has no decision to make.
+    #[error("seat {0} is not the one to decide in this view")]
+    NotToDecide(u8),
+    /// The agent cannot be built for the view's game.
+    #[error(transparent)]
+    Agent(#[from] AgentError),
+}
+
+impl From<ActError> for PyErr {
+    fn from(error: ActError) -> PyErr {
+        match error {
+            ActError::Agent(e) => agent_error(&e),
+            ActError::AnotherGame | ActError::NotToDecide(_) => {
+                PyValueError::new_err(error.to_string())
+            }
+        }
+    }
+}
+
 /// Asks an agent of game `G` (taken from the pool, or built) for the choice of a view.
 struct Act<'a> {
     spec: &'a str,
@@ -49,16 +74,12 @@ struct Act<'a> {
 }
 
 impl GameVisitor for Act<'_> {
-    type Output = Result<usize, String>;
+    type Output = Result<usize, ActError>;
     fn visit<G: GameKind>(self) -> Self::Output {
-        let seen =
-            (self.seen.as_any().downcast_ref::<SeenBy<G>>()).ok_or("a view of another game")?;
+        let seen = (self.seen.as_any().downcast_ref::<SeenBy<G>>()).ok_or(ActError::AnotherGame)?;
         let legal = seen.legal_actions();
         if legal.as_slice().is_empty() {
-            return Err(format!(
-                "seat {} is not the one to decide in this view",
-                seen.seat()
-            ));
+            return Err(ActError::NotToDecide(seen.seat()));
         }
         let lent = self
             .pool
@@ -68,7 +89,7 @@ impl GameVisitor for Act<'_> {
             .and_then(Vec::pop);
         let mut agent = match lent {
             Some(a) => a,
-            None => Make(self.spec).visit::<G>().map_err(|e| e.to_string())?,
+            None => Make(self.spec).visit::<G>()?,
         };
         let boxed = agent
             .downcast_mut::<Box<dyn Agent<G::State>>>()
@@ -131,9 +152,8 @@ impl PyAgent {
             seed,
             py,
         };
-        with_game(view.game_name(), act)
-            .and_then(|r| r)
-            .map_err(PyValueError::new_err)
+        let chosen = with_game(view.game_name(), act).map_err(EngineError::from)?;
+        Ok(chosen?)
     }
 
     /// `agent(view, seed)` is `agent.act(view, seed)`: an `Agent` is a Python agent too.
@@ -182,18 +202,18 @@ impl AgentHost for PyHost {
     fn has(&self, name: &str) -> bool {
         self.agents.contains_key(name)
     }
-    fn build(&self, game: &'static str, name: &str) -> Result<Box<dyn Any>, String> {
-        let call = self
-            .agents
-            .get(name)
-            .ok_or_else(|| format!("no Python agent '{name}'"))?;
+    fn build(&self, game: &'static str, name: &str) -> Result<Box<dyn Any>, HostError> {
+        let call = self.agents.get(name).ok_or_else(|| HostError::Unknown {
+            host: "Python",
+            name: name.to_string(),
+        })?;
         let call = Python::with_gil(|py| call.clone_ref(py));
         let seat = Seat {
             engine: &self.engine,
             name,
             call,
         };
-        with_game(game, seat).and_then(|r| r)
+        with_game(game, seat).expect("a game of the registry")
     }
 }
 
@@ -205,10 +225,10 @@ struct Seat<'a> {
 }
 
 impl GameVisitor for Seat<'_> {
-    type Output = Result<Box<dyn Any>, String>;
+    type Output = Result<Box<dyn Any>, HostError>;
     fn visit<G: GameKind>(self) -> Self::Output {
         let engine = (self.engine.as_any().downcast_ref::<GameEngine<G>>())
-            .ok_or("the run's game is another game")?;
+            .ok_or(HostError::RunsAnotherGame)?;
         let agent: Box<dyn Agent<G::State>> = Box::new(CallAgent {
             game: Arc::clone(&engine.game),
             engine: Arc::clone(self.engine),
@@ -217,6 +237,23 @@ impl GameVisitor for Seat<'_> {
         });
         Ok(Box::new(agent))
     }
+}
+
+/// Why a Python callable failed a decision (the text completes "the Python agent '…' at seat
+/// 0, …").
+#[derive(Debug, thiserror::Error)]
+enum CallError {
+    /// It answered an index past the legal actions.
+    #[error("answered {answer}, but the seat has {legal} legal actions (0 to {})", legal - 1)]
+    NoSuchAction {
+        /// The index it answered.
+        answer: usize,
+        /// How many legal actions the seat has.
+        legal: usize,
+    },
+    /// It raised an exception, or answered something that is not an index.
+    #[error("raised {0}")]
+    Raised(PyErr),
 }
 
 /// A Python callable seated at a Rust table: asked `call(view, seed)` at each decision, it
@@ -236,7 +273,7 @@ impl<G: GameKind + Send + Sync> CallAgent<G> {
         view: &<G::State as GameState>::View<'_>,
         legal: usize,
         seed: u64,
-    ) -> Result<usize, String> {
+    ) -> Result<usize, CallError> {
         let seen = SeenBy {
             game: Arc::clone(&self.game),
             owned: view.owned(),
@@ -247,11 +284,8 @@ impl<G: GameKind + Send + Sync> CallAgent<G> {
         });
         match answer {
             Ok(i) if i < legal => Ok(i),
-            Ok(i) => Err(format!(
-                "answered {i}, but the seat has {legal} legal actions (0 to {})",
-                legal - 1
-            )),
-            Err(e) => Err(format!("raised {e}")),
+            Ok(answer) => Err(CallError::NoSuchAction { answer, legal }),
+            Err(e) => Err(CallError::Raised(e)),
         }
     }
 }

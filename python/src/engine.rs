@@ -66,10 +66,8 @@ pub trait Engine: Send + Sync {
 /// text is the message.
 #[derive(Debug, thiserror::Error)]
 pub enum EngineError {
-    /// A game name the registry does not know (the registry's message).
-    #[error("{0}")]
-    UnknownGame(String),
-    /// A variant, player count, rule option or recorded deck the game refuses.
+    /// A game name the registry does not know, or a variant, player count, rule option or
+    /// recorded deck the game refuses.
     #[error(transparent)]
     Game(#[from] GameError),
     /// A deal specification that does not read as TOML or mixes its layouts.
@@ -362,7 +360,7 @@ pub fn build_engine(
         players,
         rules,
     };
-    with_game(name, build).map_err(EngineError::UnknownGame)?
+    with_game(name, build)?
 }
 
 /// One seat's view, whatever the game.

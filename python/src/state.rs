@@ -6,7 +6,7 @@
 //! A view holds a [`Seen`], the engines' view that owns a copy of the state but reads it as the
 //! seat's view only, so nothing reachable from it reveals another seat's hidden cards.
 
-use crate::engine::{build_engine, Engine, Seen, Table};
+use crate::engine::{build_engine, Engine, EngineError, Seen, Table};
 use crate::json::{from_json, rule_map, to_json};
 use bailab::game::Seat;
 use bailab::games::game_info;
@@ -49,7 +49,7 @@ impl PyGame {
         players: usize,
         rules: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
-        let info = game_info(name).map_err(PyValueError::new_err)?;
+        let info = game_info(name).map_err(EngineError::from)?;
         let variant = variant.unwrap_or(info.variants[0]);
         let rules = rule_map(rules)?;
         let engine = build_engine(name, variant, players, &rules)?;

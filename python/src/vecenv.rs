@@ -9,7 +9,7 @@ mod batch;
 use crate::state::PyGame;
 use bailab::game::Seat;
 use bailab::games::with_game;
-use batch::{Batch, Config, MakeBatch, Report, Rows};
+use batch::{Batch, BatchError, Config, MakeBatch, Report, Rows};
 use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -195,7 +195,7 @@ impl PyVecEnv {
             threads,
         };
         let make = MakeBatch { engine, config };
-        let batch = with_game(engine.describe().0, make).map_err(PyValueError::new_err)??;
+        let batch = with_game(engine.describe().0, make).map_err(BatchError::from)??;
         let size =
             |layout: Vec<bailab::games::observe::Segment>| layout.iter().map(|s| s.len).sum();
         Ok(PyVecEnv {

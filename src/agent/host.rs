@@ -2,7 +2,7 @@
 //! name: an experiment may seat them like any agent spec, and every worker thread builds its
 //! own through the host.
 
-use super::{Agent, AgentError};
+use super::{Agent, AgentError, HostError};
 use crate::game::GameState;
 use std::any::Any;
 use std::fmt;
@@ -14,7 +14,7 @@ pub trait AgentHost: Send + Sync {
     fn has(&self, name: &str) -> bool;
     /// Builds the host's agent `name` for the game named `game`: a `Box<dyn Agent<S>>` of that
     /// game's state type `S`, boxed as [`Any`].
-    fn build(&self, game: &'static str, name: &str) -> Result<Box<dyn Any>, String>;
+    fn build(&self, game: &'static str, name: &str) -> Result<Box<dyn Any>, HostError>;
 }
 
 /// The host of a run, if any. Not part of the study: it is never written into results or
@@ -33,14 +33,14 @@ impl Host {
         game: &'static str,
         name: &str,
     ) -> Result<Box<dyn Agent<S>>, AgentError> {
-        let host = (self.0.as_ref()).ok_or_else(|| AgentError::Host("no agent host".into()))?;
+        let host = (self.0.as_ref()).ok_or(AgentError::Host(HostError::NoHost))?;
         let any = host.build(game, name).map_err(AgentError::Host)?;
         any.downcast::<Box<dyn Agent<S>>>()
             .map(|b| *b)
             .map_err(|_| {
-                AgentError::Host(format!(
-                    "agent '{name}': the host built it for another game"
-                ))
+                AgentError::Host(HostError::BuiltForAnotherGame {
+                    name: name.to_string(),
+                })
             })
     }
 }

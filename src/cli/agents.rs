@@ -41,7 +41,7 @@ fn print_agent(a: &AgentInfo, games: &str) {
 /// Runs the command.
 pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     if let Some(game) = &args.features {
-        return with_game(game, Features).map_err(anyhow::Error::msg);
+        return Ok(with_game(game, Features)?);
     }
     println!("Games (--game, or `game` in an experiment):");
     for g in GAMES {

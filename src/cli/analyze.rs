@@ -1,7 +1,7 @@
 //! `bailab analyze`: the hand analyser of a game, for one hand (or play) or JSON Lines from stdin.
 
 use super::args::GameArgs;
-use crate::games::kind::{Analysis, AnalyzeOptions, GameKind};
+use crate::games::kind::{Analysis, AnalyzeOptions, GameError, GameKind};
 use crate::games::{with_game, GameVisitor};
 use crate::text::{BoundedLines, Line};
 use std::io::Write;
@@ -57,7 +57,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     if hand == "-" || opts.play.as_deref() == Some("-") {
         return analyze_lines(&args.game.game, &hand, &opts);
     }
-    let a = analyze(&args.game.game, &hand, &opts).map_err(anyhow::Error::msg)?;
+    let a = analyze(&args.game.game, &hand, &opts)?;
     if args.json {
         println!("{}", a.json);
     } else {
@@ -67,15 +67,15 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
 }
 
 /// The analysis of `hand` (and `opts.play`) by the game named `game`.
-fn analyze(game: &str, hand: &str, opts: &AnalyzeOptions) -> Result<Analysis, String> {
+fn analyze(game: &str, hand: &str, opts: &AnalyzeOptions) -> Result<Analysis, GameError> {
     struct Analyze<'a>(&'a str, &'a AnalyzeOptions);
     impl GameVisitor for Analyze<'_> {
-        type Output = Result<Analysis, String>;
+        type Output = Result<Analysis, GameError>;
         fn visit<G: GameKind>(self) -> Self::Output {
-            Ok(G::analyze(self.0, self.1)?)
+            G::analyze(self.0, self.1)
         }
     }
-    with_game(game, Analyze(hand, opts)).and_then(|a| a)
+    with_game(game, Analyze(hand, opts))?
 }
 
 /// The longest input line `analyze -` reads (a hand or a play is a few hundred bytes).
@@ -132,6 +132,7 @@ fn analyze_lines(game: &str, hand: &str, opts: &AnalyzeOptions) -> anyhow::Resul
             Ok(a) => a.json,
             Err(e) => {
                 failed += 1;
+                let e = e.to_string();
                 serde_json::json!({"line": i + 1, "input": line, field: line, "error": e})
             }
         };

@@ -20,7 +20,7 @@ impl GameArgs {
     pub(crate) fn variant(&self) -> anyhow::Result<String> {
         let info = self.info();
         let v = self.variant.as_deref().unwrap_or(info.variants[0]);
-        crate::games::kind::check_variant(info, v).map_err(anyhow::Error::msg)?;
+        crate::games::kind::check_variant(info, v)?;
         Ok(v.to_string())
     }
 }

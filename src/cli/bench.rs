@@ -160,7 +160,7 @@ impl GameVisitor for Bench<'_> {
         let info = G::INFO;
         let variant = match &args.variant {
             Some(v) => {
-                crate::games::kind::check_variant(&info, v).map_err(anyhow::Error::msg)?;
+                crate::games::kind::check_variant(&info, v)?;
                 v.as_str()
             }
             None => info.variants[0],
@@ -246,7 +246,7 @@ fn search_rows<G: GameKind>(
     labels: &SearchLabels<'_>,
     row: &dyn Fn(&str, f64, &str, &str),
 ) -> anyhow::Result<()> {
-    let game = G::build(variant, 4, &RuleMap::new()).map_err(anyhow::Error::msg)?;
+    let game = G::build(variant, 4, &RuleMap::new())?;
     let states = decision_states(&game, args.searches);
     let mut reference_ms = None;
     for settings in ISMCTS_BENCH_SETTINGS {
@@ -280,7 +280,7 @@ fn search_rows<G: GameKind>(
 /// The time per decision of each `--agent` at a table of game `G`'s `variant` (four seats), on
 /// one thread over the decisions of greedy games, one row each as it is measured.
 fn agent_rows<G: GameKind>(args: &Args, variant: &str) -> anyhow::Result<()> {
-    let game = G::build(variant, 4, &RuleMap::new()).map_err(anyhow::Error::msg)?;
+    let game = G::build(variant, 4, &RuleMap::new())?;
     let states = decision_states(&game, args.searches);
     let label = |spec: &str| format!("{} {variant} {spec}, 1 thread", G::INFO.name);
     let width = args.agents.iter().map(|a| label(a).chars().count()).max();
@@ -376,10 +376,10 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         if args.game.as_deref().is_some_and(|g| g != info.name) {
             continue;
         }
-        with_game(info.name, Bench(&args, cores)).map_err(anyhow::Error::msg)??;
+        with_game(info.name, Bench(&args, cores))??;
     }
     if let Some(g) = &args.game {
-        crate::games::game_info(g).map_err(anyhow::Error::msg)?;
+        crate::games::game_info(g)?;
     }
     Ok(())
 }

@@ -2,7 +2,7 @@
 //! engine and report `ok` or the first problem, per record.
 
 use crate::record::Record;
-use crate::sim::recorder::check;
+use crate::sim::recorder::{check, CheckError};
 use crate::text::{BoundedLines, Line};
 use std::io::BufRead;
 
@@ -37,7 +37,42 @@ struct Records<R> {
     doc_line: usize,
     depth: Depth,
     /// A record read while a record over several lines was found cut short.
-    pending: Option<(usize, Result<Record, String>)>,
+    pending: Option<(usize, Result<Record, RecordError>)>,
+}
+
+/// Why the text at a place in the file is not a record (or a record that fails its check).
+#[derive(Debug, thiserror::Error)]
+enum RecordError {
+    /// The text is not a record's JSON.
+    #[error("not a record: {0}")]
+    NotARecord(serde_json::Error),
+    /// A record over several lines that the next record cuts off (at this line).
+    #[error("not a record: cut short before line {0}")]
+    CutShortBefore(usize),
+    /// A record over several lines that the end of the file cuts off.
+    #[error("cut short: the file ends inside this record (a write that was cut off?)")]
+    CutShortAtEnd,
+    /// A line longer than a record may be.
+    #[error(
+        "the line is {len} bytes long, over the {} MiB a record may take: refused",
+        MAX_RECORD_BYTES >> 20
+    )]
+    LineTooLong {
+        /// Its length in bytes.
+        len: u64,
+    },
+    /// A record over several lines longer than a record may be.
+    #[error(
+        "a record over several lines from here is over the {} MiB a record may take: refused",
+        MAX_RECORD_BYTES >> 20
+    )]
+    RecordTooLong,
+    /// A line that is not UTF-8.
+    #[error("not UTF-8: {0}")]
+    NotUtf8(std::str::Utf8Error),
+    /// A record the engine does not replay as recorded.
+    #[error("{0}")]
+    Check(CheckError),
 }
 
 /// How deeply nested a JSON text is so far, braces and brackets inside strings aside.
@@ -67,8 +102,8 @@ impl Depth {
 }
 
 /// A record read from JSON, or why it is not one.
-fn parse(text: &str) -> Result<Record, String> {
-    serde_json::from_str(text).map_err(|e| format!("not a record: {e}"))
+fn parse(text: &str) -> Result<Record, RecordError> {
+    serde_json::from_str(text).map_err(RecordError::NotARecord)
 }
 
 impl<R: BufRead> Records<R> {
@@ -83,7 +118,7 @@ impl<R: BufRead> Records<R> {
     }
 
     /// The record started over several lines, read to here (cut short: `parse` says where).
-    fn take_doc(&mut self) -> (usize, Result<Record, String>) {
+    fn take_doc(&mut self) -> (usize, Result<Record, RecordError>) {
         self.depth = Depth::default();
         (self.doc_line, parse(&std::mem::take(&mut self.doc)))
     }
@@ -91,21 +126,21 @@ impl<R: BufRead> Records<R> {
     /// The record in progress when the file ends: one the end cuts off is said to be cut short
     /// (not parsed with the line end this reader added, which JSON reads as a control character
     /// inside a string).
-    fn take_last_doc(&mut self) -> (usize, Result<Record, String>) {
+    fn take_last_doc(&mut self) -> (usize, Result<Record, RecordError>) {
         self.depth = Depth::default();
         let doc = std::mem::take(&mut self.doc);
         let record = serde_json::from_str(doc.trim_end()).map_err(|e| {
             if e.is_eof() {
-                "cut short: the file ends inside this record (a write that was cut off?)".into()
+                RecordError::CutShortAtEnd
             } else {
-                format!("not a record: {e}")
+                RecordError::NotARecord(e)
             }
         });
         (self.doc_line, record)
     }
 
     /// The next record (or why the text there is not one) and the line it starts on.
-    fn next_record(&mut self) -> std::io::Result<Option<(usize, Result<Record, String>)>> {
+    fn next_record(&mut self) -> std::io::Result<Option<(usize, Result<Record, RecordError>)>> {
         if let Some(p) = self.pending.take() {
             return Ok(Some(p));
         }
@@ -115,16 +150,13 @@ impl<R: BufRead> Records<R> {
             };
             let text = match line {
                 Line::TooLong(len) => {
-                    let too_long = Err(format!(
-                        "the line is {len} bytes long, over the {} MiB a record may take: refused",
-                        MAX_RECORD_BYTES >> 20
-                    ));
+                    let too_long = Err(RecordError::LineTooLong { len });
                     return Ok(Some(self.after_doc((n, too_long))));
                 }
                 Line::Text(bytes) => match std::str::from_utf8(bytes) {
                     Ok(t) => t,
                     Err(e) => {
-                        let bad = Err(format!("not UTF-8: {e}"));
+                        let bad = Err(RecordError::NotUtf8(e));
                         return Ok(Some(self.after_doc((n, bad))));
                     }
                 },
@@ -141,7 +173,7 @@ impl<R: BufRead> Records<R> {
                         continue;
                     }
                 }
-                return Ok(Some((n, parsed.map_err(|e| format!("not a record: {e}")))));
+                return Ok(Some((n, parsed.map_err(RecordError::NotARecord))));
             }
             if text.trim_start().starts_with('{') {
                 if let Ok(r) = serde_json::from_str::<Record>(text) {
@@ -156,12 +188,7 @@ impl<R: BufRead> Records<R> {
             if self.doc.len() > MAX_RECORD_BYTES {
                 self.doc.clear();
                 self.depth = Depth::default();
-                let e = format!(
-                    "a record over several lines from here is over the {} MiB a record may take: \
-                     refused",
-                    MAX_RECORD_BYTES >> 20
-                );
-                return Ok(Some((self.doc_line, Err(e))));
+                return Ok(Some((self.doc_line, Err(RecordError::RecordTooLong))));
             }
         }
     }
@@ -169,18 +196,15 @@ impl<R: BufRead> Records<R> {
     /// `item`, after the record over several lines in progress, if any (which it cuts short).
     fn after_doc(
         &mut self,
-        item: (usize, Result<Record, String>),
-    ) -> (usize, Result<Record, String>) {
+        item: (usize, Result<Record, RecordError>),
+    ) -> (usize, Result<Record, RecordError>) {
         if self.doc.is_empty() {
             return item;
         }
         let next = item.0;
         self.pending = Some(item);
         let (line, doc) = self.take_doc();
-        (
-            line,
-            doc.map_err(|_| format!("not a record: cut short before line {next}")),
-        )
+        (line, doc.map_err(|_| RecordError::CutShortBefore(next)))
     }
 }
 
@@ -209,7 +233,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
             },
             Err(_) => format!("record {total} (line {line})"),
         };
-        match rec.and_then(|r| check(&r).map_err(|e| e.to_string())) {
+        match rec.and_then(|r| check(&r).map_err(RecordError::Check)) {
             Ok(()) if !args.quiet => println!("{label}: ok"),
             Ok(()) => {}
             Err(e) => {

@@ -96,13 +96,13 @@ fn from_deals(args: &Args) -> anyhow::Result<()> {
         .game
         .clone()
         .unwrap_or_else(|| crate::games::GAMES[0].name.to_string());
-    let info = game_info(&name).map_err(anyhow::Error::msg)?;
+    let info = game_info(&name)?;
     let variant = args
         .variant
         .clone()
         .unwrap_or_else(|| info.variants[0].to_string());
-    check_variant(info, &variant).map_err(anyhow::Error::msg)?;
-    check_players(info, args.players).map_err(anyhow::Error::msg)?;
+    check_variant(info, &variant)?;
+    check_players(info, args.players)?;
     if args.deals == 0 {
         anyhow::bail!("--deals 0: give at least 1 deal");
     }
@@ -125,7 +125,7 @@ fn from_deals(args: &Args) -> anyhow::Result<()> {
         force: args.force,
         quiet: args.quiet,
     };
-    with_game(&name, visit).map_err(anyhow::Error::msg)?
+    with_game(&name, visit)?
 }
 
 struct Visit<'a> {
@@ -141,7 +141,7 @@ impl GameVisitor for Visit<'_> {
     type Output = anyhow::Result<()>;
     fn visit<G: GameKind>(self) -> anyhow::Result<()> {
         let rules = crate::game::RuleMap::new();
-        let game = G::build(self.variant, self.players, &rules).map_err(anyhow::Error::msg)?;
+        let game = G::build(self.variant, self.players, &rules)?;
         // the game is checked first: a bad player count is named before the output folder
         let out = Outputs::prepare(self.dir, &OUTPUT_FILES, self.force)?;
         let began = Instant::now();

@@ -4,9 +4,9 @@
 //! ([`crate::study::equity`], docs/equity.md).
 
 use super::args::GameArgs;
-use crate::deal_spec::DealSpec;
+use crate::deal_spec::{DealFileError, DealSpec, DealSpecError};
 use crate::game::RuleMap;
-use crate::games::kind::GameKind;
+use crate::games::kind::{GameError, GameKind, TableError};
 use crate::games::{with_game, GameVisitor};
 use crate::sim::files::guard::Outputs;
 use crate::sim::run::threads::check_threads;
@@ -123,7 +123,7 @@ impl GameVisitor for Visit<'_> {
         let a = self.args;
         let (game, source) = source::<G>(a, self.variant, self.text, self.path).map_err(|e| {
             // TOML syntax errors already start with the file and line
-            match e.starts_with(self.path) {
+            match e.to_string().starts_with(self.path) {
                 true => anyhow::anyhow!("{e}"),
                 false => anyhow::anyhow!("{}: {e}", self.path),
             }
@@ -211,8 +211,24 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
             threads,
             output: &output,
         },
-    )
-    .map_err(anyhow::Error::msg)?
+    )?
+}
+
+/// Why the position file or deal specification of `equity` does not give samples for the game.
+#[derive(Debug, thiserror::Error)]
+enum SourceError {
+    /// The position file does not read, or the game cannot be built as asked.
+    #[error(transparent)]
+    Game(#[from] GameError),
+    /// A player count the game does not seat.
+    #[error(transparent)]
+    Table(#[from] TableError),
+    /// The deal specification does not read.
+    #[error(transparent)]
+    DealFile(#[from] DealFileError),
+    /// The deal specification does not fit the game.
+    #[error(transparent)]
+    DealSpec(#[from] DealSpecError),
 }
 
 /// The game played and where the samples come from: the position file (`--view`) or the deal
@@ -222,7 +238,7 @@ fn source<G: GameKind>(
     variant: &str,
     text: &str,
     path: &str,
-) -> Result<(G, Source<G>), String> {
+) -> Result<(G, Source<G>), SourceError> {
     if args.view.is_some() {
         let (game, pos) = G::read_position(variant, text, path)?;
         return Ok((game, Source::View(pos)));

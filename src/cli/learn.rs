@@ -4,7 +4,7 @@
 use super::args::GameArgs;
 use crate::games::kind::GameKind;
 use crate::games::{with_game, GameVisitor};
-use crate::learn::{learn, LearnConfig, Learned, MAX_LEARN_DEALS, MAX_TEACHER_DEALS};
+use crate::learn::{learn, LearnConfig, LearnError, Learned, MAX_LEARN_DEALS, MAX_TEACHER_DEALS};
 use crate::sim::files::guard::{split_file, Outputs};
 use crate::sim::files::schema::LEARN_REPORT_HEADER;
 use std::path::{Path, PathBuf};
@@ -91,7 +91,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     let variant = args.game.variant()?;
     let info = args.game.info();
     let players = args.players.unwrap_or(info.seats.1.min(4));
-    crate::games::kind::check_players(info, players).map_err(anyhow::Error::msg)?;
+    crate::games::kind::check_players(info, players)?;
     check_budgets(&args)?;
     let output = args
         .output
@@ -117,10 +117,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.unwrap_or(0))
         .build()?;
-    let learned = pool
-        .install(|| with_game(&args.game.game, Learn(&cfg, &progress)))
-        .map_err(anyhow::Error::msg)?
-        .map_err(anyhow::Error::msg)?;
+    let learned = pool.install(|| with_game(&args.game.game, Learn(&cfg, &progress)))??;
     progress.finish();
     write_outputs(guard, &output, &command_line(&args, &cfg), &cfg, &learned)?;
     if !args.quiet {
@@ -177,8 +174,8 @@ pub(crate) fn default_output(game: &str, variant: &str) -> PathBuf {
 struct Learn<'a>(&'a LearnConfig, &'a super::progress::PhaseBars);
 
 impl GameVisitor for Learn<'_> {
-    type Output = Result<Learned, String>;
-    fn visit<G: GameKind>(self) -> Result<Learned, String> {
+    type Output = Result<Learned, LearnError>;
+    fn visit<G: GameKind>(self) -> Self::Output {
         learn::<G>(self.0, self.1)
     }
 }

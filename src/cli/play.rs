@@ -5,9 +5,9 @@ use super::args::GameArgs;
 use crate::deal_spec::DealSpec;
 use crate::game::GameId;
 use crate::game::RuleMap;
-use crate::games::kind::{check_players, GameKind};
+use crate::games::kind::{check_players, GameError, GameKind};
 use crate::games::{with_game, GameVisitor};
-use crate::sim::play::{play, play_with_spec, Played};
+use crate::sim::play::{play, play_with_spec, PlayError, Played};
 
 /// Arguments of `bailab play`.
 #[derive(clap::Args, Debug)]
@@ -54,7 +54,7 @@ pub(crate) struct Args {
 /// Runs the command.
 pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     let variant = args.game.variant()?;
-    check_players(args.game.info(), args.players as usize).map_err(anyhow::Error::msg)?;
+    check_players(args.game.info(), args.players as usize)?;
     if args.agents.len() > args.players as usize {
         anyhow::bail!(
             "{} --agent for {} player{}: give at most one per seat (fewer are cycled through \
@@ -90,12 +90,15 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         specs: &'a [String],
     }
     impl GameVisitor for Play<'_> {
-        type Output = Result<Played, String>;
+        type Output = Result<Played, PlayError>;
         fn visit<G: GameKind>(self) -> Self::Output {
             let game = G::build(self.variant, self.players, &RuleMap::new())?;
             match self.deal {
                 Some((file, spec)) => {
-                    let plan = spec.check(&game).map_err(|e| format!("{file}: {e}"))?;
+                    let plan = spec.check(&game).map_err(|error| PlayError::Deal {
+                        file: file.to_string(),
+                        error,
+                    })?;
                     play_with_spec(&game, self.id, &plan, file, self.specs, None)
                 }
                 None => play(&game, self.id, self.deck, self.specs),
@@ -116,10 +119,10 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
 /// Prints a game played through `with_game` (`bailab play`, `bailab replay`): its JSON record
 /// when `json`, else its readable log; an unknown game or a failed play is the error.
 pub(crate) fn show(
-    played: Result<Result<Played, String>, String>,
+    played: Result<Result<Played, PlayError>, GameError>,
     json: bool,
 ) -> anyhow::Result<()> {
-    let played = played.and_then(|p| p).map_err(anyhow::Error::msg)?;
+    let played = played??;
     if json {
         println!("{}", serde_json::to_string(&played.record)?);
     } else {

@@ -6,7 +6,7 @@ use super::run::load;
 use crate::game::GameId;
 use crate::games::kind::GameKind;
 use crate::games::{with_game, GameVisitor};
-use crate::sim::play::{play_in_match, play_with_spec, Played};
+use crate::sim::play::{play_in_match, play_with_spec, PlayError, Played};
 use crate::sim::run::experiment::{Experiment, Runtime};
 use crate::sim::run::runner::deal_plan;
 
@@ -66,7 +66,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     };
     struct Replay<'a>((&'a Experiment, &'a Runtime), GameId, u32, &'a [String]);
     impl GameVisitor for Replay<'_> {
-        type Output = Result<Played, String>;
+        type Output = Result<Played, PlayError>;
         fn visit<G: GameKind>(self) -> Self::Output {
             let Replay((exp, runtime), id, j, specs) = self;
             let base = runtime.project.as_deref();

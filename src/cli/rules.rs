@@ -5,7 +5,7 @@
 //! explained.
 
 use crate::game::RuleMap;
-use crate::games::kind::{GameInfo, GameKind, RuleDoc};
+use crate::games::kind::{GameError, GameInfo, GameKind, RuleDoc};
 use crate::games::{game_info, with_game, GameVisitor};
 
 /// Arguments of `bailab rules`.
@@ -31,16 +31,27 @@ pub(crate) struct Args {
     pub(crate) json: bool,
 }
 
+/// A `--rules` pair that does not read (the pair as given).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum RulePairError {
+    /// No `=` in it.
+    #[error("--rules '{0}': expected KEY=VALUE")]
+    NoEquals(String),
+    /// Nothing before its `=`.
+    #[error("--rules '{0}': the key is empty")]
+    EmptyKey(String),
+}
+
 /// Reads `KEY=VALUE` pairs into a rule map: each value as a TOML value, or a bare string.
-pub(crate) fn parse_rules(pairs: &[String]) -> Result<RuleMap, String> {
+pub(crate) fn parse_rules(pairs: &[String]) -> Result<RuleMap, RulePairError> {
     let mut map = RuleMap::new();
     for pair in pairs {
         let (key, value) = pair
             .split_once('=')
-            .ok_or_else(|| format!("--rules '{pair}': expected KEY=VALUE"))?;
+            .ok_or_else(|| RulePairError::NoEquals(pair.clone()))?;
         let (key, value) = (key.trim(), value.trim());
         if key.is_empty() {
-            return Err(format!("--rules '{pair}': the key is empty"));
+            return Err(RulePairError::EmptyKey(pair.clone()));
         }
         let parsed = toml::from_str::<RuleMap>(&format!("v = {value}"))
             .ok()
@@ -131,8 +142,8 @@ fn reference(info: &GameInfo) -> String {
 }
 
 impl GameVisitor for Print<'_> {
-    type Output = Result<String, String>;
-    fn visit<G: GameKind>(self) -> Result<String, String> {
+    type Output = Result<String, GameError>;
+    fn visit<G: GameKind>(self) -> Self::Output {
         let map = G::rules_in_force(self.variant, self.players, self.rules)?;
         let defaults = G::rules_in_force(self.variant, self.players, &RuleMap::new())?;
         let docs = G::rule_docs();
@@ -149,28 +160,26 @@ impl GameVisitor for Print<'_> {
             "rules": map,
             "options": options,
         });
-        serde_json::to_string_pretty(&out).map_err(|e| e.to_string())
+        Ok(serde_json::to_string_pretty(&out).expect("a JSON value writes"))
     }
 }
 
 /// Runs the command.
 pub(crate) fn run(args: Args) -> anyhow::Result<()> {
-    let info = game_info(&args.game).map_err(anyhow::Error::msg)?;
+    let info = game_info(&args.game)?;
     let variant = args.variant.as_deref().unwrap_or(info.variants[0]);
     let (lo, hi) = info.seats;
     let players = args
         .players
         .unwrap_or(if (lo..=hi).contains(&4) { 4 } else { lo });
-    let rules = parse_rules(&args.rules).map_err(anyhow::Error::msg)?;
+    let rules = parse_rules(&args.rules)?;
     let print = Print {
         variant,
         players,
         rules: &rules,
         json: args.json,
     };
-    let text = with_game(&args.game, print)
-        .and_then(|r| r)
-        .map_err(anyhow::Error::msg)?;
+    let text = with_game(&args.game, print)??;
     println!("{text}");
     Ok(())
 }

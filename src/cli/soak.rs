@@ -2,11 +2,11 @@
 //! checked on every game (`docs/soak.md`); prints and writes, per table, the games played, the
 //! faults found and the time taken, and exits non-zero if any game broke a contract.
 
-use crate::games::kind::{GameInfo, GameKind};
+use crate::games::kind::{GameError, GameInfo, GameKind};
 use crate::games::{game_info, with_game, GameVisitor, GAMES};
 use crate::sim::files::soak_csv::{write_soak_csv, SoakRow};
 use crate::sim::run::threads::check_threads;
-use crate::sim::soak::{rule_sets, soak, SoakOptions, SoakReport, MAX_GAMES};
+use crate::sim::soak::{rule_sets, soak, SoakError, SoakOptions, SoakReport, MAX_GAMES};
 use crate::text::thousands;
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -64,42 +64,94 @@ pub(crate) struct TableSpec {
     pub(crate) players: usize,
 }
 
+/// A table argument that names no table.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("table '{table}': {problem}")]
+pub(crate) struct TablesError {
+    /// The argument as given.
+    table: String,
+    /// What is wrong with it.
+    problem: TableProblem,
+}
+
+/// What is wrong with a table argument (see [`TablesError`]).
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+enum TableProblem {
+    /// A game the registry does not know ([`GameError::UnknownGame`], boxed to keep the error
+    /// small).
+    #[error("{0}")]
+    UnknownGame(Box<GameError>),
+    /// A variant the game does not have.
+    #[error("{game} has no variant '{variant}' (it has {known})")]
+    NoVariant {
+        /// The game.
+        game: &'static str,
+        /// The variant asked for.
+        variant: String,
+        /// The game's variants, comma-separated.
+        known: String,
+    },
+    /// More than three parts.
+    #[error("too many parts (GAME/VARIANT/PLAYERS)")]
+    TooManyParts,
+    /// A players part that is neither a number nor a range (as given).
+    #[error("players '{0}' is not a number or a range such as 2-5")]
+    Players(String),
+    /// Seat counts the variant does not seat.
+    #[error("{game} {variant} seats {lo} to {hi} players")]
+    Seats {
+        /// The game.
+        game: &'static str,
+        /// The variant.
+        variant: &'static str,
+        /// The fewest seats.
+        lo: usize,
+        /// The most seats.
+        hi: usize,
+    },
+}
+
 /// The tables named by `text` (`GAME[/VARIANT[/PLAYERS]]`); errors name the part at fault.
-pub(crate) fn parse_tables(text: &str) -> Result<Vec<TableSpec>, String> {
+pub(crate) fn parse_tables(text: &str) -> Result<Vec<TableSpec>, TablesError> {
+    let fail = |problem| TablesError {
+        table: text.to_string(),
+        problem,
+    };
     let mut parts = text.split('/');
     let game = parts.next().unwrap_or("");
-    let info: &'static GameInfo = game_info(game).map_err(|e| format!("table '{text}': {e}"))?;
+    let info: &'static GameInfo =
+        game_info(game).map_err(|e| fail(TableProblem::UnknownGame(e.into())))?;
     let variants: Vec<&'static str> = match parts.next() {
         None | Some("") => info.variants.to_vec(),
         Some(v) => {
             let found = info.variants.iter().find(|&&x| x == v).ok_or_else(|| {
-                format!(
-                    "table '{text}': {} has no variant '{v}' (it has {})",
-                    info.name,
-                    info.variants.join(", ")
-                )
+                fail(TableProblem::NoVariant {
+                    game: info.name,
+                    variant: v.to_string(),
+                    known: info.variants.join(", "),
+                })
             })?;
             vec![*found]
         }
     };
     let players = parts.next();
     if parts.next().is_some() {
-        return Err(format!(
-            "table '{text}': too many parts (GAME/VARIANT/PLAYERS)"
-        ));
+        return Err(fail(TableProblem::TooManyParts));
     }
     let mut out = Vec::new();
     for variant in variants {
         let (lo, hi) = info.seats_of(variant);
         let (from, to) = match players {
             None | Some("") => (lo, hi),
-            Some(p) => seat_range(p).map_err(|e| format!("table '{text}': {e}"))?,
+            Some(p) => seat_range(p).map_err(fail)?,
         };
         if from < lo || to > hi || from > to {
-            return Err(format!(
-                "table '{text}': {} {variant} seats {lo} to {hi} players",
-                info.name
-            ));
+            return Err(fail(TableProblem::Seats {
+                game: info.name,
+                variant,
+                lo,
+                hi,
+            }));
         }
         out.extend((from..=to).map(|players| TableSpec {
             game: info.name,
@@ -111,11 +163,11 @@ pub(crate) fn parse_tables(text: &str) -> Result<Vec<TableSpec>, String> {
 }
 
 /// `N` or `A-B`.
-fn seat_range(text: &str) -> Result<(usize, usize), String> {
+fn seat_range(text: &str) -> Result<(usize, usize), TableProblem> {
     let number = |t: &str| {
         t.trim()
             .parse::<usize>()
-            .map_err(|_| format!("players '{text}' is not a number or a range such as 2-5"))
+            .map_err(|_| TableProblem::Players(text.to_string()))
     };
     match text.split_once('-') {
         Some((a, b)) => Ok((number(a)?, number(b)?)),
@@ -130,7 +182,7 @@ struct SoakTable<'a> {
 }
 
 impl GameVisitor for SoakTable<'_> {
-    type Output = Result<(SoakReport, usize), String>;
+    type Output = Result<(SoakReport, usize), SoakError>;
     fn visit<G: GameKind>(self) -> Self::Output {
         let (variant, players) = (self.table.variant, self.table.players);
         let report = soak::<G>(variant, players, self.opts)?;
@@ -140,7 +192,7 @@ impl GameVisitor for SoakTable<'_> {
 
 /// Runs the command.
 pub(crate) fn run(args: Args) -> anyhow::Result<()> {
-    let tables = tables(&args.tables).map_err(anyhow::Error::msg)?;
+    let tables = tables(&args.tables)?;
     if args.agents.is_empty() {
         anyhow::bail!("--agent: give at least one agent");
     }
@@ -183,8 +235,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
                         opts: &opts,
                     },
                 )
-            })
-            .map_err(anyhow::Error::msg)?
+            })?
             .map_err(|e| anyhow::anyhow!("{}/{}/{}: {e}", t.game, t.variant, t.players))?;
         if let Some(b) = bar {
             b.finish_and_clear();
@@ -222,7 +273,7 @@ fn soak_row(t: &TableSpec, r: &SoakReport, sets: usize, args: &Args, threads: us
 }
 
 /// Every table named (in order, each once), or every table of every game.
-fn tables(texts: &[String]) -> Result<Vec<TableSpec>, String> {
+fn tables(texts: &[String]) -> Result<Vec<TableSpec>, TablesError> {
     let all: Vec<String> = GAMES.iter().map(|g| g.name.to_string()).collect();
     let texts = if texts.is_empty() { &all[..] } else { texts };
     let mut out: Vec<TableSpec> = Vec::new();

@@ -7,7 +7,7 @@ use crate::games::kind::GameKind;
 use crate::games::{with_game, GameVisitor};
 use crate::sim::files::guard::{split_file, Outputs};
 use crate::sim::files::schema::TUNE_REPORT_HEADER;
-use crate::study::tune::{tune, TuneConfig, Tuned, MAX_CANDIDATES};
+use crate::study::tune::{tune, TuneConfig, TuneError, Tuned, MAX_CANDIDATES};
 use std::path::{Path, PathBuf};
 
 /// Arguments of `bailab tune`.
@@ -109,10 +109,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.unwrap_or(0))
         .build()?;
-    let (tuned, table) = pool
-        .install(|| with_game(&args.game.game, Tune(&cfg, &progress)))
-        .map_err(anyhow::Error::msg)?
-        .map_err(anyhow::Error::msg)?;
+    let (tuned, table) = pool.install(|| with_game(&args.game.game, Tune(&cfg, &progress)))??;
     progress.finish();
     let command = command_line(&args, &cfg);
     write_outputs(guard, &output, &command, &cfg, info.name, table, &tuned)?;
@@ -154,7 +151,7 @@ pub(crate) fn default_output(game: &str, variant: &str) -> PathBuf {
 struct Tune<'a>(&'a TuneConfig, &'a super::progress::PhaseBars);
 
 impl GameVisitor for Tune<'_> {
-    type Output = Result<(Tuned, &'static [Weight]), String>;
+    type Output = Result<(Tuned, &'static [Weight]), TuneError>;
     fn visit<G: GameKind>(self) -> Self::Output {
         Ok((tune::<G>(self.0, self.1)?, G::GREEDY_WEIGHTS))
     }

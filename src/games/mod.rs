@@ -30,7 +30,7 @@ pub(crate) mod rule_table;
 pub mod tienlen;
 pub mod tusac;
 
-use kind::{GameCore, GameInfo, GameKind};
+use kind::{GameCore, GameError, GameInfo, GameKind};
 
 /// Code run for a game chosen by name: [`with_game`] calls `visit::<G>()` with the game's type.
 pub trait GameVisitor {
@@ -47,7 +47,7 @@ macro_rules! registry {
         pub const GAMES: &[GameInfo] = &[$(<$game as GameCore>::INFO),+];
 
         /// Runs `visitor` for the game named `name`.
-        pub fn with_game<V: GameVisitor>(name: &str, visitor: V) -> Result<V::Output, String> {
+        pub fn with_game<V: GameVisitor>(name: &str, visitor: V) -> Result<V::Output, GameError> {
             $(
                 if name == <$game as GameCore>::INFO.name {
                     return Ok(visitor.visit::<$game>());
@@ -61,13 +61,16 @@ macro_rules! registry {
 registry!(tusac::TuSac, tienlen::TienLen, chan::Chan);
 
 /// The error for a game name not in the registry.
-fn unknown_game(name: &str) -> String {
+fn unknown_game(name: &str) -> GameError {
     let known: Vec<&str> = GAMES.iter().map(|g| g.name).collect();
-    format!("unknown game '{name}' (known: {})", known.join(", "))
+    GameError::UnknownGame {
+        name: name.to_string(),
+        known: known.join(", "),
+    }
 }
 
 /// The facts of the game named `name`.
-pub fn game_info(name: &str) -> Result<&'static GameInfo, String> {
+pub fn game_info(name: &str) -> Result<&'static GameInfo, GameError> {
     GAMES
         .iter()
         .find(|g| g.name == name)

@@ -8,6 +8,7 @@
 //! key at fault and reject unknown keys.
 
 use crate::game::{GameState, Seat, SeatView};
+use crate::notation::CardListError;
 use crate::rng::GameRng;
 use std::fmt::Display;
 
@@ -154,6 +155,40 @@ pub enum PositionError {
     Unsupported {
         /// The game's name.
         game: &'static str,
+    },
+    /// No `hand` key.
+    #[error("'hand' is missing: {holds}")]
+    MissingHand {
+        /// What the hand holds, in the game's words (`the seat's cards`).
+        holds: &'static str,
+    },
+    /// A card list that does not read.
+    #[error("'{key}': {error}")]
+    Cards {
+        /// The key (with its table's path).
+        key: String,
+        /// Why the list does not read.
+        error: CardListError,
+    },
+    /// One item of a list of card lists (a set, a meld) that does not read.
+    #[error("'{key}' {item} {index}: {error}")]
+    CardsAt {
+        /// The key (with its table's path).
+        key: String,
+        /// What each item is (`set`, `meld`).
+        item: &'static str,
+        /// The item's 1-based position.
+        index: usize,
+        /// Why its cards do not read.
+        error: CardListError,
+    },
+    /// A `phase` the game does not know.
+    #[error("'phase' = \"{phase}\": write {write}")]
+    Phase {
+        /// The phase given.
+        phase: String,
+        /// The phases the game knows, with what each means.
+        write: &'static str,
     },
     /// What a game's own keys refuse (the message names the key, card or seat).
     #[error("{0}")]

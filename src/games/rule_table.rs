@@ -7,7 +7,7 @@
 //! ([`set`]), with the same error shape for every game: `rules: 'key' = value: what is wrong`.
 
 use crate::game::RuleMap;
-use crate::games::kind::{RuleDoc, RuleError};
+use crate::games::kind::{RuleDoc, RuleError, ValueError};
 use serde_json::Value;
 
 /// One rule option of a game whose options are an `O`.
@@ -21,7 +21,7 @@ pub struct RuleOption<O> {
     /// The value in force, as the rules map writes it.
     pub get: fn(&O) -> Value,
     /// Reads and checks a value and sets it; the error says what is accepted.
-    pub set: fn(&mut O, &Value) -> Result<(), String>,
+    pub set: fn(&mut O, &Value) -> Result<(), ValueError>,
 }
 
 /// The explanation of every row, in table order (a `const`, so a game can keep a `RULE_DOCS`).
@@ -106,25 +106,26 @@ macro_rules! named {
 pub(crate) use named;
 
 /// An integer in `lo..=hi`.
-pub(crate) fn int<T: TryFrom<i64>>(v: &Value, lo: i64, hi: i64) -> Result<T, String> {
+pub(crate) fn int<T: TryFrom<i64>>(v: &Value, lo: i64, hi: i64) -> Result<T, ValueError> {
     v.as_i64()
         .filter(|x| (lo..=hi).contains(x))
         .and_then(|x| T::try_from(x).ok())
-        .ok_or_else(|| format!("expected an integer {lo} to {hi}"))
+        .ok_or(ValueError::Int { lo, hi })
 }
 
 /// `true` or `false`.
-pub(crate) fn flag(v: &Value) -> Result<bool, String> {
-    v.as_bool()
-        .ok_or_else(|| "expected true or false".to_string())
+pub(crate) fn flag(v: &Value) -> Result<bool, ValueError> {
+    v.as_bool().ok_or(ValueError::Flag)
 }
 
 /// One of an enum's names.
-pub(crate) fn pick<T: Named>(v: &Value) -> Result<T, String> {
+pub(crate) fn pick<T: Named>(v: &Value) -> Result<T, ValueError> {
     v.as_str()
         .and_then(|s| T::NAMES.iter().find(|&&(_, n)| n == s))
         .map(|&(x, _)| x)
-        .ok_or_else(|| format!("expected one of {}", T::all_names()))
+        .ok_or_else(|| ValueError::OneOf {
+            names: T::all_names(),
+        })
 }
 
 /// One row of a game's option table: name, section, meaning, then the field of the options

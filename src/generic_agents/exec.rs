@@ -14,7 +14,7 @@ use crate::games::observe::{write_json, Seq, Text};
 use crate::rng::GameRng;
 pub(crate) use group::kill_agents;
 pub use log::{StderrLog, LOG_CAP};
-use process::Process;
+use process::{ExecError, Process};
 use rand::RngCore;
 use serde_json::{json, Value};
 use std::path::PathBuf;
@@ -172,7 +172,7 @@ pub(crate) fn end_message(seat: Seat, outcome: &Outcome) -> Value {
 
 impl<G: GameKind> ExecAgent<G> {
     /// The running process, started (and greeted) if there is none.
-    fn process(&mut self) -> Result<&mut Process, String> {
+    fn process(&mut self) -> Result<&mut Process, ExecError> {
         if self.process.is_none() {
             self.process = Some(self.start()?);
         }
@@ -180,7 +180,7 @@ impl<G: GameKind> ExecAgent<G> {
     }
 
     /// Starts the process and shakes hands with it.
-    fn start(&self) -> Result<Process, String> {
+    fn start(&self) -> Result<Process, ExecError> {
         let (cwd, timeout) = (self.cwd.as_deref(), self.timeout);
         let mut process = Process::start(&self.command, cwd, &self.log, timeout)?;
         let hello = json!({
@@ -191,9 +191,10 @@ impl<G: GameKind> ExecAgent<G> {
         let reply = process.ask(&hello)?;
         match reply.get("protocol").and_then(Value::as_u64) {
             Some(v) if v == u64::from(PROTOCOL) => Ok(process),
-            _ => Err(format!(
-                "the handshake's reply {reply} does not say {{\"protocol\": {PROTOCOL}}}"
-            )),
+            _ => Err(ExecError::Handshake {
+                reply,
+                protocol: PROTOCOL,
+            }),
         }
     }
 
@@ -203,19 +204,18 @@ impl<G: GameKind> ExecAgent<G> {
         view: &<G::State as GameState>::View<'_>,
         legal: &[<G::State as GameState>::Action],
         seed: u64,
-    ) -> Result<usize, String> {
+    ) -> Result<usize, ExecError> {
         self.process()?;
         let process = self.process.as_mut().expect("started");
         let write = |out: &mut Vec<u8>| write_decide_message(&self.game, view, legal, seed, out);
         let reply = process.ask_with(write)?;
         match reply.get("action").and_then(Value::as_u64) {
             Some(i) if (i as usize) < legal.len() => Ok(i as usize),
-            Some(i) => Err(format!(
-                "answered action {i}, but the seat has {} legal actions (0 to {})",
-                legal.len(),
-                legal.len() - 1
-            )),
-            None => Err(format!("answered {reply}, not {{\"action\": INDEX}}")),
+            Some(action) => Err(ExecError::NoSuchAction {
+                action,
+                legal: legal.len(),
+            }),
+            None => Err(ExecError::NoAction(reply)),
         }
     }
 

@@ -31,8 +31,9 @@ pub mod samples;
 pub mod search;
 pub(crate) mod selfplay;
 
+use crate::agent::AgentError;
 use crate::game::RuleMap;
-use crate::games::kind::GameKind;
+use crate::games::kind::{GameError, GameKind};
 use crate::generic_agents::rules::list::{Rule, RuleList};
 use crate::generic_agents::rules::{feature_names, greedy_column, rank_column};
 use crate::input::{read_bytes, TEACHER_CACHE};
@@ -103,6 +104,25 @@ pub struct Learned {
     pub(crate) vs_greedy: Gain,
 }
 
+/// Why a rule list cannot be learned.
+#[derive(Debug, thiserror::Error)]
+pub enum LearnError {
+    /// The game cannot be built as asked.
+    #[error(transparent)]
+    Game(#[from] GameError),
+    /// The teacher's spec cannot be built.
+    #[error(transparent)]
+    Teacher(#[from] AgentError),
+    /// The teacher cache cannot be written.
+    #[error("teacher cache {}: {error}", path.display())]
+    Cache {
+        /// The cache file.
+        path: std::path::PathBuf,
+        /// The system's message.
+        error: std::io::Error,
+    },
+}
+
 /// Reports progress: a phase starts with its length, and ticks.
 pub trait Progress: Sync {
     /// A phase of `len` steps starts.
@@ -112,7 +132,10 @@ pub trait Progress: Sync {
 }
 
 /// Learns a rule list for game `G`.
-pub fn learn<G: GameKind>(cfg: &LearnConfig, progress: &dyn Progress) -> Result<Learned, String> {
+pub fn learn<G: GameKind>(
+    cfg: &LearnConfig,
+    progress: &dyn Progress,
+) -> Result<Learned, LearnError> {
     let game = G::build(&cfg.variant, cfg.players, &RuleMap::new())?;
     let samples = teacher_decisions(&game, cfg, progress)?;
     let mut learner = Learner::<G> {
@@ -149,7 +172,7 @@ fn teacher_decisions<G: GameKind>(
     game: &G,
     cfg: &LearnConfig,
     progress: &dyn Progress,
-) -> Result<samples::Samples, String> {
+) -> Result<samples::Samples, LearnError> {
     let names = feature_names::<G>();
     let file = cfg.teacher_cache.as_ref().map(|dir| {
         let teacher: String = cfg
@@ -184,7 +207,10 @@ fn teacher_decisions<G: GameKind>(
             .and_then(|()| {
                 crate::sim::files::atomic::write_atomic(dir, &name, &samples.to_bytes(&names))
             })
-            .map_err(|e| format!("teacher cache {}: {e}", f.display()))?;
+            .map_err(|error| LearnError::Cache {
+                path: f.clone(),
+                error,
+            })?;
     }
     Ok(samples)
 }

@@ -4,7 +4,7 @@
 
 use crate::agent::features::{FeatureRow, MAX_FEATURES};
 use crate::agent::spec::AgentSpec;
-use crate::agent::Agent;
+use crate::agent::{Agent, AgentError};
 use crate::game::{ActionBuffer, GameId, GameState, MAX_SEATS};
 use crate::games::kind::GameKind;
 use crate::generic_agents::catalogue::{lookup, make_agent, make_ismcts};
@@ -143,7 +143,7 @@ pub fn collect<G: GameKind>(
     seed: u64,
     deals: u64,
     tick: &(dyn Fn() + Sync),
-) -> Result<Samples, String> {
+) -> Result<Samples, AgentError> {
     Teacher::<G::State>::new::<G>(teacher)?;
     let per_deal: Vec<Samples> = (0..deals)
         .into_par_iter()
@@ -173,16 +173,14 @@ enum Teacher<S: GameState> {
 }
 
 impl<S: GameState> Teacher<S> {
-    fn new<G: GameKind<State = S>>(spec: &str) -> Result<Teacher<S>, String> {
-        let parsed = AgentSpec::parse(spec).map_err(|e| e.to_string())?;
+    fn new<G: GameKind<State = S>>(spec: &str) -> Result<Teacher<S>, AgentError> {
+        let parsed = AgentSpec::parse(spec)?;
         if parsed.name == "ismcts" {
-            lookup::<G>(&parsed).map_err(|e| e.to_string())?;
-            let search = make_ismcts::<G>(&parsed).map_err(|e| e.to_string())?;
+            lookup::<G>(&parsed)?;
+            let search = make_ismcts::<G>(&parsed)?;
             return Ok(Teacher::Search(Box::new(search)));
         }
-        Ok(Teacher::Other(
-            make_agent::<G>(spec).map_err(|e| e.to_string())?,
-        ))
+        Ok(Teacher::Other(make_agent::<G>(spec)?))
     }
 
     fn act(&mut self, view: &S::View<'_>, legal: &[S::Action], rng: &mut GameRng) -> usize {

@@ -12,14 +12,70 @@
 //! an outcome whose payouts sum to zero.
 
 use crate::game::{ActionBuffer, GameState, Outcome, SeatView};
-use crate::games::kind::GameKind;
+use crate::games::kind::{CardsError, GameKind};
 use crate::record::Record;
 use crate::rng::{stream_rng, GameRng};
-use crate::sim::recorder::{check, Recorder};
+use crate::sim::recorder::{check, CheckError, Recorder};
 use crate::sim::Step;
 
 /// Decisions after which a game counts as endless.
 pub const MAX_STEPS: usize = 10_000;
+
+/// A contract a game broke.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ContractError {
+    /// A contract broken after some decisions.
+    #[error("after {steps} decisions: {breach}")]
+    At {
+        /// The decisions played when it broke.
+        steps: usize,
+        /// What broke.
+        breach: Breach,
+    },
+    /// No end within the most decisions a game may take (that many).
+    #[error("the game does not end in {0} decisions")]
+    Endless(usize),
+    /// An outcome whose payouts do not sum to zero.
+    #[error("the payouts sum to {sum}, not zero: {outcome:?}")]
+    PayoutSum {
+        /// Their sum.
+        sum: i64,
+        /// The outcome.
+        outcome: Outcome,
+    },
+    /// The record of a deep game does not replay as played.
+    #[error("the game's record does not check: {0}")]
+    Record(CheckError),
+}
+
+/// What broke at a step of a game (see [`ContractError::At`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Breach {
+    /// Cards lost, doubled or misplaced.
+    #[error("{0}")]
+    Cards(CardsError),
+    /// An outcome while a seat is still to move.
+    #[error("an outcome before the end")]
+    EarlyOutcome,
+    /// A seat to move without a legal action.
+    #[error("seat {0} is to move without a legal action")]
+    NoLegalAction(u8),
+    /// The mover's own determinization gives the turn to another seat.
+    #[error("the mover's determinization moves the turn")]
+    MoverTurn,
+    /// The mover's own determinization does not conserve the cards.
+    #[error("the mover's determinization: {0}")]
+    MoverCards(CardsError),
+    /// The mover's own determinization has other legal actions.
+    #[error("the mover's determinization has other legal actions")]
+    MoverActions,
+    /// Another seat's determinization has no seat to move.
+    #[error("seat {0}'s determinization ends the game")]
+    OtherEnds(usize),
+    /// The game stopped with no seat to move and no outcome.
+    #[error("no seat to move and no outcome")]
+    NoOutcome,
+}
 
 type Actions<G> = <<G as crate::game::Game>::State as GameState>::Actions;
 
@@ -65,8 +121,8 @@ impl<G: GameKind> Checker<G> {
     }
 
     /// Checks the state after the deal (`decision` none) or after a decision.
-    pub fn step(&mut self, (state, decision): Step<'_, G::State>) -> Result<(), String> {
-        G::check_cards(state).map_err(|e| self.at(&e.to_string()))?;
+    pub fn step(&mut self, (state, decision): Step<'_, G::State>) -> Result<(), ContractError> {
+        G::check_cards(state).map_err(|e| self.at(Breach::Cards(e)))?;
         if let Some(d) = &mut self.deep {
             d.recorder.observe(state, decision);
         }
@@ -77,13 +133,10 @@ impl<G: GameKind> Checker<G> {
             return Ok(());
         };
         if state.outcome().is_some() {
-            return Err(self.at("an outcome before the end"));
+            return Err(self.at(Breach::EarlyOutcome));
         }
         if self.steps >= self.max_steps {
-            return Err(format!(
-                "the game does not end in {} decisions",
-                self.max_steps
-            ));
+            return Err(ContractError::Endless(self.max_steps));
         }
         if self.deep.is_some() {
             self.determinizations(state, seat)?;
@@ -92,19 +145,19 @@ impl<G: GameKind> Checker<G> {
     }
 
     /// The deep checks of the decision of `seat` in `state`.
-    fn determinizations(&mut self, state: &G::State, seat: u8) -> Result<(), String> {
+    fn determinizations(&mut self, state: &G::State, seat: u8) -> Result<(), ContractError> {
         state.legal_actions(&mut self.actions);
         if self.actions.as_slice().is_empty() {
-            return Err(self.at(&format!("seat {seat} is to move without a legal action")));
+            return Err(self.at(Breach::NoLegalAction(seat)));
         }
         let d = state.view(seat).determinize(&mut self.rng);
         if d.to_move() != Some(seat) {
-            return Err(self.at("the mover's determinization moves the turn"));
+            return Err(self.at(Breach::MoverTurn));
         }
-        G::check_cards(&d).map_err(|e| self.at(&format!("the mover's determinization: {e}")))?;
+        G::check_cards(&d).map_err(|e| self.at(Breach::MoverCards(e)))?;
         d.legal_actions(&mut self.other);
         if self.other.as_slice() != self.actions.as_slice() {
-            return Err(self.at("the mover's determinization has other legal actions"));
+            return Err(self.at(Breach::MoverActions));
         }
         let players = state.seats();
         let x = (seat as usize + 1 + self.steps % (players - 1).max(1)) % players;
@@ -112,7 +165,7 @@ impl<G: GameKind> Checker<G> {
         // (Chắn's ù and chíu, a multi-pack claim window) depends on hidden hands
         let d = state.view(x as u8).determinize(&mut self.rng);
         if d.to_move().is_none() {
-            return Err(self.at(&format!("seat {x}'s determinization ends the game")));
+            return Err(self.at(Breach::OtherEnds(x)));
         }
         Ok(())
     }
@@ -125,19 +178,17 @@ impl<G: GameKind> Checker<G> {
         game: &G,
         end: &G::State,
         agents: &[String],
-    ) -> Result<(Outcome, Option<Record>), String> {
-        let outcome = end
-            .outcome()
-            .ok_or_else(|| self.at("no seat to move and no outcome"))?;
+    ) -> Result<(Outcome, Option<Record>), ContractError> {
+        let outcome = end.outcome().ok_or_else(|| self.at(Breach::NoOutcome))?;
         let sum: i64 = outcome.payouts().iter().sum();
         if sum != 0 {
-            return Err(format!("the payouts sum to {sum}, not zero: {outcome:?}"));
+            return Err(ContractError::PayoutSum { sum, outcome });
         }
         let Some(d) = self.deep.take() else {
             return Ok((outcome, None));
         };
         let record = d.recorder.finish(game, &d.start, end, agents, None);
-        check(&record).map_err(|e| format!("the game's record does not check: {e}"))?;
+        check(&record).map_err(ContractError::Record)?;
         Ok((outcome, Some(record)))
     }
 
@@ -146,8 +197,11 @@ impl<G: GameKind> Checker<G> {
         self.steps
     }
 
-    /// `what`, placed after the decisions played so far.
-    fn at(&self, what: &str) -> String {
-        format!("after {} decisions: {what}", self.steps)
+    /// `breach`, placed after the decisions played so far.
+    fn at(&self, breach: Breach) -> ContractError {
+        ContractError::At {
+            steps: self.steps,
+            breach,
+        }
     }
 }

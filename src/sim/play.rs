@@ -3,15 +3,37 @@
 //! the golden playthroughs check them. The games are played by the one [`DealLoop`].
 
 use super::deal::{DealLoop, Event, Opening, Seating};
-use crate::agent::{take_fault, Agent};
-use crate::deal_spec::DealPlan;
+use crate::agent::{take_fault, Agent, AgentError};
+use crate::deal_spec::{DealPlan, DealSpecError};
 use crate::game::GameId;
 use crate::game::RuleMap;
-use crate::games::kind::{GameKind, GameLog};
+use crate::games::kind::{GameError, GameKind, GameLog};
 use crate::generic_agents::catalogue::{make_agent_with, Setting};
 use crate::record::Record;
 use crate::sim::recorder::Recorder;
 use std::path::Path;
+
+/// Why a game could not be played and shown.
+#[derive(Debug, thiserror::Error)]
+pub enum PlayError {
+    /// The game cannot be built, or its deck given cannot be dealt.
+    #[error(transparent)]
+    Game(#[from] GameError),
+    /// A deal specification (named by its file) that the game refuses.
+    #[error("{file}: {error}")]
+    Deal {
+        /// The specification's file.
+        file: String,
+        /// What the game refuses.
+        error: DealSpecError,
+    },
+    /// An agent spec that cannot be built.
+    #[error(transparent)]
+    Agent(#[from] AgentError),
+    /// An agent that failed during the game (its fault, naming it).
+    #[error("{0}")]
+    Fault(String),
+}
 
 /// One played game as a readable log and as a record.
 pub struct Played {
@@ -28,7 +50,7 @@ pub fn play<G: GameKind>(
     id: GameId,
     deck: Option<&str>,
     specs: &[String],
-) -> Result<Played, String> {
+) -> Result<Played, PlayError> {
     match deck {
         Some(d) => {
             let start = game.deal_recorded(d, &RuleMap::new())?;
@@ -56,7 +78,7 @@ pub(crate) fn play_with_spec<G: GameKind>(
     origin: &str,
     specs: &[String],
     base: Option<&Path>,
-) -> Result<Played, String> {
+) -> Result<Played, PlayError> {
     let note = format!(" (deal {origin}: {})", plan.describe());
     play_match(game, id, Opening::Plan(plan), 0, &note, specs, base)
 }
@@ -70,7 +92,7 @@ pub(crate) fn play_in_match<G: GameKind>(
     j: u32,
     specs: &[String],
     base: Option<&Path>,
-) -> Result<Played, String> {
+) -> Result<Played, PlayError> {
     play_match(game, id, Opening::Seeded, j, "", specs, base)
 }
 
@@ -85,7 +107,7 @@ fn play_match<G: GameKind>(
     note: &str,
     specs: &[String],
     base: Option<&Path>,
-) -> Result<Played, String> {
+) -> Result<Played, PlayError> {
     let rules = game.rules();
     let setting = Setting {
         variant: Some(game.variant()),
@@ -97,8 +119,7 @@ fn play_match<G: GameKind>(
     let mut agents: Vec<Box<dyn Agent<G::State>>> = specs
         .iter()
         .map(|s| make_agent_with::<G>(s, setting))
-        .collect::<Result<_, _>>()
-        .map_err(|e| e.to_string())?;
+        .collect::<Result<_, _>>()?;
     let per_seat: Vec<String> = (0..game.seats())
         .map(|s| specs[s % specs.len()].clone())
         .collect();
@@ -148,7 +169,7 @@ fn play_match<G: GameKind>(
         }
     });
     if let Some(fault) = take_fault(&mut agents) {
-        return Err(fault);
+        return Err(PlayError::Fault(fault));
     }
     Ok(played.expect("game j was played"))
 }

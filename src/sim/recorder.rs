@@ -317,5 +317,5 @@ pub fn check(r: &Record) -> Result<(), CheckError> {
             check_game::<G>(self.0)
         }
     }
-    with_game(&r.game, Check(r)).map_err(whole)?
+    with_game(&r.game, Check(r)).map_err(|e| whole(e.into()))?
 }

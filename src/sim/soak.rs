@@ -9,13 +9,13 @@
 //! `deep_every`-th deal is also checked deeply (determinizations and its record). A fault names
 //! its deal, so that one deal can be played again alone.
 
-use crate::agent::{take_fault, Agent};
+use crate::agent::{take_fault, Agent, AgentError};
 use crate::game::{GameId, RuleMap, MAX_SEATS};
-use crate::games::kind::GameKind;
+use crate::games::kind::{GameError, GameKind};
 use crate::generic_agents::catalogue::{make_agent_with, Setting};
 use crate::sim::deal::seeds::{agent_rngs, seeded_deal};
 use crate::sim::deal::turns::play_out;
-use crate::sim::invariants::{Checker, MAX_STEPS};
+use crate::sim::invariants::{Checker, ContractError, MAX_STEPS};
 use rayon::prelude::*;
 use std::cell::{Cell, RefCell};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -44,6 +44,28 @@ pub struct SoakOptions<'a> {
     pub agents: &'a [String],
     /// Called with the games played each time a worker finishes a chunk of deals.
     pub progress: &'a (dyn Fn(u64) + Sync),
+}
+
+/// Why a table cannot be soaked (before any game).
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum SoakError {
+    /// The variant refuses its own rules or the seat count.
+    #[error(transparent)]
+    Game(#[from] GameError),
+    /// An agent that cannot be built.
+    #[error(transparent)]
+    Agent(#[from] AgentError),
+}
+
+/// What went wrong in one deal outside a panic: an agent's fault or a broken contract.
+#[derive(Debug, thiserror::Error)]
+enum DealFault {
+    /// An agent failed (its fault, naming it).
+    #[error("an agent failed: {0}")]
+    Agent(String),
+    /// A contract the game broke.
+    #[error(transparent)]
+    Contract(#[from] ContractError),
 }
 
 /// One fault: where it happened and what it was.
@@ -92,7 +114,10 @@ impl SoakReport {
 /// The games a soak of `G` in `variant` at `players` seats plays, each with its rule set: the
 /// variant's own (`{}`), then the game's samples the table accepts. The error is the variant's
 /// own refusal.
-pub fn rule_sets<G: GameKind>(variant: &str, players: usize) -> Result<Vec<(String, G)>, String> {
+pub fn rule_sets<G: GameKind>(
+    variant: &str,
+    players: usize,
+) -> Result<Vec<(String, G)>, GameError> {
     let mut games = vec![(
         "{}".to_string(),
         G::build(variant, players, &RuleMap::new())?,
@@ -120,7 +145,7 @@ pub fn soak<G: GameKind>(
     variant: &str,
     players: usize,
     opts: &SoakOptions<'_>,
-) -> Result<SoakReport, String> {
+) -> Result<SoakReport, SoakError> {
     let games = rule_sets::<G>(variant, players)?;
     let table = Table {
         variant,
@@ -148,7 +173,7 @@ pub fn soak<G: GameKind>(
 
 impl<G: GameKind> Table<'_, G> {
     /// One of each agent.
-    fn agents(&self) -> Result<Vec<Box<dyn Agent<G::State>>>, String> {
+    fn agents(&self) -> Result<Vec<Box<dyn Agent<G::State>>>, AgentError> {
         let setting = Setting {
             variant: Some(self.variant),
             ..Setting::default()
@@ -157,8 +182,7 @@ impl<G: GameKind> Table<'_, G> {
             .agents
             .iter()
             .map(|spec| make_agent_with::<G>(spec, setting))
-            .collect::<Result<_, _>>()
-            .map_err(|e| e.to_string())
+            .collect()
     }
 
     /// The rule set and the agent of each seat of `deal`.
@@ -189,7 +213,7 @@ impl<G: GameKind> Table<'_, G> {
                     report.decisions += decisions;
                     continue;
                 }
-                Ok(Err(e)) => e,
+                Ok(Err(e)) => e.to_string(),
                 Err((panic, at)) => panic_message(panic.as_ref(), &at),
             };
             report.fault_count += 1;
@@ -212,7 +236,7 @@ impl<G: GameKind> Table<'_, G> {
         deep: bool,
         agents: &mut [Box<dyn Agent<G::State>>],
         checker: &mut Checker<G>,
-    ) -> Result<u64, String> {
+    ) -> Result<u64, DealFault> {
         let (set, seats) = self.seating(deal);
         let game = &self.games[set].1;
         let mut state = seeded_deal(game, self.opts.seed, deal);
@@ -230,7 +254,7 @@ impl<G: GameKind> Table<'_, G> {
             }
         });
         if let Some(fault) = take_fault(agents) {
-            return Err(format!("an agent failed: {fault}"));
+            return Err(DealFault::Agent(fault));
         }
         let names: Vec<String> = if deep {
             seat_agent
@@ -260,7 +284,7 @@ impl<G: GameKind> Table<'_, G> {
 }
 
 /// A contract broken inside the game loop, carried out of it by a panic.
-struct Broken(String);
+struct Broken(ContractError);
 
 thread_local! {
     /// Whether this thread is inside [`catch_quietly`].
@@ -295,7 +319,7 @@ fn catch_quietly<R>(f: impl FnOnce() -> R) -> Result<R, (Box<dyn std::any::Any +
 /// The message of a caught panic that happened `at`: a broken contract's own, or the panic's.
 fn panic_message(panic: &(dyn std::any::Any + Send), at: &str) -> String {
     let text = if let Some(Broken(e)) = panic.downcast_ref::<Broken>() {
-        return e.clone();
+        return e.to_string();
     } else if let Some(s) = panic.downcast_ref::<String>() {
         s.clone()
     } else if let Some(s) = panic.downcast_ref::<&str>() {
@@ -320,9 +344,13 @@ mod tests {
             "{message}"
         );
         assert!(message.ends_with(": boom 7"), "{message}");
-        let broken = catch_quietly(|| -> () { std::panic::panic_any(Broken("cards lost".into())) });
+        let lost = ContractError::Endless(5);
+        let broken = catch_quietly(|| -> () { std::panic::panic_any(Broken(lost)) });
         let (panic, at) = broken.expect_err("it panicked");
-        assert_eq!(panic_message(panic.as_ref(), &at), "cards lost");
+        assert_eq!(
+            panic_message(panic.as_ref(), &at),
+            "the game does not end in 5 decisions"
+        );
         assert_eq!(catch_quietly(|| 5).ok(), Some(5));
     }
 }

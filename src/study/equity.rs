@@ -379,7 +379,7 @@ fn play_block<G: GameKind>(
                 match played {
                     Ok(true) => sums.add(&payouts, &wins),
                     Ok(false) => sums.skipped += 1,
-                    Err(e) => anyhow::bail!(e),
+                    Err(e) => return Err(e.into()),
                 }
             }
             progress.advance(to - from);
@@ -410,6 +410,26 @@ struct Sample {
     seat: Seat,
 }
 
+/// A specified deal that presents another decision than the first deal's: another seat to
+/// move, or other legal actions.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "deal {index} presents another decision ({}): equity needs the deciding seat's view fixed, \
+     so give its whole hand in the deal specification",
+    match to_move {
+        Some(s) if s != seat => format!("seat {s} is to move, not seat {seat}"),
+        _ => format!("seat {seat}'s legal actions differ from the first deal's"),
+    }
+)]
+pub struct OtherDecision {
+    /// The deal's index.
+    index: u64,
+    /// The deciding seat of the first deal.
+    seat: Seat,
+    /// The seat to move in this deal.
+    to_move: Option<Seat>,
+}
+
 /// One sample: one deal of the hidden cards, every action played out on it with the same
 /// agents' streams. Writes the seat's payout and win per action. Allocation-free. `Ok(false)`
 /// when a specified deal ends before the decision (skipped); an error when it presents another
@@ -421,7 +441,7 @@ fn play_sample<G: GameKind>(
     sample: Sample,
     payouts: &mut [i64],
     wins: &mut [bool],
-) -> Result<bool, String> {
+) -> Result<bool, OtherDecision> {
     let Sample { seed, index, seat } = sample;
     let base = source.sample(seed, index);
     if base.to_move().is_none() {
@@ -438,14 +458,11 @@ fn play_sample<G: GameKind>(
             matches!(source, Source::Deal { .. }),
             "a determinization changed the seat's legal actions (a bug in the game's position)"
         );
-        let what = match base.to_move() {
-            Some(s) if s != seat => format!("seat {s} is to move, not seat {seat}"),
-            _ => format!("seat {seat}'s legal actions differ from the first deal's"),
-        };
-        return Err(format!(
-            "deal {index} presents another decision ({what}): equity needs the deciding seat's \
-             view fixed, so give its whole hand in the deal specification"
-        ));
+        return Err(OtherDecision {
+            index,
+            seat,
+            to_move: base.to_move(),
+        });
     }
     let seat_agent: [usize; crate::MAX_SEATS] = std::array::from_fn(|s| s % agents.len());
     let id = GameId {

@@ -22,7 +22,7 @@
 use crate::agent::greedy::{Weight, Weights};
 use crate::agent::spec::AgentSpec;
 use crate::agent::{take_fault, Agent, AgentError};
-use crate::games::kind::GameKind;
+use crate::games::kind::{GameError, GameKind};
 use crate::generic_agents::catalogue::{lookup, make_agent_with, Setting};
 use crate::learn::selfplay::Gain;
 use crate::learn::Progress;
@@ -161,6 +161,51 @@ pub fn sample(table: &[Weight], n: usize, seed: u64, base: Weights, out: &mut Ve
     }
 }
 
+/// Why a tuning cannot start or go on.
+#[derive(Debug, thiserror::Error)]
+pub enum TuneError {
+    /// The game's greedy has no weights (the game's name).
+    #[error("{0}'s greedy has no weights to tune")]
+    NoWeights(&'static str),
+    /// Opponent specs that do not fill the other seats.
+    #[error(
+        "{given} opponent spec(s) for {players} seats: give one (for every other seat) or {}",
+        players - 1
+    )]
+    Opponents {
+        /// The opponent specs given.
+        given: usize,
+        /// The seats at the table.
+        players: usize,
+    },
+    /// The game cannot be built as asked.
+    #[error(transparent)]
+    Game(#[from] GameError),
+    /// `--start` weights that do not read.
+    #[error("--start: {0}")]
+    Start(AgentError),
+    /// `--include` weights that do not read.
+    #[error("--include: {0}")]
+    Include(AgentError),
+    /// Only the default weights to race.
+    #[error(
+        "nothing to race: --start and --include give only the default weights and --candidates \
+         is 0; give --candidates N (N ≥ 1) or other weights"
+    )]
+    NothingToRace,
+    /// An agent of the race that cannot be built.
+    #[error(transparent)]
+    Agent(#[from] AgentError),
+    /// An agent that failed in a deal (its fault, naming it).
+    #[error("deal {deal}: {fault}")]
+    Fault {
+        /// The deal.
+        deal: u64,
+        /// The agent's fault.
+        fault: String,
+    },
+}
+
 /// The weights of `text` for game `G`: a weight file path or `name=value,...`, the rest at
 /// their defaults. Errors name the weight or the file's line.
 pub(crate) fn weights_of<G: GameKind>(text: &str) -> Result<Weights, AgentError> {
@@ -171,18 +216,18 @@ pub(crate) fn weights_of<G: GameKind>(text: &str) -> Result<Weights, AgentError>
 
 /// The candidates: the default, the start (if another), the included ones, then `n` sampled
 /// around the start.
-fn candidates<G: GameKind>(cfg: &TuneConfig) -> Result<Vec<Weights>, String> {
+fn candidates<G: GameKind>(cfg: &TuneConfig) -> Result<Vec<Weights>, TuneError> {
     let table = G::GREEDY_WEIGHTS;
     let default = Weights::defaults(table);
     let base = match &cfg.start {
-        Some(text) => weights_of::<G>(text).map_err(|e| format!("--start: {e}"))?,
+        Some(text) => weights_of::<G>(text).map_err(TuneError::Start)?,
         None => default,
     };
     let mut out = vec![default];
     for w in std::iter::once(Ok(base)).chain(
         cfg.include
             .iter()
-            .map(|t| weights_of::<G>(t).map_err(|e| format!("--include: {e}"))),
+            .map(|t| weights_of::<G>(t).map_err(TuneError::Include)),
     ) {
         let w = w?;
         if !out.contains(&w) {
@@ -202,7 +247,7 @@ pub fn payouts<G: GameKind>(
     seed: u64,
     deals: std::ops::Range<u64>,
     progress: &dyn Progress,
-) -> Result<Vec<i64>, String> {
+) -> Result<Vec<i64>, TuneError> {
     let n = game.seats();
     let rules = game.rules();
     let setting = Setting {
@@ -216,7 +261,7 @@ pub fn payouts<G: GameKind>(
             .map(|s| make_agent_with::<G>(s, setting))
             .collect()
     };
-    build().map_err(|e| e.to_string())?;
+    build()?;
     deals
         .into_par_iter()
         .map_init(
@@ -229,7 +274,7 @@ pub fn payouts<G: GameKind>(
                 });
                 progress.tick();
                 match take_fault(agents) {
-                    Some(fault) => Err(format!("deal {d}: {fault}")),
+                    Some(fault) => Err(TuneError::Fault { deal: d, fault }),
                     None => Ok(total),
                 }
             },
@@ -238,32 +283,26 @@ pub fn payouts<G: GameKind>(
 }
 
 /// The game and the candidate weights of a tuning, once its settings are checked.
-fn setup<G: GameKind>(cfg: &TuneConfig) -> Result<(G, Vec<Weights>), String> {
+fn setup<G: GameKind>(cfg: &TuneConfig) -> Result<(G, Vec<Weights>), TuneError> {
     if G::GREEDY_WEIGHTS.is_empty() {
-        return Err(format!("{}'s greedy has no weights to tune", G::INFO.name));
+        return Err(TuneError::NoWeights(G::INFO.name));
     }
     if cfg.opponents.len() + 1 != cfg.players {
-        return Err(format!(
-            "{} opponent spec(s) for {} seats: give one (for every other seat) or {}",
-            cfg.opponents.len(),
-            cfg.players,
-            cfg.players - 1
-        ));
+        return Err(TuneError::Opponents {
+            given: cfg.opponents.len(),
+            players: cfg.players,
+        });
     }
     let game = G::build(&cfg.variant, cfg.players, &Default::default())?;
     let candidates = candidates::<G>(cfg)?;
     if candidates.len() < 2 {
-        return Err(
-            "nothing to race: --start and --include give only the default weights and \
-                    --candidates is 0; give --candidates N (N ≥ 1) or other weights"
-                .into(),
-        );
+        return Err(TuneError::NothingToRace);
     }
     Ok((game, candidates))
 }
 
 /// Tunes game `G`'s greedy (see the module documentation).
-pub fn tune<G: GameKind>(cfg: &TuneConfig, progress: &dyn Progress) -> Result<Tuned, String> {
+pub fn tune<G: GameKind>(cfg: &TuneConfig, progress: &dyn Progress) -> Result<Tuned, TuneError> {
     let table = G::GREEDY_WEIGHTS;
     let (game, candidates) = setup::<G>(cfg)?;
     let specs: Vec<String> = candidates.iter().map(|w| spec_of(table, w)).collect();

@@ -4,7 +4,7 @@
 
 use crate::common;
 use bailab::agent::host::{AgentHost, Host};
-use bailab::agent::{Agent, AgentError};
+use bailab::agent::{Agent, AgentError, HostError};
 use bailab::game::GameState;
 use bailab::games::chan::ChanState;
 use bailab::rng::GameRng;
@@ -49,7 +49,7 @@ impl AgentHost for OneAgent {
     fn has(&self, name: &str) -> bool {
         name == "mine"
     }
-    fn build(&self, game: &'static str, _name: &str) -> Result<Box<dyn Any>, String> {
+    fn build(&self, game: &'static str, _name: &str) -> Result<Box<dyn Any>, HostError> {
         assert_eq!(game, "chan");
         let agent: Box<dyn Agent<ChanState>> = Box::new(Picky {
             fail_at_decision: self.0,

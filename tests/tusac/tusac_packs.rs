@@ -188,7 +188,10 @@ fn redeal_check_reads_lacks_both_section_1_4_step_1() {
     );
     let d = format!("{live} gH");
     assert!(!game.deck_is_live(&full(&[&d, dead])), "neither");
-    let err = game.deal_deck(&full(&[&d, dead]), 0).unwrap_err();
+    let err = game
+        .deal_deck(&full(&[&d, dead]), 0)
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("redeal"), "{err}");
     assert!(game.deal_deck(&full(&[&k, triple]), 0).is_ok());
     // dealing from the RNG redeals until every seat passes, and counts the redeals

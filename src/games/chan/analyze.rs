@@ -7,6 +7,7 @@ use super::decompose::{decompose, win_shape, Decomposition};
 use super::hand::Hand;
 use super::options::Options;
 use super::score::{score, Score, WinFacts};
+use crate::games::kind::AnalysisError;
 use serde_json::{json, Value};
 
 /// Most cards a hand holds (the first player's 20).
@@ -46,19 +47,26 @@ pub struct Analysis {
 /// Analyses a whole hand in notation (19 cards, or the first player's 20); `seen` lists cards
 /// visible elsewhere, used for the unseen counts of the winning cards. Errors name the token and
 /// its position, or the number of cards.
-pub fn analyze(hand_text: &str, seen_text: &str, o: &Options) -> Result<Analysis, String> {
-    let cards = parse_cards(hand_text).map_err(|e| format!("hand: {e}"))?;
+pub fn analyze(hand_text: &str, seen_text: &str, o: &Options) -> Result<Analysis, AnalysisError> {
+    let cards = parse_cards(hand_text).map_err(|error| AnalysisError::Cards {
+        what: "hand",
+        error,
+    })?;
     check_size(cards.len())?;
     let hand = Hand::of(&cards);
-    let seen = parse_cards(seen_text).map_err(|e| format!("seen: {e}"))?;
+    let seen = parse_cards(seen_text).map_err(|error| AnalysisError::Cards {
+        what: "seen",
+        error,
+    })?;
     let mut visible = hand;
     for (i, &c) in seen.iter().enumerate() {
         visible.add(c);
         if visible.count(c) > COPIES {
-            return Err(format!(
-                "seen: card {} '{c}': the hand and the seen cards hold more than {COPIES} {c}",
-                i + 1
-            ));
+            return Err(AnalysisError::SeenCopies {
+                position: i + 1,
+                card: c.to_string(),
+                copies: COPIES,
+            });
         }
     }
     Ok(analyze_hand(hand, &visible, o))
@@ -66,14 +74,14 @@ pub fn analyze(hand_text: &str, seen_text: &str, o: &Options) -> Result<Analysis
 
 /// The analyser reads whole hands only: 19 cards, or 20 (the first player's before his first
 /// discard, §2.4); any other count is an error naming it.
-fn check_size(n: usize) -> Result<(), String> {
+fn check_size(n: usize) -> Result<(), AnalysisError> {
     match n {
-        0 => Err("hand: empty; give 19 or 20 cards, e.g. \"2v 2v 3n 3s ...\"".into()),
+        0 => Err(AnalysisError::Empty {
+            what: "hand",
+            hint: "empty; give 19 or 20 cards, e.g. \"2v 2v 3n 3s ...\"",
+        }),
         n if n == MAX_HAND || n == MAX_HAND - 1 => Ok(()),
-        n => Err(format!(
-            "hand: {n} cards, but the Chắn analyser takes a whole hand: 19 cards, or 20 for the \
-             first player before his first discard"
-        )),
+        cards => Err(AnalysisError::NotWhole { cards }),
     }
 }
 

@@ -18,34 +18,32 @@ use crate::deal_spec::{DealLayout, DealSpecError, PartialDeals};
 use crate::game::Game;
 use crate::game::RuleMap;
 use crate::games::kind::{
-    cards_conserved, check_variant, rules_with_players, Analysis, AnalyzeOptions, Analyzer,
-    BenchRow, CardsError, DealMeasures, Features, GameCore, GameError, GameInfo, RecordSetup,
-    Records, RuleDoc, SoakChecks,
+    cards_conserved, check_variant, rules_with_players, Analysis, AnalysisError, AnalyzeOptions,
+    Analyzer, BenchRow, CardsError, DealError, DealMeasures, Features, GameCore, GameError,
+    GameInfo, RecordSetup, Records, RuleDoc, SoakChecks,
 };
 use crate::record::RecordEvent;
 use crate::rng::{stream_rng, DEAL_STREAM};
 
 /// Reads a deck: the 100 cards (4 of each identity) in §2.4's dealing order. Errors name the
 /// card at fault.
-pub(super) fn parse_deck(text: &str) -> Result<[Card; DECK_SIZE], String> {
-    let cards = parse_cards(text).map_err(|e| format!("deck: {e}"))?;
+pub(super) fn parse_deck(text: &str) -> Result<[Card; DECK_SIZE], DealError> {
+    let cards = parse_cards(text).map_err(DealError::Cards)?;
     if cards.len() != DECK_SIZE {
         let h = Hand::of(&cards);
         let missing = Card::all().find(|&c| h.count(c) < COPIES);
-        return Err(format!(
-            "deck: {} cards, a deck has {DECK_SIZE}{}",
-            cards.len(),
-            missing.map_or(String::new(), |c| format!(
-                "; the first missing card is {c}"
-            ))
-        ));
+        return Err(DealError::Size {
+            cards: cards.len(),
+            size: DECK_SIZE,
+            missing: missing.map(|c| c.to_string()),
+        });
     }
     Ok(cards.try_into().expect("100 cards"))
 }
 
 /// The setup of a deal from a record's `setup` keys: `first` (default 0) and `prev_winner`
 /// (default none).
-fn setup_of(map: &RuleMap, players: u8) -> Result<Setup, String> {
+fn setup_of(map: &RuleMap, players: u8) -> Result<Setup, DealError> {
     let mut setup = Setup::default();
     for (k, v) in map {
         let seat = || crate::games::kind::setup_seat(k, v, players);
@@ -53,7 +51,13 @@ fn setup_of(map: &RuleMap, players: u8) -> Result<Setup, String> {
             "first" => setup.first = seat()?,
             "prev_winner" if v.is_null() => setup.prev_winner = None,
             "prev_winner" => setup.prev_winner = Some(seat()?),
-            _ => return Err(format!("setup: '{k}' is not a setting of a chan deal")),
+            _ => {
+                return Err(DealError::UnknownSetup {
+                    key: k.clone(),
+                    deal: "chan".to_string(),
+                    known: None,
+                })
+            }
         }
     }
     Ok(setup)
@@ -117,8 +121,8 @@ impl Records for Chan {
     }
 
     fn deal_recorded(&self, deck: &str, setup: &RuleMap) -> Result<ChanState, GameError> {
-        let setup = setup_of(setup, self.options().players).map_err(GameError::Deal)?;
-        let deck = parse_deck(deck).map_err(GameError::Deal)?;
+        let setup = setup_of(setup, self.options().players)?;
+        let deck = parse_deck(deck)?;
         Ok(self.deal_deck(&deck, setup))
     }
 
@@ -156,7 +160,8 @@ impl PartialDeals for Chan {
     }
 
     fn deal_order(&self, order: &[u16], setup: &RuleMap) -> Result<ChanState, DealSpecError> {
-        let setup = setup_of(setup, self.options().players).map_err(DealSpecError::Game)?;
+        let setup = setup_of(setup, self.options().players)
+            .map_err(|e| DealSpecError::Game(e.to_string()))?;
         super::deal_spec::deal_order(self, order, setup)
     }
 }
@@ -187,13 +192,13 @@ impl Analyzer for Chan {
     fn analyze(hand: &str, opts: &AnalyzeOptions) -> Result<Analysis, GameError> {
         check_variant(&Self::INFO, &opts.variant)?;
         if opts.play.is_some() || opts.against.is_some() {
-            return Err(GameError::Analysis(
-                "--play and --against are for games with plays (tienlen); a chan \
-                        analysis takes a hand (19 or 20 cards) and --seen"
-                    .into(),
-            ));
+            return Err(AnalysisError::NoPlays {
+                game: Self::INFO.name,
+                takes: "a hand (19 or 20 cards) and --seen",
+            }
+            .into());
         }
-        let a = analyze(hand, &opts.seen, &Options::default_for(4)).map_err(GameError::Analysis)?;
+        let a = analyze(hand, &opts.seen, &Options::default_for(4))?;
         Ok(Analysis {
             json: a.to_json(),
             text: a.to_text(),

@@ -3,7 +3,7 @@
 
 use crate::game::RuleMap;
 use crate::games::kind::RuleDoc;
-use crate::games::kind::RuleError;
+use crate::games::kind::{RuleError, ValueError};
 use crate::games::rule_table::{self, int, named, rule_option, RuleOption};
 use serde_json::Value;
 
@@ -142,11 +142,11 @@ named!(ChanDiscardRule: SecondCardOnly, Strict);
 named!(ThapThanhRule: SumAllPoints, SumPointsOfColourFactors);
 
 /// `players`: 2 to 5.
-fn players(v: &Value) -> Result<u8, String> {
+fn players(v: &Value) -> Result<u8, ValueError> {
     v.as_u64()
         .filter(|p| (2..=5).contains(p))
         .map(|p| p as u8)
-        .ok_or_else(|| "Chắn seats 2 to 5 players (§2.1)".to_string())
+        .ok_or(ValueError::Expected("Chắn seats 2 to 5 players (§2.1)"))
 }
 
 /// A `[points, dịch]` pair as the rules map writes it.
@@ -155,31 +155,34 @@ fn pair_value((p, d): (u32, u32)) -> Value {
 }
 
 /// A `[points, dịch]` pair, two integers 0 to 1000.
-fn pair(v: &Value) -> Result<(u32, u32), String> {
+fn pair(v: &Value) -> Result<(u32, u32), ValueError> {
     let a = v.as_array().filter(|a| a.len() == 2);
     let nums = a.and_then(|a| Some((a[0].as_u64()?, a[1].as_u64()?)));
     nums.filter(|&(p, d)| p <= 1000 && d <= 1000)
         .map(|(p, d)| (p as u32, d as u32))
-        .ok_or_else(|| "expected [points, dich], two integers 0 to 1000".to_string())
+        .ok_or(ValueError::Expected(
+            "expected [points, dich], two integers 0 to 1000",
+        ))
 }
 
 /// `stake`: a positive integer up to 1000000.
-fn stake(v: &Value) -> Result<u32, String> {
+fn stake(v: &Value) -> Result<u32, ValueError> {
     match int(v, 0, 1_000_000)? {
-        0 => Err("the stake must be positive".to_string()),
+        0 => Err(ValueError::Expected("the stake must be positive")),
         x => Ok(x),
     }
 }
 
 /// `extra_factors` (§9 v2: "not required of engines; under-specified"): only `[]`.
-fn extra_factors(v: &Value) -> Result<(), String> {
+fn extra_factors(v: &Value) -> Result<(), ValueError> {
     match v.as_array() {
         Some(a) if a.is_empty() => Ok(()),
-        Some(_) => Err(
+        Some(_) => Err(ValueError::Expected(
             "extra factors (DiaU, BachThuChi, ChiuU, UBon, PhaThien) are not \
-                        implemented (§9 v2: under-specified); only [] is accepted"
-                .to_string(),
-        ),
-        None => Err("expected a list (only [] is accepted)".to_string()),
+             implemented (§9 v2: under-specified); only [] is accepted",
+        )),
+        None => Err(ValueError::Expected(
+            "expected a list (only [] is accepted)",
+        )),
     }
 }

@@ -47,8 +47,8 @@ pub fn read(
     let (n, me) = (common.players, common.seat);
     let game = Chan::build(variant, n, &RuleMap::new())?;
     let mut seen = CopyCount::<IDENTITIES>::new(4);
-    let hand = cards(&mut keys, "hand", &mut seen)?.ok_or_else(|| {
-        PositionError::Game("'hand' is missing: the seat's concealed cards".into())
+    let hand = cards(&mut keys, "hand", &mut seen)?.ok_or(PositionError::MissingHand {
+        holds: "the seat's concealed cards",
     })?;
     let dead = cards(&mut keys, "dead", &mut seen)?.unwrap_or_default();
     let live_card = cards(&mut keys, "live", &mut seen)?;
@@ -210,7 +210,10 @@ fn cards(
     let Some(text) = keys.str(key)? else {
         return Ok(None);
     };
-    let list = parse_cards(text).map_err(|e| PositionError::Game(format!("'{name}': {e}")))?;
+    let list = parse_cards(text).map_err(|error| PositionError::Cards {
+        key: name.to_string(),
+        error,
+    })?;
     for c in &list {
         seen.add(c.index(), &c.to_string(), &name)?;
     }
@@ -221,7 +224,10 @@ fn cards(
 fn history(keys: &mut Keys<'_>, key: &'static str) -> Result<Vec<Card>, PositionError> {
     let name = keys.name(key);
     match keys.str(key)? {
-        Some(t) => parse_cards(t).map_err(|e| PositionError::Game(format!("'{name}': {e}"))),
+        Some(t) => parse_cards(t).map_err(|error| PositionError::Cards {
+            key: name.to_string(),
+            error,
+        }),
         None => Ok(Vec::new()),
     }
 }
@@ -250,8 +256,12 @@ fn read_seat(
         )));
     }
     for (i, text) in melds.iter().enumerate() {
-        let list = parse_cards(text)
-            .map_err(|e| PositionError::Game(format!("'{name}' meld {}: {e}", i + 1)))?;
+        let list = parse_cards(text).map_err(|error| PositionError::CardsAt {
+            key: name.to_string(),
+            item: "meld",
+            index: i + 1,
+            error,
+        })?;
         let meld = meld_of(&list).ok_or_else(|| {
             PositionError::Game(format!(
                 "'{name}' meld {} [{text}] is not a meld: a Chắn (two identical cards), a Cạ \
@@ -422,8 +432,9 @@ fn phase_of(phase: &str, via: Via, rel: Option<Seat>, me: Seat) -> Result<Phase,
                  the decision is not seat {me}'s"
         ))),
         ("u", _) => Ok(Phase::UWindow { seat: me, resume }),
-        (other, _) => Err(PositionError::Game(format!(
-            "'phase' = \"{other}\": write \"discard\", \"turn\", \"drawn\" or \"u\""
-        ))),
+        (other, _) => Err(PositionError::Phase {
+            phase: other.to_string(),
+            write: "\"discard\", \"turn\", \"drawn\" or \"u\"",
+        }),
     }
 }

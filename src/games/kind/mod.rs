@@ -24,13 +24,15 @@ pub mod records;
 pub mod soak;
 
 pub use analyzer::{Analysis, AnalyzeOptions, Analyzer, BenchRow};
-pub use error::{GameError, RuleError, TableError};
+pub use error::{
+    AnalysisError, DealError, DeckError, GameError, NotASeat, RuleError, TableError, ValueError,
+};
 pub use features::Features;
 pub use game_core::{
     check_players, check_variant, rules_with_players, GameCore, GameInfo, GameLog, RuleDoc,
 };
 pub use measures::{DealMeasures, MeasureInfo, Per, NOT_APPLICABLE, NOT_MEASURED};
-pub use records::{setup_seat, NotASeat, RecordSetup, Records};
+pub use records::{setup_seat, RecordSetup, Records};
 pub use soak::{cards_conserved, CardsError, SoakChecks};
 
 use crate::deal_spec::PartialDeals;

@@ -1,7 +1,7 @@
 //! The record capability: how a dealt game is written into a record and dealt again from one,
 //! and which engine events are moves made by a rule.
 
-use super::error::GameError;
+use super::error::{GameError, NotASeat};
 use crate::game::{Game, GameState, RuleMap, Seat};
 use crate::record::RecordEvent;
 
@@ -25,24 +25,6 @@ pub trait Records: Game {
     fn deal_recorded(&self, deck: &str, setup: &RuleMap) -> Result<Self::State, GameError>;
     /// The record event of a move the engine applied by a rule, if `event` is one.
     fn forced_event(event: &<Self::State as GameState>::Event) -> Option<RecordEvent>;
-}
-
-/// A record's `setup` key that should name a seat and does not.
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
-#[error("setup: '{key}' = {value} is not a seat of {players}")]
-pub struct NotASeat {
-    /// The setup key (`first`, `dealer`).
-    pub key: String,
-    /// Its value.
-    pub value: serde_json::Value,
-    /// The seats at the table.
-    pub players: u8,
-}
-
-impl From<NotASeat> for String {
-    fn from(e: NotASeat) -> String {
-        e.to_string()
-    }
 }
 
 /// The seat a record's `setup` key `key` names (`value`), at a table of `players`.

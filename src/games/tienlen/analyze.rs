@@ -7,18 +7,21 @@ use super::card_set::Cards;
 use super::combo::{beats, chat_value, classify, is_chat, thoi, toi_trang, Combo, ComboType};
 use super::options::Options;
 use super::split::{Split, Splitter};
+use crate::games::kind::AnalysisError;
 use serde_json::{json, Value};
 
 /// Cards a hand holds at most (§2.3).
 pub(crate) const MAX_HAND: usize = 13;
 
 /// Reads a set of cards for `what` (`hand`, `play`, `against`): errors name the card at fault.
-fn read(text: &str, what: &str) -> Result<Cards, String> {
-    let cards: Vec<Card> = parse_cards(text).map_err(|e| format!("{what}: {e}"))?;
+fn read(text: &str, what: &'static str) -> Result<Cards, AnalysisError> {
+    let cards: Vec<Card> =
+        parse_cards(text).map_err(|error| AnalysisError::Cards { what, error })?;
     if cards.is_empty() {
-        return Err(format!(
-            "{what}: no cards; write them as e.g. \"3s 4d Th 2h\""
-        ));
+        return Err(AnalysisError::Empty {
+            what,
+            hint: "no cards; write them as e.g. \"3s 4d Th 2h\"",
+        });
     }
     Ok(cards.into_iter().collect())
 }
@@ -47,13 +50,14 @@ fn cuoc(half: u32) -> f64 {
 }
 
 /// Analyses a hand: the best split, hàng, heo, thối and tới trắng.
-pub(crate) fn analyze_hand(text: &str, o: &Options) -> Result<(Value, String), String> {
+pub(crate) fn analyze_hand(text: &str, o: &Options) -> Result<(Value, String), AnalysisError> {
     let hand = read(text, "hand")?;
     if hand.len() as usize > MAX_HAND {
-        return Err(format!(
-            "hand: {} cards, but a hand holds at most {MAX_HAND}",
-            hand.len()
-        ));
+        return Err(AnalysisError::TooMany {
+            cards: hand.len() as usize,
+            max: MAX_HAND,
+            variant: None,
+        });
     }
     let mut split = Split::new();
     Splitter::default().split(hand, &mut split);
@@ -125,12 +129,14 @@ pub(crate) fn analyze_play(
     play: &str,
     against: Option<&str>,
     o: &Options,
-) -> Result<(Value, String), String> {
+) -> Result<(Value, String), AnalysisError> {
     let a = read(play, "play")?;
     if let Some(h) = hand.filter(|h| !h.trim().is_empty()) {
         let h = read(h, "hand")?;
         if let Some(c) = a.minus(h).lowest() {
-            return Err(format!("play: {c} is not in the hand"));
+            return Err(AnalysisError::NotInHand {
+                card: c.to_string(),
+            });
         }
     }
     let ca = classify(a);
@@ -140,7 +146,9 @@ pub(crate) fn analyze_play(
     if let Some(b_text) = against {
         let b = read(b_text, "against")?;
         if let Some(c) = a.inter(b).lowest() {
-            return Err(format!("against: {c} is also in the play"));
+            return Err(AnalysisError::InPlay {
+                card: c.to_string(),
+            });
         }
         let cb = classify(b);
         let beats_ab = matches!((ca, cb), (Some(x), Some(y)) if beats(&x, &y, o));

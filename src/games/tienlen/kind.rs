@@ -19,33 +19,31 @@ use crate::deal_spec::{DealLayout, DealSpecError, PartialDeals};
 use crate::game::Game;
 use crate::game::RuleMap;
 use crate::games::kind::{
-    cards_conserved, check_variant, rules_with_players, Analysis, AnalyzeOptions, Analyzer,
-    BenchRow, CardsError, DealMeasures, Features, GameCore, GameError, GameInfo, RecordSetup,
-    Records, RuleDoc, SoakChecks,
+    cards_conserved, check_variant, rules_with_players, Analysis, AnalysisError, AnalyzeOptions,
+    Analyzer, BenchRow, CardsError, DealError, DealMeasures, Features, GameCore, GameError,
+    GameInfo, RecordSetup, Records, RuleDoc, SoakChecks,
 };
 use crate::record::RecordEvent;
 use crate::rng::{stream_rng, DEAL_STREAM};
 
 /// Reads a deck: the 52 cards once each, in §2.3's dealing order. Errors name the card at fault.
-pub(super) fn parse_deck(text: &str) -> Result<[Card; DECK_SIZE], String> {
-    let cards = parse_cards(text).map_err(|e| format!("deck: {e}"))?;
+pub(super) fn parse_deck(text: &str) -> Result<[Card; DECK_SIZE], DealError> {
+    let cards = parse_cards(text).map_err(DealError::Cards)?;
     if cards.len() != DECK_SIZE {
         let given: Cards = cards.iter().copied().collect();
         let missing = Cards::ALL.minus(given).lowest();
-        return Err(format!(
-            "deck: {} cards, a deck has {DECK_SIZE}{}",
-            cards.len(),
-            missing.map_or(String::new(), |c| format!(
-                "; the first missing card is {c}"
-            ))
-        ));
+        return Err(DealError::Size {
+            cards: cards.len(),
+            size: DECK_SIZE,
+            missing: missing.map(|c| c.to_string()),
+        });
     }
     Ok(cards.try_into().expect("52 cards"))
 }
 
 /// The setup of a deal from a record's `setup` keys: `dealer` (default 0), `initial` (default
 /// true) and, for a normal game, `leader`.
-fn setup_of(map: &RuleMap, players: u8) -> Result<Setup, String> {
+fn setup_of(map: &RuleMap, players: u8) -> Result<Setup, DealError> {
     let mut setup = Setup::FIRST;
     for (k, v) in map {
         let seat = || crate::games::kind::setup_seat(k, v, players);
@@ -53,11 +51,18 @@ fn setup_of(map: &RuleMap, players: u8) -> Result<Setup, String> {
             "dealer" => setup.dealer = seat()?,
             "leader" => setup.leader = Some(seat()?),
             "initial" => {
-                setup.initial = v
-                    .as_bool()
-                    .ok_or_else(|| format!("setup: 'initial' = {v}: expected true or false"))?
+                setup.initial = v.as_bool().ok_or_else(|| DealError::SetupFlag {
+                    key: "initial",
+                    value: v.clone(),
+                })?
             }
-            _ => return Err(format!("setup: '{k}' is not a setting of a tienlen deal")),
+            _ => {
+                return Err(DealError::UnknownSetup {
+                    key: k.clone(),
+                    deal: "tienlen".to_string(),
+                    known: None,
+                })
+            }
         }
     }
     Ok(setup)
@@ -122,8 +127,8 @@ impl Records for TienLen {
     }
 
     fn deal_recorded(&self, deck: &str, setup: &RuleMap) -> Result<TienLenState, GameError> {
-        let setup = setup_of(setup, self.options().players).map_err(GameError::Deal)?;
-        let deck = parse_deck(deck).map_err(GameError::Deal)?;
+        let setup = setup_of(setup, self.options().players)?;
+        let deck = parse_deck(deck)?;
         Ok(self.deal_deck(&deck, setup))
     }
 
@@ -161,7 +166,8 @@ impl PartialDeals for TienLen {
     }
 
     fn deal_order(&self, order: &[u16], setup: &RuleMap) -> Result<TienLenState, DealSpecError> {
-        let setup = setup_of(setup, self.options().players).map_err(DealSpecError::Game)?;
+        let setup = setup_of(setup, self.options().players)
+            .map_err(|e| DealSpecError::Game(e.to_string()))?;
         super::deal_spec::deal_order(self, order, setup)
     }
 }
@@ -184,15 +190,15 @@ impl Analyzer for TienLen {
     fn analyze(hand: &str, opts: &AnalyzeOptions) -> Result<Analysis, GameError> {
         check_variant(&Self::INFO, &opts.variant)?;
         if !opts.seen.trim().is_empty() {
-            return Err(GameError::Analysis(
-                "--seen is not an option of a tienlen analysis".into(),
-            ));
+            return Err(AnalysisError::NoSeen {
+                game: Self::INFO.name,
+            }
+            .into());
         }
         let o = Options::default_for(4);
         let (json, text) = match &opts.play {
-            Some(play) => analyze_play(Some(hand), play, opts.against.as_deref(), &o)
-                .map_err(GameError::Analysis)?,
-            None => analyze_hand(hand, &o).map_err(GameError::Analysis)?,
+            Some(play) => analyze_play(Some(hand), play, opts.against.as_deref(), &o)?,
+            None => analyze_hand(hand, &o)?,
         };
         Ok(Analysis { json, text })
     }

@@ -6,7 +6,7 @@ use super::toi_trang::{ToiTrang, ToiTrangSet};
 use crate::fixed::CopyVec;
 use crate::game::RuleMap;
 use crate::games::kind::RuleDoc;
-use crate::games::kind::RuleError;
+use crate::games::kind::{RuleError, ValueError};
 use crate::games::rule_table::{self, rule_option, RuleOption};
 use serde_json::{Map, Value};
 
@@ -264,45 +264,51 @@ fn cuoc_value(half: u32) -> Value {
 }
 
 /// An amount in cược, as half-cược.
-fn cuoc(v: &Value) -> Result<u32, String> {
-    cuoc_of(v).ok_or_else(|| "expected an amount in cược, a multiple of 0.5 ≥ 0".to_string())
+fn cuoc(v: &Value) -> Result<u32, ValueError> {
+    cuoc_of(v).ok_or(ValueError::Expected(
+        "expected an amount in cược, a multiple of 0.5 ≥ 0",
+    ))
 }
 
 /// `players`: 2, 3 or 4.
-fn players(v: &Value) -> Result<u8, String> {
+fn players(v: &Value) -> Result<u8, ValueError> {
     v.as_u64()
         .and_then(|p| u8::try_from(p).ok())
         .filter(|p| (2..=4).contains(p))
-        .ok_or_else(|| "must be 2, 3 or 4".to_string())
+        .ok_or(ValueError::Expected("must be 2, 3 or 4"))
 }
 
 /// `quad_chops` by name.
-fn quad_chops(v: &Value) -> Result<QuadChops, String> {
+fn quad_chops(v: &Value) -> Result<QuadChops, ValueError> {
     match v.as_str() {
         Some("SingleAndPair") => Ok(QuadChops::SingleAndPair),
         Some("PairOnly") => Ok(QuadChops::PairOnly),
         Some("SingleOnly") => Ok(QuadChops::SingleOnly),
-        _ => Err("expected \"SingleAndPair\", \"PairOnly\" or \"SingleOnly\"".to_string()),
+        _ => Err(ValueError::Expected(
+            "expected \"SingleAndPair\", \"PairOnly\" or \"SingleOnly\"",
+        )),
     }
 }
 
 /// `oot_chop_min_pairs`: 4, 5, or `"none"` (any case) or `null` for none.
-fn oot_chop_min_pairs(v: &Value) -> Result<Option<u8>, String> {
+fn oot_chop_min_pairs(v: &Value) -> Result<Option<u8>, ValueError> {
     match v {
         Value::Null => Ok(None),
         Value::String(s) if s.eq_ignore_ascii_case("none") => Ok(None),
         _ => match v.as_u64() {
             Some(4) => Ok(Some(4)),
             Some(5) => Ok(Some(5)),
-            _ => Err("expected 4, 5 or \"none\"".to_string()),
+            _ => Err(ValueError::Expected("expected 4, 5 or \"none\"")),
         },
     }
 }
 
 /// `huong_sai`: its only value.
-fn huong_sai(v: &Value) -> Result<HuongSai, String> {
+fn huong_sai(v: &Value) -> Result<HuongSai, ValueError> {
     if v.as_str() != Some("NextActiveAfterFinisher") {
-        return Err("only \"NextActiveAfterFinisher\" exists".to_string());
+        return Err(ValueError::Expected(
+            "only \"NextActiveAfterFinisher\" exists",
+        ));
     }
     Ok(HuongSai::NextActiveAfterFinisher)
 }
@@ -313,14 +319,16 @@ fn toi_trang_value(set: ToiTrangSet) -> Value {
 }
 
 /// `toi_trang_lists`: a list of condition ids.
-fn toi_trang_lists(v: &Value) -> Result<ToiTrangSet, String> {
-    let items = v.as_array().ok_or("expected a list of condition ids")?;
+fn toi_trang_lists(v: &Value) -> Result<ToiTrangSet, ValueError> {
+    let items = v
+        .as_array()
+        .ok_or(ValueError::Expected("expected a list of condition ids"))?;
     let mut set = ToiTrangSet::EMPTY;
     for item in items {
         let t = item
             .as_str()
             .and_then(ToiTrang::from_id)
-            .ok_or_else(|| format!("{item} is not a tới trắng id (§5.1)"))?;
+            .ok_or_else(|| ValueError::NotToiTrang { item: item.clone() })?;
         set = set.with(t);
     }
     Ok(set)
@@ -341,14 +349,14 @@ fn place_stakes_value(per_n: &[StakeList; 3]) -> Value {
 }
 
 /// `place_stakes`: the lists given replace those table sizes' lists, one table size at a time.
-fn place_stakes(o: &mut Options, v: &Value) -> Result<(), String> {
-    let per_n = v
-        .as_object()
-        .ok_or("expected {\"N\": [[payer, payee, cược], ...]}")?;
+fn place_stakes(o: &mut Options, v: &Value) -> Result<(), ValueError> {
+    let per_n = v.as_object().ok_or(ValueError::Expected(
+        "expected {\"N\": [[payer, payee, cược], ...]}",
+    ))?;
     for (n, rows) in per_n {
         let n: usize = match n.parse() {
             Ok(n @ 2..=4) => n,
-            _ => return Err(format!("'{n}' is not a table size 2, 3 or 4")),
+            _ => return Err(ValueError::TableSize { size: n.clone() }),
         };
         o.place_stakes[n - 2] = stake_list(rows)?;
     }
@@ -356,12 +364,12 @@ fn place_stakes(o: &mut Options, v: &Value) -> Result<(), String> {
 }
 
 /// One table size's `[[payer, payee, cược], ...]`.
-fn stake_list(rows: &Value) -> Result<StakeList, String> {
-    let rows = rows
-        .as_array()
-        .ok_or("expected a list of [payer, payee, cược]")?;
+fn stake_list(rows: &Value) -> Result<StakeList, ValueError> {
+    let rows = rows.as_array().ok_or(ValueError::Expected(
+        "expected a list of [payer, payee, cược]",
+    ))?;
     if rows.len() > MAX_STAKES {
-        return Err(format!("at most {MAX_STAKES} transfers"));
+        return Err(ValueError::TooManyTransfers { max: MAX_STAKES });
     }
     let mut list = StakeList::default();
     for row in rows {
@@ -376,7 +384,7 @@ fn stake_list(rows: &Value) -> Result<StakeList, String> {
                 payee,
                 amount,
             }),
-            _ => return Err(format!("{row} is not [payer place, payee place, cược]")),
+            _ => return Err(ValueError::NotStake { row: row.clone() }),
         }
     }
     Ok(list)

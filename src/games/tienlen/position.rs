@@ -32,8 +32,9 @@ pub fn read(
     let (n, me) = (common.players, common.seat);
     let game = TienLen::build(variant, n, &RuleMap::new())?;
     let mut seen = (Cards::EMPTY, CopyCount::<DECK_SIZE>::new(1));
-    let hand = cards(&mut keys, "hand", &mut seen)?
-        .ok_or_else(|| PositionError::Game("'hand' is missing: the seat's cards".into()))?;
+    let hand = cards(&mut keys, "hand", &mut seen)?.ok_or(PositionError::MissingHand {
+        holds: "the seat's cards",
+    })?;
     let top = cards(&mut keys, "top", &mut seen)?;
     let owner = keys.seat("top_owner", n)?;
     let passed = keys.seats("passed", n)?;
@@ -134,8 +135,10 @@ fn cards(
     let Some(text) = keys.str(key)? else {
         return Ok(None);
     };
-    let list: Vec<Card> =
-        parse_cards(text).map_err(|e| PositionError::Game(format!("'{name}': {e}")))?;
+    let list: Vec<Card> = parse_cards(text).map_err(|error| PositionError::Cards {
+        key: name.to_string(),
+        error,
+    })?;
     for c in &list {
         seen.1.add(usize::from(c.key()), &c.to_string(), &name)?;
         seen.0 = seen.0.with(*c);
@@ -175,9 +178,10 @@ fn decision(
             )))
         }
         ("respond", Some(_)) => Ok(Phase::Respond(me)),
-        (other, _) => Err(PositionError::Game(format!(
-            "'phase' = \"{other}\": write \"lead\" or \"respond\""
-        ))),
+        (other, _) => Err(PositionError::Phase {
+            phase: other.to_string(),
+            write: "\"lead\" or \"respond\"",
+        }),
     }
 }
 

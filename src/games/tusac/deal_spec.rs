@@ -83,7 +83,7 @@ pub(crate) fn deal_order(
             let pack = g.fresh_deck();
             let deck: [Card; MAX_DECK] = reordered(&pack[..len], order)?;
             Ok(g.deal_deck(&deck[..len], order_seed(order))
-                .map_err(DealSpecError::Game)?
+                .map_err(|e| DealSpecError::Game(e.to_string()))?
                 .into())
         }
     }

@@ -18,8 +18,9 @@ use crate::deal_spec::{DealLayout, DealSpecError, PartialDeals};
 use crate::game::Game;
 use crate::game::RuleMap;
 use crate::games::kind::{
-    cards_conserved, Analysis, AnalyzeOptions, Analyzer, BenchRow, CardsError, DealMeasures,
-    Features, GameCore, GameError, GameInfo, RecordSetup, Records, RuleDoc, SoakChecks,
+    cards_conserved, Analysis, AnalysisError, AnalyzeOptions, Analyzer, BenchRow, CardsError,
+    DealMeasures, Features, GameCore, GameError, GameInfo, RecordSetup, Records, RuleDoc,
+    SoakChecks,
 };
 use crate::record::RecordEvent;
 use crate::rng::{stream_rng, DEAL_STREAM};
@@ -84,7 +85,7 @@ impl Records for TuSac {
     }
 
     fn deal_recorded(&self, deck: &str, setup: &RuleMap) -> Result<TuSacState, GameError> {
-        super::record::deal(self, deck, setup).map_err(GameError::Deal)
+        Ok(super::record::deal(self, deck, setup)?)
     }
 
     fn forced_event(e: &Event) -> Option<RecordEvent> {
@@ -157,23 +158,22 @@ impl Analyzer for TuSac {
     fn analyze(hand: &str, opts: &AnalyzeOptions) -> Result<Analysis, GameError> {
         crate::games::kind::check_variant(&Self::INFO, &opts.variant)?;
         if opts.play.is_some() || opts.against.is_some() {
-            return Err(GameError::Analysis(
-                "--play and --against are for games with plays (tienlen); a tusac \
-                        analysis takes a hand and --seen"
-                    .into(),
-            ));
+            return Err(AnalysisError::NoPlays {
+                game: Self::INFO.name,
+                takes: "a hand and --seen",
+            }
+            .into());
         }
         let (json, text) = match Options::preset(&opts.variant, 4)
             .map_err(GameError::Rules)?
             .core()
         {
             Core::OnePack => {
-                let a = analyze(hand, &opts.seen).map_err(GameError::Analysis)?;
+                let a = analyze(hand, &opts.seen)?;
                 (a.to_json(), a.to_text())
             }
             Core::MultiPack => {
-                let a = super::packs::analyze::analyze(&opts.variant, hand, &opts.seen)
-                    .map_err(GameError::Analysis)?;
+                let a = super::packs::analyze::analyze(&opts.variant, hand, &opts.seen)?;
                 (a.to_json(), a.to_text())
             }
         };

@@ -9,7 +9,7 @@
 //! [`Options::validate`] checks a combination against what each core honours ([`CORE_TABLE`]).
 
 use crate::game::RuleMap;
-use crate::games::kind::{RuleDoc, RuleError, TableError};
+use crate::games::kind::{RuleDoc, RuleError, TableError, ValueError};
 pub use crate::games::rule_table::Named;
 use crate::games::rule_table::{self, int, named, rule_option, RuleOption};
 use serde_json::Value;
@@ -455,13 +455,13 @@ named!(WinTest: TrashZero, CompleteOver9, CompleteOver20Even);
 named!(Payout: Classic, KongDeduction, Points);
 
 /// A points gate: an integer 0 to 255, or `"none"`.
-fn gate(v: &Value) -> Result<Option<u8>, String> {
+fn gate(v: &Value) -> Result<Option<u8>, ValueError> {
     if v.as_str() == Some("none") {
         return Ok(None);
     }
     int(v, 0, 255)
         .map(Some)
-        .map_err(|_| "expected an integer 0 to 255 or \"none\"".to_string())
+        .map_err(|_| ValueError::Expected("expected an integer 0 to 255 or \"none\""))
 }
 
 /// Every field of [`Options`] as a rule option, in the order of §7.

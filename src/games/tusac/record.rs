@@ -6,11 +6,11 @@ use super::engine::{TuSac, TuSacState};
 use super::onepack::deck::DECK_SIZE;
 use super::onepack::worst::COPIES;
 use crate::game::RuleMap;
-use crate::games::kind::RecordSetup;
+use crate::games::kind::{DealError, RecordSetup};
 
 /// Reads a deck: exactly one pack in any order. Errors name the first extra or missing card.
-pub fn parse_deck(text: &str) -> Result<[Card; DECK_SIZE], String> {
-    let cards = parse_cards(text, COPIES).map_err(|e| format!("deck: {e}"))?;
+pub fn parse_deck(text: &str) -> Result<[Card; DECK_SIZE], DealError> {
+    let cards = parse_cards(text, COPIES).map_err(DealError::Cards)?;
     if cards.len() < DECK_SIZE {
         let mut counts = [0u8; CARD_TYPES];
         cards.iter().for_each(|c| counts[c.index()] += 1);
@@ -19,16 +19,17 @@ pub fn parse_deck(text: &str) -> Result<[Card; DECK_SIZE], String> {
             .expect("fewer than a pack");
         let given = counts[short.index()];
         let missing = Card::all().filter(|c| counts[c.index()] == 0).count();
-        return Err(format!(
-            "deck: {} cards, a pack has {DECK_SIZE} ({COPIES} copies of each of {CARD_TYPES} \
-             cards); the first card short is {short} ({given} of {COPIES} copies given), and \
-             {missing} card(s) are missing altogether",
-            cards.len()
-        ));
+        return Err(DealError::ShortPack {
+            cards: cards.len(),
+            size: DECK_SIZE,
+            copies: COPIES,
+            kinds: CARD_TYPES,
+            short: short.to_string(),
+            given,
+            missing,
+        });
     }
-    let deck: [Card; DECK_SIZE] = cards
-        .try_into()
-        .map_err(|_| "deck: more cards than a pack".to_string())?;
+    let deck: [Card; DECK_SIZE] = cards.try_into().map_err(|_| DealError::OverPack)?;
     Ok(deck)
 }
 
@@ -62,43 +63,42 @@ const REDEALS: &str = "redeals";
 /// Deals the game of a record (or of a deck given by a user): one pack for the one-pack core;
 /// for the multi-pack core every card of the packs, with the setup keys `reshuffle_seed`
 /// (default 0) and `redeals` (default 0). Errors name the card or key at fault.
-pub fn deal(game: &TuSac, deck: &str, setup: &RuleMap) -> Result<TuSacState, String> {
+pub fn deal(game: &TuSac, deck: &str, setup: &RuleMap) -> Result<TuSacState, DealError> {
     let known: &[&str] = match game {
         TuSac::OnePack(_) => &[],
         TuSac::MultiPack(_) => &[RESHUFFLE_SEED, REDEALS],
     };
     if let Some(key) = setup.keys().find(|k| !known.contains(&k.as_str())) {
-        return Err(format!(
-            "setup: '{key}' is not a setting of a {} deal{}",
-            game.options().variant,
-            if known.is_empty() {
-                String::new()
-            } else {
-                format!(" (known: {})", known.join(", "))
-            }
-        ));
+        return Err(DealError::UnknownSetup {
+            key: key.clone(),
+            deal: game.options().variant.to_string(),
+            known: (!known.is_empty()).then(|| known.join(", ")),
+        });
     }
     match game {
         TuSac::OnePack(g) => Ok(g.deal_deck(&parse_deck(deck)?).into()),
         TuSac::MultiPack(g) => {
             let o = g.options();
-            let cards = parse_cards(deck, o.copies()).map_err(|e| format!("deck: {e}"))?;
+            let cards = parse_cards(deck, o.copies()).map_err(DealError::Cards)?;
             let seed = setup_uint(setup, RESHUFFLE_SEED, u64::MAX)?;
             let redeals = setup_uint(setup, REDEALS, u64::from(u16::MAX))? as u16;
-            let s = g.deal_recorded(&cards, seed, redeals);
-            Ok(s.map_err(|e| format!("deck: {e}"))?.into())
+            Ok(g.deal_recorded(&cards, seed, redeals)?.into())
         }
     }
 }
 
 /// A whole number of the setup at `key`, at most `max` (0 when absent).
-fn setup_uint(setup: &RuleMap, key: &str, max: u64) -> Result<u64, String> {
+fn setup_uint(setup: &RuleMap, key: &str, max: u64) -> Result<u64, DealError> {
     match setup.get(key) {
         None => Ok(0),
         Some(v) => v
             .as_u64()
             .filter(|&n| n <= max)
-            .ok_or_else(|| format!("setup: '{key}' = {v} is not a whole number from 0 to {max}")),
+            .ok_or_else(|| DealError::SetupNumber {
+                key: key.to_string(),
+                value: v.clone(),
+                max,
+            }),
     }
 }
 
@@ -115,8 +115,9 @@ mod tests {
         let short = full.replacen("rK ", "", 1);
         assert!(parse_deck(&short)
             .unwrap_err()
+            .to_string()
             .contains("the first card short is rK (3 of 4 copies given)"));
-        let two = parse_deck("rK rA").unwrap_err();
+        let two = parse_deck("rK rA").unwrap_err().to_string();
         assert!(
             two.contains("the first card short is rK (1 of 4 copies given)")
                 && two.contains("26 card(s) are missing altogether"),
@@ -124,10 +125,16 @@ mod tests {
         );
         let extra = format!("rK {full}");
         assert!(
-            parse_deck(&extra).unwrap_err().contains("card 5 'rK'"),
+            parse_deck(&extra)
+                .unwrap_err()
+                .to_string()
+                .contains("card 5 'rK'"),
             "{}",
-            parse_deck(&extra).unwrap_err()
+            parse_deck(&extra).unwrap_err().to_string()
         );
-        assert!(parse_deck("rK zz").unwrap_err().contains("card 2 'zz'"));
+        assert!(parse_deck("rK zz")
+            .unwrap_err()
+            .to_string()
+            .contains("card 2 'zz'"));
     }
 }

@@ -33,6 +33,36 @@ pub enum StderrLog {
     Terminal,
 }
 
+/// An agent's log file that cannot be opened, or that bailab refuses to write to.
+#[derive(Debug, thiserror::Error)]
+#[error("its log {} {problem}", path.display())]
+pub struct LogError {
+    /// The log file.
+    pub path: PathBuf,
+    /// What is wrong with it.
+    pub problem: LogProblem,
+}
+
+/// What is wrong with an agent's log file (see [`LogError`]).
+#[derive(Debug, thiserror::Error)]
+pub enum LogProblem {
+    /// A symbolic link, which bailab does not follow.
+    #[error("is a symbolic link: bailab does not write through one (remove it)")]
+    SymbolicLink,
+    /// The file cannot be created or opened (the system's message).
+    #[error("could not be opened: {0}")]
+    Open(std::io::Error),
+    /// The file's metadata cannot be read (the system's message).
+    #[error("could not be read: {0}")]
+    Read(std::io::Error),
+    /// A device, a pipe or a file with other names (hard links), which bailab did not make.
+    #[error(
+        "is not a plain file of its own (a device, a pipe or a hard link): bailab does not write \
+         to it (remove it)"
+    )]
+    NotPlain,
+}
+
 /// An open [`StderrLog`].
 pub enum Sink {
     /// The log file, open for appending.
@@ -48,11 +78,14 @@ impl StderrLog {
     /// Opens the log: a file is created if need be and appended to, but never through a symbolic
     /// link (nor one that is not a plain file or has other names): bailab writes only to logs it
     /// made, and refuses, naming the path, what someone else placed there.
-    pub fn open(&self) -> Result<Sink, String> {
+    pub fn open(&self) -> Result<Sink, LogError> {
         let StderrLog::File(path) = self else {
             return Ok(Sink::Terminal);
         };
-        let fail = |why: String| format!("its log {} {why}", path.display());
+        let fail = |problem| LogError {
+            path: path.clone(),
+            problem,
+        };
         let file = std::fs::OpenOptions::new()
             .create(true)
             .append(true)
@@ -60,22 +93,12 @@ impl StderrLog {
             .custom_flags(libc::O_NOFOLLOW)
             .open(path)
             .map_err(|e| match e.raw_os_error() {
-                Some(libc::ELOOP) => fail(
-                    "is a symbolic link: bailab does not write through one \
-                                           (remove it)"
-                        .into(),
-                ),
-                _ => fail(format!("could not be opened: {e}")),
+                Some(libc::ELOOP) => fail(LogProblem::SymbolicLink),
+                _ => fail(LogProblem::Open(e)),
             })?;
-        let meta = file
-            .metadata()
-            .map_err(|e| fail(format!("could not be read: {e}")))?;
+        let meta = file.metadata().map_err(|e| fail(LogProblem::Read(e)))?;
         if !meta.is_file() || meta.nlink() > 1 {
-            return Err(fail(
-                "is not a plain file of its own (a device, a pipe or a hard link): bailab does \
-                 not write to it (remove it)"
-                    .into(),
-            ));
+            return Err(fail(LogProblem::NotPlain));
         }
         Ok(Sink::File(file))
     }

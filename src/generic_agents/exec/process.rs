@@ -5,12 +5,12 @@
 //! wake-ups and nothing more, and an agent that stops reading cannot block bailab.
 
 use super::group;
-use super::log::{LastLines, StderrLog};
+use super::log::{LastLines, LogError, StderrLog};
 use serde_json::Value;
 use std::io::{Read, Write};
 use std::os::fd::{AsRawFd, RawFd};
 use std::path::Path;
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::process::{Child, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -20,6 +20,96 @@ const MAX_LINE: usize = 1 << 20;
 /// How long a process that was told to stop (its input closed) may take to end before it is
 /// killed, and how long its last message (`error`) may take to write.
 const GRACE: Duration = Duration::from_millis(200);
+
+/// Why an outside agent failed: it could not be started, or an exchange with it broke the
+/// protocol or its time limit (the text completes "the outside agent `…` at seat 0, …").
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum ExecError {
+    /// Its log cannot be opened.
+    #[error(transparent)]
+    Log(#[from] LogError),
+    /// The command cannot be started (the system's message).
+    #[error("could not start `{command}`: {error}")]
+    Start {
+        /// The command line, its words joined by spaces.
+        command: String,
+        /// Why.
+        error: std::io::Error,
+    },
+    /// Its pipes cannot be made non-blocking.
+    #[error("its pipes could not be set up: {0}")]
+    Pipes(std::io::Error),
+    /// It wrote something no message asked for.
+    #[error("wrote {0} when no answer was asked for (one answer per decision)")]
+    Unasked(String),
+    /// It did not read its input within the time limit (ms).
+    #[error("did not read its input within {0} ms")]
+    WriteTimeout(u128),
+    /// It did not answer within the time limit (ms).
+    #[error("did not answer within {0} ms")]
+    AnswerTimeout(u128),
+    /// Its answer line is longer than [`MAX_LINE`].
+    #[error("answered a line over {MAX_LINE} bytes")]
+    LineTooLong,
+    /// Its output cannot be read (the system's message).
+    #[error("its output could not be read: {0}")]
+    Read(std::io::Error),
+    /// Waiting on one of its pipes failed; `what` says what for.
+    #[error("waiting {what} failed: {error}")]
+    Wait {
+        /// `to write to it` or `for its answer`.
+        what: &'static str,
+        /// The system's message.
+        error: std::io::Error,
+    },
+    /// Its answer is not JSON (`line`: its first 200 characters).
+    #[error("answered a line that is not JSON ({error}): {line}")]
+    NotJson {
+        /// The parser's message.
+        error: serde_json::Error,
+        /// The line's start.
+        line: String,
+    },
+    /// It wrote more after its answer (the first line of it).
+    #[error("answered more than once: after its answer it wrote {0}")]
+    AnsweredTwice(String),
+    /// It closed a pipe or ended: its exit status, if it ended, and its last stderr lines.
+    #[error(
+        "{}; its last stderr lines: {}",
+        match status {
+            Some(s) => format!("its process ended ({s})"),
+            None => format!("it closed its {pipe} while its process was still running (now killed)"),
+        },
+        if stderr.is_empty() { "none".to_string() } else { stderr.join(" | ") }
+    )]
+    Ended {
+        /// The pipe found closed: `input` or `output`.
+        pipe: &'static str,
+        /// Its exit status, if it had ended.
+        status: Option<ExitStatus>,
+        /// Its last stderr lines.
+        stderr: Vec<String>,
+    },
+    /// Its handshake reply does not name the protocol this side speaks.
+    #[error("the handshake's reply {reply} does not say {{\"protocol\": {protocol}}}")]
+    Handshake {
+        /// The reply.
+        reply: Value,
+        /// The protocol version this side speaks.
+        protocol: u32,
+    },
+    /// It chose an action index past the legal actions.
+    #[error("answered action {action}, but the seat has {legal} legal actions (0 to {})", legal - 1)]
+    NoSuchAction {
+        /// The index it answered.
+        action: u64,
+        /// How many legal actions the seat has.
+        legal: usize,
+    },
+    /// Its answer has no action index.
+    #[error("answered {0}, not {{\"action\": INDEX}}")]
+    NoAction(Value),
+}
 
 /// A running agent process: its input, its output lines and its last stderr lines.
 pub(crate) struct Process {
@@ -48,7 +138,7 @@ impl Process {
         cwd: Option<&Path>,
         log: &StderrLog,
         timeout: Duration,
-    ) -> Result<Self, String> {
+    ) -> Result<Self, ExecError> {
         let sink = log.open()?;
         let mut line = Command::new(&command[0]);
         line.args(&command[1..]);
@@ -58,8 +148,10 @@ impl Process {
         line.stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
-        let mut child = group::spawn(line)
-            .map_err(|e| format!("could not start `{}`: {e}", command.join(" ")))?;
+        let mut child = group::spawn(line).map_err(|error| ExecError::Start {
+            command: command.join(" "),
+            error,
+        })?;
         log.note(&format!(
             "started `{}` as pid {}",
             command.join(" "),
@@ -87,13 +179,13 @@ impl Process {
             gone: false,
         };
         for fd in [process.input(), process.stdout.as_raw_fd()] {
-            non_blocking(fd).map_err(|e| format!("its pipes could not be set up: {e}"))?;
+            non_blocking(fd).map_err(ExecError::Pipes)?;
         }
         Ok(process)
     }
 
     /// Sends one message that needs no answer, in one write.
-    pub(crate) fn tell(&mut self, message: &Value) -> Result<(), String> {
+    pub(crate) fn tell(&mut self, message: &Value) -> Result<(), ExecError> {
         let deadline = Instant::now() + self.timeout;
         self.unasked()?;
         self.send(
@@ -110,7 +202,7 @@ impl Process {
     }
 
     /// Sends one message and reads one JSON reply within the time limit.
-    pub(super) fn ask(&mut self, message: &Value) -> Result<Value, String> {
+    pub(super) fn ask(&mut self, message: &Value) -> Result<Value, ExecError> {
         self.ask_with(|out| serde_json::to_writer(out, message).expect("a JSON value writes"))
     }
 
@@ -118,22 +210,24 @@ impl Process {
     /// of line), and reads one JSON reply, the whole within the time limit. A process that
     /// wrote anything before the message, or more than one line after it, has broken the
     /// protocol (one answer per message that asks for one).
-    pub(crate) fn ask_with(&mut self, write: impl FnOnce(&mut Vec<u8>)) -> Result<Value, String> {
+    pub(crate) fn ask_with(
+        &mut self,
+        write: impl FnOnce(&mut Vec<u8>),
+    ) -> Result<Value, ExecError> {
         let deadline = Instant::now() + self.timeout;
         self.unasked()?;
         self.send(write, deadline)?;
         let end = self.line_end(deadline)?;
         let line = String::from_utf8_lossy(&self.pending[..end]);
-        let reply = serde_json::from_str(&line)
-            .map_err(|e| format!("answered a line that is not JSON ({e}): {line:.200}"));
+        let reply = serde_json::from_str(&line).map_err(|error| ExecError::NotJson {
+            error,
+            line: format!("{line:.200}"),
+        });
         self.pending.drain(..=end);
         let reply = reply?;
         match self.pending.is_empty() {
             true => Ok(reply),
-            false => Err(format!(
-                "answered more than once: after its answer it wrote {}",
-                self.first_pending_line()
-            )),
+            false => Err(ExecError::AnsweredTwice(self.first_pending_line())),
         }
     }
 
@@ -144,7 +238,7 @@ impl Process {
 
     /// Fails if the process wrote anything that no message asked for (looked for without
     /// waiting; an end of its output is left to the exchange).
-    fn unasked(&mut self) -> Result<(), String> {
+    fn unasked(&mut self) -> Result<(), ExecError> {
         if self.pending.is_empty() {
             let mut chunk = [0u8; 8192];
             if let Ok(n @ 1..) = self.stdout.read(&mut chunk) {
@@ -153,10 +247,7 @@ impl Process {
         }
         match self.pending.is_empty() {
             true => Ok(()),
-            false => Err(format!(
-                "wrote {} when no answer was asked for (one answer per decision)",
-                self.first_pending_line()
-            )),
+            false => Err(ExecError::Unasked(self.first_pending_line())),
         }
     }
 
@@ -168,7 +259,11 @@ impl Process {
     }
 
     /// Writes the message `write` appends, and an end of line, by `deadline`.
-    fn send(&mut self, write: impl FnOnce(&mut Vec<u8>), deadline: Instant) -> Result<(), String> {
+    fn send(
+        &mut self,
+        write: impl FnOnce(&mut Vec<u8>),
+        deadline: Instant,
+    ) -> Result<(), ExecError> {
         self.out.clear();
         write(&mut self.out);
         self.out.push(b'\n');
@@ -181,10 +276,7 @@ impl Process {
                 Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
                     let fd = self.input();
                     if !wait_for(fd, libc::POLLOUT, deadline, "to write to it")? {
-                        return Err(format!(
-                            "did not read its input within {} ms",
-                            self.timeout.as_millis()
-                        ));
+                        return Err(ExecError::WriteTimeout(self.timeout.as_millis()));
                     }
                 }
                 Err(_) => return Err(self.ended("input")),
@@ -195,28 +287,25 @@ impl Process {
 
     /// Where the next line the process writes ends (its end of line, in `pending`), waited for
     /// until `deadline`.
-    fn line_end(&mut self, deadline: Instant) -> Result<usize, String> {
+    fn line_end(&mut self, deadline: Instant) -> Result<usize, ExecError> {
         let mut chunk = [0u8; 8192];
         loop {
             if let Some(end) = self.pending.iter().position(|&b| b == b'\n') {
                 return Ok(end);
             }
             if self.pending.len() > MAX_LINE {
-                return Err(format!("answered a line over {MAX_LINE} bytes"));
+                return Err(ExecError::LineTooLong);
             }
             let fd = self.stdout.as_raw_fd();
             if !wait_for(fd, libc::POLLIN, deadline, "for its answer")? {
-                return Err(format!(
-                    "did not answer within {} ms",
-                    self.timeout.as_millis()
-                ));
+                return Err(ExecError::AnswerTimeout(self.timeout.as_millis()));
             }
             match self.stdout.read(&mut chunk) {
                 Ok(0) => return Err(self.ended("output")),
                 Ok(n) => self.pending.extend_from_slice(&chunk[..n]),
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
                 Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
-                Err(e) => return Err(format!("its output could not be read: {e}")),
+                Err(e) => return Err(ExecError::Read(e)),
             }
         }
     }
@@ -224,28 +313,18 @@ impl Process {
     /// What became of a process that stopped answering (its `pipe`, `input` or `output`, was
     /// found closed): its exit status, or that it closed the pipe while still running; and its
     /// last stderr lines. It is killed, with every process it started.
-    fn ended(&mut self, pipe: &str) -> String {
+    fn ended(&mut self, pipe: &'static str) -> ExecError {
         self.gone = true;
         let exited = self.exited_within(Duration::from_millis(500));
         self.kill_group();
         let status = exited.then(|| self.child.wait().ok()).flatten();
-        let what = match status {
-            Some(s) => format!("its process ended ({s})"),
-            None => {
-                format!("it closed its {pipe} while its process was still running (now killed)")
-            }
-        };
         self.stderr_read_within(Duration::from_millis(500));
         let stderr = self.stderr.lock().unwrap_or_else(|e| e.into_inner());
-        let last: Vec<&str> = stderr.iter().map(String::as_str).collect();
-        format!(
-            "{what}; its last stderr lines: {}",
-            if last.is_empty() {
-                "none".to_string()
-            } else {
-                last.join(" | ")
-            }
-        )
+        ExecError::Ended {
+            pipe,
+            status,
+            stderr: stderr.iter().cloned().collect(),
+        }
     }
 
     /// Whether the process ends within `wait` (looked at without reaping it, so that its
@@ -293,7 +372,12 @@ impl Process {
 
 /// Waits until `fd` is ready for `events` (or hung up) or `deadline` passes; false at the
 /// deadline. `what` says what was waited for, in an error message.
-fn wait_for(fd: RawFd, events: i16, deadline: Instant, what: &str) -> Result<bool, String> {
+fn wait_for(
+    fd: RawFd,
+    events: i16,
+    deadline: Instant,
+    what: &'static str,
+) -> Result<bool, ExecError> {
     let mut poll = libc::pollfd {
         fd,
         events,
@@ -312,7 +396,7 @@ fn wait_for(fd: RawFd, events: i16, deadline: Instant, what: &str) -> Result<boo
         }
         let e = std::io::Error::last_os_error();
         if ready < 0 && e.kind() != std::io::ErrorKind::Interrupted {
-            return Err(format!("waiting {what} failed: {e}"));
+            return Err(ExecError::Wait { what, error: e });
         }
     }
 }
@@ -356,10 +440,7 @@ mod tests {
         let err = process
             .ask_with(|out| out.resize(4 << 20, b' '))
             .unwrap_err();
-        assert!(
-            err.contains("did not read its input within 300 ms"),
-            "{err}"
-        );
+        assert!(matches!(err, ExecError::WriteTimeout(300)), "{err}");
         assert!(
             began.elapsed() < Duration::from_secs(2),
             "{:?}",

@@ -306,7 +306,7 @@ fn parse_rule(
         ));
     }
     let text = value.get_ref();
-    let fail = |m: String| (Some(value.span()), format!("{key} = {text:?}: {m}"));
+    let fail = |m: TestError| (Some(value.span()), format!("{key} = {text:?}: {m}"));
     match key {
         "prefer" => parse_cond(text, names).map(Rule::Prefer).map_err(fail),
         "avoid" => parse_cond(text, names).map(Rule::Avoid).map_err(fail),
@@ -319,43 +319,72 @@ fn parse_rule(
     }
 }
 
+/// Why a rule's condition or feature does not read (quoted text is cut to its first
+/// characters).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum TestError {
+    /// A feature the game does not have.
+    #[error("unknown feature '{name}' (known: {known})")]
+    UnknownFeature {
+        /// The name given.
+        name: String,
+        /// The game's features, comma-separated.
+        known: String,
+    },
+    /// More tests joined by `and` than a condition holds.
+    #[error("more than {MAX_TESTS} tests joined by 'and'")]
+    TooManyTests,
+    /// Nothing between two `and`s (or none at all).
+    #[error("an empty test (write tests joined by ' and ')")]
+    EmptyTest,
+    /// A comparison with a value that is not an `i16`.
+    #[error("'{value}' in '{test}' is not a whole number from -32768 to 32767")]
+    NotANumber {
+        /// The value given.
+        value: String,
+        /// The test it is in.
+        test: String,
+    },
+    /// Words that are not a test.
+    #[error("'{0}' is not a test (FEATURE OP NUMBER, FEATURE, or not FEATURE)")]
+    NotATest(String),
+}
+
 /// A feature's index by name.
-fn feature_index(name: &str, names: &[&'static str]) -> Result<u8, String> {
+fn feature_index(name: &str, names: &[&'static str]) -> Result<u8, TestError> {
     names
         .iter()
         .position(|n| *n == name)
         .map(|i| i as u8)
-        .ok_or_else(|| {
-            let name = excerpt(name, EXCERPT_CHARS);
-            format!("unknown feature '{name}' (known: {})", names.join(", "))
+        .ok_or_else(|| TestError::UnknownFeature {
+            name: excerpt(name, EXCERPT_CHARS),
+            known: names.join(", "),
         })
 }
 
 /// Reads a condition: tests joined by `and`.
-pub(crate) fn parse_cond(text: &str, names: &[&'static str]) -> Result<Cond, String> {
+pub(crate) fn parse_cond(text: &str, names: &[&'static str]) -> Result<Cond, TestError> {
     let words: Vec<&str> = text.split_whitespace().collect();
     let mut cond = Cond::default();
     for part in words.split(|w| *w == "and") {
         let test = parse_test(&part.join(" "), names)?;
-        cond.0
-            .try_push(test)
-            .map_err(|_| format!("more than {MAX_TESTS} tests joined by 'and'"))?;
+        cond.0.try_push(test).map_err(|_| TestError::TooManyTests)?;
     }
     Ok(cond)
 }
 
 /// Reads one test: `FEATURE OP NUMBER`, `FEATURE` or `not FEATURE`.
-fn parse_test(text: &str, names: &[&'static str]) -> Result<Test, String> {
+fn parse_test(text: &str, names: &[&'static str]) -> Result<Test, TestError> {
     if text.is_empty() {
-        return Err("an empty test (write tests joined by ' and ')".into());
+        return Err(TestError::EmptyTest);
     }
     if let Some((name, op, value)) = OPS
         .iter()
         .find_map(|(sym, op)| text.split_once(sym).map(|(a, b)| (a.trim(), *op, b.trim())))
     {
-        let value: i16 = value.parse().map_err(|_| {
-            let (value, text) = (excerpt(value, EXCERPT_CHARS), excerpt(text, EXCERPT_CHARS));
-            format!("'{value}' in '{text}' is not a whole number from -32768 to 32767")
+        let value: i16 = value.parse().map_err(|_| TestError::NotANumber {
+            value: excerpt(value, EXCERPT_CHARS),
+            test: excerpt(text, EXCERPT_CHARS),
         })?;
         return Ok(Test {
             feature: feature_index(name, names)?,
@@ -368,10 +397,7 @@ fn parse_test(text: &str, names: &[&'static str]) -> Result<Test, String> {
         None => (text, Op::Ne),
     };
     if name.contains(char::is_whitespace) {
-        return Err(format!(
-            "'{}' is not a test (FEATURE OP NUMBER, FEATURE, or not FEATURE)",
-            excerpt(text, EXCERPT_CHARS)
-        ));
+        return Err(TestError::NotATest(excerpt(text, EXCERPT_CHARS)));
     }
     Ok(Test {
         feature: feature_index(name, names)?,

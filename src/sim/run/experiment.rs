@@ -5,7 +5,7 @@ use crate::agent::host::Host;
 use crate::agent::AgentKey;
 use crate::deal_spec::DealSpec;
 use crate::game::RuleMap;
-use crate::games::kind::{check_players, check_variant, GameKind};
+use crate::games::kind::{check_players, check_variant, GameError, GameKind};
 use crate::games::{game_info, with_game, GameVisitor};
 use crate::generic_agents::catalogue::{agent_key_in, check_specs_with, Setting};
 use crate::input::{read_text, InputProblem, EXPERIMENT};
@@ -174,10 +174,10 @@ impl Experiment {
         if self.output.is_none() && !is_plain_name(&self.name) {
             return Err(CheckError::Name(self.name.clone()));
         }
-        let info = game_info(&self.game).map_err(CheckError::Game)?;
+        let info = game_info(&self.game).map_err(|e| CheckError::Game(e.into()))?;
         check_variant(info, self.variant()).map_err(CheckError::Variant)?;
         let (low, high) = info.seats_of(self.variant());
-        let seats = |rules: Option<String>| CheckError::Seats {
+        let seats = |rules: Option<Box<GameError>>| CheckError::Seats {
             players: self.players(),
             game: self.game.clone(),
             variant: self.variant().to_string(),
@@ -188,16 +188,15 @@ impl Experiment {
         check_players(info, self.players()).map_err(|_| seats(None))?;
         let seats_refused = !(low..=high).contains(&self.players());
         struct Check<'a, F>((&'a Experiment, &'a Runtime), Option<F>);
-        impl<F: Fn(Option<String>) -> CheckError> GameVisitor for Check<'_, F> {
+        impl<F: Fn(Option<Box<GameError>>) -> CheckError> GameVisitor for Check<'_, F> {
             type Output = Result<(), CheckError>;
             fn visit<G: GameKind>(self) -> Result<(), CheckError> {
                 let (e, runtime) = self.0;
                 let game = G::build(e.variant(), e.players(), &e.rules).map_err(|m| {
-                    let m = m.to_string().trim_start_matches("rules: ").to_string();
                     // the seats of the variant first, when its rules keep it to fewer
                     match &self.1 {
-                        Some(seats) => seats(Some(m)),
-                        None => CheckError::Rules(m),
+                        Some(seats) => seats(Some(Box::new(m))),
+                        None => CheckError::Rules(Box::new(m)),
                     }
                 })?;
                 if let Some(deal) = &e.deal {
@@ -213,7 +212,7 @@ impl Experiment {
             &self.game,
             Check((self, runtime), seats_refused.then_some(seats)),
         )
-        .map_err(CheckError::Game)??;
+        .map_err(|e| CheckError::Game(e.into()))??;
         if self.deals == 0 {
             return Err(CheckError::Zero("deals"));
         }

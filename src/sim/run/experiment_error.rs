@@ -6,7 +6,7 @@
 //! and every message already says its cause's text.
 
 use crate::agent::AgentError;
-use crate::games::kind::TableError;
+use crate::games::kind::{GameError, TableError};
 use crate::sim::stats::sprt_error::SprtError;
 use thiserror::Error;
 
@@ -100,9 +100,9 @@ impl NumberError {
 /// A key of a parsed experiment that its game, agents or SPRT table refuse.
 #[derive(Clone, Debug, PartialEq, Error)]
 pub enum CheckError {
-    /// An unknown game (the games layer's message).
+    /// An unknown game ([`GameError::UnknownGame`], boxed to keep the error small).
     #[error("key 'game': {0}")]
-    Game(String),
+    Game(Box<GameError>),
     /// A variant the game does not have.
     #[error("key 'variant': {0}")]
     Variant(TableError),
@@ -110,7 +110,7 @@ pub enum CheckError {
     #[error(
         "key 'agents': {players} agent(s) for the seats, but {game} {variant} seats {low} to \
          {high}{}",
-        rules.as_ref().map_or(String::new(), |r| format!(" (table [rules]: {r})"))
+        rules.as_ref().map_or(String::new(), |r| format!(" (table [rules]: {})", Refusal(r)))
     )]
     Seats {
         /// The number of agents.
@@ -124,11 +124,11 @@ pub enum CheckError {
         /// The most seats of the variant.
         high: usize,
         /// The rule options' refusal too, when they could not be built either.
-        rules: Option<String>,
+        rules: Option<Box<GameError>>,
     },
-    /// Rule options the game refuses (the games layer's message, without its `rules: `).
-    #[error("table [rules]: {0}")]
-    Rules(String),
+    /// Rule options the game refuses (shown without the `rules: ` the games layer starts it with).
+    #[error("table [rules]: {}", Refusal(.0))]
+    Rules(Box<GameError>),
     /// A deal specification the game refuses (its message).
     #[error("table [deal]: {0}")]
     Deal(crate::deal_spec::DealSpecError),
@@ -151,4 +151,16 @@ pub enum CheckError {
     /// An SPRT table its experiment cannot run.
     #[error("table [sprt], {0}")]
     Sprt(SprtError),
+}
+
+/// A game's refusal of an experiment's rule options, shown under the `[rules]` table that
+/// names them: the games layer starts a rule option's refusal with `rules: ` (the command
+/// line's name for them), which the table's name replaces.
+struct Refusal<'a>(&'a GameError);
+
+impl std::fmt::Display for Refusal<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let text = self.0.to_string();
+        f.write_str(text.strip_prefix("rules: ").unwrap_or(&text))
+    }
 }

@@ -7,6 +7,78 @@ use crate::sim::stats::tally::Tally;
 use anyhow::{anyhow, bail};
 use std::path::Path;
 
+/// Why a `games.csv` header or row cannot be a game of the experiment (the text follows the
+/// file's name, and the line's for a row).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+enum RowError {
+    /// A column the tally needs is missing from the header.
+    #[error("line 1: the header has no column '{0}'")]
+    NoColumn(String),
+    /// A cell that is not a number.
+    #[error("column '{column}': '{text}' is not a valid number")]
+    NotANumber {
+        /// The column's name.
+        column: String,
+        /// The cell.
+        text: String,
+    },
+    /// A seat cell past the table's seats.
+    #[error("column '{column}': seat {seat} of {seats}")]
+    NoSuchSeat {
+        /// The column's name.
+        column: String,
+        /// The seat given.
+        seat: u8,
+        /// The seats at the table.
+        seats: usize,
+    },
+    /// A rotation or match game the experiment does not play.
+    #[error("rotation {rotation}, match game {match_game}: out of range")]
+    OutOfRange {
+        /// The row's rotation.
+        rotation: usize,
+        /// The row's game in its match.
+        match_game: usize,
+    },
+    /// An agent the rotation does not seat there.
+    #[error("agent_{seat} is '{found}', but rotation {rotation} seats '{want}' there")]
+    WrongAgent {
+        /// The seat.
+        seat: usize,
+        /// The agent in the row.
+        found: String,
+        /// The row's rotation.
+        rotation: usize,
+        /// The agent the rotation seats.
+        want: String,
+    },
+    /// A winner_agent that is not the winner's seat's agent.
+    #[error("winner_agent is '{found}', but the winner's seat holds '{want}'")]
+    WrongWinnerAgent {
+        /// The winner_agent in the row.
+        found: String,
+        /// The agent at the winner's seat ('' without a winner).
+        want: String,
+    },
+    /// Payouts that do not sum to zero (their sum).
+    #[error("the payouts sum to {0}, not 0 (an altered cell?)")]
+    PayoutSum(i64),
+    /// A row out of the run's order.
+    #[error(
+        "deal {} game {} where deal {} game {} was expected (deals {}..{}; rows missing, \
+         repeated or altered)",
+        found.0, found.1, expected.0, expected.1, deals.0, deals.1
+    )]
+    OutOfOrder {
+        /// The row's deal and game.
+        found: (u64, usize),
+        /// The deal and game expected there.
+        expected: (u64, usize),
+        /// The deals of the shard.
+        deals: (u64, u64),
+    },
+}
+
 /// The columns a tally is rebuilt from, by index in the file's header.
 struct Columns {
     deal: usize,
@@ -21,15 +93,15 @@ struct Columns {
 }
 
 impl Columns {
-    fn find(header: &csv::StringRecord, exp: &Experiment) -> Result<Columns, String> {
+    fn find(header: &csv::StringRecord, exp: &Experiment) -> Result<Columns, RowError> {
         let col = |name: &str| {
             header
                 .iter()
                 .position(|h| h == name)
-                .ok_or_else(|| format!("line 1: the header has no column '{name}'"))
+                .ok_or_else(|| RowError::NoColumn(name.to_string()))
         };
         let n = exp.players();
-        let seats = |prefix: &str| -> Result<Vec<usize>, String> {
+        let seats = |prefix: &str| -> Result<Vec<usize>, RowError> {
             (0..n).map(|s| col(&format!("{prefix}_{s}"))).collect()
         };
         Ok(Columns {
@@ -65,7 +137,7 @@ pub(crate) fn tally_of(
     path: &Path,
     text: impl std::io::Read,
 ) -> anyhow::Result<Tally> {
-    let at = |line: u64, e: String| anyhow!("{}: line {line}: {e}", path.display());
+    let at = |line: u64, e: RowError| anyhow!("{}: line {line}: {e}", path.display());
     let mut reader = csv::ReaderBuilder::new().from_reader(text);
     let header = reader
         .headers()
@@ -82,13 +154,14 @@ pub(crate) fn tally_of(
         let line = record.position().map_or(0, |p| p.line());
         let row = parse_row(exp, &cols, &record).map_err(|e| at(line, e))?;
         if (row.deal, row.game) != expected || row.deal >= deals.1 {
+            let found = (row.deal, row.game);
             return Err(at(
                 line,
-                format!(
-                    "deal {} game {} where deal {} game {} was expected (deals {}..{}; rows \
-                     missing, repeated or altered)",
-                    row.deal, row.game, expected.0, expected.1, deals.0, deals.1
-                ),
+                RowError::OutOfOrder {
+                    found,
+                    expected,
+                    deals,
+                },
             ));
         }
         games.push(row.outcome);
@@ -125,7 +198,7 @@ fn add_deal(exp: &Experiment, slots: &[usize], tally: &mut Tally, games: &[Outco
     }
 }
 
-fn parse_row(exp: &Experiment, c: &Columns, r: &csv::StringRecord) -> Result<Row, String> {
+fn parse_row(exp: &Experiment, c: &Columns, r: &csv::StringRecord) -> Result<Row, RowError> {
     let field = |i: usize| r.get(i).unwrap_or("");
     let n = exp.players();
     let deal: u64 = number(field(c.deal), "deal")?;
@@ -135,26 +208,29 @@ fn parse_row(exp: &Experiment, c: &Columns, r: &csv::StringRecord) -> Result<Row
         None => 0,
     };
     if rotation >= exp.rotations() || match_game >= exp.match_games as usize {
-        return Err(format!(
-            "rotation {rotation}, match game {match_game}: out of range"
-        ));
+        return Err(RowError::OutOfRange {
+            rotation,
+            match_game,
+        });
     }
     for (s, &i) in c.agents.iter().enumerate() {
         let want = &exp.agents[exp.slot(rotation, s)];
         if field(i) != want {
-            return Err(format!(
-                "agent_{s} is '{}', but rotation {rotation} seats '{want}' there",
-                field(i)
-            ));
+            return Err(RowError::WrongAgent {
+                seat: s,
+                found: field(i).to_string(),
+                rotation,
+                want: want.clone(),
+            });
         }
     }
     let winner = seat(field(c.winner), n, "winner")?;
     let winner_agent = winner.map_or("", |w| field(c.agents[w as usize]));
     if field(c.winner_agent) != winner_agent {
-        return Err(format!(
-            "winner_agent is '{}', but the winner's seat holds '{winner_agent}'",
-            field(c.winner_agent)
-        ));
+        return Err(RowError::WrongWinnerAgent {
+            found: field(c.winner_agent).to_string(),
+            want: winner_agent.to_string(),
+        });
     }
     let mut payouts = [0i64; MAX_SEATS];
     for (s, &i) in c.payouts.iter().enumerate() {
@@ -162,9 +238,7 @@ fn parse_row(exp: &Experiment, c: &Columns, r: &csv::StringRecord) -> Result<Row
     }
     let total: i64 = payouts.iter().sum();
     if total != 0 {
-        return Err(format!(
-            "the payouts sum to {total}, not 0 (an altered cell?)"
-        ));
+        return Err(RowError::PayoutSum(total));
     }
     let outcome = Outcome {
         seats: n as u8,
@@ -183,19 +257,25 @@ fn parse_row(exp: &Experiment, c: &Columns, r: &csv::StringRecord) -> Result<Row
     })
 }
 
-fn number<T: std::str::FromStr>(text: &str, column: &str) -> Result<T, String> {
-    text.parse()
-        .map_err(|_| format!("column '{column}': '{text}' is not a valid number"))
+fn number<T: std::str::FromStr>(text: &str, column: &str) -> Result<T, RowError> {
+    text.parse().map_err(|_| RowError::NotANumber {
+        column: column.to_string(),
+        text: text.to_string(),
+    })
 }
 
 /// An optional seat: empty, or a seat below `n`.
-fn seat(text: &str, n: usize, column: &str) -> Result<Option<u8>, String> {
+fn seat(text: &str, n: usize, column: &str) -> Result<Option<u8>, RowError> {
     if text.is_empty() {
         return Ok(None);
     }
     let s: u8 = number(text, column)?;
     if usize::from(s) >= n {
-        return Err(format!("column '{column}': seat {s} of {n}"));
+        return Err(RowError::NoSuchSeat {
+            column: column.to_string(),
+            seat: s,
+            seats: n,
+        });
     }
     Ok(Some(s))
 }

@@ -335,7 +335,7 @@ fn run_plan(plan: Plan<'_>, opts: &RunOptions) -> anyhow::Result<RunReport> {
         }
     }
     let game = plan.exp.game.clone();
-    with_game(&game, Run(plan, opts)).map_err(anyhow::Error::msg)?
+    with_game(&game, Run(plan, opts))?
 }
 
 /// The chunk of deals after `next`: up to the next multiple of `size` (so boundaries are fixed
@@ -580,7 +580,7 @@ fn play_recorded<G: GameKind>(
 /// [`run_experiment`] and [`resume_run`] for game `G`.
 fn run_game<G: GameKind>(mut plan: Plan<'_>, opts: &RunOptions) -> anyhow::Result<RunReport> {
     let exp = plan.exp;
-    let game = G::build(exp.variant(), exp.players(), &exp.rules).map_err(anyhow::Error::msg)?;
+    let game = G::build(exp.variant(), exp.players(), &exp.rules)?;
     let threads = plan.threads;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
@@ -760,8 +760,7 @@ pub(crate) fn throughput(
         type Output = anyhow::Result<Throughput>;
         fn visit<G: GameKind>(self) -> anyhow::Result<Throughput> {
             let Speed((exp, runtime), threads, deals) = self;
-            let game =
-                G::build(exp.variant(), exp.players(), &exp.rules).map_err(anyhow::Error::msg)?;
+            let game = G::build(exp.variant(), exp.players(), &exp.rules)?;
             let plan = deal_plan(&game, exp);
             let pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(threads)
@@ -790,5 +789,5 @@ pub(crate) fn throughput(
             })
         }
     }
-    with_game(&exp.game, Speed((exp, runtime), threads, deals)).map_err(anyhow::Error::msg)?
+    with_game(&exp.game, Speed((exp, runtime), threads, deals))?
 }

@@ -143,7 +143,7 @@ impl Tournament {
 
     /// Fills the variant and the seat count when not given.
     pub(crate) fn fill_defaults(&mut self) -> Result<(), TournamentKeyError> {
-        let info = game_info(&self.game).map_err(TournamentKeyError::Game)?;
+        let info = game_info(&self.game).map_err(|e| TournamentKeyError::Game(e.into()))?;
         if self.variant.is_empty() {
             self.variant = info.variants[0].to_string();
         }
@@ -187,7 +187,7 @@ impl Tournament {
             return Err(TournamentKeyError::SprtSubsets);
         }
         let (low, high) = game_info(&self.game)
-            .map_err(TournamentKeyError::Game)?
+            .map_err(|e| TournamentKeyError::Game(e.into()))?
             .seats_of(&self.variant);
         if !(low.max(2)..=high).contains(&self.players) {
             return Err(TournamentKeyError::Players {

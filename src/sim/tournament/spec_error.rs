@@ -5,6 +5,7 @@
 //! As in [`crate::sim::run::experiment_error`], causes are fields, not `source()`: every message
 //! already says its cause's text.
 
+use crate::games::kind::GameError;
 use crate::sim::run::experiment_error::CheckError;
 use thiserror::Error;
 
@@ -50,9 +51,9 @@ pub enum TournamentError {
 /// A key of a parsed tournament that is refused, or a table that is not a valid experiment.
 #[derive(Clone, Debug, PartialEq, Error)]
 pub enum TournamentKeyError {
-    /// An unknown game (the games layer's message).
+    /// An unknown game ([`GameError::UnknownGame`], boxed to keep the error small).
     #[error("key 'game': {0}")]
-    Game(String),
+    Game(Box<GameError>),
     /// Fewer than two agents.
     #[error("key 'agents': a tournament needs at least two agents")]
     TooFew,

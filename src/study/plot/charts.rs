@@ -57,7 +57,7 @@ impl Context {
             ctx.read_meta(&meta)?;
         }
         if let Some(g) = &opts.game {
-            ctx.game = Some(game_info(g).map_err(anyhow::Error::msg)?);
+            ctx.game = Some(game_info(g)?);
         }
         Ok(ctx)
     }

@@ -4,6 +4,7 @@
 use super::rules::{can_win, cards_of, legal_discards};
 use super::trash::{optimal_partition, trash};
 use super::worst::{outs, unseen, worst_set, COPIES};
+use crate::games::kind::AnalysisError;
 use crate::games::tusac::card::{format_cards, parse_cards, Card, CARD_TYPES};
 use crate::games::tusac::hand::Hand;
 use crate::games::tusac::sets::{Origin, SetInstance, SetKind, Zone};
@@ -39,28 +40,39 @@ pub struct Analysis {
 
 /// Analyses a classic hand given in notation; `seen` lists cards visible elsewhere (dead pile,
 /// public blocks) for the outs of §5. Errors name the token and its position.
-pub fn analyze(hand_text: &str, seen_text: &str) -> Result<Analysis, String> {
-    let cards = parse_cards(hand_text, COPIES).map_err(|e| format!("hand: {e}"))?;
+pub fn analyze(hand_text: &str, seen_text: &str) -> Result<Analysis, AnalysisError> {
+    let cards = parse_cards(hand_text, COPIES).map_err(|error| AnalysisError::Cards {
+        what: "hand",
+        error,
+    })?;
     if cards.is_empty() {
-        return Err("hand: empty; give the cards of a private block, e.g. \"rK rA rE yP\"".into());
+        return Err(AnalysisError::Empty {
+            what: "hand",
+            hint: "empty; give the cards of a private block, e.g. \"rK rA rE yP\"",
+        });
     }
     if cards.len() > MAX_HAND {
-        return Err(format!(
-            "hand: {} cards, but a hand holds at most {MAX_HAND}",
-            cards.len()
-        ));
+        return Err(AnalysisError::TooMany {
+            cards: cards.len(),
+            max: MAX_HAND,
+            variant: None,
+        });
     }
     let mut counts = [0u8; CARD_TYPES];
     cards.iter().for_each(|c| counts[c.index()] += 1);
-    let seen = parse_cards(seen_text, COPIES).map_err(|e| format!("seen: {e}"))?;
+    let seen = parse_cards(seen_text, COPIES).map_err(|error| AnalysisError::Cards {
+        what: "seen",
+        error,
+    })?;
     let mut visible = [0u8; CARD_TYPES];
     for (i, c) in seen.iter().enumerate() {
         visible[c.index()] += 1;
         if visible[c.index()] + counts[c.index()] > COPIES {
-            return Err(format!(
-                "seen: card {} '{c}': the hand and the seen cards hold more than {COPIES} {c}",
-                i + 1
-            ));
+            return Err(AnalysisError::SeenCopies {
+                position: i + 1,
+                card: c.to_string(),
+                copies: COPIES,
+            });
         }
     }
     let quans: Vec<Card> = Card::all().filter(|c| counts[c.index()] == 4).collect();
@@ -241,15 +253,23 @@ mod tests {
 
     #[test]
     fn errors_name_the_problem() {
-        assert!(analyze("", "").unwrap_err().contains("empty"));
-        assert!(analyze("rK zz", "").unwrap_err().contains("card 2 'zz'"));
+        assert!(analyze("", "").unwrap_err().to_string().contains("empty"));
+        assert!(analyze("rK zz", "")
+            .unwrap_err()
+            .to_string()
+            .contains("card 2 'zz'"));
         assert!(analyze("rK rK rK rK rK", "")
             .unwrap_err()
+            .to_string()
             .contains("card 5"));
         assert!(analyze("rK rK rK", "rK rK")
             .unwrap_err()
+            .to_string()
             .contains("seen: card 2"));
         let many = "rP rK yK gK wK rA yA gA wA rE yE gE wE rR yR gR wR rC yC gC wC rH";
-        assert!(analyze(many, "").unwrap_err().contains("22 cards"));
+        assert!(analyze(many, "")
+            .unwrap_err()
+            .to_string()
+            .contains("22 cards"));
     }
 }

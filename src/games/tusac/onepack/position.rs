@@ -57,8 +57,9 @@ pub fn read(
     let opts = *game.options();
     let mut seen = CopyCount::<CARD_TYPES>::new(4);
 
-    let hand = cards(&mut keys, "hand", &mut seen)?
-        .ok_or_else(|| PositionError::Game("'hand' is missing: the seat's private block".into()))?;
+    let hand = cards(&mut keys, "hand", &mut seen)?.ok_or(PositionError::MissingHand {
+        holds: "the seat's private block",
+    })?;
     let own = hand_of(&hand)?;
     let dead = cards(&mut keys, "dead", &mut seen)?.unwrap_or_default();
     let phase = keys.str("phase")?.unwrap_or("discard");
@@ -218,7 +219,10 @@ fn cards(
     let Some(text) = keys.str(key)? else {
         return Ok(None);
     };
-    let list = parse_cards(text, 4).map_err(|e| PositionError::Game(format!("'{name}': {e}")))?;
+    let list = parse_cards(text, 4).map_err(|error| PositionError::Cards {
+        key: name.to_string(),
+        error,
+    })?;
     for c in &list {
         seen.add(c.index(), &c.to_string(), &name)?;
     }
@@ -300,10 +304,11 @@ fn read_active(
                 worst,
             }))
         }
-        other => Err(PositionError::Game(format!(
-            "'phase' = \"{other}\": write \"discard\" (the seat must discard) or \"option\" (the \
-             seat's turn option on the active card)"
-        ))),
+        other => Err(PositionError::Phase {
+            phase: other.to_string(),
+            write: "\"discard\" (the seat must discard) or \"option\" (the seat's turn option \
+                    on the active card)",
+        }),
     }
 }
 
@@ -320,15 +325,18 @@ fn read_seat(
     let sets = keys.strings("public")?;
     let quans_name = keys.name("quans");
     let quans = match keys.str("quans")? {
-        Some(t) => {
-            parse_cards(t, 1).map_err(|e| PositionError::Game(format!("'{quans_name}': {e}")))?
-        }
+        Some(t) => parse_cards(t, 1).map_err(|error| PositionError::Cards {
+            key: quans_name.to_string(),
+            error,
+        })?,
         None => Vec::new(),
     };
     let discards_name = keys.name("discards");
     if let Some(t) = keys.str("discards")? {
-        info.discards = parse_cards(t, 4)
-            .map_err(|e| PositionError::Game(format!("'{discards_name}': {e}")))?;
+        info.discards = parse_cards(t, 4).map_err(|error| PositionError::Cards {
+            key: discards_name.to_string(),
+            error,
+        })?;
     }
     info.khaps = keys.uint("khaps")?.map(|k| k as u32);
     info.hand = keys.uint("hand")?.map(|h| h as usize);
@@ -341,8 +349,12 @@ fn read_seat(
     }
     let name = keys_name(&path, "public");
     for (i, text) in sets.iter().enumerate() {
-        let list = parse_cards(text, 4)
-            .map_err(|e| PositionError::Game(format!("'{name}' set {}: {e}", i + 1)))?;
+        let list = parse_cards(text, 4).map_err(|error| PositionError::CardsAt {
+            key: name.to_string(),
+            item: "set",
+            index: i + 1,
+            error,
+        })?;
         let kind = SetKind::of(&list).ok_or_else(|| {
             PositionError::Game(format!(
                 "'{name}' set {} [{text}] is not a set (§2.1)",

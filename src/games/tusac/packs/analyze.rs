@@ -18,6 +18,7 @@
 use super::loose::partition::partition;
 use super::loose::{best, max_points, set_points, win_score, Counts};
 use super::melds::{meld_points, meld_shapes};
+use crate::games::kind::AnalysisError;
 use crate::games::tusac::card::{format_cards, parse_cards, Card, Rank, CARD_TYPES, RANKS};
 use crate::games::tusac::meld::{Meld, Melds};
 use crate::games::tusac::options::{KingIdenticalSets, Options, WinTest};
@@ -73,7 +74,7 @@ pub struct Analysis {
 /// The analysis of a multi-pack hand of `variant` given in notation (settings first, see the
 /// module documentation); `seen_text` lists cards visible elsewhere (dead pile, melded and
 /// face-down sets of other seats) for the unseen counts. Errors name the token at fault.
-pub fn analyze(variant: &str, hand_text: &str, seen_text: &str) -> Result<Analysis, String> {
+pub fn analyze(variant: &str, hand_text: &str, seen_text: &str) -> Result<Analysis, AnalysisError> {
     let (settings, cards_text) = split_settings(hand_text);
     let mut players = DEFAULT_PLAYERS;
     let mut double_rank = None;
@@ -83,26 +84,33 @@ pub fn analyze(variant: &str, hand_text: &str, seen_text: &str) -> Result<Analys
     let opts = Options::preset(variant, players)?;
     opts.validate()?;
     let copies = opts.copies();
-    let mut hand = parse_cards(cards_text, copies).map_err(|e| {
-        let packs = if e.reason.contains("deck holds") {
-            format!(
-                " ({} packs for {players} players; players=N sets the table)",
-                opts.decks
-            )
+    let mut hand = parse_cards(cards_text, copies).map_err(|error| {
+        if error.reason.contains("deck holds") {
+            AnalysisError::PackCards {
+                error,
+                packs: opts.decks,
+                players,
+            }
         } else {
-            String::new()
-        };
-        format!("hand: {e}{packs}")
+            AnalysisError::Cards {
+                what: "hand",
+                error,
+            }
+        }
     })?;
     if hand.is_empty() {
-        return Err("hand: empty; give the cards of a hand, e.g. \"rK rA rE yP yP\"".into());
+        return Err(AnalysisError::Empty {
+            what: "hand",
+            hint: "empty; give the cards of a hand, e.g. \"rK rA rE yP yP\"",
+        });
     }
     let max = usize::from(opts.hand_size) + 1;
     if hand.len() > max {
-        return Err(format!(
-            "hand: {} cards, but a {variant} hand holds at most {max}",
-            hand.len()
-        ));
+        return Err(AnalysisError::TooMany {
+            cards: hand.len(),
+            max,
+            variant: Some(variant.to_string()),
+        });
     }
     hand.sort();
     let counts = super::loose::counts_of(&hand);
@@ -127,7 +135,7 @@ fn apply_setting(
     token: &str,
     players: &mut u8,
     double_rank: &mut Option<Rank>,
-) -> Result<(), String> {
+) -> Result<(), AnalysisError> {
     let (key, value) = token.split_once('=').unwrap_or((token, ""));
     match key {
         "players" => {
@@ -135,22 +143,26 @@ fn apply_setting(
                 .parse()
                 .ok()
                 .filter(|n| (2..=8).contains(n))
-                .ok_or_else(|| format!("hand: '{token}': players must be 2 to 8"))?;
+                .ok_or_else(|| AnalysisError::SettingPlayers {
+                    token: token.to_string(),
+                })?;
         }
         "double" => {
             if variant != "dirtyking26" {
-                return Err(format!(
-                    "hand: '{token}': {variant} has no double rank (dirtyking26 only, §2.5)"
-                ));
+                return Err(AnalysisError::NoDoubleRank {
+                    token: token.to_string(),
+                    variant: variant.to_string(),
+                });
             }
-            *double_rank = Some(rank_of(value).ok_or_else(|| {
-                format!("hand: '{token}': the double rank is one of A E R C H P (never K, §1.4)")
+            *double_rank = Some(rank_of(value).ok_or_else(|| AnalysisError::DoubleRank {
+                token: token.to_string(),
             })?);
         }
         _ => {
-            return Err(format!(
-                "hand: '{token}': unknown setting '{key}' (known: players=N, double=R)"
-            ))
+            return Err(AnalysisError::UnknownSetting {
+                token: token.to_string(),
+                key: key.to_string(),
+            })
         }
     }
     Ok(())
@@ -166,19 +178,21 @@ fn rank_of(letter: &str) -> Option<Rank> {
 }
 
 /// Copies of each type not in `hand` and not in `seen_text`; too many copies is an error.
-fn unseen(hand: &Counts, seen_text: &str, copies: u8) -> Result<Counts, String> {
-    let seen = parse_cards(seen_text, copies).map_err(|e| format!("seen: {e}"))?;
+fn unseen(hand: &Counts, seen_text: &str, copies: u8) -> Result<Counts, AnalysisError> {
+    let seen = parse_cards(seen_text, copies).map_err(|error| AnalysisError::Cards {
+        what: "seen",
+        error,
+    })?;
     let mut pool = [copies; CARD_TYPES];
     for (i, n) in hand.iter().enumerate() {
         pool[i] -= n;
     }
     for (i, c) in seen.iter().enumerate() {
         let n = &mut pool[c.index()];
-        *n = n.checked_sub(1).ok_or_else(|| {
-            format!(
-                "seen: card {} '{c}': the hand and the seen cards hold more than {copies} {c}",
-                i + 1
-            )
+        *n = n.checked_sub(1).ok_or_else(|| AnalysisError::SeenCopies {
+            position: i + 1,
+            card: c.to_string(),
+            copies,
         })?;
     }
     Ok(pool)
@@ -491,7 +505,9 @@ mod tests {
         let a = analyze("sisepai21", &format!("players=8 {hand}"), "").unwrap();
         assert_eq!(a.opts.decks, 4);
         assert_eq!(a.loose, 0);
-        let e = analyze("sisepai21", &format!("players=8 {hand} rH"), "").unwrap_err();
+        let e = analyze("sisepai21", &format!("players=8 {hand} rH"), "")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("copy 17 of rH"), "{e}");
     }
 }

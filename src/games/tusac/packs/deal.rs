@@ -5,7 +5,7 @@ use super::loose::{win_score, Counts};
 use super::state::{HandFacts, PacksState, Window, MAX_DECK, MAX_PLAYERS};
 use crate::fixed::CopyVec;
 use crate::game::{Game, Seat};
-use crate::games::kind::RuleError;
+use crate::games::kind::{DeckError, RuleError};
 use crate::games::tusac::actions::{Event, Phase, Rule};
 use crate::games::tusac::card::{Card, CARD_TYPES};
 use crate::games::tusac::options::{
@@ -23,8 +23,8 @@ pub struct MultiPack {
 }
 
 /// Checks that the multi-pack core can honour `opts` (a combination it cannot is an error).
-fn validate(o: &Options) -> Result<(), String> {
-    let fail = |what: &str| Err(format!("{}: {what}", o.variant));
+fn validate(o: &Options) -> Result<(), RuleError> {
+    let fail = |what: &str| Err(RuleError::Unsupported(format!("{}: {what}", o.variant)));
     if o.core() != Core::MultiPack {
         return fail("the multi-pack core runs only options without the Khap lock");
     }
@@ -110,7 +110,7 @@ fn live_hand(hand: &Counts) -> bool {
 impl MultiPack {
     /// A game with these options; errors when the multi-pack core cannot run them.
     pub fn new(opts: Options) -> Result<MultiPack, RuleError> {
-        validate(&opts).map_err(RuleError::Unsupported)?;
+        validate(&opts)?;
         Ok(MultiPack { opts })
     }
 
@@ -174,7 +174,7 @@ impl MultiPack {
     /// pile's reshuffle. The deck must hold exactly the cards of the packs, and it must pass the
     /// redeal check: a deck that fails it is an error (a played game never starts from one,
     /// the redeals come before it).
-    pub fn deal_deck(&self, deck: &[Card], reshuffle_seed: u64) -> Result<PacksState, String> {
+    pub fn deal_deck(&self, deck: &[Card], reshuffle_seed: u64) -> Result<PacksState, DeckError> {
         self.deal_recorded(deck, reshuffle_seed, 0)
     }
 
@@ -185,45 +185,51 @@ impl MultiPack {
         deck: &[Card],
         reshuffle_seed: u64,
         redeals: u16,
-    ) -> Result<PacksState, String> {
+    ) -> Result<PacksState, DeckError> {
         if deck.len() != self.opts.deck_len() {
-            return Err(format!(
-                "a {} deck holds {} cards, not {}",
-                self.opts.variant,
-                self.opts.deck_len(),
-                deck.len()
-            ));
+            return Err(DeckError::Length {
+                variant: self.opts.variant.to_string(),
+                holds: self.opts.deck_len(),
+                given: deck.len(),
+            });
         }
         let mut counts = [0u8; CARD_TYPES];
         deck.iter().for_each(|c| counts[c.index()] += 1);
         if let Some(c) = Card::all().find(|c| counts[c.index()] != self.opts.copies()) {
-            return Err(format!(
-                "the deck holds {} copies of {c}, not {}",
-                counts[c.index()],
-                self.opts.copies()
-            ));
+            return Err(DeckError::Copies {
+                card: c.to_string(),
+                held: counts[c.index()],
+                copies: self.opts.copies(),
+            });
         }
         if self.opts.redeal_dead_hands && !self.deck_is_live(deck) {
-            return Err("the deck fails the redeal check of §1.4 step 1".to_string());
+            return Err(DeckError::Redeal);
         }
         Ok(self.deal_from(deck, reshuffle_seed, redeals))
     }
 
     /// Deals a constructed deck for a position or a test: any cards, at most the copies of each
     /// type, enough for the hands and one stock card; no redeal check (§1.4 steps 2–5 run).
-    pub fn deal_position(&self, deck: &[Card], reshuffle_seed: u64) -> Result<PacksState, String> {
+    pub fn deal_position(
+        &self,
+        deck: &[Card],
+        reshuffle_seed: u64,
+    ) -> Result<PacksState, DeckError> {
         let o = self.opts;
         let dealt = usize::from(o.players) * usize::from(o.hand_size) + 1;
         if deck.len() <= dealt || deck.len() > o.deck_len() {
-            return Err(format!(
-                "a position deck holds {dealt} to {} cards",
-                o.deck_len()
-            ));
+            return Err(DeckError::PositionLength {
+                least: dealt,
+                most: o.deck_len(),
+            });
         }
         let mut counts = [0u8; CARD_TYPES];
         deck.iter().for_each(|c| counts[c.index()] += 1);
         if let Some(c) = Card::all().find(|c| counts[c.index()] > o.copies()) {
-            return Err(format!("{c} is used more than {} times", o.copies()));
+            return Err(DeckError::Overused {
+                card: c.to_string(),
+                copies: o.copies(),
+            });
         }
         Ok(self.deal_from(deck, reshuffle_seed, 0))
     }
