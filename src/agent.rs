@@ -10,6 +10,7 @@
 pub mod features;
 pub mod greedy;
 pub mod host;
+pub mod net_file;
 pub mod rule_file;
 pub mod spec;
 pub mod weight_file;
@@ -147,7 +148,7 @@ pub enum AgentError {
     Exec(String),
     /// A network file (`net:`) that cannot be read or does not fit the game played.
     #[error("{0}")]
-    Net(crate::generic_agents::net::NetError),
+    Net(net_file::NetError),
     /// The embedding program's agent could not be built.
     #[error(transparent)]
     Host(HostError),

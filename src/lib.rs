@@ -16,9 +16,10 @@
 //! 2. `record`, `deal_spec`: building blocks shared by games and the runner: the record format and
 //!    partial deals
 //! 3. `games`: the games, the `GameKind` trait and the registry
-//! 4. `generic_agents`: the generic agents and the catalogue: random, first, ismcts, rules
+//! 4. `generic_agents`: the generic agents and the catalogue: random, first, ismcts, rules, net
 //! 5. `sim`: the seeded game loop, the runner, records of play, statistics and output
-//! 6. `study`, `learn`: studies of deals, equity and tuning; learning rule lists
+//! 6. `study`, `learn`, `train`: studies of deals, equity and tuning; learning rule lists;
+//!    training networks
 //! 7. `cli`: the commands
 //!
 //! A game is a folder of [`games`] implementing the contracts of [`game`] and [`agent`] plus

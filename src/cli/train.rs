@@ -5,7 +5,7 @@ use super::args::GameArgs;
 use crate::games::kind::GameKind;
 use crate::games::{with_game, GameVisitor};
 use crate::train::checkpoint::{load, CurveRow, TrainState, CHECKPOINT, CURVE, NETWORK};
-use crate::train::{start, train, Budget, Ending, Session, TrainConfig, TrainProgress};
+use crate::train::{start, train, Budget, Ending, Pace, Session, TrainConfig, TrainProgress};
 use anyhow::{bail, Context};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -307,7 +307,7 @@ impl Bars {
 }
 
 impl TrainProgress for Bars {
-    fn generation(&self, state: &TrainState, rate: f64) {
+    fn generation(&self, state: &TrainState, pace: Pace) {
         if let Some(b) = &self.bar {
             b.set_position(state.decisions);
             let eval = state.curve.last().map_or(String::new(), |r| {
@@ -317,7 +317,9 @@ impl TrainProgress for Bars {
                 )
             });
             b.set_message(format!(
-                "{rate:.0} decisions/s, loss {:.4}{eval}",
+                "{:.0} decisions/s ({:.0}% actors), loss {:.4}{eval}",
+                pace.decisions_per_second,
+                100.0 * pace.actors_share,
                 state.loss
             ));
         }

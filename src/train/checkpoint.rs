@@ -3,8 +3,8 @@
 //! file `net:` plays) and `curve.csv` (the learning curve). Each is written to a temporary name
 //! and renamed, so a kill at any moment leaves the last complete set.
 
+use super::config::{adam, TrainConfig};
 use super::learner::{LearnError, Learner};
-use super::TrainConfig;
 use crate::generic_agents::net::file::{to_bytes, NetHeader};
 use crate::generic_agents::net::qnet::Layer;
 use crate::input::{read_bytes, TRAIN_CHECKPOINT};
@@ -264,7 +264,7 @@ pub(crate) fn load(dir: &Path) -> Result<(TrainState, Learner), CheckpointError>
         &layers,
         Some(&moments),
         state.adam_steps,
-        super::adam(&state.config),
+        adam(&state.config),
     )?;
     Ok((state, learner))
 }

@@ -16,56 +16,23 @@
 
 pub(crate) mod actors;
 pub(crate) mod checkpoint;
+pub(crate) mod config;
 pub(crate) mod eval;
 pub(crate) mod learner;
 
 use self::actors::{self_play, Behaviour, Samples};
 use self::checkpoint::{CurveRow, TrainState};
+use self::config::adam;
+pub(crate) use self::config::TrainConfig;
 use self::eval::{evaluate, greedy_baseline};
-use self::learner::{Adam, Learner};
-use crate::game::RuleMap;
+use self::learner::Learner;
 use crate::games::kind::GameKind;
 use crate::generic_agents::net::file::{layout_text, NetHeader, FEATURE_VERSION, FORMAT};
 use crate::generic_agents::net::{action_input_layout, input_lengths};
 use crate::rng::{shuffle, stream_rng};
-use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-
-/// What is trained and how: everything that decides the weights (the budget does not: a
-/// resumed training may be given more).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub(crate) struct TrainConfig {
-    /// The game.
-    pub(crate) game: String,
-    /// The variant.
-    pub(crate) variant: String,
-    /// Seats at the table.
-    pub(crate) players: usize,
-    /// The rule options given (the network file names every option in force).
-    pub(crate) rules: RuleMap,
-    /// The master seed of training and evaluation deals, and of the initial weights.
-    pub(crate) seed: u64,
-    /// The hidden layers' widths.
-    pub(crate) hidden: Vec<usize>,
-    /// Adam's learning rate.
-    pub(crate) lr: f64,
-    /// Minibatch rows.
-    pub(crate) batch: usize,
-    /// The actors' chance of a uniform legal action.
-    pub(crate) eps: f64,
-    /// Decisions over which the actors' chance of playing greedy's action falls from 1 to 0
-    /// (0: never).
-    #[serde(default)]
-    pub(crate) guide_decisions: u64,
-    /// Self-play games per generation (between weight updates of the actors).
-    pub(crate) update_games: u64,
-    /// Decisions between evaluations.
-    pub(crate) eval_every: u64,
-    /// Evaluation deals (each in every rotation).
-    pub(crate) eval_deals: u64,
-}
 
 /// When to stop.
 #[derive(Copy, Clone, Debug, Default)]
@@ -76,10 +43,19 @@ pub(crate) struct Budget {
     pub(crate) hours: Option<f64>,
 }
 
+/// How fast the last generation went.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Pace {
+    /// Decisions taken per wall second, the learner's time included.
+    pub(crate) decisions_per_second: f64,
+    /// The share of the generation's wall time the actors took (the rest: the learner).
+    pub(crate) actors_share: f64,
+}
+
 /// What the caller is told while training runs.
 pub(crate) trait TrainProgress: Sync {
-    /// A generation ended.
-    fn generation(&self, state: &TrainState, rate: f64);
+    /// A generation ended at `pace`.
+    fn generation(&self, state: &TrainState, pace: Pace);
     /// An evaluation ended.
     fn evaluated(&self, row: &CurveRow);
 }
@@ -162,14 +138,6 @@ pub(crate) fn start<G: GameKind>(
     Ok((TrainState::new(cfg.clone(), command), learner))
 }
 
-/// Adam's settings of `cfg`.
-pub(crate) fn adam(cfg: &TrainConfig) -> Adam {
-    Adam {
-        lr: cfg.lr,
-        ..Adam::default()
-    }
-}
-
 /// Trains from `state` and `learner` until `budget` or the stop flag, checkpointing in
 /// `session.dir`. Returns how it ended; the final checkpoint and network file are written.
 pub(crate) fn train<G: GameKind>(
@@ -200,6 +168,7 @@ pub(crate) fn train<G: GameKind>(
             guide: guide_chance(&cfg, state.decisions),
         };
         let samples = self_play(&make_game, &net, behaviour, cfg.seed, games);
+        let acted = started.elapsed().as_secs_f64();
         state.loss = learn_generation(&mut learner, &samples, &cfg, state.generation)?;
         net = Arc::new(learner.qnet()?);
         state.generation += 1;
@@ -207,8 +176,12 @@ pub(crate) fn train<G: GameKind>(
         state.decisions += samples.targets.len() as u64;
         state.all_decisions += samples.all_decisions;
         clock.update(&mut state);
-        let rate = samples.all_decisions as f64 / started.elapsed().as_secs_f64();
-        progress.generation(&state, rate);
+        let took = started.elapsed().as_secs_f64();
+        let pace = Pace {
+            decisions_per_second: samples.all_decisions as f64 / took,
+            actors_share: acted / took,
+        };
+        progress.generation(&state, pace);
         if state.decisions >= state.next_eval {
             let gain = evaluate::<G>(&make_game, &net, cfg.seed, &baseline);
             clock.update(&mut state);

@@ -4,7 +4,8 @@
 //! One key keeps the file's bytes the same for the same network (safetensors writes its metadata
 //! map in no fixed order). `docs/train.md` documents the format.
 
-use super::qnet::{Layer, QNet, ShapeError};
+use super::qnet::{Layer, QNet};
+use crate::agent::net_file::NetFileError;
 use crate::game::RuleMap;
 use crate::games::observe::Segment;
 use crate::input::{read_bytes, NET};
@@ -68,48 +69,6 @@ pub struct NetFile {
     pub header: NetHeader,
     /// The network.
     pub net: std::sync::Arc<QNet>,
-}
-
-/// Why a network file cannot be read (every message names the file).
-#[derive(Debug, thiserror::Error)]
-pub enum NetFileError {
-    /// The file cannot be read.
-    #[error("{0}")]
-    Read(#[from] crate::input::InputError),
-    /// Not a safetensors file, or a damaged one.
-    #[error("{path}: not a readable safetensors file ({reason})")]
-    Safetensors {
-        /// The file.
-        path: String,
-        /// What the safetensors reader said.
-        reason: String,
-    },
-    /// A safetensors file without bailab's header, or with a header that does not parse.
-    #[error("{path}: {problem}")]
-    Header {
-        /// The file.
-        path: String,
-        /// What is wrong with it.
-        problem: String,
-    },
-    /// A weight tensor that is missing or of the wrong type or shape.
-    #[error("{path}: tensor '{tensor}': {problem}")]
-    Tensor {
-        /// The file.
-        path: String,
-        /// The tensor's name.
-        tensor: String,
-        /// What is wrong with it.
-        problem: String,
-    },
-    /// Layers that do not make a network of the header's lengths.
-    #[error("{path}: {error}")]
-    Shape {
-        /// The file.
-        path: String,
-        /// The shape problem.
-        error: ShapeError,
-    },
 }
 
 /// The text of a layout in a header: `name:len` joined by `,`.

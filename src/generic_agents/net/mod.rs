@@ -8,9 +8,10 @@
 pub mod file;
 pub mod qnet;
 
-use self::file::{layout_text, read_net, NetFile, NetFileError, NetHeader, FEATURE_VERSION};
+use self::file::{layout_text, read_net, NetFile, NetHeader, FEATURE_VERSION};
 use self::qnet::{QNet, Scratch};
 use crate::agent::features::{all_features, FeatureRow, MAX_FEATURES};
+use crate::agent::net_file::NetError;
 use crate::agent::spec::AgentSpec;
 use crate::agent::{number, uniform_index, Agent, AgentError, AgentInfo, ParamInfo};
 use crate::game::{ActionBuffer, GameState, RuleMap};
@@ -50,32 +51,6 @@ pub(crate) const NET_INFO: AgentInfo = AgentInfo {
         },
     ],
 };
-
-/// Why a network cannot play the game asked for.
-#[derive(Clone, Debug, thiserror::Error)]
-pub enum NetError {
-    /// The file cannot be read.
-    #[error("{0}")]
-    File(Arc<NetFileError>),
-    /// The file's network is for another table or another feature layout.
-    #[error("{path} is a network for {what} {file}, not {played}")]
-    Mismatch {
-        /// The file.
-        path: String,
-        /// What differs (`game`, `variant`, `players`, `rules`, `feature version`, …).
-        what: &'static str,
-        /// The file's value.
-        file: String,
-        /// The value of the game played.
-        played: String,
-    },
-}
-
-impl PartialEq for NetError {
-    fn eq(&self, other: &NetError) -> bool {
-        self.to_string() == other.to_string()
-    }
-}
 
 /// How a `net:` agent samples (see [`NET_INFO`]).
 #[derive(Copy, Clone, Debug, Default, PartialEq)]

@@ -9,6 +9,8 @@
 //! transposed, input by input, so that the zero entries of a view or action vector (most of
 //! them) cost nothing.
 
+use crate::agent::net_file::ShapeError;
+
 /// One fully connected layer: `out = weight · in + bias`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Layer {
@@ -39,43 +41,6 @@ pub struct Scratch {
     state: Vec<f32>,
     a: Vec<f32>,
     b: Vec<f32>,
-}
-
-/// Why a list of layers is not a Q network.
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
-pub enum ShapeError {
-    /// No layers at all.
-    #[error("the network has no layers")]
-    Empty,
-    /// A layer's weight or bias does not hold `outputs × inputs` or `outputs` numbers.
-    #[error("layer {layer}: {what} holds {found} numbers, not {expected}")]
-    Size {
-        /// The layer.
-        layer: usize,
-        /// `weight` or `bias`.
-        what: &'static str,
-        /// What its shape says.
-        expected: usize,
-        /// What it holds.
-        found: usize,
-    },
-    /// A layer's inputs are not the previous layer's outputs (or the first layer's are not the
-    /// view's and action's lengths).
-    #[error("layer {layer} reads {found} inputs, not {expected}")]
-    Inputs {
-        /// The layer.
-        layer: usize,
-        /// What the previous layer gives.
-        expected: usize,
-        /// What it reads.
-        found: usize,
-    },
-    /// The last layer gives more than one value.
-    #[error("the last layer gives {0} values, not 1")]
-    Output(usize),
-    /// A weight or bias is NaN or infinite.
-    #[error("layer {0} holds a number that is not finite")]
-    NotFinite(usize),
 }
 
 impl QNet {

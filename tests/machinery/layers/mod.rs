@@ -44,13 +44,16 @@ const LAYERS: &[(&[&str], &str)] = &[
     ),
     (
         &["generic_agents"],
-        "the generic agents and the catalogue: random, first, ismcts, rules",
+        "the generic agents and the catalogue: random, first, ismcts, rules, net",
     ),
     (
         &["sim"],
         "the seeded game loop, the runner, records of play, statistics and output",
     ),
-    (&["study", "learn"], "studies of deals, equity and tuning; learning rule lists"),
+    (
+        &["study", "learn", "train"],
+        "studies of deals, equity and tuning; learning rule lists; training networks",
+    ),
     (&["cli"], "the commands"),
 ];
 

@@ -1,0 +1,47 @@
+//! The settings of a training: everything that decides its weights (the budget does not).
+
+use super::learner::Adam;
+use crate::game::RuleMap;
+use serde::{Deserialize, Serialize};
+
+/// What is trained and how: everything that decides the weights (the budget does not: a
+/// resumed training may be given more).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub(crate) struct TrainConfig {
+    /// The game.
+    pub(crate) game: String,
+    /// The variant.
+    pub(crate) variant: String,
+    /// Seats at the table.
+    pub(crate) players: usize,
+    /// The rule options given (the network file names every option in force).
+    pub(crate) rules: RuleMap,
+    /// The master seed of training and evaluation deals, and of the initial weights.
+    pub(crate) seed: u64,
+    /// The hidden layers' widths.
+    pub(crate) hidden: Vec<usize>,
+    /// Adam's learning rate.
+    pub(crate) lr: f64,
+    /// Minibatch rows.
+    pub(crate) batch: usize,
+    /// The actors' chance of a uniform legal action.
+    pub(crate) eps: f64,
+    /// Decisions over which the actors' chance of playing greedy's action falls from 1 to 0
+    /// (0: never).
+    #[serde(default)]
+    pub(crate) guide_decisions: u64,
+    /// Self-play games per generation (between weight updates of the actors).
+    pub(crate) update_games: u64,
+    /// Decisions between evaluations.
+    pub(crate) eval_every: u64,
+    /// Evaluation deals (each in every rotation).
+    pub(crate) eval_deals: u64,
+}
+
+/// Adam's settings of `cfg`.
+pub(crate) fn adam(cfg: &TrainConfig) -> Adam {
+    Adam {
+        lr: cfg.lr,
+        ..Adam::default()
+    }
+}
