@@ -183,6 +183,7 @@ pub fn agent_error(error: &AgentError) -> PyErr {
         | AgentError::Params(_)
         | AgentError::Rules(_)
         | AgentError::Weights(_)
+        | AgentError::Net(_)
         | AgentError::Exec(_)
         | AgentError::Host(_)
         | AgentError::Game(_)
