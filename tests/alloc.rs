@@ -287,3 +287,58 @@ fn features_do_not_allocate_at_any_decision_from_a_threads_first_call() {
         with_game(g.name, NoAllocation).unwrap();
     }
 }
+
+#[path = "common/nets.rs"]
+mod nets;
+
+/// The allocations of `games` games of four `net:` seats of random weights for `G` (the file
+/// written before counting).
+fn net_games_allocate<G: GameKind>(variant: &str, players: usize, games: u64) -> u64 {
+    let dir = std::env::temp_dir().join(format!(
+        "bailab-alloc-net-{}-{}",
+        G::INFO.name,
+        std::process::id()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join(format!("{variant}-{players}.safetensors"));
+    std::fs::write(&file, nets::random_net_file::<G>(variant, players, 3)).unwrap();
+    let spec = format!("net:{}", file.display());
+    let rules = RuleMap::new();
+    let setting = bailab::generic_agents::catalogue::Setting {
+        variant: Some(variant),
+        table: Some((&rules, players)),
+        ..Default::default()
+    };
+    let agents: Vec<_> = (0..4)
+        .map(|_| bailab::generic_agents::catalogue::make_agent_with::<G>(&spec, setting).unwrap())
+        .collect();
+    let count = seats_allocate::<G>(variant, players, agents, games);
+    let _ = std::fs::remove_dir_all(&dir);
+    count
+}
+
+#[test]
+fn net_decisions_do_not_allocate() {
+    for (variant, games) in [
+        ("classic", 300),
+        ("4sac", 300),
+        ("sisepai21", 40),
+        ("dirtyking26", 40),
+    ] {
+        assert_eq!(
+            net_games_allocate::<TuSac>(variant, 4, games),
+            0,
+            "tusac {variant} net allocated"
+        );
+    }
+    assert_eq!(
+        net_games_allocate::<Chan>("standard", 4, 300),
+        0,
+        "chan net allocated"
+    );
+    assert_eq!(
+        net_games_allocate::<TienLen>("south", 4, 300),
+        0,
+        "tienlen net allocated"
+    );
+}

@@ -52,6 +52,27 @@ fn allocations(s: &Scratch, game: &str, agents: &[&str], deals: u64) -> u64 {
         .expect("a count")
 }
 
+/// [`flat`] with network files of random weights written first into the scratch folder, one per
+/// `(name, bytes)`.
+fn flat_with_nets(test: &str, game: &str, agents: &[&str], deals: u64, nets: &[(&str, Vec<u8>)]) {
+    let s = Scratch::new(test);
+    for (name, bytes) in nets {
+        std::fs::write(s.path(name), bytes).unwrap();
+    }
+    let small = allocations(&s, game, agents, deals);
+    let large = allocations(&s, game, agents, 10 * deals);
+    eprintln!(
+        "{game} {agents:?}: {deals} deals {small}, {} deals {large}",
+        10 * deals
+    );
+    assert!(
+        large <= small + SLACK,
+        "{game} {agents:?}: {small} allocations for {deals} deals but {large} for {}: the run \
+         allocates per deal",
+        10 * deals
+    );
+}
+
 /// Asserts that 10·`deals` deals allocate at most [`SLACK`] more than `deals` deals.
 fn flat(test: &str, game: &str, agents: &[&str], deals: u64) {
     let s = Scratch::new(test);
@@ -96,4 +117,17 @@ fn ismcts_run_allocates_nothing_per_deal() {
         "greedy",
     ];
     flat("alloc-run-ismcts", "tusac/classic", &agents, 10);
+}
+
+#[test]
+fn net_runs_allocate_nothing_per_deal() {
+    use crate::common::nets::random_net_file;
+    use bailab::games::{chan::Chan, tienlen::TienLen, tusac::TuSac};
+    let agents = ["net:n.safetensors", "greedy", "greedy", "greedy"];
+    let tienlen = [("n.safetensors", random_net_file::<TienLen>("south", 4, 1))];
+    flat_with_nets("alloc-run-net-tienlen", "tienlen", &agents, 200, &tienlen);
+    let chan = [("n.safetensors", random_net_file::<Chan>("standard", 4, 1))];
+    flat_with_nets("alloc-run-net-chan", "chan", &agents, 200, &chan);
+    let tusac = [("n.safetensors", random_net_file::<TuSac>("classic", 4, 1))];
+    flat_with_nets("alloc-run-net-tusac", "tusac/classic", &agents, 200, &tusac);
 }

@@ -69,6 +69,8 @@ pub struct NetPolicy<G: GameKind> {
     state: Vec<f32>,
     /// Each legal action's input: its action vector, then its rule features.
     inputs: Vec<f32>,
+    /// The length of an action vector.
+    vector_len: usize,
     rows: Vec<FeatureRow>,
     greedy: Box<dyn Agent<G::State>>,
     q: Vec<f32>,
@@ -112,6 +114,7 @@ impl<G: GameKind> NetPolicy<G> {
             scratch: net.scratch(),
             state: vec![0.0; state_len],
             inputs: vec![0.0; capacity * input_len],
+            vector_len: layout_len(&game.action_layout()),
             rows: vec![[0; MAX_FEATURES]; capacity],
             greedy: crate::generic_agents::rules::greedy::<G>(),
             q: vec![0.0; capacity],
@@ -131,8 +134,7 @@ impl<G: GameKind> NetPolicy<G> {
     ) -> usize {
         self.game.tensor(view, &mut self.state);
         let greedy = feature_rows::<G>(view, legal, self.greedy.as_mut(), &mut self.rows, rng);
-        let width = self.net.action_len();
-        let vector = layout_len(&self.game.action_layout());
+        let (width, vector) = (self.net.action_len(), self.vector_len);
         for (i, &a) in legal.iter().enumerate() {
             let input = &mut self.inputs[i * width..(i + 1) * width];
             self.game.action_vector(view, a, &mut input[..vector]);
