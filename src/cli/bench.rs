@@ -41,6 +41,10 @@ pub(crate) struct Args {
     /// with --game only.
     #[arg(long, requires = "game")]
     pub(crate) rules: Option<String>,
+    /// A network (`net:`) to time per decision (default: agents/GAME-VARIANT.safetensors, when
+    /// it exists); with --game only.
+    #[arg(long, requires = "game")]
+    pub(crate) net: Option<String>,
     /// The variant to time (default: the game's first); with --game only.
     #[arg(long, requires = "game")]
     pub(crate) variant: Option<String>,
@@ -54,12 +58,17 @@ pub(crate) struct Args {
     pub(crate) agent_decisions: u64,
 }
 
-/// The rule list timed for a game: `--rules`, or `agents/GAME-VARIANT.toml` when it exists.
-fn rules_file(args: &Args, game: &str, variant: &str) -> Option<String> {
-    let default = format!("agents/{game}-{variant}.toml");
-    args.rules
-        .clone()
-        .or_else(|| std::path::Path::new(&default).exists().then_some(default))
+/// The file agents timed for a game, as specs: the rule list (`--rules`, or
+/// `agents/GAME-VARIANT.toml` when it exists) and the network (`--net`, or
+/// `agents/GAME-VARIANT.safetensors` when it exists).
+fn file_agents(args: &Args, game: &str, variant: &str) -> Vec<String> {
+    let or_default = |given: &Option<String>, ext: &str| {
+        let default = format!("agents/{game}-{variant}.{ext}");
+        (given.clone()).or_else(|| std::path::Path::new(&default).exists().then_some(default))
+    };
+    let rules = or_default(&args.rules, "toml").map(|f| format!("rules:{f}"));
+    let net = or_default(&args.net, "safetensors").map(|f| format!("net:{f}"));
+    rules.into_iter().chain(net).collect()
 }
 
 /// An agent's decisions per second on one thread over the decisions `states`.
@@ -189,9 +198,9 @@ impl GameVisitor for Bench<'_> {
         for settings in ISMCTS_BENCH_SETTINGS {
             labels.extend(args.ismcts_iters.iter().map(|&i| ismcts_label(i, settings)));
         }
-        let rules = rules_file(args, info.name, variant);
-        let rules_label = |file: &str| format!("{} rules:{file}, 1 thread", info.name);
-        labels.extend(rules.iter().map(|f| rules_label(f)));
+        let file_agents = file_agents(args, info.name, variant);
+        let file_label = |spec: &str| format!("{} {spec}, 1 thread", info.name);
+        labels.extend(file_agents.iter().map(|f| file_label(f)));
         let width = labels.iter().map(|l| l.chars().count()).max().unwrap_or(0);
         let units = own
             .iter()
@@ -222,9 +231,9 @@ impl GameVisitor for Bench<'_> {
         }
         let labels = SearchLabels {
             ismcts: &ismcts_label,
-            rules: &rules_label,
+            file_agent: &file_label,
         };
-        search_rows::<G>(args, variant, rules.as_deref(), &labels, &row)?;
+        search_rows::<G>(args, variant, &file_agents, &labels, &row)?;
         Ok(())
     }
 }
@@ -233,16 +242,16 @@ impl GameVisitor for Bench<'_> {
 struct SearchLabels<'a> {
     /// An ismcts row, from its iterations and settings.
     ismcts: &'a dyn Fn(u32, &str) -> String,
-    /// A rule-list row, from its file.
-    rules: &'a dyn Fn(&str) -> String,
+    /// A rule list's or a network's row, from its spec.
+    file_agent: &'a dyn Fn(&str) -> String,
 }
 
-/// The search figures of game `G` (ismcts at each setting and iteration count, then the rule
-/// list `rules` if any), each printed by `row` as it is measured.
+/// The search figures of game `G` (ismcts at each setting and iteration count, then each of the
+/// `file_agents`), each printed by `row` as it is measured.
 fn search_rows<G: GameKind>(
     args: &Args,
     variant: &str,
-    rules: Option<&str>,
+    file_agents: &[String],
     labels: &SearchLabels<'_>,
     row: &dyn Fn(&str, f64, &str, &str),
 ) -> anyhow::Result<()> {
@@ -262,8 +271,8 @@ fn search_rows<G: GameKind>(
             );
         }
     }
-    if let Some(file) = rules {
-        let per_s = decisions_per_second::<G>(&states, &format!("rules:{file}"))?;
+    for spec in file_agents {
+        let per_s = decisions_per_second::<G>(&states, spec)?;
         let us = 1e6 / per_s;
         let mut extra = format!("{us:>9.3} µs/decision");
         if let (Some(ms), Some(iters)) = (reference_ms, args.ismcts_iters.first()) {
@@ -272,7 +281,7 @@ fn search_rows<G: GameKind>(
                 ms * 1000.0 / us
             );
         }
-        row(&(labels.rules)(file), per_s, "decisions/s", &extra);
+        row(&(labels.file_agent)(spec), per_s, "decisions/s", &extra);
     }
     Ok(())
 }
