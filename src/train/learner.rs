@@ -238,7 +238,7 @@ mod tests {
         }
         assert!(last < 0.01, "loss {last}");
         let net = learner.qnet().unwrap();
-        let mut scratch = net.scratch();
+        let mut scratch = net.scratch(1);
         let x: Vec<f32> = (0..(s + a)).map(|i| i as f32 / 8.0).collect();
         net.begin(&x[..s], &mut scratch);
         let q = net.q(&x[s..], &mut scratch);

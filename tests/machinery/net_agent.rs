@@ -102,7 +102,7 @@ fn best_by_hand<G: GameKind>(
     );
     let features = bailab::agent::features::all_features(G::FEATURES).count();
     game.tensor(&view, &mut tensor);
-    let mut scratch = net.scratch();
+    let mut scratch = net.scratch(1);
     net.begin(&tensor, &mut scratch);
     let mut best = (0, f32::NEG_INFINITY);
     for (i, &a) in legal.as_slice().iter().enumerate() {

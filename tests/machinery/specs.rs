@@ -107,7 +107,7 @@ fn agent_errors_are_kinds_with_the_command_lines_words() {
     assert!(matches!(&e, AgentError::UnknownAgent { name, .. } if name == "grumpy"));
     assert_eq!(
         e.to_string(),
-        "unknown agent 'grumpy' for tusac (known: random, first, ismcts, rules, exec, greedy; \
+        "unknown agent 'grumpy' for tusac (known: random, first, ismcts, rules, exec, net, greedy; \
          see `bailab agents`)"
     );
     let e = typed("ismcts:iters=lots");

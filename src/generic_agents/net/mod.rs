@@ -111,7 +111,7 @@ impl<G: GameKind> NetPolicy<G> {
         let (state_len, input_len) = input_lengths(&game);
         assert_eq!((net.state_len(), net.action_len()), (state_len, input_len));
         NetPolicy {
-            scratch: net.scratch(),
+            scratch: net.scratch(capacity),
             state: vec![0.0; state_len],
             inputs: vec![0.0; capacity * input_len],
             vector_len: layout_len(&game.action_layout()),
@@ -149,10 +149,9 @@ impl<G: GameKind> NetPolicy<G> {
     pub fn q_values(&mut self, count: usize) -> &[f32] {
         self.net.begin(&self.state, &mut self.scratch);
         let width = self.net.action_len();
-        for i in 0..count {
-            self.q[i] = (self.net).q(&self.inputs[i * width..(i + 1) * width], &mut self.scratch);
-        }
-        &self.q[..count]
+        let (inputs, q) = (&self.inputs[..count * width], &mut self.q[..count]);
+        self.net.q_batch(inputs, q, &mut self.scratch);
+        q
     }
 
     /// The view tensor of the last [`NetPolicy::observe`].

@@ -87,13 +87,13 @@ impl QNet {
         self.layers[..n - 1].iter().map(|l| l.outputs).collect()
     }
 
-    /// Buffers for [`QNet::begin`] and [`QNet::q`].
-    pub fn scratch(&self) -> Scratch {
+    /// Buffers for [`QNet::begin`] and [`QNet::q_batch`] over at most `actions` actions.
+    pub fn scratch(&self, actions: usize) -> Scratch {
         let widest = self.layers.iter().map(|l| l.outputs).max().unwrap_or(1);
         Scratch {
             state: vec![0.0; self.layers[0].outputs],
-            a: vec![0.0; widest],
-            b: vec![0.0; widest],
+            a: vec![0.0; widest * actions.max(1)],
+            b: vec![0.0; widest * actions.max(1)],
         }
     }
 
@@ -106,33 +106,38 @@ impl QNet {
             .accumulate(&mut scratch.state, &self.first_by_input, 0, state);
     }
 
-    /// Q of the action with vector `action` in the decision [`QNet::begin`] started.
+    /// Q of the action with input `action` in the decision [`QNet::begin`] started.
     pub fn q(&self, action: &[f32], scratch: &mut Scratch) -> f32 {
-        debug_assert_eq!(action.len(), self.action_len());
+        let mut out = [0.0];
+        self.q_batch(action, &mut out, scratch);
+        out[0]
+    }
+
+    /// Q of `out.len()` actions whose inputs lie one after another in `inputs`, in the decision
+    /// [`QNet::begin`] started. Each layer above the first reads its weights once for all the
+    /// actions, four actions at a time.
+    pub fn q_batch(&self, inputs: &[f32], out: &mut [f32], scratch: &mut Scratch) {
+        let (count, width) = (out.len(), self.layers[0].outputs);
+        let action_len = self.action_len();
+        debug_assert_eq!(inputs.len(), count * action_len);
         let Scratch { state, a, b } = scratch;
-        let width = state.len();
         let (mut x, mut y) = (&mut a[..], &mut b[..]);
-        x[..width].copy_from_slice(state);
-        self.kernel.accumulate(
-            &mut x[..width],
-            &self.first_by_input,
-            self.state_len,
-            action,
-        );
-        relu(&mut x[..width]);
-        let mut inputs = width;
+        for (i, input) in inputs.chunks_exact(action_len).enumerate() {
+            let h = &mut x[i * width..(i + 1) * width];
+            h.copy_from_slice(state);
+            (self.kernel).accumulate(h, &self.first_by_input, self.state_len, input);
+            relu(h);
+        }
         for (k, layer) in self.layers.iter().enumerate().skip(1) {
-            for (o, out) in y[..layer.outputs].iter_mut().enumerate() {
-                let row = &layer.weight[o * inputs..(o + 1) * inputs];
-                *out = layer.bias[o] + self.kernel.dot(row, &x[..inputs]);
-            }
+            let (inputs, outputs) = (layer.inputs, layer.outputs);
+            self.kernel
+                .dense(layer, &x[..count * inputs], &mut y[..count * outputs]);
             if k + 1 < self.layers.len() {
-                relu(&mut y[..layer.outputs]);
+                relu(&mut y[..count * outputs]);
             }
-            inputs = layer.outputs;
             std::mem::swap(&mut x, &mut y);
         }
-        x[0]
+        out.copy_from_slice(&x[..count]);
     }
 }
 
@@ -214,13 +219,14 @@ impl Kernel {
         }
     }
 
-    /// `Σ a[i] · b[i]`.
-    fn dot(self, a: &[f32], b: &[f32]) -> f32 {
+    /// `y[a][o] = bias[o] + weight[o] · x[a]` for every row `x[a]` of `x` (each
+    /// `layer.inputs` long).
+    fn dense(self, layer: &Layer, x: &[f32], y: &mut [f32]) {
         match self {
-            Kernel::Portable => dot::<Plain>(a, b),
+            Kernel::Portable => dense::<Plain>(layer, x, y),
             // SAFETY: chosen only where the CPU has AVX2 and FMA (`detect`).
             #[cfg(target_arch = "x86_64")]
-            Kernel::Avx2Fma => unsafe { dot_avx2(a, b) },
+            Kernel::Avx2Fma => unsafe { dense_avx2(layer, x, y) },
         }
     }
 }
@@ -256,8 +262,8 @@ fn accumulate_avx2(out: &mut [f32], by_input: &[f32], offset: usize, x: &[f32]) 
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma")]
-fn dot_avx2(a: &[f32], b: &[f32]) -> f32 {
-    dot::<Fused>(a, b)
+fn dense_avx2(layer: &Layer, x: &[f32], y: &mut [f32]) {
+    dense::<Fused>(layer, x, y)
 }
 
 #[inline(always)]
@@ -273,28 +279,53 @@ fn accumulate<M: MulAdd>(out: &mut [f32], by_input: &[f32], offset: usize, x: &[
     }
 }
 
+/// The lanes of a sum: eight, the width of an AVX register of `f32`.
+const LANES: usize = 8;
+
 #[inline(always)]
-fn dot<M: MulAdd>(a: &[f32], b: &[f32]) -> f32 {
-    const LANES: usize = 8;
-    let mut acc = [0.0f32; LANES];
-    let (ca, cb) = (a.chunks_exact(LANES), b.chunks_exact(LANES));
-    let (ra, rb) = (ca.remainder(), cb.remainder());
-    for (xa, xb) in ca.zip(cb) {
-        for l in 0..LANES {
-            acc[l] = M::mul_add(xa[l], xb[l], acc[l]);
+fn dense<M: MulAdd>(layer: &Layer, x: &[f32], y: &mut [f32]) {
+    let (n, m) = (layer.inputs, layer.outputs);
+    let rows = x.len() / n;
+    for (o, w) in layer.weight.chunks_exact(n).enumerate() {
+        let mut r = 0;
+        while r + 4 <= rows {
+            let xs = [0, 1, 2, 3].map(|k| &x[(r + k) * n..(r + k + 1) * n]);
+            let sums = dot4::<M>(w, xs);
+            for (k, s) in sums.iter().enumerate() {
+                y[(r + k) * m + o] = layer.bias[o] + s;
+            }
+            r += 4;
+        }
+        for r in r..rows {
+            y[r * m + o] = layer.bias[o] + dot4::<M>(w, [&x[r * n..(r + 1) * n]; 4])[0];
         }
     }
-    let mut sum = 0.0;
-    for (x, y) in ra.iter().zip(rb) {
-        sum = M::mul_add(*x, *y, sum);
+}
+
+/// `w · x[k]` for four vectors at once, `w` read once: lanes of eight, then the remainder.
+#[inline(always)]
+fn dot4<M: MulAdd>(w: &[f32], x: [&[f32]; 4]) -> [f32; 4] {
+    let mut acc = [[0.0f32; LANES]; 4];
+    let full = w.len() / LANES * LANES;
+    for i in (0..full).step_by(LANES) {
+        let wl = &w[i..i + LANES];
+        for k in 0..4 {
+            let xl = &x[k][i..i + LANES];
+            for l in 0..LANES {
+                acc[k][l] = M::mul_add(wl[l], xl[l], acc[k][l]);
+            }
+        }
     }
-    let half = [
-        acc[0] + acc[4],
-        acc[1] + acc[5],
-        acc[2] + acc[6],
-        acc[3] + acc[7],
-    ];
-    sum + (half[0] + half[2]) + (half[1] + half[3])
+    let mut sums = [0.0f32; 4];
+    for k in 0..4 {
+        let a = acc[k];
+        let mut sum = ((a[0] + a[4]) + (a[2] + a[6])) + ((a[1] + a[5]) + (a[3] + a[7]));
+        for i in full..w.len() {
+            sum = M::mul_add(w[i], x[k][i], sum);
+        }
+        sums[k] = sum;
+    }
+    sums
 }
 
 #[cfg(test)]
@@ -344,7 +375,7 @@ mod tests {
             layer(1, 9, &mut seed),
         ];
         let net = QNet::new(10, 3, layers).unwrap();
-        let mut scratch = net.scratch();
+        let mut scratch = net.scratch(4);
         let state: Vec<f32> = (0..10)
             .map(|i| if i % 3 == 0 { 0.0 } else { i as f32 / 7.0 })
             .collect();
