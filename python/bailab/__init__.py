@@ -13,7 +13,11 @@
 See docs/python.md.
 """
 
-from ._bailab import Action, Agent, Game, State, VecEnv, View, games
+from . import net
+from ._bailab import Action, Agent, Game, State, VecEnv, View, games, net_q_values
 from .experiments import Results, run
 
-__all__ = ["Action", "Agent", "Game", "Results", "State", "VecEnv", "View", "games", "run"]
+__all__ = [
+    "Action", "Agent", "Game", "Results", "State", "VecEnv", "View", "games", "net", "net_q_values",
+    "run",
+]

@@ -12,6 +12,7 @@
 mod agent;
 mod engine;
 mod json;
+mod net;
 mod run;
 mod state;
 mod vecenv;
@@ -47,6 +48,7 @@ fn _bailab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<agent::PyAgent>()?;
     m.add_class::<vecenv::PyVecEnv>()?;
     m.add_function(wrap_pyfunction!(games, m)?)?;
+    m.add_function(wrap_pyfunction!(net::net_q_values, m)?)?;
     m.add_function(wrap_pyfunction!(run::_run, m)?)?;
     m.add_function(wrap_pyfunction!(run::_toml, m)?)?;
     Ok(())
