@@ -29,8 +29,8 @@ pub(crate) const CURVE_HEADER: &[&str] = &[
     "cpu_seconds",
     "wall_seconds",
     "vs_greedy",
-    "vs_greedy_lo",
-    "vs_greedy_hi",
+    "vs_greedy_lo95",
+    "vs_greedy_hi95",
     "eval_deals",
     "loss",
 ];

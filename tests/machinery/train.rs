@@ -61,6 +61,16 @@ fn training_is_reproducible_whole_stopped_or_killed() {
     let reference = network(&s.path("whole/network.safetensors"));
     let curve = String::from_utf8(read(&s.path("whole/curve.csv"))).unwrap();
     assert_eq!(curve.lines().count(), 3, "two evaluations: {curve}");
+    // plot draws the curve, report has a section for the folder
+    ok(&s.0, &["plot", "whole/curve.csv", "--output", "charts"]);
+    let svgs: Vec<_> = std::fs::read_dir(s.path("charts")).unwrap().collect();
+    assert_eq!(svgs.len(), 1, "one chart");
+    ok(&s.0, &["report", "whole", "--output", "page.html"]);
+    let page = String::from_utf8(read(&s.path("page.html"))).unwrap();
+    assert!(
+        page.contains("learning curve of bailab train") && page.contains("<svg"),
+        "{page}"
+    );
 
     // stopped at a budget, resumed to the same budget
     let first = train(&s, "split", &["--decisions", "120000"]);

@@ -23,14 +23,16 @@ pub enum Input {
     Learn(PathBuf),
     /// An ISMCTS strength table (`scripts/ismcts-strength.sh`).
     Strength(PathBuf),
+    /// A `bailab train` learning curve (`curve.csv`, its network beside it).
+    Curve(PathBuf),
 }
 
 /// What a folder or file must be, for error messages.
 pub(crate) const EXPECTED: &str =
     "expected a bailab output: a run folder (summary.csv and meta.json), a \
      tournament folder (tournament.json), a deals folder (distributions.csv), an equity folder \
-     (equity.csv), a tune or learn report (NAME.report.csv, or a folder holding one) or an ISMCTS \
-     strength CSV (iters, mean_diff, ms_per_decision columns)";
+     (equity.csv), a tune or learn report (NAME.report.csv, or a folder holding one), an ISMCTS \
+     strength CSV (iters, mean_diff, ms_per_decision columns) or a training folder (curve.csv)";
 
 /// The outputs `path` holds (a folder of tune or learn reports such as `agents/` holds several).
 pub fn classify(path: &Path) -> anyhow::Result<Vec<Input>> {
@@ -88,6 +90,7 @@ fn csv_file(path: &Path) -> anyhow::Result<Input> {
     match recognise(&header) {
         Some(Kind::Tune) => return Ok(Input::Tune(p)),
         Some(Kind::Strength) => return Ok(Input::Strength(p)),
+        Some(Kind::Curve) => return Ok(Input::Curve(p)),
         _ => {}
     }
     if LEARN_REPORT_HEADER
@@ -125,6 +128,9 @@ fn folder(dir: &Path) -> anyhow::Result<Vec<Input>> {
     }
     if has("equity.csv") {
         return Ok(vec![Input::Equity(d)]);
+    }
+    if has("curve.csv") {
+        return Ok(vec![Input::Curve(d.join("curve.csv"))]);
     }
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .with_context(|| format!("cannot read the folder {}", dir.display()))?

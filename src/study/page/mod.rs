@@ -34,6 +34,7 @@ pub fn build(inputs: &[PathBuf], title: Option<&str>) -> anyhow::Result<String> 
                 Input::Tune(f) => studies::tune(f),
                 Input::Learn(f) => studies::learn(f),
                 Input::Strength(f) => studies::strength(f),
+                Input::Curve(f) => studies::training(f),
             }
             .with_context(|| format!("reading {}", path.display()))?;
             sections.push(s);

@@ -486,6 +486,88 @@ pub(crate) fn strength(path: &Path) -> anyhow::Result<Section> {
     })
 }
 
+/// A `bailab train` learning curve, with what its network file (beside it) says.
+pub(crate) fn training(path: &Path) -> anyhow::Result<Section> {
+    let csv = Csv::read(path)?;
+    let network = path.with_file_name("network.safetensors");
+    let header = crate::generic_agents::net::file::read_net(&network)
+        .ok()
+        .map(|f| f.header);
+    let game = header.as_ref().map_or(String::new(), |h| h.game.clone());
+    let unit = unit_of(&game);
+    let mut facts_list = vec![
+        (
+            "kind",
+            "learning curve of bailab train (docs/train.md)".to_string(),
+        ),
+        (
+            "curve",
+            format!("<code>{}</code>", esc(&path.display().to_string())),
+        ),
+    ];
+    if let Some(h) = &header {
+        facts_list.extend([
+            ("game", esc(&game_title(&h.game))),
+            ("variant", esc(&h.variant)),
+            ("players", h.players.to_string()),
+            (
+                "network",
+                format!("<code>{}</code>", esc(&network.display().to_string())),
+            ),
+            ("command", format!("<code>{}</code>", esc(&h.command))),
+            (
+                "trained",
+                format!(
+                    "{} decisions, {} games, {:.2} h wall, {:.2} CPU-hours",
+                    num(h.decisions as f64),
+                    num(h.games as f64),
+                    h.seconds / 3600.0,
+                    h.cpu_seconds / 3600.0
+                ),
+            ),
+        ]);
+    }
+    let mut html = facts(&facts_list);
+    let rows: Vec<Vec<String>> = csv
+        .rows()
+        .map(|r| {
+            Ok(vec![
+                num(r.num("decisions")?),
+                format!("{:.1}", r.num("wall_seconds")? / 60.0),
+                format!("{:.2}", r.num("cpu_seconds")? / 3600.0),
+                signed_est(&r.est("vs_greedy")?),
+                num(r.num("eval_deals")?),
+            ])
+        })
+        .collect::<anyhow::Result<_>>()?;
+    html.push_str(&part(
+        "Evaluations",
+        &format!(
+            "The network in one seat against greedy in the others on fixed evaluation deals (every \
+             rotation), paired with greedy in that seat: {unit} per game with its 95% interval."
+        ),
+    ));
+    html.push_str(&table(
+        &[
+            "training decisions",
+            "wall minutes",
+            "CPU-hours",
+            &format!("network − greedy, {unit} per game [95% interval]"),
+            "evaluation deals",
+        ],
+        &rows,
+    ));
+    for svg in charts(path)? {
+        html.push_str(&figure(&svg));
+    }
+    Ok(Section {
+        title: format!("train {}", report_name(path)),
+        kind: "learning curve".into(),
+        html,
+        column: None,
+    })
+}
+
 /// What opens the section of a tune or learn report: its CSV, the game's payout unit, the agent
 /// file's text, and the facts (`kind`, the report, the agent file beside it as `file_label`) with the agent file's
 /// header, introduced by `note`.

@@ -4,7 +4,9 @@ use super::draw::{self, Bars, Curve, Forest, Histogram, Item, Mark, PALETTE};
 use super::label::{cut, decimals, file_part, percent, short_spec, short_unit, signed};
 use super::options::Options;
 use super::read::{Csv, Est};
-use super::table::{AgentRow, DistRow, EquityRow, PairRow, StrengthRow, Table, TuneRow};
+use super::table::{
+    AgentRow, CurvePoint, DistRow, EquityRow, PairRow, StrengthRow, Table, TuneRow,
+};
 use crate::games::game_info;
 use crate::games::kind::GameInfo;
 use anyhow::Context as _;
@@ -137,6 +139,7 @@ pub(crate) fn draw(table: &Table, ctx: &Context) -> anyhow::Result<Vec<(String, 
     Ok(match table {
         Table::Summary(agents, pairs) => one(summary(agents, pairs, ctx)?),
         Table::Strength(rows) => one(strength(rows, ctx)?),
+        Table::Curve(rows) => one(learning_curve(rows, ctx)?),
         Table::Distributions(rows) => distributions(rows, ctx)?,
         Table::Equity(rows) => one(equity(rows, ctx)?),
         Table::Tune(rows) => one(tune(rows, ctx)?),
@@ -296,6 +299,26 @@ fn strength(rows: &[StrengthRow], ctx: &Context) -> anyhow::Result<String> {
             .collect(),
     };
     let title = ctx.title("ISMCTS strength against iterations");
+    draw::svg(draw::TITLE_PX + draw::CURVE_PX, &title, |area| {
+        draw::curve(area, &c)
+    })
+}
+
+/// `bailab train`'s learning curve: the network's paired gain over greedy against training
+/// decisions, each point with the wall time it was reached at.
+fn learning_curve(rows: &[CurvePoint], ctx: &Context) -> anyhow::Result<String> {
+    let c = Curve {
+        caption: "Paired payout difference with 95% interval on fixed evaluation deals; above \
+                  each point: wall time"
+            .into(),
+        x_desc: "training decisions (log scale)".into(),
+        y_desc: format!("network − greedy, {} per game", ctx.unit()),
+        points: rows
+            .iter()
+            .map(|r| (r.decisions, r.gain, format!("{:.0} min", r.seconds / 60.0)))
+            .collect(),
+    };
+    let title = ctx.title("Learning curve against greedy");
     draw::svg(draw::TITLE_PX + draw::CURVE_PX, &title, |area| {
         draw::curve(area, &c)
     })

@@ -36,6 +36,8 @@ pub enum Kind {
     Equity,
     /// `bailab tune`'s `report.csv`.
     Tune,
+    /// `bailab train`'s `curve.csv`.
+    Curve,
 }
 
 /// The columns of a run's `summary.csv` that charts (and report pages) read.
@@ -60,7 +62,7 @@ pub(crate) const SUMMARY_COLUMNS: [&str; 13] = columns(
 
 /// Each format and the columns that identify it (a header holding all of them, in any order,
 /// is that format; extra columns are ignored).
-const FORMATS: [(Kind, &[&str]); 5] = [
+const FORMATS: [(Kind, &[&str]); 6] = [
     (Kind::Summary, &SUMMARY_COLUMNS),
     (
         Kind::Strength,
@@ -112,6 +114,7 @@ const FORMATS: [(Kind, &[&str]); 5] = [
         ),
     ),
     (Kind::Tune, &TUNE_REPORT_HEADER),
+    (Kind::Curve, crate::train::checkpoint::CURVE_HEADER),
 ];
 
 /// Which format a header is, if any.

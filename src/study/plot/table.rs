@@ -35,6 +35,17 @@ pub struct StrengthRow {
     pub(crate) ms: f64,
 }
 
+/// One evaluation of `bailab train`'s `curve.csv`.
+#[derive(Clone, Debug)]
+pub struct CurvePoint {
+    /// Training decisions so far.
+    pub decisions: f64,
+    /// The network's paired gain over greedy per game.
+    pub gain: Est,
+    /// Wall seconds so far.
+    pub(crate) seconds: f64,
+}
+
 /// One bar of a distribution.
 #[derive(Clone, Debug)]
 pub struct DistRow {
@@ -97,6 +108,8 @@ pub enum Table {
     Equity(Vec<EquityRow>),
     /// Tuning report.
     Tune(Vec<TuneRow>),
+    /// A learning curve.
+    Curve(Vec<CurvePoint>),
 }
 
 impl Table {
@@ -108,6 +121,7 @@ impl Table {
             Kind::Distributions => Table::Distributions(all(csv, dist)?),
             Kind::Equity => Table::Equity(all(csv, equity)?),
             Kind::Tune => Table::Tune(all(csv, tune)?),
+            Kind::Curve => Table::Curve(all(csv, curve_point)?),
         };
         if table.is_empty() {
             anyhow::bail!("{}: no rows to plot", csv.path.display());
@@ -122,6 +136,7 @@ impl Table {
             Table::Distributions(r) => r.is_empty(),
             Table::Equity(r) => r.is_empty(),
             Table::Tune(r) => r.is_empty(),
+            Table::Curve(r) => r.is_empty(),
         }
     }
 }
@@ -155,6 +170,14 @@ fn strength(r: &Row) -> anyhow::Result<StrengthRow> {
         iters: r.num("iters")?,
         diff: r.est("mean_diff")?,
         ms: r.num("ms_per_decision")?,
+    })
+}
+
+fn curve_point(r: &Row) -> anyhow::Result<CurvePoint> {
+    Ok(CurvePoint {
+        decisions: r.num("decisions")?,
+        gain: r.est("vs_greedy")?,
+        seconds: r.num("wall_seconds")?,
     })
 }
 
