@@ -80,6 +80,11 @@ pub(crate) fn load(path: Option<&str>) -> anyhow::Result<(Experiment, Runtime)> 
 /// feature): the run stops at the next deal with a checkpoint and exits with status 130. A second
 /// signal ends the process at once, also with 130 (the last checkpoint stays valid).
 pub(crate) fn stop_on_ctrl_c() -> Arc<AtomicBool> {
+    stop_on_ctrl_c_at("the next deal")
+}
+
+/// [`stop_on_ctrl_c`] for a command that stops at `when` (`the end of the current generation`).
+pub(crate) fn stop_on_ctrl_c_at(when: &'static str) -> Arc<AtomicBool> {
     let stop = Arc::new(AtomicBool::new(false));
     let flag = stop.clone();
     // Only the first handler of a process can be set; a failure leaves the default behaviour.
@@ -89,7 +94,7 @@ pub(crate) fn stop_on_ctrl_c() -> Arc<AtomicBool> {
             crate::generic_agents::exec::kill_agents();
             std::process::exit(130);
         }
-        eprintln!("\nstopping at the next deal (Ctrl-C or another signal to quit at once)…");
+        eprintln!("\nstopping at {when} (Ctrl-C or another signal to quit at once)…");
     });
     stop
 }

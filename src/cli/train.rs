@@ -128,7 +128,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
             (dir, Some(cfg))
         }
     };
-    let stop = super::run::stop_on_ctrl_c();
+    let stop = super::run::stop_on_ctrl_c_at("the end of the current generation");
     let session = Session {
         dir: &dir,
         checkpoint_every: Duration::from_secs_f64(args.checkpoint_minutes * 60.0),
