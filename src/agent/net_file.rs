@@ -90,6 +90,18 @@ pub enum NetError {
     /// The file cannot be read.
     #[error("{0}")]
     File(Arc<NetFileError>),
+    /// The file's table (its variant, seats and rule options) cannot be built by this bailab.
+    #[error("{path}: its table ({variant}, {players} players) cannot be played here: {reason}")]
+    Unbuildable {
+        /// The file.
+        path: String,
+        /// The file's variant.
+        variant: String,
+        /// The file's seat count.
+        players: usize,
+        /// Why the game refuses it.
+        reason: String,
+    },
     /// The file's network is for another table or another feature layout.
     #[error("{path} is a network for {what} {file}, not {played}")]
     Mismatch {

@@ -194,6 +194,20 @@ fn net_files_for_another_table_are_refused_by_name() {
     let old = write("old.safetensors", to_bytes(&header, &net));
     let e = refused::<TienLen>(&old, "south", 4);
     assert!(e.contains("is a network for feature version"), "{e}");
+    // a table this build cannot play (an unknown rule option in the file)
+    let mut header = header_for(&game, &[24, 12]);
+    header
+        .rules
+        .insert("no_such_option".into(), serde_json::Value::from(1));
+    let odd = write("odd.safetensors", to_bytes(&header, &net));
+    let e = make_agent_with::<TienLen>(&odd, Setting::default())
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(
+        e.contains("cannot be played here") && e.contains("no_such_option"),
+        "{e}"
+    );
     // another layout of the same length
     let mut header = header_for(&game, &[24, 12]);
     header.state_layout = header.state_layout.replacen("own_hand", "hand_own", 1);

@@ -285,12 +285,11 @@ pub fn game_for<G: GameKind>(
         let (file, played) = (header.players.to_string(), players.to_string());
         return Err(mismatch("players", file, played));
     }
-    let game = G::build(&header.variant, players, rules).map_err(|e| {
-        mismatch(
-            "a table this build refuses:",
-            header.variant.clone(),
-            e.to_string(),
-        )
+    let game = G::build(&header.variant, players, rules).map_err(|e| NetError::Unbuildable {
+        path: path.into(),
+        variant: header.variant.clone(),
+        players,
+        reason: e.to_string(),
     })?;
     let json = |m: &RuleMap| serde_json::Value::Object(m.clone()).to_string();
     if game.rules() != header.rules {
