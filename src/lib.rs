@@ -43,6 +43,7 @@ pub mod rng;
 pub mod sim;
 pub mod study;
 pub mod text;
+#[cfg(feature = "train")]
 pub(crate) mod train;
 
 pub use game::{ActionBuffer, Game, GameState, Outcome, Seat, MAX_SEATS};

@@ -18,6 +18,7 @@ pub(crate) mod rules;
 pub(crate) mod run;
 pub(crate) mod soak;
 pub(crate) mod tournament;
+#[cfg(feature = "train")]
 pub(crate) mod train;
 pub(crate) mod tune;
 
@@ -52,6 +53,7 @@ pub(crate) enum Command {
     /// Learn a readable rule list (the `rules:PATH` agent) from a teacher and from play.
     Learn(learn::Args),
     /// Train a learned agent (`net:FILE`) by deep Monte-Carlo self-play, checkpointed.
+    #[cfg(feature = "train")]
     Train(train::Args),
     /// Which action is best here: each legal action's win rate and mean payout in a position.
     Equity(equity::Args),
@@ -91,6 +93,7 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Play(args) => play::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Learn(args) => learn::run(args),
+        #[cfg(feature = "train")]
         Command::Train(args) => train::run(args),
         Command::Plot(args) => plot::run(args),
         Command::Report(args) => report::run(args),

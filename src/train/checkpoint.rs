@@ -10,6 +10,7 @@ use crate::generic_agents::net::qnet::Layer;
 use crate::input::{read_bytes, TRAIN_CHECKPOINT};
 use crate::learn::selfplay::Gain;
 use crate::sim::files::atomic::write_atomic;
+use crate::sim::files::schema::CURVE_HEADER;
 use crate::sim::files::seal::digest;
 use safetensors::tensor::{Dtype, SafeTensors, TensorView};
 use serde::{Deserialize, Serialize};
@@ -22,18 +23,6 @@ pub(crate) const CHECKPOINT: &str = "checkpoint.safetensors";
 pub(crate) const NETWORK: &str = "network.safetensors";
 /// The learning curve's file name.
 pub(crate) const CURVE: &str = "curve.csv";
-/// The columns of `curve.csv`.
-pub(crate) const CURVE_HEADER: &[&str] = &[
-    "decisions",
-    "games",
-    "cpu_seconds",
-    "wall_seconds",
-    "vs_greedy",
-    "vs_greedy_lo95",
-    "vs_greedy_hi95",
-    "eval_deals",
-    "loss",
-];
 
 /// The metadata key of the state.
 const STATE_KEY: &str = "bailab_train";

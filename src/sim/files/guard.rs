@@ -102,6 +102,7 @@ impl Outputs {
 
     /// Keeps the folder from now on, for a command that writes its files itself as it goes (a
     /// training's checkpoints), having removed the guard's files an earlier result left.
+    #[cfg(feature = "train")]
     pub(crate) fn keep_replacing(mut self) -> anyhow::Result<()> {
         for name in &self.names {
             super::atomic::remove_stale(&self.dir.join(name))?;

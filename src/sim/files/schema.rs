@@ -229,6 +229,19 @@ const fn has_column(header: &[&str], name: &str) -> bool {
     false
 }
 
+/// The columns of `bailab train`'s `curve.csv`.
+pub(crate) const CURVE_HEADER: [&str; 9] = [
+    "decisions",
+    "games",
+    "cpu_seconds",
+    "wall_seconds",
+    "vs_greedy",
+    "vs_greedy_lo95",
+    "vs_greedy_hi95",
+    "eval_deals",
+    "loss",
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;

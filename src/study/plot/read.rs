@@ -2,7 +2,7 @@
 //! errors that name the file, line and column.
 
 use crate::sim::files::schema::{
-    columns, DISTRIBUTIONS_HEADER, EQUITY_HEADER, STRENGTH_HEADER, SUMMARY_HEADER,
+    columns, CURVE_HEADER, DISTRIBUTIONS_HEADER, EQUITY_HEADER, STRENGTH_HEADER, SUMMARY_HEADER,
     TUNE_REPORT_HEADER,
 };
 use anyhow::{anyhow, bail};
@@ -114,7 +114,7 @@ const FORMATS: [(Kind, &[&str]); 6] = [
         ),
     ),
     (Kind::Tune, &TUNE_REPORT_HEADER),
-    (Kind::Curve, crate::train::checkpoint::CURVE_HEADER),
+    (Kind::Curve, &CURVE_HEADER),
 ];
 
 /// Which format a header is, if any.
