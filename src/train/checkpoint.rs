@@ -5,7 +5,7 @@
 
 use super::config::{adam, TrainConfig};
 use super::learner::{LearnError, Learner};
-use crate::generic_agents::net::file::{to_bytes, NetHeader};
+use crate::generic_agents::net::file::{f32_bytes, f32_values, to_bytes, NetHeader};
 use crate::generic_agents::net::qnet::Layer;
 use crate::input::{read_bytes, TRAIN_CHECKPOINT};
 use crate::learn::selfplay::Gain;
@@ -138,7 +138,7 @@ pub(crate) enum CheckpointError {
 /// The tensors of a checkpoint, by name (weights `fcK.*`, moments `adam_m.fcK.*`,
 /// `adam_v.fcK.*`), in name order.
 fn named_tensors(layers: &[Layer], moments: &[Layer]) -> Vec<(String, Vec<usize>, Vec<u8>)> {
-    let le = |v: &[f32]| -> Vec<u8> { v.iter().flat_map(|x| x.to_le_bytes()).collect() };
+    let le = f32_bytes;
     let (first, second) = moments.split_at(layers.len());
     let mut out = Vec::new();
     for (prefix, set) in [("", layers), ("adam_m.", first), ("adam_v.", second)] {
@@ -284,16 +284,10 @@ fn layer_of(tensors: &[(String, Vec<usize>, Vec<u8>)], prefix: &str, k: usize) -
         tensors.iter().find(|t| t.0 == name)
     };
     let (w, b) = (find("weight")?, find("bias")?);
-    let floats = |bytes: &[u8]| {
-        bytes
-            .chunks_exact(4)
-            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect()
-    };
     Some(Layer {
         outputs: *w.1.first()?,
         inputs: *w.1.get(1)?,
-        weight: floats(&w.2),
-        bias: floats(&b.2),
+        weight: f32_values(&w.2),
+        bias: f32_values(&b.2),
     })
 }

@@ -90,6 +90,18 @@ fn layout_len(text: &str) -> Option<usize> {
         .sum()
 }
 
+/// Float32 values as safetensors stores them (little-endian bytes).
+pub(crate) fn f32_bytes(values: &[f32]) -> Vec<u8> {
+    values.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+/// Float32 values from safetensors' little-endian bytes.
+pub(crate) fn f32_values(bytes: &[u8]) -> Vec<f32> {
+    (bytes.chunks_exact(4))
+        .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .collect()
+}
+
 /// The name of layer `k`'s tensor `part` (`weight` or `bias`).
 fn tensor_name(k: usize, part: &str) -> String {
     format!("fc{k}.{part}")
@@ -97,7 +109,7 @@ fn tensor_name(k: usize, part: &str) -> String {
 
 /// The bytes of a network file holding `net` under `header`.
 pub fn to_bytes(header: &NetHeader, net: &QNet) -> Vec<u8> {
-    let le = |v: &[f32]| -> Vec<u8> { v.iter().flat_map(|x| x.to_le_bytes()).collect() };
+    let le = f32_bytes;
     let mut data: Vec<(String, Vec<usize>, Vec<u8>)> = Vec::new();
     for (k, l) in net.layers().iter().enumerate() {
         data.push((
@@ -192,11 +204,7 @@ fn read_layers(
                 format!("shape {:?}, not {dims}-dimensional", view.shape()),
             ));
         }
-        let values = view
-            .data()
-            .chunks_exact(4)
-            .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-            .collect();
+        let values = f32_values(view.data());
         Ok((view.shape().to_vec(), values))
     };
     let mut layers = Vec::with_capacity(count);
