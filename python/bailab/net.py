@@ -104,7 +104,7 @@ def header_for(game, hidden, command="python", decisions=0, games=0, seconds=0.0
         "format": FORMAT, "game": game.name, "variant": game.variant, "players": game.players,
         "rules": json.loads(game.rules_json()), "feature_version": FEATURE_VERSION,
         "state_layout": layout(game.tensor_layout()), "action_layout": action,
-        "architecture": "mlp", "hidden": list(hidden), "payout_scale": 1.0,
+        "architecture": "mlp", "hidden": list(hidden), "payout_scale": game.payout_scale,
         "command": command, "decisions": decisions, "games": games, "seconds": seconds,
         "cpu_seconds": seconds,
     }

@@ -58,6 +58,8 @@ pub trait Engine: Send + Sync {
     fn feature_names(&self) -> Vec<&'static str>;
     /// The most legal actions a decision can have.
     fn max_actions(&self) -> usize;
+    /// The payout scale of the table: what a network's targets are payouts over.
+    fn payout_scale(&self) -> f64;
     /// The game as [`Any`], for code that knows its type.
     fn as_any(&self) -> &dyn Any;
 }
@@ -225,6 +227,9 @@ impl<G: GameKind + Send + Sync> Engine for GameEngine<G> {
     }
     fn max_actions(&self) -> usize {
         <<G::State as GameState>::Actions as ActionBuffer<_>>::CAPACITY
+    }
+    fn payout_scale(&self) -> f64 {
+        bailab::generic_agents::net::payout_scale(&*self.game)
     }
     fn as_any(&self) -> &dyn Any {
         self

@@ -97,6 +97,13 @@ impl PyGame {
         self.engine.max_actions()
     }
 
+    /// The table's payout scale: `bailab train` fits payouts divided by it (a network's
+    /// `payout_scale`).
+    #[getter]
+    fn payout_scale(&self) -> f64 {
+        self.engine.payout_scale()
+    }
+
     /// The segments of `view.tensor()` in order: `(name, length, what each entry holds)`.
     fn tensor_layout(&self) -> Vec<(&'static str, usize, &'static str)> {
         let layout = self.engine.tensor_layout();

@@ -9,7 +9,7 @@ mod batch;
 use crate::state::PyGame;
 use bailab::game::Seat;
 use bailab::games::with_game;
-use batch::{Batch, BatchError, Config, MakeBatch, Report, Rows};
+use batch::{ActionRows, Batch, BatchError, Config, MakeBatch, Report, Rows};
 use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -49,6 +49,8 @@ pub struct PyVecEnv {
     tensor_size: usize,
     max_actions: usize,
     action_size: usize,
+    /// The length of a network's action input (`bailab.net.input_sizes`).
+    net_input_size: usize,
     /// Whether `reset` has dealt the environments.
     ready: bool,
 }
@@ -108,6 +110,36 @@ impl PyVecEnv {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .totals()
+    }
+
+    /// Writes a row of `kind` (`width` long) per legal action into `out` (or a new array).
+    fn action_rows<'py>(
+        &mut self,
+        py: Python<'py>,
+        kind: ActionRows,
+        width: usize,
+        out: Option<Bound<'py, PyArray3<f32>>>,
+    ) -> PyResult<Bound<'py, PyArray3<f32>>> {
+        self.check_ready()?;
+        let shape = [self.num_envs, self.max_actions, width];
+        let out = match out {
+            Some(out) if out.shape() != shape || !out.is_c_contiguous() => {
+                return Err(PyValueError::new_err(format!(
+                    "out: a C-contiguous float32 array of shape {shape:?}, not {:?}",
+                    out.shape()
+                )))
+            }
+            Some(out) => out,
+            None => PyArray3::zeros(py, shape, false),
+        };
+        {
+            let mut rw =
+                (out.try_readwrite()).map_err(|e| PyValueError::new_err(format!("out: {e}")))?;
+            let slice = rw.as_slice_mut()?;
+            let batch = self.batch();
+            py.allow_threads(|| batch.action_rows(kind, slice));
+        }
+        Ok(out)
     }
 
     /// The error of a call that needs the environments dealt.
@@ -207,6 +239,7 @@ impl PyVecEnv {
             tensor_size: size(engine.tensor_layout()),
             max_actions: engine.max_actions(),
             action_size: size(engine.action_layout()),
+            net_input_size: size(engine.action_layout()) + engine.feature_names().len(),
             game: game.unbind(),
             ready: false,
         })
@@ -278,26 +311,20 @@ impl PyVecEnv {
         py: Python<'py>,
         out: Option<Bound<'py, PyArray3<f32>>>,
     ) -> PyResult<Bound<'py, PyArray3<f32>>> {
-        self.check_ready()?;
-        let shape = [self.num_envs, self.max_actions, self.action_size];
-        let out = match out {
-            Some(out) if out.shape() != shape || !out.is_c_contiguous() => {
-                return Err(PyValueError::new_err(format!(
-                    "out: a C-contiguous float32 array of shape {shape:?}, not {:?}",
-                    out.shape()
-                )))
-            }
-            Some(out) => out,
-            None => PyArray3::zeros(py, shape, false),
-        };
-        {
-            let mut rw =
-                (out.try_readwrite()).map_err(|e| PyValueError::new_err(format!("out: {e}")))?;
-            let slice = rw.as_slice_mut()?;
-            let batch = self.batch();
-            py.allow_threads(|| batch.action_features(slice));
-        }
-        Ok(out)
+        self.action_rows(py, ActionRows::Vectors, self.action_size, out)
+    }
+
+    /// What a `net:` network reads of each legal action of the learning seat in every
+    /// environment (its action vector, then its squashed rule features, as
+    /// `bailab.net.action_inputs(view)`), float32 `(num_envs, max_actions, net_input_size)`,
+    /// zeros beyond the legal ones. Given `out`, writes into it and returns it.
+    #[pyo3(signature = (out=None))]
+    fn net_inputs<'py>(
+        &mut self,
+        py: Python<'py>,
+        out: Option<Bound<'py, PyArray3<f32>>>,
+    ) -> PyResult<Bound<'py, PyArray3<f32>>> {
+        self.action_rows(py, ActionRows::NetInputs, self.net_input_size, out)
     }
 
     /// The game.
@@ -346,6 +373,12 @@ impl PyVecEnv {
     #[getter]
     fn action_size(&self) -> usize {
         self.action_size
+    }
+
+    /// The length of a network's action input (`net_inputs`' last axis).
+    #[getter]
+    fn net_input_size(&self) -> usize {
+        self.net_input_size
     }
 
     /// Games finished since the reset, skipped ones included.

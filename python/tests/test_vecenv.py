@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import bailab
+import bailab.net
 
 REPO = Path(__file__).resolve().parents[2]
 VARIANTS = [(g["name"], v) for g in bailab.games() for v in g["variants"]]
@@ -208,10 +209,12 @@ def test_every_env_equals_its_deals_played_from_python(name, variant):
         s.check(obs[i], mask[i])
     for k in range(150):
         actions = [(k + i) % int(mask[i].sum()) for i in range(n)]
-        features = env.action_features()
+        features, inputs = env.action_features(), env.net_inputs()
         for i, s in enumerate(shadows):
-            legal = mask[i].sum()
-            assert np.array_equal(features[i, :legal], s.state.view(seat).action_features())
+            legal, view = mask[i].sum(), s.state.view(seat)
+            assert np.array_equal(features[i, :legal], view.action_features())
+            assert not features[i, legal:].any() and not inputs[i, legal:].any()
+            assert np.allclose(inputs[i, :legal], bailab.net.action_inputs(view), atol=1e-6)
         skipped_before = [s.skipped for s in shadows]
         obs, mask, rewards, dones, info = env.step(actions)
         for i, s in enumerate(shadows):
@@ -260,6 +263,20 @@ def test_action_features_into_a_given_array():
     out.flags.writeable = False
     with pytest.raises(ValueError, match="out"):
         env.action_features(out=out)
+
+
+def test_net_inputs_into_a_given_array():
+    game = bailab.Game("chan")
+    env = bailab.VecEnv(game, 3, 5, threads=1)
+    env.reset()
+    width = game.action_size + len(game.feature_names())
+    assert env.net_input_size == width == bailab.net.input_sizes(game)[1]
+    out = np.full((3, game.max_actions, width), 7.0, dtype=np.float32)
+    assert env.net_inputs(out=out) is out
+    assert np.array_equal(out, env.net_inputs())
+    assert np.array_equal(out[:, :, : game.action_size], env.action_features())
+    with pytest.raises(ValueError, match="shape"):
+        env.net_inputs(out=np.zeros((3, game.max_actions, game.action_size), np.float32))
 
 
 def test_an_index_out_of_range_names_the_env_and_moves_nothing():

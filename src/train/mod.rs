@@ -28,7 +28,7 @@ use self::eval::{evaluate, greedy_baseline};
 use self::learner::Learner;
 use crate::games::kind::GameKind;
 use crate::generic_agents::net::file::{layout_text, NetHeader, FEATURE_VERSION, FORMAT};
-use crate::generic_agents::net::{action_input_layout, input_lengths};
+use crate::generic_agents::net::{action_input_layout, input_lengths, payout_scale};
 use crate::rng::{shuffle, stream_rng};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -119,12 +119,6 @@ pub(crate) fn header<G: GameKind>(game: &G, state: &TrainState) -> NetHeader {
         seconds: state.seconds,
         cpu_seconds: state.cpu_seconds,
     }
-}
-
-/// The payout scale of game `G`'s table (from a dealt state; it depends on the table only).
-fn payout_scale<G: GameKind>(game: &G) -> f64 {
-    use crate::game::GameState;
-    crate::sim::deal::seeds::seeded_deal(game, 0, 0).payout_scale()
 }
 
 /// A fresh training state and learner for `cfg`.

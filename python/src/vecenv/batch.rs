@@ -11,13 +11,14 @@
 //! opponent's failure (an outside program's, see `Agent::fault`) is an error at the end of the
 //! deal it failed in, naming the agent.
 
-use crate::engine::{Engine, GameEngine};
+use crate::engine::{python_rng, Engine, GameEngine};
 use bailab::agent::{take_fault, Agent, AgentError};
 use bailab::game::{ActionBuffer, Game, GameId, GameState, Seat, MAX_SEATS};
 use bailab::games::kind::{GameError, GameKind};
 use bailab::games::observe::layout_len;
 use bailab::games::GameVisitor;
 use bailab::generic_agents::catalogue::{make_agent_with, Setting};
+use bailab::generic_agents::net::{input_lengths, ActionInputs};
 use bailab::rng::GameRng;
 use bailab::sim::deal::seeds::{agent_rngs, seeded_deal};
 use bailab::sim::deal::turns::{Turn, Turns, OUTSIDE};
@@ -156,6 +157,16 @@ pub struct Report<'a> {
     pub skipped_reward: &'a mut [f32],
 }
 
+/// What [`Batch::action_rows`] writes of each legal action.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ActionRows {
+    /// Its action vector (`game.action_layout()`).
+    Vectors,
+    /// What a `net:` network reads of it: its action vector, then its squashed rule features
+    /// (`bailab.net.action_inputs`).
+    NetInputs,
+}
+
 /// A batch of environments of one game, whatever the game.
 pub trait Batch: Send {
     /// Deals every environment's first deal again (of master seed `seed` if given), with fresh
@@ -168,9 +179,9 @@ pub trait Batch: Send {
     fn step(&mut self, actions: &[i64], rows: Rows<'_>) -> Result<(), BatchError>;
     /// Writes the last step's results per environment, and clears the skip counts.
     fn report(&mut self, report: Report<'_>);
-    /// Writes the action vectors of every environment's legal actions, `(num_envs,
-    /// max_actions, action_size)`, zeros beyond the legal ones.
-    fn action_features(&mut self, out: &mut [f32]);
+    /// Writes a row per legal action of every environment, `(num_envs, max_actions, width)`
+    /// (the width of `kind`), zeros beyond the legal ones.
+    fn action_rows(&mut self, kind: ActionRows, out: &mut [f32]);
     /// The games finished since the last reset and, among them, those skipped.
     fn totals(&self) -> (u64, u64);
 }
@@ -218,6 +229,8 @@ struct Env<G: GameKind> {
     rngs: [GameRng; MAX_SEATS],
     /// The opponents, one per spec.
     agents: Vec<Box<dyn Agent<G::State>>>,
+    /// The writer of the network inputs of the learning seat's actions.
+    inputs: ActionInputs<G>,
     /// The number of legal actions of the learning seat's pending decision.
     legal_len: usize,
     /// The last step's reward, whether a game ended in it, and which deal (-1: none).
@@ -242,6 +255,7 @@ impl<G: GameKind> Env<G> {
             deal: index,
             rngs,
             agents,
+            inputs: ActionInputs::new(&*shared.game),
             legal_len: 0,
             reward: 0.0,
             done: false,
@@ -340,16 +354,27 @@ impl<G: GameKind> Env<G> {
         mask[self.legal_len..].fill(false);
     }
 
-    /// Writes the vector of each legal action of the learning seat, zeros after them.
-    fn action_features(&self, shared: &Shared<G>, out: &mut [f32]) {
+    /// Writes a row of `kind` per legal action of the learning seat, zeros after them; the rule
+    /// features of [`ActionRows::NetInputs`] draw greedy's ties from the RNG of
+    /// `view.feature_rows()` (Python's seed 0), so they equal `bailab.net.action_inputs(view)`.
+    fn action_rows(&mut self, shared: &Shared<G>, kind: ActionRows, out: &mut [f32]) {
         let mut legal = Actions::<G>::default();
         self.state.legal_actions(&mut legal);
-        let view = self.state.view(shared.seat);
-        let mut rows = out.chunks_mut(shared.action_len);
-        for (&action, row) in legal.as_slice().iter().zip(&mut rows) {
-            shared.game.action_vector(&view, action, row);
-        }
-        rows.for_each(|row| row.fill(0.0));
+        let (legal, view) = (legal.as_slice(), self.state.view(shared.seat));
+        let width = match kind {
+            ActionRows::Vectors => {
+                for (&action, row) in legal.iter().zip(out.chunks_mut(shared.action_len)) {
+                    shared.game.action_vector(&view, action, row);
+                }
+                shared.action_len
+            }
+            ActionRows::NetInputs => {
+                let rng = &mut python_rng(0);
+                (self.inputs).write(&*shared.game, &view, legal, rng, out);
+                self.inputs.width()
+            }
+        };
+        out[legal.len() * width..].fill(0.0);
     }
 }
 
@@ -525,22 +550,26 @@ impl<G: GameKind> Batch for Typed<G> {
         }
     }
 
-    fn action_features(&mut self, out: &mut [f32]) {
+    fn action_rows(&mut self, kind: ActionRows, out: &mut [f32]) {
         let shared = &self.shared;
-        let block = shared.max_actions * shared.action_len;
+        let width = match kind {
+            ActionRows::Vectors => shared.action_len,
+            ActionRows::NetInputs => input_lengths(&*shared.game).1,
+        };
+        let block = shared.max_actions * width;
         if block == 0 {
             return;
         }
         let Some(pool) = &self.pool else {
-            for (env, out) in self.envs.iter().zip(out.chunks_mut(block)) {
-                env.action_features(shared, out);
+            for (env, out) in self.envs.iter_mut().zip(out.chunks_mut(block)) {
+                env.action_rows(shared, kind, out);
             }
             return;
         };
         let envs = &mut self.envs;
         pool.install(|| {
             (envs.par_iter_mut().zip(out.par_chunks_mut(block)))
-                .for_each(|(env, out)| env.action_features(shared, out))
+                .for_each(|(env, out)| env.action_rows(shared, kind, out))
         });
     }
 

@@ -69,12 +69,60 @@ pub struct NetPolicy<G: GameKind> {
     state: Vec<f32>,
     /// Each legal action's input: its action vector, then its rule features.
     inputs: Vec<f32>,
-    /// The length of an action vector.
-    vector_len: usize,
-    rows: Vec<FeatureRow>,
-    greedy: Box<dyn Agent<G::State>>,
+    writer: ActionInputs<G>,
     q: Vec<f32>,
     sampling: Sampling,
+}
+
+/// Writes what a network reads of each legal action (its action vector, then its rule
+/// features squashed): the buffers of the rule features, made once.
+pub struct ActionInputs<G: GameKind> {
+    /// The length of an action vector.
+    vector_len: usize,
+    /// The length of an action's input.
+    width: usize,
+    rows: Vec<FeatureRow>,
+    greedy: Box<dyn Agent<G::State>>,
+}
+
+impl<G: GameKind> ActionInputs<G> {
+    /// The writer of `game`'s action inputs.
+    pub fn new(game: &G) -> ActionInputs<G> {
+        let capacity = <<G::State as GameState>::Actions as ActionBuffer<_>>::CAPACITY;
+        ActionInputs {
+            vector_len: layout_len(&game.action_layout()),
+            width: input_lengths(game).1,
+            rows: vec![[0; MAX_FEATURES]; capacity],
+            greedy: crate::generic_agents::rules::greedy::<G>(),
+        }
+    }
+
+    /// The length of one action's input.
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    /// Writes the input of each legal action into `out`, one row of [`ActionInputs::width`]
+    /// after another, and returns greedy's choice (the rule features ask it, drawing from
+    /// `rng`). Allocation-free.
+    pub fn write(
+        &mut self,
+        game: &G,
+        view: &ViewOf<'_, G>,
+        legal: &[ActionOf<G>],
+        rng: &mut GameRng,
+        out: &mut [f32],
+    ) -> usize {
+        let greedy = feature_rows::<G>(view, legal, self.greedy.as_mut(), &mut self.rows, rng);
+        let (width, vector) = (self.width, self.vector_len);
+        for ((&a, input), row) in legal.iter().zip(out.chunks_mut(width)).zip(&self.rows) {
+            game.action_vector(view, a, &mut input[..vector]);
+            for (x, &f) in input[vector..].iter_mut().zip(row) {
+                *x = squash(f);
+            }
+        }
+        greedy
+    }
 }
 
 /// The lengths of what a network of game `G` reads: the view tensor and an action's input (its
@@ -97,6 +145,12 @@ pub fn action_input_layout<G: GameKind>(game: &G) -> String {
     text
 }
 
+/// The payout scale of game `G`'s table, what a network's targets are payouts over (from a
+/// dealt state; it depends on the table only).
+pub fn payout_scale<G: GameKind>(game: &G) -> f64 {
+    crate::sim::deal::seeds::seeded_deal(game, 0, 0).payout_scale()
+}
+
 /// A rule feature as the network reads it: `sign(x)·ln(1 + |x|)`, so that counts and measures
 /// of any size stay within a few units.
 pub fn squash(value: i16) -> f32 {
@@ -114,9 +168,7 @@ impl<G: GameKind> NetPolicy<G> {
             scratch: net.scratch(capacity),
             state: vec![0.0; state_len],
             inputs: vec![0.0; capacity * input_len],
-            vector_len: layout_len(&game.action_layout()),
-            rows: vec![[0; MAX_FEATURES]; capacity],
-            greedy: crate::generic_agents::rules::greedy::<G>(),
+            writer: ActionInputs::new(&game),
             q: vec![0.0; capacity],
             game,
             net,
@@ -133,16 +185,7 @@ impl<G: GameKind> NetPolicy<G> {
         rng: &mut GameRng,
     ) -> usize {
         self.game.tensor(view, &mut self.state);
-        let greedy = feature_rows::<G>(view, legal, self.greedy.as_mut(), &mut self.rows, rng);
-        let (width, vector) = (self.net.action_len(), self.vector_len);
-        for (i, &a) in legal.iter().enumerate() {
-            let input = &mut self.inputs[i * width..(i + 1) * width];
-            self.game.action_vector(view, a, &mut input[..vector]);
-            for (x, &f) in input[vector..].iter_mut().zip(&self.rows[i]) {
-                *x = squash(f);
-            }
-        }
-        greedy
+        (self.writer).write(&self.game, view, legal, rng, &mut self.inputs)
     }
 
     /// The Q of every legal action after [`NetPolicy::observe`] (the first `count` entries).
