@@ -22,6 +22,7 @@ const SETTINGS: &[&str] = &[
     "lr",
     "batch",
     "eps",
+    "td_lambda",
     "update_games",
     "eval_every",
     "eval_deals",
@@ -82,6 +83,11 @@ pub(crate) struct Args {
     /// (0: pure self-play from random weights).
     #[arg(long, default_value_t = 5_000_000)]
     pub(crate) guide_decisions: u64,
+    /// λ of the targets: 1 is the Monte-Carlo return (each decision's target the seat's
+    /// payout); below 1, λ-returns that mix in the network's value (its highest Q) at the seat's
+    /// later decisions: less variance, some bias.
+    #[arg(long, default_value_t = 1.0)]
+    pub(crate) td_lambda: f64,
     /// Self-play games between weight updates of the actors.
     #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub(crate) update_games: u64,
@@ -198,6 +204,9 @@ fn config(args: &Args) -> anyhow::Result<TrainConfig> {
     if !(args.lr.is_finite() && args.lr > 0.0 && args.lr < 1.0) {
         bail!("--lr {}: must be above 0 and below 1", args.lr);
     }
+    if !(0.0..=1.0).contains(&args.td_lambda) {
+        bail!("--td-lambda {}: must be from 0 to 1", args.td_lambda);
+    }
     if !(0.0..=1.0).contains(&args.eps) {
         bail!("--eps {}: must be from 0 to 1", args.eps);
     }
@@ -212,6 +221,7 @@ fn config(args: &Args) -> anyhow::Result<TrainConfig> {
         batch: args.batch as usize,
         eps: args.eps,
         guide_decisions: args.guide_decisions,
+        td_lambda: args.td_lambda,
         update_games: args.update_games,
         eval_every: args.eval_every,
         eval_deals: args.eval_deals,

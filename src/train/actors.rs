@@ -53,13 +53,17 @@ pub(crate) struct Behaviour {
     pub(crate) eps: f64,
     /// The chance of greedy's action when not uniform.
     pub(crate) guide: f64,
+    /// λ of the targets' λ-returns (1: the payout, the Monte-Carlo return).
+    pub(crate) lambda: f64,
 }
 
-/// One actor: a policy and the seats of a game's samples.
+/// One actor: a policy, and the seat and the network's value (its highest Q) of each sample
+/// of the game in play.
 struct Actor<G: GameKind> {
     policy: NetPolicy<G>,
     behaviour: Behaviour,
     seats: Vec<Seat>,
+    values: Vec<f32>,
 }
 
 impl<G: GameKind> Actor<G> {
@@ -82,6 +86,7 @@ impl<G: GameKind> Actor<G> {
         turns.begin(&state);
         let first_row = out.targets.len();
         self.seats.clear();
+        self.values.clear();
         let mut legal = <G::State as GameState>::Actions::default();
         let outcome = loop {
             match turns.advance(&mut state, |_| {}) {
@@ -100,10 +105,24 @@ impl<G: GameKind> Actor<G> {
             }
         };
         let scale = state.payout_scale();
-        for (row, &seat) in self.seats.iter().enumerate() {
-            out.targets[first_row + row] =
-                (outcome.payouts[usize::from(seat)] as f64 / scale) as f32;
+        let targets = &mut out.targets[first_row..];
+        if self.behaviour.lambda == 1.0 {
+            for (target, &seat) in targets.iter_mut().zip(&self.seats) {
+                *target = (outcome.payouts[usize::from(seat)] as f64 / scale) as f32;
+            }
+            return;
         }
+        let mut payouts = [0.0; MAX_SEATS];
+        for (p, &won) in payouts.iter_mut().zip(&outcome.payouts) {
+            *p = (won as f64 / scale) as f32;
+        }
+        lambda_returns(
+            &self.seats,
+            &self.values,
+            payouts,
+            self.behaviour.lambda,
+            targets,
+        );
     }
 
     /// Chooses among `legal` ε-greedily, keeping the sample of a real choice in `out` (its
@@ -118,8 +137,12 @@ impl<G: GameKind> Actor<G> {
         if legal.len() == 1 {
             return 0;
         }
-        let Behaviour { eps, guide } = self.behaviour;
+        let Behaviour { eps, guide, lambda } = self.behaviour;
         let greedy = self.policy.observe(view, legal, rng);
+        if lambda < 1.0 {
+            let q = self.policy.q_values(legal.len());
+            self.values.push(q[argmax(q)]);
+        }
         let chosen = if rng.random::<f64>() < eps {
             crate::agent::uniform_index(legal.len(), rng)
         } else if guide > 0.0 && rng.random::<f64>() < guide {
@@ -132,6 +155,25 @@ impl<G: GameKind> Actor<G> {
             .extend_from_slice(self.policy.action_input(chosen));
         out.targets.push(0.0);
         chosen
+    }
+}
+
+/// Writes the λ-return targets of a game's samples, decided by `seats` in that order: a seat's
+/// last sample's target is its payout (in `payouts`), each earlier one's `(1 − λ)·v + λ·G`,
+/// where `v` is the network's value at the seat's next decision and `G` that decision's target.
+fn lambda_returns(
+    seats: &[Seat],
+    values: &[f32],
+    payouts: [f32; MAX_SEATS],
+    lambda: f64,
+    targets: &mut [f32],
+) {
+    let lambda = lambda as f32;
+    let mut next = payouts;
+    for ((target, &seat), &value) in targets.iter_mut().zip(seats).zip(values).rev() {
+        let next = &mut next[usize::from(seat)];
+        *target = *next;
+        *next = (1.0 - lambda) * value + lambda * *next;
     }
 }
 
@@ -152,6 +194,7 @@ pub(crate) fn self_play<G: GameKind>(
                 policy: NetPolicy::new(make_game(), Arc::clone(net), Sampling::default()),
                 behaviour,
                 seats: Vec::new(),
+                values: Vec::new(),
             },
             |actor, &start| {
                 let mut out = Samples::default();
@@ -167,4 +210,24 @@ pub(crate) fn self_play<G: GameKind>(
         all.extend(part);
     }
     all
+}
+
+#[cfg(test)]
+mod tests {
+    use super::lambda_returns;
+
+    #[test]
+    fn lambda_returns_bootstrap_from_the_same_seats_next_value() {
+        let (seats, values) = ([0u8, 1, 0, 1], [0.5, -0.25, 0.125, 0.75]);
+        let payouts = [1.0, -1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0];
+        let mut targets = [9.0; 4];
+        lambda_returns(&seats, &values, payouts, 0.5, &mut targets);
+        // Each seat's last decision gets its payout; an earlier one mixes the value at its
+        // next decision (0.125 for seat 0, 0.75 for seat 1) with that decision's target.
+        assert_eq!(targets, [0.5 * 0.125 + 0.5, 0.5 * 0.75 - 0.5, 1.0, -1.0]);
+        lambda_returns(&seats, &values, payouts, 1.0, &mut targets);
+        assert_eq!(targets, [1.0, -1.0, 1.0, -1.0]);
+        lambda_returns(&seats, &values, payouts, 0.0, &mut targets);
+        assert_eq!(targets, [0.125, 0.75, 1.0, -1.0]);
+    }
 }

@@ -30,12 +30,27 @@ pub(crate) struct TrainConfig {
     /// (0: never).
     #[serde(default)]
     pub(crate) guide_decisions: u64,
+    /// λ of the targets' λ-returns: 1 is the Monte-Carlo return (the payout); below 1 a
+    /// target mixes in the network's value of the seat's later decisions (less variance, some
+    /// bias). Left out of the checkpoint at 1, so Monte-Carlo checkpoints keep their bytes.
+    #[serde(default = "monte_carlo", skip_serializing_if = "is_monte_carlo")]
+    pub(crate) td_lambda: f64,
     /// Self-play games per generation (between weight updates of the actors).
     pub(crate) update_games: u64,
     /// Decisions between evaluations.
     pub(crate) eval_every: u64,
     /// Evaluation deals (each in every rotation).
     pub(crate) eval_deals: u64,
+}
+
+/// λ = 1: the Monte-Carlo return.
+fn monte_carlo() -> f64 {
+    1.0
+}
+
+/// Whether `lambda` is the Monte-Carlo return's.
+fn is_monte_carlo(lambda: &f64) -> bool {
+    *lambda == 1.0
 }
 
 /// Adam's settings of `cfg`.

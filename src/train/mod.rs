@@ -160,6 +160,7 @@ pub(crate) fn train<G: GameKind>(
         let behaviour = Behaviour {
             eps: cfg.eps,
             guide: guide_chance(&cfg, state.decisions),
+            lambda: cfg.td_lambda,
         };
         let samples = self_play(&make_game, &net, behaviour, cfg.seed, games);
         let acted = started.elapsed().as_secs_f64();
