@@ -19,7 +19,6 @@ const SETTINGS: &[&str] = &[
     "rules",
     "seed",
     "hidden",
-    "lr",
     "batch",
     "eps",
     "td_lambda",
@@ -69,9 +68,10 @@ pub(crate) struct Args {
     /// The hidden layers' widths.
     #[arg(long, default_value = "256,128", value_delimiter = ',')]
     pub(crate) hidden: Vec<usize>,
-    /// Adam's learning rate.
-    #[arg(long, default_value_t = 1e-3)]
-    pub(crate) lr: f64,
+    /// Adam's learning rate (default 0.001); with --resume, the rate from now on (a decay by
+    /// hand, recorded in the network's command).
+    #[arg(long)]
+    pub(crate) lr: Option<f64>,
     /// Minibatch rows.
     #[arg(long, default_value_t = 512, value_parser = clap::value_parser!(u32).range(1..=65536))]
     pub(crate) batch: u32,
@@ -120,6 +120,9 @@ pub(crate) struct Args {
 /// Runs `bailab train`.
 pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     let budget = budget(&args)?;
+    if let Some(lr) = args.lr {
+        check_lr(lr)?;
+    }
     if let Some(t) = args.threads {
         crate::sim::run::threads::check_threads(t)?;
     }
@@ -149,6 +152,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         .map_or_else(|| read_game(&dir), |c| Ok(c.game.clone()))?;
     let visit = Train {
         fresh: fresh.as_ref(),
+        new_lr: args.lr.filter(|_| fresh.is_none()),
         budget,
         session: &session,
         bars: &bars,
@@ -201,9 +205,8 @@ fn config(args: &Args) -> anyhow::Result<TrainConfig> {
     if args.hidden.is_empty() || args.hidden.iter().any(|&w| w == 0 || w > 4096) {
         bail!("--hidden: give one or more widths from 1 to 4096, e.g. 256,128");
     }
-    if !(args.lr.is_finite() && args.lr > 0.0 && args.lr < 1.0) {
-        bail!("--lr {}: must be above 0 and below 1", args.lr);
-    }
+    let lr = args.lr.unwrap_or(0.001);
+    check_lr(lr)?;
     if !(0.0..=1.0).contains(&args.td_lambda) {
         bail!("--td-lambda {}: must be from 0 to 1", args.td_lambda);
     }
@@ -217,7 +220,7 @@ fn config(args: &Args) -> anyhow::Result<TrainConfig> {
         rules,
         seed: args.seed,
         hidden: args.hidden.clone(),
-        lr: args.lr,
+        lr,
         batch: args.batch as usize,
         eps: args.eps,
         guide_decisions: args.guide_decisions,
@@ -226,6 +229,14 @@ fn config(args: &Args) -> anyhow::Result<TrainConfig> {
         eval_every: args.eval_every,
         eval_deals: args.eval_deals,
     })
+}
+
+/// Checks a learning rate.
+fn check_lr(lr: f64) -> anyhow::Result<()> {
+    if !(lr.is_finite() && lr > 0.0 && lr < 1.0) {
+        bail!("--lr {lr}: must be above 0 and below 1");
+    }
+    Ok(())
 }
 
 /// Creates `dir` and refuses an earlier training's files there unless `force` (which removes
@@ -255,6 +266,8 @@ fn command_line() -> String {
 
 struct Train<'a> {
     fresh: Option<&'a TrainConfig>,
+    /// A new learning rate for a resumed training.
+    new_lr: Option<f64>,
     budget: Budget,
     session: &'a Session<'a>,
     bars: &'a Bars,
@@ -266,7 +279,13 @@ impl GameVisitor for Train<'_> {
         let (state, learner) = match self.fresh {
             Some(cfg) => start::<G>(cfg, command_line())?,
             None => {
-                let (state, learner) = load(self.session.dir)?;
+                let (mut state, mut learner) = load(self.session.dir)?;
+                if let Some(lr) = self.new_lr {
+                    state.config.lr = lr;
+                    learner.set_lr(lr);
+                    let from = state.decisions;
+                    state.command += &format!("; from {from} decisions: {}", command_line());
+                }
                 eprintln!(
                     "resuming the training in {} ({} decisions, {:.2} h done)",
                     self.session.dir.display(),

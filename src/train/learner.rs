@@ -47,6 +47,11 @@ pub(crate) struct Learner {
 pub(crate) type LearnError = candle_core::Error;
 
 impl Learner {
+    /// Adam's learning rate from now on.
+    pub(crate) fn set_lr(&mut self, lr: f64) {
+        self.adam.lr = lr;
+    }
+
     /// A new network of `hidden` widths over `state_len + action_len` inputs, initialised as
     /// PyTorch's `nn.Linear` is (uniform in ±1/√inputs) from the stream `seed`.
     pub(crate) fn new(

@@ -136,6 +136,61 @@ fn training_is_reproducible_whole_stopped_or_killed() {
     assert_eq!(network(&s.path("killed/network.safetensors")), reference);
 }
 
+/// Resumes the training in `dir` to 250,000 decisions with `extra` arguments.
+fn resume(s: &Scratch, dir: &str, extra: &[&str]) -> std::process::Output {
+    let path = s.path(dir);
+    let mut args = vec!["train", "--resume", path.to_str().unwrap()];
+    args.extend_from_slice(&["--decisions", "250000", "--threads", "1", "--quiet"]);
+    args.extend_from_slice(extra);
+    bailab(&s.0, &args)
+}
+
+#[test]
+fn a_resumed_training_takes_a_new_learning_rate_and_records_it() {
+    let s = Scratch::new("train-lr");
+    let first = train(&s, "a", &["--decisions", "120000"]);
+    assert!(first.status.success(), "{}", stderr(&first));
+    for copy in ["same", "lower"] {
+        std::fs::create_dir(s.path(copy)).unwrap();
+        for name in ["checkpoint.safetensors", "network.safetensors", "curve.csv"] {
+            std::fs::copy(s.path("a").join(name), s.path(copy).join(name)).unwrap();
+        }
+    }
+    for (dir, extra) in [
+        ("a", &[][..]),
+        ("same", &["--lr", "0.001"]),
+        ("lower", &["--lr", "0.0001"]),
+    ] {
+        let out = resume(&s, dir, extra);
+        assert!(out.status.success(), "{}", stderr(&out));
+    }
+    let net = |dir: &str| network(&s.path(dir).join("network.safetensors"));
+    // the default rate given again changes nothing but the command; a lower one the weights
+    assert_eq!(net("same").0, net("a").0);
+    assert_ne!(net("lower").0, net("a").0);
+    let header = |dir: &str| {
+        from_bytes(&read(&s.path(dir).join("network.safetensors")), "n")
+            .unwrap()
+            .header
+    };
+    assert!(
+        !header("a").command.contains("; from"),
+        "{}",
+        header("a").command
+    );
+    let command = header("lower").command;
+    assert!(
+        command.starts_with("bailab train --game tienlen"),
+        "{command}"
+    );
+    assert!(
+        command.contains("; from ") && command.ends_with("--lr 0.0001"),
+        "{command}"
+    );
+    let bad = resume(&s, "a", &["--lr", "0"]);
+    assert!(!bad.status.success() && stderr(&bad).contains("--lr 0: must be above 0"));
+}
+
 #[test]
 fn train_guards_its_output_and_refuses_bad_settings() {
     let s = Scratch::new("train-guard");

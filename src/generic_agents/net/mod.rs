@@ -148,7 +148,8 @@ pub fn action_input_layout<G: GameKind>(game: &G) -> String {
 /// The payout scale of game `G`'s table, what a network's targets are payouts over (from a
 /// dealt state: it depends on the table only, not on the deal).
 pub fn payout_scale<G: GameKind>(game: &G) -> f64 {
-    game.deal(&mut crate::rng::stream_rng(0, 0, 0)).payout_scale()
+    game.deal(&mut crate::rng::stream_rng(0, 0, 0))
+        .payout_scale()
 }
 
 /// A rule feature as the network reads it: `sign(x)·ln(1 + |x|)`, so that counts and measures
