@@ -200,3 +200,31 @@ def test_openspiel_ismcts_plays_a_game():
         else:
             state.apply_action(int(bots[state.current_player()].step(state)))
     assert sum(state.returns()) == 0 and any(state.returns())
+
+
+def test_a_deck_the_variant_redeals_is_drawn_again():
+    game = pyspiel.load_game("bailab_tusac_sisepai21")
+    table = game.table
+    deck = [k for k, c in zip(table.kinds, table.copies) for _ in range(c)]
+    rng = np.random.default_rng(0)
+    dead = live = None
+    while dead is None or live is None:
+        rng.shuffle(deck)
+        try:
+            table.game.deal_from_deck(" ".join(deck))
+            live = live or list(deck)
+        except ValueError as error:
+            assert "redeal check" in str(error)
+            dead = dead or list(deck)
+    state = game.new_initial_state()
+    for card in dead:
+        state.apply_action(table.kinds.index(card))
+    assert state.is_chance_node() and len(state.chance_outcomes()) == len(table.kinds)
+    draw(state, live, reshuffle_seed=7)
+    while not state.is_terminal():
+        state.apply_action(0)
+    record = json.loads(state.bailab_state.record_json())
+    assert record["setup"] == {"reshuffle_seed": 7, "redeals": 1}
+    assert record["deck"].split() == live
+    copy = game.deserialize_state(state.serialize())
+    assert copy.returns() == state.returns() and copy.history() == state.history()
