@@ -228,3 +228,28 @@ def test_a_deck_the_variant_redeals_is_drawn_again():
     assert record["deck"].split() == live
     copy = game.deserialize_state(state.serialize())
     assert copy.returns() == state.returns() and copy.history() == state.history()
+
+
+def run_learning_example(algo):
+    """Runs examples/openspiel_learn.py briefly; returns its output."""
+    import subprocess
+    import sys
+
+    from conftest import REPO
+
+    out = subprocess.run([sys.executable, str(REPO / "examples" / "openspiel_learn.py"), "--algo", algo,
+                          "--minutes", "0.05", "--eval-deals", "20"], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    return out.stdout
+
+
+def test_the_tabular_learning_example_trains_and_is_evaluated_by_bailab_run():
+    out = run_learning_example("qlearning")
+    assert "training games of Tiến Lên" in out
+    assert "bailab.run, 80 games: learned mean payout" in out and "paired difference learned − random" in out
+
+
+def test_the_policy_gradient_learning_example_trains_where_pytorch_is():
+    pytest.importorskip("torch")
+    out = run_learning_example("a2c")
+    assert "bailab.run, 80 games: learned mean payout" in out
