@@ -78,6 +78,21 @@ def test_random_sim_test_passes_at_the_fewest_and_most_seats(name, variant):
         pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
 
 
+@pytest.mark.parametrize("name,variant", VARIANTS)
+def test_a_playthrough_replays_as_openspiels_playthrough_tests_do(name, variant, tmp_path):
+    from absl import flags
+    from open_spiel.python.algorithms import generate_playthrough
+
+    if not flags.FLAGS.is_parsed():
+        flags.FLAGS(["pytest"])
+    text = generate_playthrough.playthrough(bo.short_name(name, variant), None, seed=3)
+    path = tmp_path / "playthrough.txt"
+    path.write_text(text)
+    original, regenerated = generate_playthrough.replay(str(path))
+    assert original == regenerated
+    assert "InformationStateTensor(0)" in text and "Returns() = " in text
+
+
 def test_rule_options_are_game_parameters():
     typed = pyspiel.load_game("bailab_tienlen_south(cong_pay=3)")
     text = pyspiel.load_game("bailab_tienlen(rules=cong_pay:3)")
