@@ -138,43 +138,35 @@ class _Deal:
             setup["redeals"] = self.redeals
         return setup
 
-    def deal(self):
-        """Deals the drawn deck; a deck the variant redeals is dropped, to be drawn again."""
+    def try_deal(self):
+        """The drawn deck dealt; a deck the variant redeals is dropped instead, to be drawn
+        again (None)."""
         try:
-            self.state = self.table.game.deal_from_deck(" ".join(self.drawn), self.setup())
+            return self.table.game.deal_from_deck(" ".join(self.drawn), self.setup())
         except ValueError as error:
             if "redeal check" not in str(error):
                 raise
             self.drawn, self.left = [], list(self.table.copies)
             self.reshuffle_seed = None
             self.redeals += 1
+            return None
 
     def draw(self, outcome):
-        """Applies a chance outcome: the next card, or the reshuffle seed."""
+        """Applies a chance outcome: the next card, or the reshuffle seed (drawn once the deck
+        is, a redealt deck dropped before it)."""
         if not self.deck_done():
             if not 0 <= outcome < len(self.left) or self.left[outcome] == 0:
                 raise ValueError(f"chance outcome {outcome}: no such card left")
             self.drawn.append(self.table.kinds[outcome])
             self.left[outcome] -= 1
-            if self.deck_done() and self.table.reshuffles:
-                self.probe_redeal()
-                return
-        else:
-            if not 0 <= outcome < RESHUFFLE_SEEDS:
-                raise ValueError(f"chance outcome {outcome}: no such reshuffle seed")
-            self.reshuffle_seed = outcome
-        if self.deck_done():
-            self.deal()
-
-    def probe_redeal(self):
-        """With a reshuffle to draw: a deck that must be redealt is dropped at once."""
-        try:
-            self.table.game.deal_from_deck(" ".join(self.drawn), self.setup())
-        except ValueError as error:
-            if "redeal check" not in str(error):
-                raise
-            self.drawn, self.left = [], list(self.table.copies)
-            self.redeals += 1
+            if self.deck_done():
+                dealt = self.try_deal()
+                self.state = None if self.table.reshuffles else dealt
+            return
+        if not 0 <= outcome < RESHUFFLE_SEEDS:
+            raise ValueError(f"chance outcome {outcome}: no such reshuffle seed")
+        self.reshuffle_seed = outcome
+        self.state = self.try_deal()
 
     def chance_outcomes(self):
         """The chance node's outcomes and their exact probabilities."""
@@ -217,7 +209,7 @@ class _Deal:
             self.left[k] -= 1
         self.reshuffle_seed = saved["reshuffle_seed"]
         if self.deck_done() and (self.reshuffle_seed is not None or not self.table.reshuffles):
-            self.deal()
+            self.state = self.try_deal()
         for index in saved["decisions"]:
             self.decide(index)
 
