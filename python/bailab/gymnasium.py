@@ -21,6 +21,10 @@ against opponents, for single-agent RL libraries (Stable-Baselines3, sb3-contrib
   the batch stepped in Rust (opponents: built-in specs only); the masks are in
   `info["action_mask"]`, the Gymnasium convention for vector environments.
 
+Importing the module also registers every game and variant with Gymnasium:
+`gymnasium.make("bailab/tienlen-south-v0", opponents=["greedy"])` builds the `env(...)` of that
+game and variant (any other keyword of `env` passes through).
+
 Observations are the learning seat's `view.tensor()` (float32, `game.tensor_size`); an action is
 an index into the seat's legal actions (`Discrete(game.max_actions)`); the reward is the seat's
 payout when the game ends, 0 before. An index past the legal ones (a sampler that ignores the
@@ -45,7 +49,7 @@ except ImportError as error:  # pragma: no cover - exercised by a test that hide
 
 import numpy as np
 
-from ._bailab import Agent, Game, VecEnv
+from ._bailab import Agent, Game, VecEnv, games
 
 __all__ = ["BailabEnv", "BailabVectorEnv", "env", "vector_env"]
 
@@ -237,3 +241,13 @@ def vector_env(game_name, num_envs, variant=None, players=4, rules=None, opponen
     rules)` (opponents: built-in specs)."""
     game = Game(game_name, variant=variant, players=players, rules=rules)
     return BailabVectorEnv(game, num_envs, seed=seed, opponents=opponents, seat=seat, threads=threads)
+
+
+for _game in games():
+    for _variant in _game["variants"]:
+        gymnasium.register(
+            id=f"bailab/{_game['name']}-{_variant}-v0",
+            entry_point="bailab.gymnasium:env",
+            kwargs={"game_name": _game["name"], "variant": _variant},
+            disable_env_checker=True,
+        )

@@ -30,6 +30,18 @@ def test_check_env_passes(name, variant):
 
 
 @pytest.mark.parametrize("name,variant", VARIANTS)
+def test_every_variant_is_registered_with_gymnasium(name, variant):
+    env = gymnasium.make(f"bailab/{name}-{variant}-v0", opponents=["random"], players=3, render_mode="ansi")
+    assert env.unwrapped.game.name == name and env.unwrapped.game.variant == variant
+    assert env.unwrapped.game.players == 3
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check_env(env.unwrapped)
+    obs, _ = env.reset(seed=2)
+    assert obs.shape == (env.unwrapped.game.tensor_size,) and "learns" in env.render()
+
+
+@pytest.mark.parametrize("name,variant", VARIANTS)
 def test_a_game_is_the_deal_of_the_seed_and_pays_the_payout(name, variant):
     game = bailab.Game(name, variant=variant)
     env = bg.BailabEnv(game, opponents=first, seat=2)
