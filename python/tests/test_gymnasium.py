@@ -144,3 +144,16 @@ def test_the_vector_env_is_vecenv_step_for_step(name, variant):
         finished += int(terminations.sum())
     assert finished > 0
     vector.close()
+
+
+def test_the_maskable_ppo_example_trains_where_sb3_contrib_is():
+    pytest.importorskip("sb3_contrib")
+    import subprocess
+    import sys
+
+    from conftest import REPO
+
+    out = subprocess.run([sys.executable, str(REPO / "examples" / "gymnasium_maskable_ppo.py"), "--steps", "600",
+                          "--eval-deals", "10"], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert "bailab.run, 40 games: paired difference ppo − random" in out.stdout
