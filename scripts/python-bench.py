@@ -21,6 +21,13 @@ Measures, in one run:
       the agent seated in Rust, per game (games/s; their ratio is the cost of Python in the
       loop). Back to back, alternating, median of three.
 
+  (e) the cost of a step through each interface on Tiến Lên, 4 players, uniformly random legal
+      actions: an OpenSpiel state of `bailab.openspiel` (`apply_action`, every seat's decision
+      counted, the deck's chance nodes included in the time), the Gymnasium env of
+      `bailab.gymnasium` (one learning-seat `step`, three `random` opponents called from
+      Python), its vector env and `VecEnv` (64 envs, 1 thread; per learning-seat decision).
+      Skipped when OpenSpiel or Gymnasium is missing.
+
 Then prints the ratios VecEnv / RLCard. Needs bailab installed (`pip install ./python`).
 """
 
@@ -187,6 +194,73 @@ def bench_in_the_loop(game, spec, deals):
     return statistics.median(python), statistics.median(rust)
 
 
+def bench_interfaces(seconds):
+    """(e): rows (interface, steps/s) of one step through OpenSpiel, Gymnasium, its vector env
+    and VecEnv, on Tiến Lên 4 players with random legal actions."""
+    import numpy as np
+
+    import bailab
+
+    rows = []
+    rng = np.random.default_rng(0)
+    try:
+        import pyspiel
+
+        import bailab.openspiel  # noqa: F401
+
+        game = pyspiel.load_game("bailab_tienlen(players=4)")
+        box = {"state": game.new_initial_state()}
+
+        def os_step():
+            state = box["state"]
+            if state.is_terminal():
+                box["state"] = state = game.new_initial_state()
+            while state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes())
+                state.apply_action(outcomes[int(rng.choice(len(outcomes), p=probs))])
+            if state.is_terminal():
+                return 0
+            legal = state.legal_actions()
+            state.apply_action(legal[int(rng.integers(len(legal)))])
+            return 1
+
+        steps, s = timed(seconds, os_step)
+        rows.append(("OpenSpiel state.apply_action", "any seat, deck drawn", steps / s))
+    except ImportError:
+        pass
+    try:
+        import bailab.gymnasium as bg
+    except ImportError:
+        return rows
+    env = bg.env("tienlen", opponents=["random"], seed=1)
+    env.reset()
+
+    def gym_step():
+        legal = int(env.action_masks().sum())
+        if env.step(int(rng.integers(legal)))[2]:
+            env.reset()
+        return 1
+
+    steps, s = timed(seconds, gym_step)
+    rows.append(("Gymnasium env.step", "learning seat, 3 random", steps / s))
+    game = bailab.Game("tienlen", players=4)
+    vector = bg.BailabVectorEnv(game, 64, 1, threads=1)
+    plain = bailab.VecEnv(game, 64, 1, opponents=["random"], threads=1)
+    # Where each finds the masks: the vector env's info, VecEnv's second array.
+    for name, env, mask_of in [("Gymnasium vector env.step", vector, lambda out: out[-1]["action_mask"]),
+                               ("VecEnv.step", plain, lambda out: out[1])]:
+        box = {"mask": mask_of(env.reset())}
+
+        def vec_step():
+            actions = (rng.random(64) * box["mask"].sum(axis=1)).astype(np.int64)
+            box["mask"] = mask_of(env.step(actions))
+            return 64
+
+        steps, s = timed(seconds, vec_step)
+        rows.append((name, "64 envs, 1 thread, 3 random", steps / s))
+    return rows
+
+
 def table(rows):
     """Prints rows of (section, what, config, steps/s) aligned."""
     widths = [max(len(str(r[i])) for r in rows) for i in range(3)]
@@ -238,10 +312,13 @@ def main():
         loop[game] = rust / python
         rows.append(("(d) run, greedy via Python", game, "1 thread, games/s", python))
         rows.append(("(d) run, greedy in Rust", game, "1 thread, games/s", rust))
+    for name, config, rate in bench_interfaces(args.seconds):
+        rows.append(("(e) " + name, "tienlen 4p", config, rate))
     print()
     table(rows)
     print("\nsteps: (a) one State.apply; (b) one learning-seat decision (per env per step call;")
-    print("the opponents' moves in Rust not counted); (c) one RLCard env.step call (any player).")
+    print("the opponents' moves in Rust not counted); (c) one RLCard env.step call (any player);")
+    print("(e) one step of the interface (µs per step = 1e6 / steps/s).")
     if rl:
         print("\nVecEnv / RLCard (steps/s ratio):")
         print(f"{'VecEnv config':24}" + "".join(f"{g:>12}" for g in rl))
