@@ -121,7 +121,7 @@ pub(crate) struct Args {
 pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     let budget = budget(&args)?;
     if let Some(lr) = args.lr {
-        check_lr(lr)?;
+        check_lr(lr)?; // fresh or resumed: checked once, here
     }
     if let Some(t) = args.threads {
         crate::sim::run::threads::check_threads(t)?;
@@ -205,8 +205,6 @@ fn config(args: &Args) -> anyhow::Result<TrainConfig> {
     if args.hidden.is_empty() || args.hidden.iter().any(|&w| w == 0 || w > 4096) {
         bail!("--hidden: give one or more widths from 1 to 4096, e.g. 256,128");
     }
-    let lr = args.lr.unwrap_or(0.001);
-    check_lr(lr)?;
     if !(0.0..=1.0).contains(&args.td_lambda) {
         bail!("--td-lambda {}: must be from 0 to 1", args.td_lambda);
     }
@@ -220,7 +218,7 @@ fn config(args: &Args) -> anyhow::Result<TrainConfig> {
         rules,
         seed: args.seed,
         hidden: args.hidden.clone(),
-        lr,
+        lr: args.lr.unwrap_or(0.001),
         batch: args.batch as usize,
         eps: args.eps,
         guide_decisions: args.guide_decisions,

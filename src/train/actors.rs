@@ -139,16 +139,18 @@ impl<G: GameKind> Actor<G> {
         }
         let Behaviour { eps, guide, lambda } = self.behaviour;
         let greedy = self.policy.observe(view, legal, rng);
-        if lambda < 1.0 {
+        let best = (lambda < 1.0).then(|| {
             let q = self.policy.q_values(legal.len());
-            self.values.push(q[argmax(q)]);
-        }
+            let best = argmax(q);
+            self.values.push(q[best]);
+            best
+        });
         let chosen = if rng.random::<f64>() < eps {
             crate::agent::uniform_index(legal.len(), rng)
         } else if guide > 0.0 && rng.random::<f64>() < guide {
             greedy
         } else {
-            argmax(self.policy.q_values(legal.len()))
+            best.unwrap_or_else(|| argmax(self.policy.q_values(legal.len())))
         };
         out.inputs.extend_from_slice(self.policy.state());
         out.inputs
