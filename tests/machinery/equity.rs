@@ -285,6 +285,13 @@ const ERRORS: &[(&str, &str, &str, &str)] = &[
     ),
     ("tusac", "[seats.2]", "[seats.7]", "'seats.7'"),
     ("tusac", "\"gH gH gH\"", "\"gH gH yP\"", "is not a set"),
+    // Five cards: no set has more than four (a fuzzed input once overflowed the reader).
+    (
+        "tusac",
+        "\"gH gH gH\"",
+        "\"gH gH gH gH wR\"",
+        "is not a set",
+    ),
     (
         "tusac",
         "[seats.2]",

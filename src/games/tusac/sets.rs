@@ -55,9 +55,10 @@ impl SetKind {
         }
     }
 
-    /// The kind of the set made of exactly these cards, if they form one (classic kinds).
+    /// The kind of the set made of exactly these cards, if they form one (classic kinds); none
+    /// for more than four cards (no set has more).
     pub fn of(cards: &[Card]) -> Option<SetKind> {
-        let mut s: ArrayVec<Card, 4> = cards.iter().copied().collect();
+        let mut s: ArrayVec<Card, 4> = ArrayVec::try_from(cards).ok()?;
         s.sort();
         let same = s.windows(2).all(|w| w[0] == w[1]);
         let one_colour = s.iter().all(|c| c.colour() == s[0].colour());
