@@ -45,5 +45,8 @@ pub mod study;
 pub mod text;
 #[cfg(feature = "train")]
 pub(crate) mod train;
+/// Training a value network for luck-corrected estimates (`docs/variance.md`).
+#[cfg(feature = "train")]
+pub use train::value::{fit_value_net, ValueFit, ValueTraining};
 
 pub use game::{ActionBuffer, Game, GameState, Outcome, Seat, MAX_SEATS};

@@ -15,7 +15,8 @@
 //!    map; its readable log, [`GameLog`](kind::GameLog)), [`Records`](kind::Records) (deck,
 //!    setup, forced moves), [`PartialDeals`](crate::deal_spec::PartialDeals),
 //!    [`Features`](kind::Features), [`Analyzer`](kind::Analyzer),
-//!    [`DealMeasures`](kind::DealMeasures), [`SoakChecks`](kind::SoakChecks) and
+//!    [`DealMeasures`](kind::DealMeasures), [`SoakChecks`](kind::SoakChecks),
+//!    [`Luck`](kind::Luck) (empty for a game without a stock) and
 //!    [`Observe`](observe::Observe). [`GameKind`] is then implemented for it.
 //! 2. Add `pub mod <name>;` and the game's type to the `registry!` line below.
 //!

@@ -3,6 +3,7 @@
 pub mod deal;
 pub mod files;
 pub mod invariants;
+pub mod luck;
 pub mod play;
 pub mod recorder;
 pub mod run;
@@ -10,5 +11,5 @@ pub mod soak;
 pub mod stats;
 pub mod tournament;
 
-pub use deal::seeds::{agent_rngs, agent_stream};
+pub use deal::seeds::{agent_rngs, agent_stream, seeded_deal};
 pub use deal::turns::{play_from, play_game, play_out, Step};

@@ -19,6 +19,7 @@ pub(crate) mod checkpoint;
 pub(crate) mod config;
 pub(crate) mod eval;
 pub(crate) mod learner;
+pub(crate) mod value;
 
 use self::actors::{self_play, Behaviour, Samples};
 use self::checkpoint::{CurveRow, TrainState};

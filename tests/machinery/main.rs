@@ -30,6 +30,7 @@ mod ismcts;
 mod k8s;
 mod large_inputs;
 mod layers;
+mod luck;
 mod module_map;
 mod net_agent;
 mod output_guards;

@@ -17,6 +17,7 @@ pub mod greedy;
 pub mod hand;
 mod kind;
 pub mod log;
+mod luck;
 mod observation;
 pub mod options;
 pub mod position;

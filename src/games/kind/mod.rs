@@ -11,6 +11,8 @@
 //! - [`Features`] (`features.rs`): the features of candidate actions, greedy's weights;
 //! - [`Analyzer`] (`analyzer.rs`): the hand analyser, position files, benchmark figures;
 //! - [`DealMeasures`] (`measures.rs`): what `bailab deals` counts;
+//! - [`Luck`] (`luck.rs`): the stock's chance events and value features of luck-corrected
+//!   estimates;
 //! - [`SoakChecks`] (`soak.rs`): the card check and the rule samples of `bailab soak`.
 //!
 //! The registry that lists the games is [`crate::games`]; this folder names no game.
@@ -19,6 +21,7 @@ pub(crate) mod analyzer;
 pub mod error;
 pub mod features;
 pub(crate) mod game_core;
+pub mod luck;
 pub mod measures;
 pub mod records;
 pub mod soak;
@@ -31,6 +34,7 @@ pub use features::Features;
 pub use game_core::{
     check_players, check_variant, rules_with_players, GameCore, GameInfo, GameLog, RuleDoc,
 };
+pub use luck::Luck;
 pub use measures::{DealMeasures, MeasureInfo, Per, NOT_APPLICABLE, NOT_MEASURED};
 pub use records::{setup_seat, RecordSetup, Records};
 pub use soak::{cards_conserved, CardsError, SoakChecks};
@@ -41,7 +45,7 @@ use crate::games::observe::Observe;
 /// Every capability the machinery asks of a game: the bound `sim/`, the commands and the
 /// generic agents use. A game has it by implementing each capability trait.
 pub trait GameKind:
-    GameCore + Observe + Records + PartialDeals + Features + Analyzer + DealMeasures + SoakChecks
+    GameCore + Observe + Records + PartialDeals + Features + Analyzer + DealMeasures + SoakChecks + Luck
 {
 }
 
@@ -54,5 +58,6 @@ impl<G> GameKind for G where
         + Analyzer
         + DealMeasures
         + SoakChecks
+        + Luck
 {
 }

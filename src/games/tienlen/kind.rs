@@ -259,3 +259,6 @@ impl SoakChecks for TienLen {
         r#"{"forbid_finish_on_two": true, "cong_den_enabled": false, "toi_trang_dem_heo": true, "initial_game_also_general_list": true, "oot_chop_min_pairs": 5}"#,
     ];
 }
+
+/// Tiến Lên deals every card: no chance event after the deal, no value features.
+impl crate::games::kind::Luck for TienLen {}

@@ -14,6 +14,7 @@ pub mod greedy;
 pub mod hand;
 mod kind;
 pub mod log;
+mod luck;
 pub mod meld;
 mod observation;
 pub mod onepack;

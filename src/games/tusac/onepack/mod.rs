@@ -13,6 +13,7 @@ pub mod determinize;
 pub mod features;
 pub mod greedy;
 pub mod history;
+pub(crate) mod luck;
 pub mod position;
 pub mod rules;
 pub mod score;

@@ -11,6 +11,7 @@ pub mod deals;
 pub mod features;
 pub mod greedy;
 pub mod loose;
+pub(crate) mod luck;
 pub mod melds;
 mod outs;
 mod reopen;

@@ -1,0 +1,123 @@
+//! The per-game luck of each seat: an observer of a game's steps ([`crate::sim::Step`]) that
+//! sums, at every step that drew from the stock, the value of the state reached minus the mean
+//! value over the cards the draw could have been (see the module documentation).
+
+use super::value::ValueFunction;
+use crate::game::{GameState, MAX_SEATS};
+use crate::games::kind::Luck;
+use crate::sim::Step;
+
+/// The most card types a stock holds (the card type indices are below it).
+const MAX_TYPES: usize = 128;
+
+/// Sums each seat's luck over one game at a time with the value function `V`; allocation-free
+/// once built.
+pub struct Corrector<G: Luck, V: ValueFunction<G>> {
+    model: V,
+    before: Option<G::State>,
+    luck: [f64; MAX_SEATS],
+    events: u32,
+}
+
+impl<G: Luck, V: ValueFunction<G>> Corrector<G, V> {
+    /// A corrector with the value function `model` (checked for the table by the caller).
+    pub fn new(model: V) -> Self {
+        Corrector {
+            model,
+            before: None,
+            luck: [0.0; MAX_SEATS],
+            events: 0,
+        }
+    }
+
+    /// Each seat's luck so far in the game observed (to subtract from its payout).
+    pub fn luck(&self) -> &[f64; MAX_SEATS] {
+        &self.luck
+    }
+
+    /// Chance events corrected so far in the game observed.
+    pub fn events(&self) -> u32 {
+        self.events
+    }
+
+    /// Observes a step of the game: the deal (no decision) starts a new game.
+    pub fn observe(&mut self, step: Step<'_, G::State>) {
+        let (state, decision) = step;
+        match (decision, self.before.take()) {
+            (None, _) => {
+                self.luck = [0.0; MAX_SEATS];
+                self.events = 0;
+            }
+            (Some((_, action)), Some(before)) if G::stock_draws(state) > 0 => {
+                self.draw(&before, action, state);
+            }
+            _ => {}
+        }
+        self.before = Some(state.clone());
+    }
+
+    /// Adds the luck of a step from `before` by `action` that drew from the stock and reached
+    /// `after`.
+    fn draw(
+        &mut self,
+        before: &G::State,
+        action: <G::State as GameState>::Action,
+        after: &G::State,
+    ) {
+        let hidden = G::hidden_stock(before);
+        if hidden.len() < 2 {
+            return;
+        }
+        let mut first_at = [usize::MAX; MAX_TYPES];
+        let mut copies = [0u32; MAX_TYPES];
+        for q in hidden.clone() {
+            let t = usize::from(G::stock_card(before, q));
+            copies[t] += 1;
+            if first_at[t] == usize::MAX {
+                first_at[t] = q;
+            }
+        }
+        let n = before.seats();
+        let mut mean = [0.0; MAX_SEATS];
+        let mut v = [0.0; MAX_SEATS];
+        for t in 0..MAX_TYPES {
+            if copies[t] == 0 {
+                continue;
+            }
+            let swapped = self.swapped(before, hidden.start, first_at[t], action);
+            if G::stock_draws(&swapped) == 1 {
+                self.model.values(&swapped, &mut v);
+                let k = f64::from(copies[t]);
+                (0..n).for_each(|x| mean[x] += k * v[x]);
+            } else {
+                for q in hidden.clone() {
+                    if usize::from(G::stock_card(before, q)) == t {
+                        let s = self.swapped(before, hidden.start, q, action);
+                        self.model.values(&s, &mut v);
+                        (0..n).for_each(|x| mean[x] += v[x]);
+                    }
+                }
+            }
+        }
+        self.model.values(after, &mut v);
+        let m = hidden.len() as f64;
+        for x in 0..n {
+            self.luck[x] += v[x] - mean[x] / m;
+        }
+        self.events += 1;
+    }
+
+    /// The step from `before` by `action` with stock positions `lo` and `q` swapped.
+    fn swapped(
+        &self,
+        before: &G::State,
+        lo: usize,
+        q: usize,
+        action: <G::State as GameState>::Action,
+    ) -> G::State {
+        let mut s = before.clone();
+        G::swap_stock(&mut s, lo, q);
+        s.apply(action);
+        s
+    }
+}
