@@ -6,8 +6,8 @@
 use bailab::agent::Agent;
 use bailab::game::{ActionBuffer, Decision, GameState, RuleMap, MAX_SEATS};
 use bailab::games::chan::Chan;
-use bailab::games::kind::{GameCore, GameKind};
-use bailab::games::tusac::TuSac;
+use bailab::games::kind::{GameCore, GameKind, Luck};
+use bailab::games::tusac::{TuSac, TuSacState};
 use bailab::generic_agents::catalogue::make_agent;
 use bailab::rng::stream_rng;
 use bailab::sim::deal::{DealLoop, Event, Seating};
@@ -187,4 +187,50 @@ fn tien_len_has_no_chance_event_after_the_deal() {
     let game = bailab::games::tienlen::TienLen::build("south", 4, &RuleMap::new()).unwrap();
     let (plain, fixed) = head_to_head(&game, ["greedy", "random"], 30, 31);
     assert_eq!(plain, fixed);
+}
+
+#[test]
+fn the_stock_looked_at_for_the_double_rank_is_not_swapped() {
+    let game = TuSac::build("dirtyking26", 4, &RuleMap::new()).unwrap();
+    let mut actions = <TuSacState as GameState>::Actions::default();
+    let mut public_seen = 0;
+    for deal in 0..20 {
+        let mut s = seeded_deal(&game, 8, deal);
+        let mut rng = stream_rng(9, deal, 0);
+        while s.to_move().is_some() {
+            let packs = s.multi_pack().unwrap();
+            let hidden = <TuSac as Luck>::hidden_stock(&s);
+            assert_eq!(
+                hidden.len() + packs.public_stock().len(),
+                packs.stock_len(),
+                "deal {deal}: the hidden part and the public part make the stock"
+            );
+            public_seen += packs.public_stock().len();
+            s.legal_actions(&mut actions);
+            let i = rng.random_range(0..actions.as_slice().len());
+            s.apply(actions.as_slice()[i]);
+        }
+    }
+    assert!(public_seen > 0, "some stock was public");
+}
+
+#[test]
+fn each_seats_value_inputs_are_every_view_tensor_from_its_own_on() {
+    use bailab::games::observe::Observe;
+    use bailab::sim::luck::{value_input_len, write_value_inputs};
+    let game = Chan::build("standard", 4, &RuleMap::new()).unwrap();
+    let s = seeded_deal(&game, 3, 0);
+    let width = value_input_len(&game);
+    let view_len = width / 4;
+    let mut rows = vec![0.0; 4 * width];
+    write_value_inputs(&game, &s, &mut rows);
+    let mut tensor = vec![0.0; view_len];
+    for x in 0..4 {
+        for k in 0..4 {
+            let seat = ((x + k) % 4) as bailab::game::Seat;
+            game.tensor(&s.view(seat), &mut tensor);
+            let at = x * width + k * view_len;
+            assert_eq!(&rows[at..at + view_len], &tensor[..], "seat {x}, block {k}");
+        }
+    }
 }

@@ -4,7 +4,7 @@
 
 use super::model::{ValueModel, MAX_VALUE_INPUTS};
 use crate::agent::Agent;
-use crate::game::{GameState, Seat};
+use crate::game::{GameState, Seat, MAX_SEATS};
 use crate::games::kind::GameKind;
 use crate::sim::deal::{DealLoop, Event, Seating};
 
@@ -39,11 +39,9 @@ pub fn fit_value_model<G: GameKind>(
     for deal in 0..deals {
         looper.play(deal, agents, |_, e| match e {
             Event::Step((s, _)) if s.outcome().is_none() => {
-                for x in 0..seats as Seat {
-                    let mut v = [0.0; MAX_VALUE_INPUTS];
-                    ValueModel::inputs::<G>(s, x, &mut v);
-                    rows.push((v, x));
-                }
+                let mut v = [[0.0; MAX_VALUE_INPUTS]; MAX_SEATS];
+                ValueModel::inputs::<G>(s, &mut v);
+                rows.extend((0..seats as Seat).map(|x| (v[usize::from(x)], x)));
             }
             Event::End(_, o) => {
                 for (v, x) in rows.drain(..) {

@@ -21,6 +21,6 @@ mod value;
 
 pub use corrector::Corrector;
 pub use fit::{fit_value_model, FitSummary};
-pub use model::{ValueModel, ValueModelError, MAX_VALUE_INPUTS};
+pub use model::{ValueModel, MAX_VALUE_INPUTS};
 pub use net::{value_input_len, write_value_inputs, NetValue};
 pub use value::ValueFunction;

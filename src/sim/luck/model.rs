@@ -26,29 +26,6 @@ pub struct ValueModel {
     pub fitted: String,
 }
 
-/// Why a value model cannot be used for a table.
-#[derive(Debug, thiserror::Error)]
-pub enum ValueModelError {
-    /// The file cannot be read or parsed.
-    #[error("{file}: {error}")]
-    Read {
-        /// The file.
-        file: String,
-        /// What went wrong.
-        error: String,
-    },
-    /// A model of another table, or with other inputs than the game has.
-    #[error("{file}: a value model of {found}, but the table is {wanted}")]
-    Table {
-        /// The file.
-        file: String,
-        /// The model's table and inputs.
-        found: String,
-        /// The table asked for.
-        wanted: String,
-    },
-}
-
 impl ValueModel {
     /// The names of a game's value inputs.
     pub fn input_names<G: Luck>() -> Vec<String> {
@@ -58,33 +35,32 @@ impl ValueModel {
         seat.chain(others).chain(rest).collect()
     }
 
-    /// Writes the value inputs of `seat` in `state` into `out` (the first
-    /// `2·SEAT_FEATURES + 2` entries); returns how many. Allocation-free.
+    /// Writes the value inputs of every seat of `state` into `out` (the first
+    /// `2·SEAT_FEATURES + 2` entries of each seat's row, computing each seat's features once);
+    /// returns how many per seat. Allocation-free.
     pub fn inputs<G: Luck>(
         state: &G::State,
-        seat: Seat,
-        out: &mut [f64; MAX_VALUE_INPUTS],
+        out: &mut [[f64; MAX_VALUE_INPUTS]; MAX_SEATS],
     ) -> usize {
         let k = G::SEAT_FEATURES.len();
         let n = state.seats();
-        let mut own = [0.0; MAX_VALUE_INPUTS];
         let mut sum = [0.0; MAX_VALUE_INPUTS];
-        for x in 0..n as Seat {
-            let mut f = [0.0; MAX_VALUE_INPUTS];
-            G::seat_features(state, x, &mut f[..k]);
-            if x == seat {
-                own[..k].copy_from_slice(&f[..k]);
-            } else {
-                sum[..k].iter_mut().zip(&f[..k]).for_each(|(s, v)| *s += v);
-            }
+        for (x, row) in out.iter_mut().enumerate().take(n) {
+            G::seat_features(state, x as Seat, &mut row[..k]);
+            sum[..k]
+                .iter_mut()
+                .zip(&row[..k])
+                .for_each(|(s, v)| *s += v);
         }
         let others = (n - 1).max(1) as f64;
-        out[..k].copy_from_slice(&own[..k]);
-        for i in 0..k {
-            out[k + i] = sum[i] / others;
+        let stock = G::hidden_stock(state).len() as f64;
+        for row in out.iter_mut().take(n) {
+            for i in 0..k {
+                row[k + i] = (sum[i] - row[i]) / others;
+            }
+            row[2 * k] = stock;
+            row[2 * k + 1] = 1.0;
         }
-        out[2 * k] = G::hidden_stock(state).len() as f64;
-        out[2 * k + 1] = 1.0;
         2 * k + 2
     }
 
@@ -93,36 +69,16 @@ impl ValueModel {
         if payouts_if_over(state, out) {
             return;
         }
-        let mut x = [0.0; MAX_VALUE_INPUTS];
-        for (seat, v) in out.iter_mut().enumerate().take(state.seats()) {
-            let n = Self::inputs::<G>(state, seat as Seat, &mut x);
-            *v = self.weights.iter().zip(&x[..n]).map(|(w, v)| w * v).sum();
+        let mut x = [[0.0; MAX_VALUE_INPUTS]; MAX_SEATS];
+        let len = Self::inputs::<G>(state, &mut x);
+        for (v, row) in out.iter_mut().zip(&x).take(state.seats()) {
+            *v = self
+                .weights
+                .iter()
+                .zip(&row[..len])
+                .map(|(w, i)| w * i)
+                .sum();
         }
-    }
-
-    /// Checks that the model is one of this table with the game's inputs; `file` names it.
-    pub fn check<G: Luck + crate::games::kind::GameCore>(
-        &self,
-        game: &G,
-        file: &str,
-    ) -> Result<(), ValueModelError> {
-        let names = Self::input_names::<G>();
-        let wanted = (game.name(), game.variant(), game.seats());
-        let found = (self.game.as_str(), self.variant.as_str(), self.players);
-        if found != wanted || self.inputs != names || self.weights.len() != names.len() {
-            return Err(ValueModelError::Table {
-                file: file.to_string(),
-                found: format!(
-                    "{} {} at {} seats, inputs {:?}",
-                    found.0, found.1, found.2, self.inputs
-                ),
-                wanted: format!(
-                    "{} {} at {} seats, inputs {names:?}",
-                    wanted.0, wanted.1, wanted.2
-                ),
-            });
-        }
-        Ok(())
     }
 }
 

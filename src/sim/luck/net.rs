@@ -16,17 +16,20 @@ pub fn value_input_len<G: GameKind>(game: &G) -> usize {
 }
 
 /// Writes the value inputs of every seat of `state` into `out`, one row of
-/// [`value_input_len`] per seat. Allocation-free.
+/// [`value_input_len`] per seat: each seat's view tensor is written once, into seat 0's row,
+/// and the other rows are its rotations. Allocation-free.
 pub fn write_value_inputs<G: GameKind>(game: &G, state: &G::State, out: &mut [f32]) {
     let n = state.seats();
     let view_len = out.len() / (n * n);
-    for x in 0..n {
-        let row = &mut out[x * n * view_len..(x + 1) * n * view_len];
-        for k in 0..n {
-            let seat = ((x + k) % n) as Seat;
-            let view = state.view(seat);
-            game.tensor(&view, &mut row[k * view_len..(k + 1) * view_len]);
-        }
+    let row_len = n * view_len;
+    let (first, rest) = out.split_at_mut(row_len);
+    for (seat, tensor) in first.chunks_exact_mut(view_len).enumerate() {
+        game.tensor(&state.view(seat as Seat), tensor);
+    }
+    for (x, row) in rest.chunks_exact_mut(row_len).enumerate() {
+        let shift = (x + 1) * view_len;
+        row[..row_len - shift].copy_from_slice(&first[shift..]);
+        row[row_len - shift..].copy_from_slice(&first[..shift]);
     }
 }
 
