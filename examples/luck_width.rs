@@ -6,7 +6,8 @@
 //!
 //! The value model is fitted on deals of `SEED ^ 0xF17`, never on the compared deals, played by
 //! `greedy` (or the comma-separated specs of `FIT_AGENTS`, rotated); `VALUE_NET=W,W` fits a
-//! value network of those hidden widths instead of the linear model. A research
+//! value network of those hidden widths instead of the linear model; `VALUE_ROLLOUTS=K` values
+//! states by K playouts of the first of `FIT_AGENTS` instead (no fit). A research
 //! script for `docs/variance.md` (issue: luck-corrected estimates), not yet a `bailab` command.
 
 use bailab::agent::Agent;
@@ -15,7 +16,7 @@ use bailab::games::kind::GameKind;
 use bailab::games::{with_game, GameVisitor};
 use bailab::generic_agents::catalogue::{make_agent_with, Setting};
 use bailab::sim::deal::{DealLoop, Event, Seating};
-use bailab::sim::luck::{fit_value_model, Corrector, NetValue, ValueFunction};
+use bailab::sim::luck::{fit_value_model, Corrector, NetValue, RolloutValue, ValueFunction};
 use bailab::{fit_value_net, ValueTraining};
 use rayon::prelude::*;
 use std::time::Instant;
@@ -103,9 +104,15 @@ impl GameVisitor for Measure {
             .into_par_iter()
             .map_init(
                 || {
-                    let value: Box<dyn ValueFunction<G>> = match &net {
-                        Some(net) => Box::new(NetValue::new(&game, net)),
-                        None => Box::new(&model),
+                    let rollouts = std::env::var("VALUE_ROLLOUTS").ok();
+                    let value: Box<dyn ValueFunction<G>> = match (&net, rollouts) {
+                        (_, Some(k)) => Box::new(RolloutValue::new(
+                            agents(&game, &fit_specs[..1]).remove(0),
+                            k.parse().unwrap(),
+                            self.seed ^ 0xF17,
+                        )),
+                        (Some(net), None) => Box::new(NetValue::new(&game, net)),
+                        (None, None) => Box::new(&model),
                     };
                     (agents(&game, &[&self.a, &self.b]), Corrector::new(value))
                 },

@@ -109,6 +109,8 @@ fn tournament_of(args: &Args) -> anyhow::Result<Tournament> {
                 anchor: None,
                 output: None,
                 sprt: None,
+                estimator: Default::default(),
+                value: None,
                 budget_minutes: None,
                 project: None,
             }

@@ -31,6 +31,7 @@ mod k8s;
 mod large_inputs;
 mod layers;
 mod luck;
+mod luck_runs;
 mod module_map;
 mod net_agent;
 mod output_guards;

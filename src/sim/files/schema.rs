@@ -70,6 +70,14 @@ pub(crate) const PAIRS_HEADER: [&str; 11] = [
     "mean_diff_hi95",
 ];
 
+/// The columns a luck-corrected tournament's `pairs.csv` adds after [`PAIRS_HEADER`]'s: the
+/// luck-corrected difference and its interval (docs/variance.md).
+pub(crate) const CORRECTED_COLUMNS: [&str; 3] = [
+    "corrected_mean_diff",
+    "corrected_mean_diff_lo95",
+    "corrected_mean_diff_hi95",
+];
+
 /// The header of `ratings.csv`.
 pub(crate) const RATINGS_HEADER: [&str; 11] = [
     "game",

@@ -2,7 +2,7 @@
 //! from the stock after the deal, a seat's *luck* is the value of the state the draw led to
 //! minus the mean value over every card the draw could have been; the sum of a seat's luck over
 //! a game is subtracted from its payout. The value function is fixed before the games it
-//! corrects ([`ValueModel`]), so each term has mean zero whatever the agents do: the corrected
+//! corrects ([`ValueModel`], [`NetValue`], [`RolloutValue`]), so each term has mean zero whatever the agents do: the corrected
 //! payout has the plain payout's mean and, with a good value function, less variance.
 //!
 //! Why a term has mean zero: the hidden part of the stock (positions `lo..hi`, [`crate::games::kind::Luck`]) is a
@@ -17,10 +17,14 @@ mod corrector;
 mod fit;
 mod model;
 mod net;
+mod rollout;
+mod spec;
 mod value;
 
 pub use corrector::Corrector;
 pub use fit::{fit_value_model, FitSummary};
 pub use model::{ValueModel, MAX_VALUE_INPUTS};
 pub use net::{value_input_len, write_value_inputs, NetValue};
+pub use rollout::RolloutValue;
+pub use spec::{Estimator, ValueSpec, ValueSpecError, MAX_PLAYOUTS};
 pub use value::ValueFunction;

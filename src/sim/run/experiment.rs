@@ -10,6 +10,7 @@ use crate::games::{game_info, with_game, GameVisitor};
 use crate::generic_agents::catalogue::{agent_key_in, check_specs_with, Setting};
 use crate::input::{read_text, InputProblem, EXPERIMENT};
 use crate::sim::files::guard::is_plain_name;
+use crate::sim::luck::{Estimator, ValueSpec};
 use crate::sim::run::experiment_error::{CheckError, ExperimentError, NumberError};
 use crate::sim::stats::sprt::SprtConfig;
 use crate::sim::stats::tally::Tally;
@@ -70,6 +71,13 @@ pub struct Experiment {
     /// is decided (docs/sprt.md); `deals` is then the budget.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sprt: Option<SprtConfig>,
+    /// `"luck-corrected"`: `summary.csv` also gives each pair's luck-corrected difference
+    /// (docs/variance.md); default `"plain"`.
+    #[serde(default, skip_serializing_if = "Estimator::is_plain")]
+    pub estimator: Estimator,
+    /// The luck-corrected estimate's value function (`[value]` table; its defaults when absent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<ValueSpec>,
 }
 
 /// What running an experiment needs beyond its file: the folder its agent files (`rules:PATH`,
@@ -205,6 +213,11 @@ impl Experiment {
                         return Err(CheckError::DealMatch);
                     }
                 }
+                if let Some(value) = e.luck_value() {
+                    value
+                        .check::<G>(e.setting(runtime))
+                        .map_err(CheckError::Value)?;
+                }
                 check_specs_with::<G>(&e.agents, e.setting(runtime)).map_err(CheckError::Agents)
             }
         }
@@ -215,6 +228,9 @@ impl Experiment {
         .map_err(|e| CheckError::Game(e.into()))??;
         if self.deals == 0 {
             return Err(CheckError::Zero("deals"));
+        }
+        if self.value.is_some() && self.estimator.is_plain() {
+            return Err(CheckError::ValueWithoutEstimator);
         }
         if self.match_games == 0 {
             return Err(CheckError::Zero("match_games"));
@@ -234,6 +250,14 @@ impl Experiment {
             host: Some(&runtime.host),
             table: Some((&self.rules, self.players())),
             stderr_log: None,
+        }
+    }
+
+    /// The value function of a luck-corrected study (`None`: a plain one).
+    pub fn luck_value(&self) -> Option<ValueSpec> {
+        match self.estimator {
+            Estimator::Plain => None,
+            Estimator::LuckCorrected => Some(self.value.clone().unwrap_or_default()),
         }
     }
 

@@ -151,6 +151,15 @@ pub enum CheckError {
     /// An SPRT table its experiment cannot run.
     #[error("table [sprt], {0}")]
     Sprt(SprtError),
+    /// A `[value]` table that cannot value states.
+    #[error("table [value], {0}")]
+    Value(crate::sim::luck::ValueSpecError),
+    /// A `[value]` table in a study that does not correct for luck.
+    #[error(
+        "table [value]: a value function is used only by estimator = \"luck-corrected\"; add \
+         that key or remove the table"
+    )]
+    ValueWithoutEstimator,
 }
 
 /// A game's refusal of an experiment's rule options, shown under the `[rules]` table that

@@ -2,6 +2,7 @@
 //! run writes and prints.
 
 pub mod checkpoint;
+mod chunk;
 pub(crate) mod console;
 pub mod experiment;
 pub mod experiment_error;

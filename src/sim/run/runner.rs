@@ -2,23 +2,21 @@
 //! order and writes `summary.csv`, `games.csv`, `tally.json` and `meta.json`. Every figure is a
 //! function of the experiment alone, whatever the threads or the sharding. Each worker thread
 //! builds its agents once and every chunk reuses the same buffers, so a run allocates nothing
-//! per deal (records and `games.csv` rows aside). The output folder, its lock and checkpoints
-//! are [`super::checkpoint`]'s; the result files [`super::report`]'s, the pace of a session
-//! [`super::pace`]'s and the printed report [`super::console`]'s.
+//! per deal (records and `games.csv` rows aside). The deals on the worker threads are
+//! [`super::chunk`]'s; the output folder, its lock and checkpoints [`super::checkpoint`]'s; the
+//! result files [`super::report`]'s, the pace of a session [`super::pace`]'s and the printed
+//! report [`super::console`]'s.
 
-use crate::agent::Agent;
-use crate::deal_spec::DealPlan;
-use crate::game::{GameState, Outcome, MAX_SEATS};
+use crate::game::MAX_SEATS;
 use crate::games::kind::GameKind;
 use crate::games::{with_game, GameVisitor};
-use crate::generic_agents::catalogue::{make_agent_with, Setting};
-use crate::sim::deal::{DealLoop, Event, Opening, Seating};
 use crate::sim::files::atomic::write_atomic;
 use crate::sim::files::game_files::GameFiles;
-use crate::sim::recorder::Recorder;
 use crate::sim::run::checkpoint::{
     absolute_project, guard_folder, remove_leftovers, Checkpoint, FolderLock, CHECKPOINT_FORMAT,
 };
+pub(crate) use crate::sim::run::chunk::{deal_plan, experiment_loop};
+use crate::sim::run::chunk::{make_agents, play_chunk, ChunkBuffers, Ending, Faults, Workers};
 use crate::sim::run::experiment::{Experiment, Runtime};
 use crate::sim::run::integrity::{agent_file_digests, check_agent_files};
 use crate::sim::run::pace::Pace;
@@ -29,7 +27,7 @@ use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::sim::files::game_files::remove_stale;
@@ -73,14 +71,6 @@ impl RunOptions {
     }
 }
 
-/// An agent's failure in a deal (see [`Agent::fault`]): the run stops before that deal.
-#[derive(Clone, Debug)]
-struct AgentFault {
-    deal: u64,
-    agent: String,
-    message: String,
-}
-
 /// A run stopped by an agent's failure, with a checkpoint: an error that says how to go on.
 #[derive(Debug)]
 pub struct AgentFailed {
@@ -122,113 +112,6 @@ impl std::fmt::Display for AgentFailed {
 }
 
 impl std::error::Error for AgentFailed {}
-
-/// How a session's deals ended.
-enum Ending {
-    /// Every deal was played (or a sequential test decided).
-    Done,
-    /// Stopped through [`RunOptions::stop`].
-    Stopped,
-    /// An agent failed.
-    Fault(AgentFault),
-}
-
-/// The first fault (lowest deal) that the worker threads of a chunk met.
-#[derive(Default)]
-struct Faults {
-    any: AtomicBool,
-    first: Mutex<Option<AgentFault>>,
-}
-
-impl Faults {
-    /// How a chunk's deals ended if not all were played and tallied: a failed agent voids its
-    /// deal's chunk, even when every deal was played; otherwise `played` false means stopped.
-    fn interrupted(&self, played: bool) -> Option<Ending> {
-        let first = self.first.lock().unwrap_or_else(|e| e.into_inner()).take();
-        match first {
-            Some(fault) => Some(Ending::Fault(fault)),
-            None => (!played).then_some(Ending::Stopped),
-        }
-    }
-    /// Takes the faults of `agents` (seat slots of `exp`) after deal `deal`.
-    fn collect<S: GameState>(&self, exp: &Experiment, deal: u64, agents: &mut [Box<dyn Agent<S>>]) {
-        for (slot, agent) in agents.iter_mut().enumerate() {
-            let Some(message) = agent.fault() else {
-                continue;
-            };
-            self.any.store(true, Ordering::Relaxed);
-            let mut first = self.first.lock().unwrap_or_else(|e| e.into_inner());
-            if first.as_ref().is_none_or(|f| deal < f.deal) {
-                *first = Some(AgentFault {
-                    deal,
-                    agent: exp.agents[slot].clone(),
-                    message,
-                });
-            }
-        }
-    }
-}
-
-/// The agents of an experiment in `runtime`, one per seat slot (built once per worker thread);
-/// an outside program's stderr goes to `exec-agent-K.log` (K its slot) in the output folder
-/// `dir`, if any.
-fn make_agents<G: GameKind>(
-    (exp, runtime): (&Experiment, &Runtime),
-    dir: Option<&Path>,
-) -> Vec<Box<dyn Agent<G::State>>> {
-    (0..exp.agents.len())
-        .map(|slot| {
-            let log = dir.map(|d| d.join(format!("exec-agent-{slot}.log")));
-            let setting = Setting {
-                stderr_log: log.as_deref(),
-                ..exp.setting(runtime)
-            };
-            make_agent_with::<G>(&exp.agents[slot], setting).expect("checked by Experiment::check")
-        })
-        .collect()
-}
-
-/// Plays one deal with `play` (which writes its games' outcomes and records), again while an
-/// agent asks for it ([`Agent::retry`]: a restarted outside program), then collects the faults.
-fn play_deal<S: GameState>(
-    (exp, deal, faults): (&Experiment, u64, &Faults),
-    agents: &mut [Box<dyn Agent<S>>],
-    mut play: impl FnMut(&mut [Box<dyn Agent<S>>]),
-) {
-    loop {
-        play(agents);
-        // Every agent is asked (no short cut): each that retries drops its fault.
-        if !agents.iter_mut().fold(false, |again, a| a.retry() | again) {
-            break;
-        }
-    }
-    faults.collect(exp, deal, agents);
-}
-
-/// The checked plan of an experiment's `[deal]` table, if it has one.
-pub(crate) fn deal_plan<G: GameKind>(game: &G, exp: &Experiment) -> Option<DealPlan> {
-    exp.deal
-        .as_ref()
-        .map(|d| d.check(game).expect("checked by Experiment::check"))
-}
-
-/// The deal loop of an experiment: every rotation, each a match of `exp.match_games` games, the
-/// agents seated by the experiment's rotation; with a plan, every deal fixes its cards and fills
-/// the rest from the deal's own stream.
-pub(crate) fn experiment_loop<'a, G: GameKind>(
-    game: &'a G,
-    plan: Option<&'a DealPlan>,
-    exp: &Experiment,
-) -> DealLoop<'a, G> {
-    DealLoop {
-        game,
-        master: exp.seed,
-        opening: plan.map_or(Opening::Seeded, Opening::Plan),
-        seating: Seating::Rotate(exp.players()),
-        rotations: 0..exp.rotations(),
-        match_games: exp.match_games,
-    }
-}
 
 /// Runs an experiment and writes its files into its output folder (the default for a shard:
 /// `<output>/shard-K-of-N`). Refuses a folder that holds another experiment's results or an
@@ -417,6 +300,10 @@ impl Session {
             .take((end - start) as usize);
         for (i, outcomes) in deals.enumerate() {
             self.tally.add_deal(outcomes, |g, s| seat_tally[g / k][s]);
+            if exp.luck_value().is_some() {
+                let luck = &buffers.luck[i * per_deal..(i + 1) * per_deal];
+                (self.tally).add_corrected(outcomes, luck, |g, s| seat_tally[g / k][s]);
+            }
             if k > 1 {
                 self.tally
                     .add_matches(outcomes, k, |g, s| seat_tally[g / k][s]);
@@ -430,151 +317,6 @@ impl Session {
         }
         Ok(())
     }
-}
-
-/// The buffers of a run's chunks, reused from chunk to chunk: each deal's outcomes (and
-/// records) in deal order, `per_deal` slots per deal, so no deal allocates.
-struct ChunkBuffers {
-    per_deal: usize,
-    outcomes: Vec<Outcome>,
-    records: Vec<String>,
-}
-
-/// A placeholder for the outcome slots of a chunk before its deals are played.
-const BLANK: Outcome = Outcome {
-    seats: 0,
-    winner: None,
-    reason: "",
-    payouts: [0; MAX_SEATS],
-    hand_value: 0,
-    turns: 0,
-    penalized: None,
-    places: [0; MAX_SEATS],
-};
-
-impl ChunkBuffers {
-    /// Empty buffers for the deals of `exp`.
-    fn new(exp: &Experiment) -> Self {
-        ChunkBuffers {
-            per_deal: exp.rotations() * exp.match_games as usize,
-            outcomes: Vec::new(),
-            records: Vec::new(),
-        }
-    }
-    /// Sizes the buffers for `deals` deals (they only grow) and returns the slices in use.
-    fn slots(&mut self, deals: usize, records: bool) -> (&mut [Outcome], &mut [String]) {
-        let n = deals * self.per_deal;
-        if self.outcomes.len() < n {
-            self.outcomes.resize(n, BLANK);
-        }
-        if records && self.records.len() < n {
-            self.records.resize(n, String::new());
-        }
-        let r = if records { n } else { 0 };
-        (&mut self.outcomes[..n], &mut self.records[..r])
-    }
-}
-
-/// The agents of each worker thread of a run's pool (by rayon's thread index), built once and
-/// reused for every deal the thread plays.
-struct Workers<S: GameState>(Vec<Mutex<Vec<Box<dyn Agent<S>>>>>);
-
-impl<S: GameState> Workers<S> {
-    /// The calling worker's agents.
-    fn agents(&self) -> std::sync::MutexGuard<'_, Vec<Box<dyn Agent<S>>>> {
-        let i = rayon::current_thread_index().expect("called on the run's pool");
-        self.0[i]
-            .lock()
-            .expect("a worker's agents are never poisoned")
-    }
-}
-
-/// Plays deals `start..end` on the pool into `out` (their outcomes, and records when asked
-/// for). Returns false if the run was stopped before every deal was played.
-#[allow(clippy::too_many_arguments)]
-fn play_chunk<G: GameKind>(
-    pool: &rayon::ThreadPool,
-    (game, plan): (&G, Option<&DealPlan>),
-    exp: &Experiment,
-    workers: &Workers<G::State>,
-    (start, end): (u64, u64),
-    out: &mut ChunkBuffers,
-    records: bool,
-    (stop, faults): (&AtomicBool, &Faults),
-) -> bool {
-    let per_deal = out.per_deal;
-    let halted = || stop.load(Ordering::Relaxed) || faults.any.load(Ordering::Relaxed);
-    let (outcomes, lines) = out.slots((end - start) as usize, records);
-    let skipped = AtomicBool::new(false);
-    pool.install(|| {
-        let deals = outcomes.par_chunks_mut(per_deal).enumerate();
-        if records {
-            deals
-                .zip(lines.par_chunks_mut(per_deal))
-                .for_each(|((i, slots), lines)| {
-                    let deal = start + i as u64;
-                    if halted() {
-                        return skipped.store(true, Ordering::Relaxed);
-                    }
-                    let looper = experiment_loop(game, plan, exp);
-                    let mut agents = workers.agents();
-                    play_deal((exp, deal, faults), &mut agents, |agents| {
-                        play_recorded(&looper, exp, deal, agents, slots, lines)
-                    });
-                });
-        } else {
-            deals.for_each(|(i, slots)| {
-                let deal = start + i as u64;
-                if halted() {
-                    return skipped.store(true, Ordering::Relaxed);
-                }
-                let looper = experiment_loop(game, plan, exp);
-                let mut agents = workers.agents();
-                play_deal((exp, deal, faults), &mut agents, |agents| {
-                    let mut g = 0;
-                    looper.outcomes(deal, agents, |_, o| {
-                        slots[g] = o;
-                        g += 1;
-                    });
-                });
-            });
-        }
-    });
-    !skipped.into_inner()
-}
-
-/// Plays one deal, with a JSON record per game in `lines`.
-fn play_recorded<G: GameKind>(
-    looper: &DealLoop<'_, G>,
-    exp: &Experiment,
-    deal: u64,
-    agents: &mut [Box<dyn Agent<G::State>>],
-    slots: &mut [Outcome],
-    lines: &mut [String],
-) {
-    let mut g = 0;
-    let mut recorder = Recorder::<G>::default();
-    let mut start: Option<G::State> = None;
-    looper.play(deal, agents, |at, event| match event {
-        Event::Step((s, step)) => {
-            if step.is_none() {
-                start = Some(s.clone());
-            }
-            recorder.observe(s, step)
-        }
-        Event::End(end, o) => {
-            let specs: Vec<String> = (0..exp.players())
-                .map(|s| exp.agents[exp.slot(at.rotation, s)].clone())
-                .collect();
-            let first = start.take().expect("observed at the deal");
-            let mut record =
-                std::mem::take(&mut recorder).finish(looper.game, &first, end, &specs, Some(at.id));
-            record.match_game = (exp.match_games > 1).then_some(at.game);
-            lines[g] = serde_json::to_string(&record).expect("records serialize");
-            slots[g] = o;
-            g += 1;
-        }
-    });
 }
 
 /// [`run_experiment`] and [`resume_run`] for game `G`.
@@ -667,11 +409,7 @@ fn play_deals<G: GameKind>(
     let exp = plan.exp;
     let (start, end) = plan.range;
     let deal_plan = deal_plan(game, exp);
-    let workers = Workers(
-        (0..threads)
-            .map(|_| Mutex::new(make_agents::<G>((exp, plan.runtime), Some(&plan.dir))))
-            .collect(),
-    );
+    let workers = Workers::<G>::new(threads, (exp, plan.runtime), Some(&plan.dir));
     let seat_tally = seat_tallies(exp, &session.tally.agents);
     let mut buffers = ChunkBuffers::new(exp);
     let mut pace = Pace::new(

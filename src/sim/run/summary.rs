@@ -5,7 +5,7 @@ use crate::sim::files::csv::{csv_bytes, fmt, study_columns};
 use crate::sim::files::schema::{MATCHES_HEADER, SUMMARY_HEADER};
 use crate::sim::run::experiment::Experiment;
 use crate::sim::stats::interval::{mean_interval, wilson};
-use crate::sim::stats::tally::Tally;
+use crate::sim::stats::tally::{Tally, LUCK_UNIT};
 
 /// The seats agent `name` holds in every game of `exp`: the count of the agents' specs that are
 /// that agent, however spelled (by [`Experiment::agent_key`]).
@@ -18,7 +18,8 @@ pub fn seats_of(exp: &Experiment, name: &str) -> usize {
 }
 
 /// The rows of `summary.csv`: one `agent` row per agent, one `pair` row per pair of agents
-/// (the paired per-deal difference of mean payouts, `agent` minus `versus`).
+/// (the paired per-deal difference of mean payouts, `agent` minus `versus`) and, in a
+/// luck-corrected study, one `pair-luck-corrected` row per pair (the same of corrected payouts).
 pub(crate) fn summary_rows(exp: &Experiment, t: &Tally) -> Vec<Vec<String>> {
     let study = study_columns(&exp.game, exp.variant(), exp.players());
     let mut rows = Vec::new();
@@ -55,12 +56,14 @@ pub(crate) fn summary_rows(exp: &Experiment, t: &Tally) -> Vec<Vec<String>> {
         ]);
         rows.push(row);
     }
-    for p in &t.pairs {
-        let (m, lo, hi, _) = mean_interval(p.diff_sum, p.diff_sq, p.deals, p.scale as f64);
+    let plain = t.pairs.iter().map(|p| ("pair", p, 1.0));
+    let corrected = (t.corrected.iter()).map(|p| ("pair-luck-corrected", p, LUCK_UNIT as f64));
+    for (kind, p, unit) in plain.chain(corrected) {
+        let (m, lo, hi, _) = mean_interval(p.diff_sum, p.diff_sq, p.deals, p.scale as f64 * unit);
         let mut row = study.clone();
         row.resize(SUMMARY_HEADER.len(), String::new());
         let at = |name: &str| column(&SUMMARY_HEADER, name);
-        row[at("kind")] = "pair".into();
+        row[at("kind")] = kind.into();
         row[at("agent")] = t.agents[p.a].clone();
         row[at("versus")] = t.agents[p.b].clone();
         row[at("deals")] = p.deals.to_string();

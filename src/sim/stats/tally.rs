@@ -74,7 +74,16 @@ pub struct Tally {
     /// Per-agent match tallies, parallel to `agents` (empty unless deals are matches).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub matches: Vec<MatchTally>,
+    /// The luck-corrected paired differences (`docs/variance.md`), parallel to `pairs`, in
+    /// units of [`LUCK_UNIT`] (empty unless the study corrects for luck).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub corrected: Vec<PairTally>,
 }
+
+/// The fixed-point unit of luck-corrected sums: a payout of 1 is `LUCK_UNIT` of them, and a
+/// seat's luck is rounded to the nearest unit, so that the sums are exact integers that any
+/// split of the deals adds up to the same.
+pub const LUCK_UNIT: i64 = 1_000_000;
 
 /// Two tallies that cannot be added as shards of one study.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -122,6 +131,7 @@ impl Tally {
             pairs,
             games: 0,
             matches: Vec::new(),
+            corrected: Vec::new(),
         }
     }
 
@@ -192,6 +202,42 @@ impl Tally {
         }
     }
 
+    /// Adds the luck-corrected differences of one deal (after [`Tally::add_deal`] of its
+    /// outcomes): `luck[g][s]` is the luck of seat `s` in game `g` in units of [`LUCK_UNIT`],
+    /// subtracted from its payout.
+    pub(crate) fn add_corrected(
+        &mut self,
+        outcomes: &[Outcome],
+        luck: &[[i64; MAX_SEATS]],
+        seat_agent: impl Fn(usize, usize) -> usize,
+    ) {
+        if self.corrected.is_empty() {
+            self.corrected = (self.pairs.iter())
+                .map(|p| PairTally {
+                    a: p.a,
+                    b: p.b,
+                    ..PairTally::default()
+                })
+                .collect();
+        }
+        let mut sum = [0i128; MAX_SEATS];
+        let mut count = [0i64; MAX_SEATS];
+        for (g, (o, luck)) in outcomes.iter().zip(luck).enumerate() {
+            for (s, (&p, &l)) in o.payouts().iter().zip(luck).enumerate() {
+                let a = seat_agent(g, s);
+                sum[a] += i128::from(p) * i128::from(LUCK_UNIT) - i128::from(l);
+                count[a] += 1;
+            }
+        }
+        for p in &mut self.corrected {
+            let d = sum[p.a] * i128::from(count[p.b]) - sum[p.b] * i128::from(count[p.a]);
+            p.deals += 1;
+            p.diff_sum += d;
+            p.diff_sq += d * d;
+            p.scale = count[p.a] * count[p.b];
+        }
+    }
+
     /// Adds another tally of the same agents (a shard): refused if their entries do not match
     /// or a sum would overflow, leaving `self` as it was.
     pub fn merge(&mut self, other: &Tally) -> Result<(), TallyMergeError> {
@@ -209,6 +255,9 @@ impl Tally {
             || self.pairs.len() != other.pairs.len()
             || !fits(&self.matches)
             || !fits(&other.matches)
+            || !(self.corrected.is_empty()
+                || other.corrected.is_empty()
+                || self.corrected.len() == other.corrected.len())
         {
             return Err(TallyMergeError::Entries);
         }
@@ -240,17 +289,30 @@ impl Tally {
                 t.payout_sq = t.payout_sq.checked_add(o.payout_sq)?;
             }
         }
-        for (p, o) in self.pairs.iter_mut().zip(&other.pairs) {
-            if p.scale != 0 && o.scale != 0 && p.scale != o.scale {
-                return Some(Err(TallyMergeError::Scales));
+        if self.corrected.is_empty() {
+            self.corrected = other.corrected.clone();
+        } else {
+            if let Err(e) = add_pairs(&mut self.corrected, &other.corrected)? {
+                return Some(Err(e));
             }
-            p.deals = p.deals.checked_add(o.deals)?;
-            p.diff_sum = p.diff_sum.checked_add(o.diff_sum)?;
-            p.diff_sq = p.diff_sq.checked_add(o.diff_sq)?;
-            p.scale = p.scale.max(o.scale);
         }
-        Some(Ok(()))
+        add_pairs(&mut self.pairs, &other.pairs)
     }
+}
+
+/// Adds the pair tallies `other` to `pairs` (the same pairs) with checked sums: `None` on
+/// overflow.
+fn add_pairs(pairs: &mut [PairTally], other: &[PairTally]) -> Option<Result<(), TallyMergeError>> {
+    for (p, o) in pairs.iter_mut().zip(other) {
+        if p.scale != 0 && o.scale != 0 && p.scale != o.scale {
+            return Some(Err(TallyMergeError::Scales));
+        }
+        p.deals = p.deals.checked_add(o.deals)?;
+        p.diff_sum = p.diff_sum.checked_add(o.diff_sum)?;
+        p.diff_sq = p.diff_sq.checked_add(o.diff_sq)?;
+        p.scale = p.scale.max(o.scale);
+    }
+    Some(Ok(()))
 }
 
 #[cfg(test)]

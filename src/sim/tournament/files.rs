@@ -6,7 +6,7 @@ use crate::input::{read_text, InputError, InputProblem, RESULT, TALLY};
 use crate::sim::files::atomic::write_atomic;
 use crate::sim::files::csv::{csv_bytes, fmt, study_columns};
 use crate::sim::files::guard::ResultSet;
-use crate::sim::files::schema::{PAIRS_HEADER, RATINGS_HEADER};
+use crate::sim::files::schema::{CORRECTED_COLUMNS, PAIRS_HEADER, RATINGS_HEADER};
 use crate::sim::run::checkpoint::Shard;
 use crate::sim::run::threads::cores;
 use crate::sim::tournament::spec::Tournament;
@@ -87,9 +87,11 @@ impl Tournament {
         study_columns(&self.game, &self.variant, self.players)
     }
 
-    /// `pairs.csv`: one row per ordered pair that played, agent minus versus, per game.
+    /// `pairs.csv`: one row per ordered pair that played, agent minus versus, per game; a
+    /// luck-corrected tournament adds the corrected difference's columns.
     pub(crate) fn pairs_csv(&self, s: &Standings) -> Vec<u8> {
         let k = self.agents.len();
+        let corrected = s.corrected.is_some();
         let rows = (0..k)
             .flat_map(|i| (0..k).filter(move |&j| j != i).map(move |j| (i, j)))
             .filter(|&(i, j)| s.versus(i, j).1.deals > 0)
@@ -105,9 +107,20 @@ impl Tournament {
                     fmt(lo),
                     fmt(hi),
                 ]);
+                if let Some((m, lo, hi)) = s.corrected_versus(i, j) {
+                    row.extend([fmt(m), fmt(lo), fmt(hi)]);
+                }
                 row
             })
             .collect();
+        if corrected {
+            let header: Vec<&str> = PAIRS_HEADER
+                .iter()
+                .chain(&CORRECTED_COLUMNS)
+                .copied()
+                .collect();
+            return csv_bytes(&header, rows);
+        }
         csv_bytes(&PAIRS_HEADER, rows)
     }
 

@@ -10,6 +10,7 @@ use crate::games::game_info;
 use crate::generic_agents::catalogue::agent_key_in;
 use crate::input::{read_text, InputProblem, TOURNAMENT};
 use crate::sim::files::guard::is_plain_name;
+use crate::sim::luck::{Estimator, ValueSpec};
 use crate::sim::run::experiment::{project_dir, Experiment, Runtime};
 use crate::sim::stats::sprt::SprtConfig;
 use crate::sim::tournament::spec_error::{TournamentError, TournamentKeyError};
@@ -68,6 +69,13 @@ pub struct Tournament {
     /// test of the first agent minus the second is decided; `deals` is then the budget.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sprt: Option<SprtConfig>,
+    /// `"luck-corrected"`: every table also tallies luck-corrected differences, and
+    /// `pairs.csv` gives them (docs/variance.md); default `"plain"`.
+    #[serde(default, skip_serializing_if = "Estimator::is_plain")]
+    pub estimator: Estimator,
+    /// The luck-corrected estimate's value function (`[value]` table, as in an experiment).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<ValueSpec>,
     /// Stop after this many minutes of play (the table under way keeps a checkpoint;
     /// `--resume` goes on). Not part of the study: results do not depend on it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -295,6 +303,8 @@ impl Tournament {
                     records: false,
                     deal: None,
                     sprt,
+                    estimator: self.estimator,
+                    value: self.value.clone(),
                 };
                 Table {
                     index,

@@ -3,7 +3,7 @@
 
 use crate::sim::stats::interval::mean_interval;
 use crate::sim::stats::ratings::{fit, PairResult, Rating};
-use crate::sim::stats::tally::Tally;
+use crate::sim::stats::tally::{PairTally, Tally, LUCK_UNIT};
 use crate::sim::tournament::spec::Tournament;
 
 /// The deals a table's tally holds (every pair of a table plays every deal).
@@ -50,6 +50,9 @@ impl PairStat {
 pub(crate) struct Standings {
     /// Pair statistics, indexed `[i][j]` for `i < j`.
     pub pairs: Vec<Vec<PairStat>>,
+    /// The luck-corrected pair statistics, as `pairs`, in units of [`LUCK_UNIT`] (`None`: a
+    /// plain tournament).
+    pub corrected: Option<Vec<Vec<PairStat>>>,
     /// One rating per agent.
     pub ratings: Vec<Rating>,
     /// Deals played per agent (over its tables).
@@ -63,6 +66,7 @@ impl Tournament {
     pub(crate) fn standings(&self, tallies: &[Option<Tally>]) -> Result<Standings, StandingsError> {
         let k = self.agents.len();
         let mut pairs = vec![vec![PairStat::default(); k]; k];
+        let mut corrected: Option<Vec<Vec<PairStat>>> = None;
         let (mut deals, mut games) = (vec![0u64; k], vec![0u64; k]);
         for tally in tallies.iter().flatten() {
             let idx = |spec: &String| self.agents.iter().position(|a| a == spec);
@@ -72,19 +76,11 @@ impl Tournament {
                 deals[i] += table_deals;
                 games[i] += tally.games;
             }
-            for p in &tally.pairs {
-                let (a, b) = (idx(&tally.agents[p.a]), idx(&tally.agents[p.b]));
-                let (Some(a), Some(b)) = (a, b) else { continue };
-                let (i, j, sign) = if a < b { (a, b, 1) } else { (b, a, -1) };
-                let s = &mut pairs[i][j];
-                if s.deals > 0 && p.deals > 0 && s.scale != p.scale {
-                    return Err(StandingsError::Scales);
-                }
-                s.deals += p.deals;
-                s.games += tally.games;
-                s.sum += sign * p.diff_sum;
-                s.sum_sq += p.diff_sq;
-                s.scale = s.scale.max(p.scale);
+            pool(&mut pairs, tally, &tally.pairs, idx)?;
+            if !tally.corrected.is_empty() {
+                let corrected =
+                    corrected.get_or_insert_with(|| vec![vec![PairStat::default(); k]; k]);
+                pool(corrected, tally, &tally.corrected, idx)?;
             }
         }
         let results: Vec<PairResult> = (0..k)
@@ -102,6 +98,7 @@ impl Tournament {
         let ratings = fit(k, self.anchor_index(), &results);
         Ok(Standings {
             pairs,
+            corrected,
             ratings,
             deals,
             games,
@@ -109,7 +106,49 @@ impl Tournament {
     }
 }
 
+/// Adds a table's pair tallies `table_pairs` (of `tally`'s agents; `idx` finds an agent among
+/// the tournament's) into the pooled `pairs`.
+fn pool(
+    pairs: &mut [Vec<PairStat>],
+    tally: &Tally,
+    table_pairs: &[PairTally],
+    idx: impl Fn(&String) -> Option<usize>,
+) -> Result<(), StandingsError> {
+    for p in table_pairs {
+        let (a, b) = (idx(&tally.agents[p.a]), idx(&tally.agents[p.b]));
+        let (Some(a), Some(b)) = (a, b) else { continue };
+        let (i, j, sign) = if a < b { (a, b, 1) } else { (b, a, -1) };
+        let s = &mut pairs[i][j];
+        if s.deals > 0 && p.deals > 0 && s.scale != p.scale {
+            return Err(StandingsError::Scales);
+        }
+        s.deals += p.deals;
+        s.games += tally.games;
+        s.sum += sign * p.diff_sum;
+        s.sum_sq += p.diff_sq;
+        s.scale = s.scale.max(p.scale);
+    }
+    Ok(())
+}
+
 impl Standings {
+    /// The luck-corrected result of agent `i` minus agent `j`, as [`Standings::versus`]'s
+    /// `(mean, lo, hi)` (`None`: a plain tournament).
+    pub(crate) fn corrected_versus(&self, i: usize, j: usize) -> Option<(f64, f64, f64)> {
+        let s = &self.corrected.as_ref()?[i.min(j)][i.max(j)];
+        let (m, lo, hi, _) = mean_interval(
+            s.sum,
+            s.sum_sq,
+            s.deals,
+            s.scale.max(1) as f64 * LUCK_UNIT as f64,
+        );
+        Some(if i < j {
+            (m, lo, hi)
+        } else {
+            (-m + 0.0, -hi + 0.0, -lo + 0.0)
+        })
+    }
+
     /// The result of agent `i` minus agent `j` (`i != j`): `(mean, lo, hi)`, and the pair's stats.
     pub(crate) fn versus(&self, i: usize, j: usize) -> ((f64, f64, f64), &PairStat) {
         let s = &self.pairs[i.min(j)][i.max(j)];

@@ -130,6 +130,16 @@ fn tables(csv: &Csv, column: &mut Column) -> anyhow::Result<Rows> {
                     int_text(&opt(csv, &r, "penalties")),
                 ]);
             }
+            "pair-luck-corrected" => {
+                let diff = r.est("mean_diff")?;
+                let (a, v) = (r.text("agent"), r.text("versus"));
+                pairs.push(vec![
+                    format!("<code>{}</code>, luck-corrected (docs/variance.md)", esc(a)),
+                    format!("<code>{}</code>", esc(v)),
+                    int_text(r.text("deals")),
+                    signed_est(&diff),
+                ]);
+            }
             "pair" => {
                 let diff = r.est("mean_diff")?;
                 let (a, v) = (r.text("agent"), r.text("versus"));

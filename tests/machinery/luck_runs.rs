@@ -1,0 +1,159 @@
+//! Luck-corrected runs through the real binary (`estimator = "luck-corrected"`, docs/variance.md):
+//! the corrected rows are exact whatever the threads or shards (a merge of shards equals the
+//! whole run byte for byte), a plain run of the same experiment keeps its plain figures and
+//! writes nothing corrected, and every bad key is named. (That the correction has mean zero is
+//! `luck.rs`'s.)
+
+use crate::common::*;
+use std::path::Path;
+
+/// An experiment of `agents` in Tứ Sắc classic with the lines `extra` (keys and tables).
+fn experiment(agents: &[&str], deals: u64, extra: &str) -> String {
+    let agents: Vec<String> = agents.iter().map(|a| format!("\"{a}\"")).collect();
+    format!(
+        "name = \"luck\"\ngame = \"tusac\"\nagents = [{}]\ndeals = {deals}\nseed = 31\n{extra}\n",
+        agents.join(", ")
+    )
+}
+
+const CORRECTED: &str = "estimator = \"luck-corrected\"\n[value]\nplayouts = 4\n";
+
+/// The `summary.csv` rows of `kind` in `dir`: (agent, versus, deals, mean, lo, hi).
+fn pair_rows(dir: &Path, kind: &str) -> Vec<(String, String, u64, f64, f64, f64)> {
+    let mut r = csv::Reader::from_path(dir.join("summary.csv")).unwrap();
+    let h = r.headers().unwrap().clone();
+    let at = |name: &str| h.iter().position(|x| x == name).unwrap();
+    r.records()
+        .map(|x| x.unwrap())
+        .filter(|x| &x[at("kind")] == kind)
+        .map(|x| {
+            let f = |name: &str| x[at(name)].parse::<f64>().unwrap();
+            (
+                x[at("agent")].to_string(),
+                x[at("versus")].to_string(),
+                x[at("deals")].parse().unwrap(),
+                f("mean_diff"),
+                f("mean_diff_lo95"),
+                f("mean_diff_hi95"),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn corrected_rows_are_exact_across_threads_and_shards() {
+    let s = Scratch::new("luck-exact");
+    let exp = s.write(
+        "e.toml",
+        &experiment(&["greedy", "first", "greedy", "first"], 24, CORRECTED),
+    );
+    ok(
+        &s.0,
+        &["run", &exp, "--quiet", "--threads", "1", "--output", "one"],
+    );
+    ok(
+        &s.0,
+        &["run", &exp, "--quiet", "--threads", "2", "--output", "two"],
+    );
+    for k in ["0/2", "1/2"] {
+        let out = format!("shard-{}", &k[..1]);
+        ok(
+            &s.0,
+            &["run", &exp, "--quiet", "--shard", k, "--output", &out],
+        );
+    }
+    ok(
+        &s.0,
+        &[
+            "merge", "shard-0", "shard-1", "--quiet", "--output", "merged",
+        ],
+    );
+    for other in ["two", "merged"] {
+        assert_same_files(
+            &s.path("one"),
+            &s.path(other),
+            &["summary.csv", "tally.json"],
+        );
+    }
+    let corrected = pair_rows(&s.path("one"), "pair-luck-corrected");
+    let plain = pair_rows(&s.path("one"), "pair");
+    assert_eq!(corrected.len(), 1);
+    assert_eq!((&corrected[0].0, corrected[0].2), (&plain[0].0, 24));
+    assert_ne!(corrected[0].3, plain[0].3, "the correction changed nothing");
+
+    // The same experiment without the estimator: the same plain row, no corrected one.
+    let plain_exp = s.write(
+        "p.toml",
+        &experiment(&["greedy", "first", "greedy", "first"], 24, ""),
+    );
+    ok(&s.0, &["run", &plain_exp, "--quiet", "--output", "plain"]);
+    assert_eq!(pair_rows(&s.path("plain"), "pair"), plain);
+    assert!(pair_rows(&s.path("plain"), "pair-luck-corrected").is_empty());
+    let tally = std::fs::read_to_string(s.path("plain/tally.json")).unwrap();
+    assert!(!tally.contains("corrected"), "{tally}");
+}
+
+#[test]
+fn bad_estimator_keys_are_named() {
+    let s = Scratch::new("luck-bad");
+    let cases = [
+        ("estimator = \"lucky\"\n", "estimator"),
+        ("[value]\nplayouts = 8\n", "estimator = \"luck-corrected\""),
+        (
+            "estimator = \"luck-corrected\"\n[value]\nplayouts = 0\n",
+            "'playouts': 0",
+        ),
+        (
+            "estimator = \"luck-corrected\"\n[value]\nagent = \"nobody\"\n",
+            "table [value], key 'agent'",
+        ),
+        (
+            "estimator = \"luck-corrected\"\n[value]\nrollouts = 8\n",
+            "rollouts",
+        ),
+    ];
+    for (i, (extra, expected)) in cases.iter().enumerate() {
+        let exp = s.write(
+            &format!("e{i}.toml"),
+            &experiment(&["greedy", "first"], 4, extra),
+        );
+        let message = fails(&s.0, &["run", &exp, "--quiet"]);
+        assert!(message.contains(expected), "{extra}: {message}");
+        assert!(!s.path("results/luck").exists(), "{extra}: wrote results");
+    }
+}
+
+#[test]
+fn a_luck_corrected_tournament_gives_both_differences_in_pairs_csv() {
+    let s = Scratch::new("luck-tournament");
+    let t = s.write(
+        "t.toml",
+        "name = \"t\"\ngame = \"tusac\"\nagents = [\"greedy\", \"first\", \"random\"]\ndeals = 6\n\
+         seed = 5\noutput = \"out\"\nestimator = \"luck-corrected\"\n[value]\nplayouts = 2\n",
+    );
+    ok(&s.0, &["tournament", &t, "--quiet"]);
+    let mut r = csv::Reader::from_path(s.path("out/pairs.csv")).unwrap();
+    let header: Vec<String> = r.headers().unwrap().iter().map(String::from).collect();
+    assert_eq!(
+        header[header.len() - 3..],
+        [
+            "corrected_mean_diff",
+            "corrected_mean_diff_lo95",
+            "corrected_mean_diff_hi95"
+        ]
+    );
+    let rows: Vec<csv::StringRecord> = r.records().map(|x| x.unwrap()).collect();
+    assert_eq!(rows.len(), 6, "every ordered pair");
+    // Each table's corrected row of summary.csv is the pair's corrected figure in pairs.csv.
+    let table = pair_rows(&s.path("out/tables/00"), "pair-luck-corrected");
+    let row = rows
+        .iter()
+        .find(|x| x[4] == table[0].0 && x[5] == table[0].1)
+        .unwrap();
+    let corrected: f64 = row[header.len() - 3].parse().unwrap();
+    assert!(
+        (corrected - table[0].3).abs() < 1e-9,
+        "{corrected} vs {}",
+        table[0].3
+    );
+}
