@@ -21,13 +21,13 @@ function face(game, c) {
   if (game === "tusac") {
     const [colour, vn] = TUSAC_COLOURS[c[0]] || ["white", c[0]];
     const [name, glyph] = TUSAC_RANKS[c[1]] || [c[1], c[1]];
-    return [`tusac ${colour}`, glyph, name, `${name} ${vn}`];
+    return [`tusac ${colour}`, c[1], name, `${name} ${vn} (${glyph})`];
   }
   if (game === "chan") {
-    if (c === "ch") return ["chan chichi", "ch", "Chi chi", "Chi chi"];
+    if (c === "ch") return ["chan chichi", "✱", "Chi chi", "Chi chi"];
     const [suit, glyph] = CHAN_SUITS[c[1]] || [c[1], c[1]];
     const rank = CHAN_RANKS[c[0]] || c[0];
-    return [`chan suit-${c[1]}`, `${c[0]}${glyph}`, `${rank} ${suit.toLowerCase()}`, `${rank} ${suit.toLowerCase()}`];
+    return [`chan suit-${c[1]}`, c[0], `${rank} ${suit.toLowerCase()}`, `${rank} ${suit.toLowerCase()} (${glyph})`];
   }
   if (game === "tienlen") {
     const [glyph, colour] = TIENLEN_SUITS[c[1]] || [c[1], "black"];

@@ -127,10 +127,7 @@ async function main() {
   $("again").addEventListener("click", async () => {
     try {
       const made = await api(`/api/games/${id}/again`, { method: "POST" });
-      id = made.id;
-      location.hash = `id=${id}`;
-      state = made.state;
-      render();
+      location.hash = `id=${made.id}`;
     } catch (e) {
       showError(e);
     }
@@ -139,4 +136,5 @@ async function main() {
   render();
 }
 
+window.addEventListener("hashchange", () => location.reload());
 main().catch(showError);

@@ -109,4 +109,5 @@ async function main() {
   }
 }
 
+window.addEventListener("hashchange", () => location.reload());
 main().catch(showError);
