@@ -23,6 +23,12 @@ pub const HUMAN: &str = "human";
 /// silent window asked of another seat is passed over in the same call).
 const SILENT_STEPS: usize = 10_000;
 
+/// The records' notation of a seat declining a window it was asked in (docs/records.md: Chắn's
+/// ù and chíu windows, Tiến Lên's out-of-turn window, Tứ Sắc's claims). Declined in a window
+/// the human's view does not show (the seat view keeps it silent: being asked depends on the
+/// seat's hidden hand), it is silence at a real table and is never logged.
+const DECLINE: &str = "decline";
+
 /// A game in play, whatever its game: what the routes ask of it.
 pub trait Live: Send {
     /// The human seat's view: its hand, the public cards, whose turn, its legal actions, the
@@ -52,7 +58,8 @@ pub struct LiveGame<G: GameKind> {
     id: GameId,
     recorder: Recorder<G>,
     log: Vec<LogEntry>,
-    seen: Vec<u8>,
+    pending: Vec<LogEntry>,
+    seen: Value,
     cards: BTreeSet<String>,
 }
 
@@ -94,7 +101,8 @@ impl<G: GameKind> LiveGame<G> {
             .collect();
         let cards = card_set::<G>(&start);
         let mut live = LiveGame {
-            seen: Vec::new(),
+            seen: Value::Null,
+            pending: Vec::new(),
             state: start.clone(),
             game,
             start,
@@ -107,15 +115,28 @@ impl<G: GameKind> LiveGame<G> {
             log,
             cards,
         };
-        live.seen = live.observed();
+        live.seen = live.public_view();
         Ok(live)
     }
 
-    /// The human's observation text now.
-    fn observed(&self) -> Vec<u8> {
-        let mut text = Vec::new();
-        (self.game).write_observation(&self.state.view(self.human), &mut text);
-        text
+    /// The human's observation now, without whose decision it is (`to_move`, `phase`): what
+    /// a move must change to be seen to have happened. (Another seat answering a window still
+    /// open, such as the turn player's declaration in Tứ Sắc's S2.2 window, changes only who
+    /// decides: its answer stays hidden until the window closes.)
+    fn public_view(&self) -> Value {
+        let mut obs = observation(&self.game, &self.state.view(self.human));
+        if let Some(map) = obs.as_object_mut() {
+            map.remove("to_move");
+            map.remove("phase");
+        }
+        obs
+    }
+
+    /// The seat the human's view shows deciding now (an ù, chíu, out-of-turn or claim window
+    /// asked of another seat shows as the seat it leads to: the seat view keeps it silent).
+    fn shown_deciding(&self) -> Option<Seat> {
+        let obs = observation(&self.game, &self.state.view(self.human));
+        obs["to_move"].as_u64().map(|s| s as Seat)
     }
 
     /// The legal actions of the seat to move now.
@@ -125,9 +146,12 @@ impl<G: GameKind> LiveGame<G> {
         buffer.as_slice().to_vec()
     }
 
-    /// Applies legal action `chosen` of `seat`; logs the decision and its forced moves when the
-    /// human may see them (its own, or any that changed its view, or the game's end). Returns
-    /// whether it was shown.
+    /// Applies legal action `chosen` of `seat` and logs what the human may see of it: its own
+    /// decisions; another seat's decision when the human's view showed that seat deciding (a
+    /// public turn), or, asked in a window the view keeps silent, unless it declined; every
+    /// forced move with its rule. Another seat's entries wait until the human's view changes
+    /// (or the game ends, or the human acts), so an answer in a window still open stays hidden.
+    /// Returns whether they were shown now.
     fn apply(
         &mut self,
         seat: Seat,
@@ -135,6 +159,8 @@ impl<G: GameKind> LiveGame<G> {
         chosen: usize,
     ) -> bool {
         let action = legal[chosen];
+        let yours = seat == self.human;
+        let public_turn = yours || self.shown_deciding() == Some(seat);
         self.state.apply(action);
         let decision = Decision {
             seat,
@@ -142,14 +168,22 @@ impl<G: GameKind> LiveGame<G> {
             chosen,
         };
         self.recorder.observe(&self.state, Some((decision, action)));
-        let now = self.observed();
+        if yours {
+            self.log.append(&mut self.pending);
+        }
+        let label = action.to_string();
+        if public_turn || label != DECLINE {
+            self.pending
+                .push(LogEntry::decision(seat, &label, self.human));
+        }
+        let forced = self.state.last_events().iter().filter_map(G::forced_event);
+        self.pending
+            .extend(forced.map(|e| LogEntry::of(e, self.human)));
+        let now = self.public_view();
         let over = self.state.to_move().is_none();
-        let shown = seat == self.human || now != self.seen || over;
+        let shown = yours || over || now != self.seen;
         if shown {
-            self.log
-                .push(LogEntry::decision(seat, &action.to_string(), self.human));
-            let forced = self.state.last_events().iter().filter_map(G::forced_event);
-            self.log.extend(forced.map(|e| LogEntry::of(e, self.human)));
+            self.log.append(&mut self.pending);
             self.seen = now;
         }
         if over {

@@ -386,3 +386,97 @@ fn fifty_games_at_once_play_to_the_end() {
         assert!(kib < 512 * 1024, "the server's peak RSS is {kib} KiB");
     }
 }
+
+/// `(seat, action, forced, rule)` of a log entry or a record event.
+fn entry(e: &Value) -> (Value, Value, Value, Value) {
+    let rule = e.get("rule").cloned().unwrap_or(Value::Null);
+    (
+        e["seat"].clone(),
+        e["action"].clone(),
+        e["forced"].clone(),
+        rule,
+    )
+}
+
+/// Plays whole games of `game` (each table of [`TABLES`], the human at each seat in turn) and
+/// compares the human's event log with the full record: every event is there, in order, but
+/// another seat's `decline` in a window the rules keep silent (`silent_declines`: whether
+/// another seat's window is silent in `variant`; docs/games: Chắn §4 "What each seat sees",
+/// Tiến Lên §4.3, Tứ Sắc S2.2). Every state the human is sent holds a prefix of the final log.
+/// Returns how many other seats' events were shown and how many declines were kept silent.
+fn log_matches_record(game: &str, silent_declines: impl Fn(&str) -> bool) -> (usize, usize) {
+    let server = Server::start(&[]);
+    let (mut shown, mut silent) = (0, 0);
+    for (i, &(g, variant, players)) in TABLES.iter().enumerate().filter(|t| t.1 .0 == game) {
+        for seat in 0..players {
+            let body = json!({ "game": g, "variant": variant, "players": players,
+                               "seat": seat, "seed": 300 + i * 10 + seat });
+            let made = server.ok("POST", "/api/games", Some(body));
+            let id = made["id"].as_str().expect("an id").to_string();
+            let mut logs = Vec::new();
+            let end = play_out(&server, &id, made["state"].clone(), |s| {
+                logs.push(s["log"].as_array().expect("a log").clone())
+            });
+            let record = server.ok("GET", &format!("/api/games/{id}/record"), None);
+            let log: Vec<_> = end["log"]
+                .as_array()
+                .expect("a log")
+                .iter()
+                .map(entry)
+                .collect();
+            for earlier in &logs {
+                let prefix: Vec<_> = earlier.iter().map(entry).collect();
+                assert!(
+                    log.starts_with(&prefix),
+                    "{variant}: a log entry was taken back"
+                );
+            }
+            let mut expected = Vec::new();
+            for e in record["events"].as_array().expect("events") {
+                let others = e["seat"] != json!(seat) && e["forced"] == json!(false);
+                if others && e["action"] == json!("decline") && silent_declines(variant) {
+                    silent += 1;
+                    continue;
+                }
+                shown += usize::from(e["seat"] != json!(seat));
+                expected.push(entry(e));
+            }
+            if log != expected {
+                let at = log
+                    .iter()
+                    .zip(&expected)
+                    .take_while(|(a, b)| a == b)
+                    .count();
+                panic!(
+                    "{variant}, human at seat {seat}: the log differs from the record's public \
+                     events at entry {at}: log {:?}, record {:?}",
+                    log.get(at),
+                    expected.get(at)
+                );
+            }
+        }
+    }
+    (shown, silent)
+}
+
+#[test]
+fn tusac_log_shows_every_public_move_and_no_silent_answer() {
+    // 4sac (one-pack core) asks its claims in turn in everyone's view (§1.5: the whole action
+    // history is public); the multi-pack core's claim windows are silent (S2.2).
+    let (shown, silent) = log_matches_record("tusac", |v| v != "4sac" && v != "classic");
+    assert!(shown > 100 && silent > 0, "{shown} shown, {silent} silent");
+}
+
+#[test]
+fn chan_log_shows_every_public_move_and_no_silent_window() {
+    let (shown, silent) = log_matches_record("chan", |_| true);
+    assert!(shown > 100 && silent > 0, "{shown} shown, {silent} silent");
+}
+
+#[test]
+fn tienlen_log_shows_every_public_move_and_no_silent_window() {
+    // an out-of-turn chop window needs a 2 on the table and a pair sequence in hand: these four
+    // games open none, so this checks the public moves (a play, a pass, every forced payment)
+    let (shown, _) = log_matches_record("tienlen", |_| true);
+    assert!(shown > 100, "{shown} shown");
+}
