@@ -18,8 +18,11 @@ OUT = REPO / "docs" / "serve"
 BIN = Path(os.environ.get("CARGO_TARGET_DIR", REPO / "target")) / "release" / "bailab"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-TABLES = [("tusac", "classic", 4), ("tusac", "dirtyking26", 6), ("chan", "standard", 4),
-          ("tienlen", "south", 4)]
+# (game, variant, players, file name part): every game, the fewest seats (2) and the most (8)
+TABLES = [("tusac", "classic", 4, "tusac-classic"), ("tusac", "dirtyking26", 6, "tusac-dirtyking26"),
+          ("tusac", "sisepai21", 8, "tusac-sisepai21-8p"), ("chan", "standard", 4, "chan-standard"),
+          ("chan", "standard", 5, "chan-standard-5p"), ("tienlen", "south", 4, "tienlen-south"),
+          ("tienlen", "south", 2, "tienlen-south-2p")]
 WIDTHS = [(1280, 900), (390, 844)]
 
 
@@ -29,6 +32,27 @@ def call(base, method, path, body=None):
                                  headers={"content-type": "application/json"})
     with urllib.request.urlopen(req) as r:
         return json.load(r)
+
+
+def in_play(base, game, variant, players):
+    """A game at the human's turn after a dozen of the agents' moves (the first seed from 5
+    whose game is not over by then)."""
+    for seed in range(5, 50):
+        made = call(base, "POST", "/api/games", {"game": game, "variant": variant,
+                                                 "players": players, "seat": 0, "seed": seed})
+        gid, state = made["id"], made["state"]
+        moves = 0
+        while moves < 12 and not state["over"]:
+            if state["your_turn"]:
+                state = call(base, "POST", f"/api/games/{gid}/act", {"index": 0})
+            else:
+                state = call(base, "POST", f"/api/games/{gid}/advance")
+                moves += 1
+        while not state["your_turn"] and not state["over"]:
+            state = call(base, "POST", f"/api/games/{gid}/advance")
+        if not state["over"]:
+            return gid
+    raise RuntimeError(f"no game of {game} {variant} {players} in play after 12 moves")
 
 
 def main():
@@ -46,24 +70,12 @@ def main():
                 page = browser.new_page(viewport={"width": width, "height": height})
                 page.goto(base + "/")
                 page.evaluate("localStorage.setItem('pace', '-1')")
-                for game, variant, players in TABLES:
-                    made = call(base, "POST", "/api/games",
-                                {"game": game, "variant": variant, "players": players,
-                                 "seat": 0, "seed": 5})
-                    gid, state = made["id"], made["state"]
-                    moves = 0
-                    while moves < 12 and not state["over"]:
-                        if state["your_turn"]:
-                            state = call(base, "POST", f"/api/games/{gid}/act", {"index": 0})
-                        else:
-                            state = call(base, "POST", f"/api/games/{gid}/advance")
-                            moves += 1
-                    while not state["your_turn"] and not state["over"]:
-                        state = call(base, "POST", f"/api/games/{gid}/advance")
+                for game, variant, players, name in TABLES:
+                    gid = in_play(base, game, variant, players)
                     page.goto("about:blank")
                     page.goto(f"{base}/play.html#id={gid}")
                     page.wait_for_selector("#hand .card")
-                    page.screenshot(path=str(OUT / f"play-{game}-{variant}-{width}.png"),
+                    page.screenshot(path=str(OUT / f"play-{name}-{width}.png"),
                                     full_page=True)
                 page.goto(f"{base}/viewer.html#file=0&index=0")
                 page.wait_for_selector("#table .seat")

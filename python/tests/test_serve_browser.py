@@ -146,7 +146,13 @@ def test_a_whole_game_played_by_clicking_checks(server, page, tmp_path, game, va
     page.wait_for_function("() => document.querySelector('#title').textContent.includes('seat 2')")
 
 
-@pytest.mark.parametrize("game,variant,players", [("tienlen", "south", 4), ("chan", "standard", 4)])
+HIDDEN_TABLES = [("tusac", "classic", 4), ("tusac", "4sac", 4), ("tusac", "sisepai21", 3),
+                 ("tusac", "dirtyking26", 6), ("tusac", "sisepai21", 8), ("chan", "standard", 5),
+                 ("chan", "standard", 2),
+                 ("tienlen", "south", 4), ("tienlen", "south", 2)]
+
+
+@pytest.mark.parametrize("game,variant,players", HIDDEN_TABLES)
 def test_a_seats_page_shows_no_hidden_card_of_another_seat(server, page, game, variant, players):
     made = api(server, "POST", "/api/games",
                {"game": game, "variant": variant, "players": players, "seat": 0, "seed": 3})
@@ -172,9 +178,50 @@ def test_a_seats_page_shows_no_hidden_card_of_another_seat(server, page, game, v
     for k in range(1, players):
         view = dict(start["seats"][k])
         view.pop("hand")
-        public |= {c for c in json.dumps(view).replace('"', " ").split() if c in set(record["deck"].split())}
-    hidden = {c for k in range(1, players) for c in start["seats"][k]["hand"]} - public - set(mine)
+        public |= {c for c in json.dumps(view).replace('"', " ").split()
+                   if c in set(record["deck"].split())}
+    deck = set(record["deck"].split())
+    hands = {c for k in range(1, players)
+             for c in json.dumps(start["seats"][k]["hand"]).replace('"', " ").split() if c in deck}
+    hidden = hands - public - set(mine)
     assert hidden, "some cards are hidden in other hands"
     assert not hidden & set(shown), f"the page shows {sorted(hidden & set(shown))}"
     for c in hidden:
         assert f'data-card="{c}"' not in text
+
+
+def test_a_run_folder_links_its_games_to_the_viewer(browser, tmp_path):
+    """A tiny `bailab run` with records = true, served from the command line: the home page
+    links the run, its page (bailab report's sections) links each game of records.jsonl, and
+    the link opens that game in the viewer, which steps to its payouts."""
+    exp = tmp_path / "tiny.toml"
+    exp.write_text('name = "tiny"\ngame = "tienlen"\nvariant = "south"\n'
+                   'agents = ["greedy", "random"]\ndeals = 2\nseed = 5\nrecords = true\n')
+    run = tmp_path / "run"
+    out = subprocess.run([bailab_bin(), "run", str(exp), "--output", str(run)],
+                         capture_output=True, text=True, cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    records = [json.loads(line) for line in (run / "records.jsonl").read_text().splitlines()]
+    assert len(records) == 2 * 2, "2 deals, 2 rotations of 2 seats"
+    proc = subprocess.Popen([bailab_bin(), "serve", "--port", "0", str(run)], cwd=tmp_path,
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        base = "http://" + proc.stdout.readline().split("http://")[1].split("/")[0]
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.goto(base + "/")
+        page.click("#runs a")
+        page.wait_for_selector("#games ol.games a")
+        assert page.locator("#games ol.games a").count() == len(records)
+        assert "summary" in page.content().lower()
+        page.locator("#games ol.games a").nth(1).click()
+        page.wait_for_selector("#table .seat")
+        assert "viewer.html" in page.url and "index=1" in page.url
+        page.keyboard.press("End")
+        total = page.text_content("#position").split("/")[1].strip()
+        assert page.text_content("#position") == f"step {total} / {total}"
+        payouts = page.locator("table.payouts td.num").all_text_contents()
+        assert [int(p) for p in payouts] == records[1]["outcome"]["payouts"]
+        page.close()
+    finally:
+        proc.terminate()
+        assert proc.wait(timeout=30) == 0
