@@ -20,7 +20,8 @@
 //! 5. `sim`: the seeded game loop, the runner, records of play, statistics and output
 //! 6. `study`, `learn`, `train`: studies of deals, equity and tuning; learning rule lists;
 //!    training networks
-//! 7. `cli`: the commands
+//! 7. `serve`: the local web app: its JSON API over the engines and seat views, and its files
+//! 8. `cli`: the commands
 //!
 //! A game is a folder of [`games`] implementing the contracts of [`game`] and [`agent`] plus
 //! [`games::kind::GameKind`], and one entry in the registry ([`games::with_game`]); everything
@@ -40,6 +41,8 @@ pub mod learn;
 pub mod notation;
 pub mod record;
 pub mod rng;
+#[cfg(feature = "serve")]
+pub mod serve;
 pub mod sim;
 pub mod study;
 pub mod text;

@@ -16,6 +16,8 @@ pub(crate) mod replay;
 pub(crate) mod report;
 pub(crate) mod rules;
 pub(crate) mod run;
+#[cfg(feature = "serve")]
+pub(crate) mod serve;
 pub(crate) mod soak;
 pub(crate) mod tournament;
 #[cfg(feature = "train")]
@@ -73,6 +75,9 @@ pub(crate) enum Command {
     Soak(soak::Args),
     /// Compare many agents: tables of every pair (or subset), a cross-table and ratings.
     Tournament(tournament::Args),
+    /// A local web app: watch records step by step, play against the agents, read runs.
+    #[cfg(feature = "serve")]
+    Serve(serve::Args),
 }
 
 /// The binary's entry: reads the command line (a bad one ends the process with clap's message)
@@ -103,5 +108,7 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Rules(args) => rules::run(args),
         Command::Soak(args) => soak::run(args),
         Command::Tournament(args) => tournament::run(args),
+        #[cfg(feature = "serve")]
+        Command::Serve(args) => serve::run(args),
     }
 }

@@ -44,6 +44,15 @@ pub struct Recorder<G: GameKind> {
     game: PhantomData<G>,
 }
 
+impl<G: GameKind> Clone for Recorder<G> {
+    fn clone(&self) -> Self {
+        Recorder {
+            events: self.events.clone(),
+            game: PhantomData,
+        }
+    }
+}
+
 impl<G: GameKind> Default for Recorder<G> {
     fn default() -> Self {
         Recorder {

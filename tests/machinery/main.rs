@@ -43,6 +43,7 @@ mod report_page;
 mod rules_agent;
 mod rules_reference;
 mod runner;
+mod serve;
 mod sigterm;
 mod small_faults;
 mod soak;

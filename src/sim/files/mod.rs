@@ -5,6 +5,7 @@ pub mod atomic;
 pub mod csv;
 pub(crate) mod game_files;
 pub mod guard;
+pub(crate) mod record_stream;
 pub mod schema;
 pub mod seal;
 pub(crate) mod soak_csv;

@@ -54,6 +54,10 @@ const LAYERS: &[(&[&str], &str)] = &[
         &["study", "learn", "train"],
         "studies of deals, equity and tuning; learning rule lists; training networks",
     ),
+    (
+        &["serve"],
+        "the local web app: its JSON API over the engines and seat views, and its files",
+    ),
     (&["cli"], "the commands"),
 ];
 
