@@ -157,3 +157,22 @@ fn a_luck_corrected_tournament_gives_both_differences_in_pairs_csv() {
         table[0].3
     );
 }
+
+#[test]
+fn the_playout_agents_file_is_checked_as_the_seats_files_are() {
+    let s = Scratch::new("luck-value-file");
+    let weights = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("agents/tusac-classic-greedy.toml"),
+    )
+    .unwrap();
+    s.write("w.toml", &weights);
+    let value =
+        "estimator = \"luck-corrected\"\n[value]\nagent = \"greedy:w.toml\"\nplayouts = 2\n";
+    let exp = s.write("e.toml", &experiment(&["greedy", "first"], 4, value));
+    ok(
+        &s.0,
+        &["run", &exp, "--quiet", "--shard", "0/2", "--output", "s0"],
+    );
+    let tally: serde_json::Value = serde_json::from_slice(&read(&s.path("s0/tally.json"))).unwrap();
+    assert!(tally["agent_files"]["w.toml"].is_string(), "{tally}");
+}

@@ -280,8 +280,8 @@ fn sums_detail(n: u64, sum: i128, sum_sq: i128) -> String {
     format!("a sum of squares {sum_sq} that {n} values summing to {sum} cannot have")
 }
 
-/// The digest of every agent file the agents of `exp` read (`rules:PATH`, `greedy:PATH`, …),
-/// by the path as their specs write it; relative paths are read from the project folder of
+/// The digest of every agent file the agents of `exp` read (`rules:PATH`, `greedy:PATH`, …, and
+/// the playout agent of a luck-corrected study's value function), by the path as their specs write it; relative paths are read from the project folder of
 /// `runtime`. Outside programs (`exec`) and the embedding program's agents read no file of
 /// bailab's.
 pub fn agent_file_digests(
@@ -289,7 +289,8 @@ pub fn agent_file_digests(
     runtime: &Runtime,
 ) -> Result<BTreeMap<String, String>, IntegrityError> {
     let mut digests = BTreeMap::new();
-    for text in &exp.agents {
+    let value_agent = exp.luck_value().map(|v| v.agent);
+    for text in exp.agents.iter().chain(&value_agent) {
         if runtime.host.has(text) {
             continue;
         }
