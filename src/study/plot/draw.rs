@@ -548,7 +548,8 @@ pub(crate) struct Curve {
 /// The height of a curve panel.
 pub(crate) const CURVE_PX: u32 = 560;
 
-/// Draws `c` on `area`, x on a log scale with a tick at every point.
+/// Draws `c` on `area`, x on a log scale with a tick at every point (round ticks when there
+/// are many, [`curve_ticks`]).
 pub(crate) fn curve(area: &Area, c: &Curve) -> anyhow::Result<()> {
     let xs: Vec<f64> = c.points.iter().map(|p| p.0).collect();
     let (xmin, xmax) = xs
@@ -567,11 +568,12 @@ pub(crate) fn curve(area: &Area, c: &Curve) -> anyhow::Result<()> {
         .margin_right(30)
         .x_label_area_size(56)
         .y_label_area_size(80)
-        .build_cartesian_2d(ticks((xmin..xmax).log_scale(), xs.clone()), y0..y1)
+        .build_cartesian_2d(ticks((xmin..xmax).log_scale(), curve_ticks(&xs)), y0..y1)
         .map_err(err)?;
     let d = decimals(span);
     let ylab = |y: &f64| super::label::signed(*y, d.saturating_sub(1));
-    let xlab = |x: &f64| format!("{x:.0}");
+    let many = xs.len() > MAX_CURVE_LABELS;
+    let xlab = |x: &f64| if many { compact(*x) } else { format!("{x:.0}") };
     chart
         .configure_mesh()
         .max_light_lines(0)
@@ -591,6 +593,15 @@ pub(crate) fn curve(area: &Area, c: &Curve) -> anyhow::Result<()> {
         )))
         .map_err(err)?;
     let color = PALETTE[0];
+    let many = c.points.len() > MAX_CURVE_LABELS;
+    if many {
+        // The intervals as one band: a hundred bars on a log axis would hide each other.
+        let band: Vec<(f64, f64)> = (c.points.iter().map(|p| (p.0, p.1.hi)))
+            .chain(c.points.iter().rev().map(|p| (p.0, p.1.lo)))
+            .collect();
+        let area = Polygon::new(band, color.mix(0.18).filled());
+        chart.draw_series(std::iter::once(area)).map_err(err)?;
+    }
     let line: Vec<(f64, f64)> = c.points.iter().map(|p| (p.0, p.1.mid)).collect();
     chart
         .draw_series(std::iter::once(PathElement::new(
@@ -598,17 +609,102 @@ pub(crate) fn curve(area: &Area, c: &Curve) -> anyhow::Result<()> {
             color.mix(0.6).stroke_width(2),
         )))
         .map_err(err)?;
-    for (x, e, note) in &c.points {
-        interval_v(&mut chart, *x, e, (x / 1.06, x * 1.06), 2)?;
-        chart
-            .draw_series(std::iter::once(Circle::new((*x, e.mid), 6, color.filled())))
-            .map_err(err)?;
+    let note = |(x, e, note): &(f64, Est, String)| {
         let style = (FONT, TEXT)
             .into_font()
             .color(&RGBColor(40, 40, 40))
             .pos(Pos::new(HPos::Center, VPos::Bottom));
-        let at = EmptyElement::at((*x, e.hi)) + Text::new(note.clone(), (0, -8), style);
-        chart.draw_series(std::iter::once(at)).map_err(err)?;
+        EmptyElement::at((*x, e.hi)) + Text::new(note.clone(), (0, -8), style)
+    };
+    if !many {
+        for p @ (x, e, _) in &c.points {
+            interval_v(&mut chart, *x, e, (x / 1.06, x * 1.06), 2)?;
+            let dot = Circle::new((*x, e.mid), 6, color.filled());
+            chart.draw_series(std::iter::once(dot)).map_err(err)?;
+            chart.draw_series(std::iter::once(note(p))).map_err(err)?;
+        }
+        return Ok(());
     }
+    let dots = (c.points.iter()).map(|(x, e, _)| Circle::new((*x, e.mid), 3, color.filled()));
+    chart.draw_series(dots).map_err(err)?;
+    let noted = noted_points(&xs);
+    let notes = c.points.iter().zip(&noted).filter(|(_, &n)| n);
+    chart
+        .draw_series(notes.map(|(p, _)| note(p)))
+        .map_err(err)?;
     Ok(())
+}
+
+/// The most points of a curve that each get an x tick and a note; a longer curve (a learning
+/// curve) gets round ticks and every few points a note, so that no two labels overlap.
+const MAX_CURVE_LABELS: usize = 8;
+
+/// The x ticks of a curve through `xs` (log scale): every point when few, else 1, 2 and 5 times
+/// the powers of ten within the points' range.
+fn curve_ticks(xs: &[f64]) -> Vec<f64> {
+    if xs.len() <= MAX_CURVE_LABELS {
+        return xs.to_vec();
+    }
+    let (lo, hi) = xs
+        .iter()
+        .fold((f64::INFINITY, 0.0f64), |(a, b), &x| (a.min(x), b.max(x)));
+    let (first, last) = (lo.log10().floor() as i32, hi.log10().ceil() as i32);
+    (first..=last)
+        .flat_map(|e| [1.0, 2.0, 5.0].map(|m| m * 10f64.powi(e)))
+        .filter(|&t| t >= lo / 1.4 && t <= hi * 1.4)
+        .collect()
+}
+
+/// Which points of a curve through `xs` (log scale, in order) get their note: all when few,
+/// else the last and, going back, each at least a tenth of the axis from the next noted one.
+fn noted_points(xs: &[f64]) -> Vec<bool> {
+    if xs.len() <= MAX_CURVE_LABELS {
+        return vec![true; xs.len()];
+    }
+    let logs: Vec<f64> = xs.iter().map(|x| x.log10()).collect();
+    let (lo, hi) = logs
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &x| {
+            (a.min(x), b.max(x))
+        });
+    let gap = (hi - lo) / 10.0;
+    let mut noted = vec![false; xs.len()];
+    let mut next = f64::INFINITY;
+    for i in (0..xs.len()).rev() {
+        if next - logs[i] >= gap {
+            noted[i] = true;
+            next = logs[i];
+        }
+    }
+    noted
+}
+
+/// A round number shortly: 2000000 as 2M, 50000 as 50k.
+fn compact(x: f64) -> String {
+    match x {
+        x if x >= 1e9 => format!("{}G", x / 1e9),
+        x if x >= 1e6 => format!("{}M", x / 1e6),
+        x if x >= 1e3 => format!("{}k", x / 1e3),
+        x => format!("{x}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_curve_gets_round_ticks_and_spaced_notes() {
+        let xs: Vec<f64> = (1..=104).map(|i| i as f64 * 1e6 + 7.0).collect();
+        let ticks = curve_ticks(&xs);
+        assert_eq!(ticks, [1e6, 2e6, 5e6, 1e7, 2e7, 5e7, 1e8]);
+        assert_eq!(compact(5e7), "50M");
+        let noted = noted_points(&xs);
+        assert!(noted[103], "the last point is noted");
+        let n = noted.iter().filter(|&&b| b).count();
+        assert!((5..=11).contains(&n), "{n} notes");
+        // A short curve keeps a tick and a note at every point.
+        assert_eq!(curve_ticks(&xs[..4]), xs[..4]);
+        assert!(noted_points(&xs[..4]).iter().all(|&b| b));
+    }
 }
