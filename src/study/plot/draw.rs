@@ -552,11 +552,7 @@ pub(crate) const CURVE_PX: u32 = 560;
 /// are many, [`curve_ticks`]).
 pub(crate) fn curve(area: &Area, c: &Curve) -> anyhow::Result<()> {
     let xs: Vec<f64> = c.points.iter().map(|p| p.0).collect();
-    let (xmin, xmax) = xs
-        .iter()
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &x| {
-            (a.min(x), b.max(x))
-        });
+    let (xmin, xmax) = extent(&xs);
     let (xmin, xmax) = (xmin / 1.4, xmax * 1.4);
     let lo = c.points.iter().map(|p| p.1.lo).fold(0.0, f64::min);
     let hi = c.points.iter().map(|p| p.1.hi).fold(0.0, f64::max);
@@ -645,9 +641,7 @@ fn curve_ticks(xs: &[f64]) -> Vec<f64> {
     if xs.len() <= MAX_CURVE_LABELS {
         return xs.to_vec();
     }
-    let (lo, hi) = xs
-        .iter()
-        .fold((f64::INFINITY, 0.0f64), |(a, b), &x| (a.min(x), b.max(x)));
+    let (lo, hi) = extent(xs);
     let (first, last) = (lo.log10().floor() as i32, hi.log10().ceil() as i32);
     (first..=last)
         .flat_map(|e| [1.0, 2.0, 5.0].map(|m| m * 10f64.powi(e)))
@@ -662,11 +656,7 @@ fn noted_points(xs: &[f64]) -> Vec<bool> {
         return vec![true; xs.len()];
     }
     let logs: Vec<f64> = xs.iter().map(|x| x.log10()).collect();
-    let (lo, hi) = logs
-        .iter()
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &x| {
-            (a.min(x), b.max(x))
-        });
+    let (lo, hi) = extent(&logs);
     let gap = (hi - lo) / 10.0;
     let mut noted = vec![false; xs.len()];
     let mut next = f64::INFINITY;
@@ -677,6 +667,12 @@ fn noted_points(xs: &[f64]) -> Vec<bool> {
         }
     }
     noted
+}
+
+/// The least and the greatest of `xs`.
+fn extent(xs: &[f64]) -> (f64, f64) {
+    let fold = |(a, b): (f64, f64), &x: &f64| (a.min(x), b.max(x));
+    xs.iter().fold((f64::INFINITY, f64::NEG_INFINITY), fold)
 }
 
 /// A round number shortly: 2000000 as 2M, 50000 as 50k.
