@@ -7,7 +7,7 @@ use crate::agent::spec::{AgentSpec, PATH};
 use crate::sim::files::seal::{digest, SealError};
 use crate::sim::run::experiment::{Experiment, Runtime};
 use crate::sim::run::summary::seats_of;
-use crate::sim::stats::tally::Tally;
+use crate::sim::stats::tally::{PairTally, Tally};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -177,8 +177,32 @@ pub fn check_tally(exp: &Experiment, deals: u64, t: &Tally) -> Result<(), Bad> {
     }
     let seats: Vec<u64> = agents.iter().map(|a| seats_of(exp, a) as u64).collect();
     check_agents(t, &seats, &agents)?;
-    check_pairs(t, &seats, (deals, per_deal))?;
+    check_pairs(&t.pairs, "tally.pairs", &seats, (deals, per_deal))?;
+    check_corrected(exp, t, &seats, (deals, per_deal))?;
     check_matches(exp, t, &seats, deals)
+}
+
+/// Checks the luck-corrected pair entries of `t`: one per pair, as `t.pairs`, in a
+/// luck-corrected study that played deals; none otherwise.
+fn check_corrected(
+    exp: &Experiment,
+    t: &Tally,
+    seats: &[u64],
+    (deals, per_deal): (u64, u64),
+) -> Result<(), Bad> {
+    let want = match exp.luck_value() {
+        Some(_) if deals > 0 => t.pairs.len(),
+        _ => 0,
+    };
+    let same = |c: &PairTally, p: &PairTally| (c.a, c.b) == (p.a, p.b);
+    if t.corrected.len() != want || !t.corrected.iter().zip(&t.pairs).all(|(c, p)| same(c, p)) {
+        let detail = format!(
+            "{} entries, but this study has {want} luck-corrected pairs, in the order of tally.pairs",
+            t.corrected.len()
+        );
+        return Err(Bad::new("tally.corrected", detail));
+    }
+    check_pairs(&t.corrected, "tally.corrected", seats, (deals, per_deal))
 }
 
 /// Checks the per-agent entries of `t` (each agent `seats[a]` seats in every game).
@@ -208,12 +232,18 @@ fn check_agents(t: &Tally, seats: &[u64], agents: &[String]) -> Result<(), Bad> 
     Ok(())
 }
 
-/// Checks the per-pair entries of `t` over `deals` deals of `per_deal` games.
-fn check_pairs(t: &Tally, seats: &[u64], (deals, per_deal): (u64, u64)) -> Result<(), Bad> {
-    for (i, p) in t.pairs.iter().enumerate() {
+/// Checks the per-pair entries `pairs` (the field `name` of a tally) over `deals` deals of
+/// `per_deal` games.
+fn check_pairs(
+    pairs: &[PairTally],
+    name: &str,
+    seats: &[u64],
+    (deals, per_deal): (u64, u64),
+) -> Result<(), Bad> {
+    for (i, p) in pairs.iter().enumerate() {
         if p.deals != deals {
             let detail = format!("{} deals, but the tally holds {deals}", p.deals);
-            return Err(Bad::new(format!("tally.pairs[{i}].deals"), detail));
+            return Err(Bad::new(format!("{name}[{i}].deals"), detail));
         }
         let count = |a: usize| u128::from(seats[a]) * u128::from(per_deal);
         let want = if deals == 0 {
@@ -226,11 +256,11 @@ fn check_pairs(t: &Tally, seats: &[u64], (deals, per_deal): (u64, u64)) -> Resul
                 "{}, but the seats of agents {} and {} make {want}",
                 p.scale, p.a, p.b
             );
-            return Err(Bad::new(format!("tally.pairs[{i}].scale"), detail));
+            return Err(Bad::new(format!("{name}[{i}].scale"), detail));
         }
         if !sums_fit(p.deals, p.diff_sum, p.diff_sq) {
             let detail = sums_detail(p.deals, p.diff_sum, p.diff_sq);
-            return Err(Bad::new(format!("tally.pairs[{i}].diff_sq"), detail));
+            return Err(Bad::new(format!("{name}[{i}].diff_sq"), detail));
         }
     }
     Ok(())
@@ -396,7 +426,7 @@ mod tests {
             "a whole run's form is kept"
         );
         type Edit = fn(&mut TallyFile);
-        let cases: [(Edit, &str); 10] = [
+        let cases: [(Edit, &str); 11] = [
             (
                 |t| {
                     t.tally.per_agent.pop();
@@ -420,6 +450,11 @@ mod tests {
             ),
             (|t| t.tally.pairs[0].scale = 1, "tally.pairs[0].scale"),
             (|t| t.tally.pairs.clear(), "tally.pairs"),
+            // A plain study holds no corrected pairs (one that did would be read unchecked).
+            (
+                |t| t.tally.corrected = t.tally.pairs.clone(),
+                "tally.corrected",
+            ),
             (|t| t.deals.1 = 999_999, "deals"),
         ];
         for (edit, field) in cases {
@@ -430,6 +465,17 @@ mod tests {
         let mut t = good.clone();
         t.shard = Some(Shard { k: 3, n: 3 });
         assert_eq!(refused_field(&t), "shard");
+        // A luck-corrected study: one corrected entry per pair, in order, each checked.
+        let mut t = good.clone();
+        t.experiment.estimator = crate::sim::luck::Estimator::LuckCorrected;
+        assert_eq!(refused_field(&t), "tally.corrected");
+        t.tally.corrected = t.tally.pairs.clone();
+        parse_tally_file(Path::new("t/tally.json"), &t.to_file_text().unwrap()).unwrap();
+        t.tally.corrected[0].deals += 1;
+        assert_eq!(refused_field(&t), "tally.corrected[0].deals");
+        t.tally.corrected[0] = t.tally.pairs[0].clone();
+        t.tally.corrected[0].b = 7;
+        assert_eq!(refused_field(&t), "tally.corrected");
     }
 
     #[test]
