@@ -19,8 +19,9 @@ use crate::common::*;
 /// Extra allocations a run of 10·N deals may make over one of N (chunks, a checkpoint).
 const SLACK: u64 = 300;
 
-/// The allocations of `bailab run` on an experiment of `deals` deals.
-fn allocations(s: &Scratch, game: &str, agents: &[&str], deals: u64) -> u64 {
+/// The allocations of `bailab run` on an experiment of `deals` deals, its file ending in the
+/// lines `extra`.
+fn allocations(s: &Scratch, (game, extra): (&str, &str), agents: &[&str], deals: u64) -> u64 {
     let agents: Vec<String> = agents.iter().map(|a| format!("\"{a}\"")).collect();
     let (game, variant) = game.split_once('/').unwrap_or((game, ""));
     let variant = if variant.is_empty() {
@@ -33,7 +34,7 @@ fn allocations(s: &Scratch, game: &str, agents: &[&str], deals: u64) -> u64 {
         &format!("{name}.toml"),
         &format!(
             "name = \"{name}\"\ngame = \"{game}\"\n{variant}agents = [{}]\ndeals = {deals}\n\
-             seed = 1\nrotate = true\noutput = \"out-{name}\"\n",
+             seed = 1\nrotate = true\noutput = \"out-{name}\"\n{extra}",
             agents.join(", ")
         ),
     );
@@ -59,8 +60,14 @@ fn flat_with_nets(test: &str, game: &str, agents: &[&str], deals: u64, nets: &[(
     for (name, bytes) in nets {
         std::fs::write(s.path(name), bytes).unwrap();
     }
-    let small = allocations(&s, game, agents, deals);
-    let large = allocations(&s, game, agents, 10 * deals);
+    flat_in(&s, (game, ""), agents, deals);
+}
+
+/// Asserts that 10·`deals` deals of the experiment (its file ending in `extra`) allocate at most
+/// [`SLACK`] more than `deals` deals, in the scratch folder `s`.
+fn flat_in(s: &Scratch, (game, extra): (&str, &str), agents: &[&str], deals: u64) {
+    let small = allocations(s, (game, extra), agents, deals);
+    let large = allocations(s, (game, extra), agents, 10 * deals);
     eprintln!(
         "{game} {agents:?}: {deals} deals {small}, {} deals {large}",
         10 * deals
@@ -118,4 +125,23 @@ fn net_runs_allocate_nothing_per_deal() {
     flat_with_nets("alloc-run-net-chan", "chan", &agents, 200, &chan);
     let tusac = [("n.safetensors", random_net_file::<TuSac>("classic", 4, 1))];
     flat_with_nets("alloc-run-net-tusac", "tusac/classic", &agents, 200, &tusac);
+}
+
+#[test]
+fn a_luck_corrected_run_allocates_nothing_per_deal() {
+    // The corrector and its playouts run beside every game of every worker.
+    let luck = "estimator = \"luck-corrected\"\n[value]\nplayouts = 2\n";
+    let s = Scratch::new("alloc-luck");
+    flat_in(
+        &s,
+        ("tusac", luck),
+        &["greedy", "first", "greedy", "first"],
+        100,
+    );
+    flat_in(
+        &s,
+        ("chan", luck),
+        &["greedy", "random", "random", "random"],
+        100,
+    );
 }

@@ -294,13 +294,14 @@ impl Session {
         (start, end): (u64, u64),
     ) -> anyhow::Result<()> {
         let (k, per_deal) = (exp.match_games as usize, buffers.per_deal);
+        let corrected = !exp.estimator.is_plain();
         let deals = buffers
             .outcomes
             .chunks(per_deal)
             .take((end - start) as usize);
         for (i, outcomes) in deals.enumerate() {
             self.tally.add_deal(outcomes, |g, s| seat_tally[g / k][s]);
-            if exp.luck_value().is_some() {
+            if corrected {
                 let luck = &buffers.luck[i * per_deal..(i + 1) * per_deal];
                 (self.tally).add_corrected(outcomes, luck, |g, s| seat_tally[g / k][s]);
             }
