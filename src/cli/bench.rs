@@ -1,7 +1,8 @@
 //! `bailab bench`: speed figures measured on this machine (never asserted in tests), per game:
 //! its own figures (e.g. hand evaluations), random×4 and greedy×4 games/s on 1 thread and on all
 //! cores (with the mean turns per game and turns/s: games of different lengths compare by the
-//! work per turn), and ISMCTS iterations/s; or, with `--agent`, only the time per decision of the
+//! work per turn), the luck-corrected estimator's cost (a run with and without it), and ISMCTS
+//! iterations/s; or, with `--agent`, only the time per decision of the
 //! agents given (an outside `exec:` program's round trip included).
 
 use crate::agent::spec::AgentSpec;
@@ -13,6 +14,7 @@ use crate::generic_agents::catalogue::{ismcts_params, make_agent, make_agent_wit
 use crate::generic_agents::exec::write_decide_message;
 use crate::generic_agents::ismcts::Ismcts;
 use crate::rng::{stream_rng, DEAL_STREAM};
+use crate::sim::luck::{Estimator, ValueSpec};
 use crate::sim::run::experiment::{Experiment, Runtime};
 use crate::sim::run::runner::throughput;
 use rand::Rng;
@@ -56,6 +58,11 @@ pub(crate) struct Args {
     /// Decisions timed for each --agent.
     #[arg(long, default_value_t = 20_000)]
     pub(crate) agent_decisions: u64,
+    /// Deals of each luck-corrected figure: the estimator's cost (docs/variance.md) as a run of
+    /// greedy×4 and of ismcts×4 (the first --ismcts-iters) with it and without it, one thread,
+    /// the same deals; 0 leaves them out.
+    #[arg(long, default_value_t = 20)]
+    pub(crate) luck_deals: u64,
 }
 
 /// The file agents timed for a game, as specs: the rule list (`--rules`, or
@@ -159,6 +166,25 @@ fn matchup(name: &str, variant: &str, agent: &str, deals: u64) -> Experiment {
     exp
 }
 
+/// The agents of the luck-corrected figures: none when `--luck-deals` is 0.
+fn luck_agents(args: &Args) -> Vec<String> {
+    if args.luck_deals == 0 {
+        return Vec::new();
+    }
+    let iters = args.ismcts_iters.first().copied().unwrap_or(1000);
+    vec!["greedy".into(), format!("ismcts:iters={iters}")]
+}
+
+/// Games per second of four `agent` over `deals` deals on one thread, plain and luck-corrected
+/// with the default value function.
+fn luck_speed(name: &str, variant: &str, agent: &str, deals: u64) -> anyhow::Result<(f64, f64)> {
+    let mut exp = matchup(name, variant, agent, deals);
+    let plain = throughput((&exp, &Runtime::default()), 1, deals)?.games_per_s;
+    exp.estimator = Estimator::LuckCorrected;
+    let corrected = throughput((&exp, &Runtime::default()), 1, deals)?.games_per_s;
+    Ok((plain, corrected))
+}
+
 /// The figures of game `G`.
 struct Bench<'a>(&'a Args, usize);
 
@@ -185,6 +211,15 @@ impl GameVisitor for Bench<'_> {
         let matchup_label = |agent: &str, threads: usize| {
             format!("{} {variant} {agent}×4, {threads} thread(s)", info.name)
         };
+        let luck_agents = luck_agents(args);
+        let luck_label = |agent: &str| {
+            format!(
+                "{} {variant} {agent}×4, luck-corrected (value: {} playouts of {}), 1 thread",
+                info.name,
+                ValueSpec::default().playouts,
+                ValueSpec::default().agent
+            )
+        };
         let ismcts_label = |iters: u32, settings: &str| {
             format!("{} {variant} ismcts iters={iters},{settings}", info.name)
         };
@@ -195,6 +230,7 @@ impl GameVisitor for Bench<'_> {
             .map(|r| format!("{} {variant} {}", info.name, r.label))
             .collect();
         labels.extend(matchups.iter().map(|&(a, t)| matchup_label(a, t)));
+        labels.extend(luck_agents.iter().map(|a| luck_label(a)));
         for settings in ISMCTS_BENCH_SETTINGS {
             labels.extend(args.ismcts_iters.iter().map(|&i| ismcts_label(i, settings)));
         }
@@ -228,6 +264,14 @@ impl GameVisitor for Bench<'_> {
                 "games/s",
                 &extra,
             );
+        }
+        for agent in &luck_agents {
+            let (plain, corrected) = luck_speed(info.name, variant, agent, args.luck_deals)?;
+            let extra = format!(
+                "{:>9.1}× the plain run's time ({plain:.1} games/s)",
+                plain / corrected
+            );
+            row(&luck_label(agent), corrected, "games/s", &extra);
         }
         let labels = SearchLabels {
             ismcts: &ismcts_label,

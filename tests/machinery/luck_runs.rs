@@ -111,6 +111,20 @@ fn bad_estimator_keys_are_named() {
             "estimator = \"luck-corrected\"\n[value]\nrollouts = 8\n",
             "rollouts",
         ),
+        (
+            "estimator = \"luck-corrected\"\n[value.stand_in]\nfirst = \"random\"\n",
+            "only with agent = \"seated\"",
+        ),
+        (
+            "estimator = \"luck-corrected\"\n[value]\nagent = \"seated\"\n\
+             [value.stand_in]\nrandom = \"first\"\n",
+            "'random' is not one of the agents",
+        ),
+        (
+            "estimator = \"luck-corrected\"\n[value]\nagent = \"seated\"\n\
+             [value.stand_in]\nfirst = \"nobody\"\n",
+            "key 'stand_in', 'first'",
+        ),
     ];
     for (i, (extra, expected)) in cases.iter().enumerate() {
         let exp = s.write(
@@ -123,13 +137,70 @@ fn bad_estimator_keys_are_named() {
     }
 }
 
+/// `agent = "seated"`: each seat's playouts by the agent seated there, or its stand-in.
+const SEATED: &str = "estimator = \"luck-corrected\"\n[value]\nagent = \"seated\"\nplayouts = 4\n";
+
+#[test]
+fn seated_playouts_are_exact_and_follow_the_seats() {
+    let s = Scratch::new("luck-seated");
+    let agents = ["greedy", "first", "greedy", "first"];
+    let seated = s.write("seated.toml", &experiment(&agents, 24, SEATED));
+    for threads in ["1", "2"] {
+        let out = format!("seated-{threads}");
+        ok(
+            &s.0,
+            &[
+                "run",
+                &seated,
+                "--quiet",
+                "--threads",
+                threads,
+                "--output",
+                &out,
+            ],
+        );
+    }
+    assert_same_files(
+        &s.path("seated-1"),
+        &s.path("seated-2"),
+        &["summary.csv", "tally.json"],
+    );
+    // Every seat's playouts by greedy, through a stand-in for `first`, are the fixed value
+    // of greedy playouts; seated as they sit, they are not.
+    let all_greedy = format!("{SEATED}[value.stand_in]\nfirst = \"greedy\"\n");
+    let stand_in = s.write("stand-in.toml", &experiment(&agents, 24, &all_greedy));
+    let fixed = s.write("fixed.toml", &experiment(&agents, 24, CORRECTED));
+    ok(&s.0, &["run", &stand_in, "--quiet", "--output", "stand-in"]);
+    ok(&s.0, &["run", &fixed, "--quiet", "--output", "fixed"]);
+    let corrected = |dir: &str| pair_rows(&s.path(dir), "pair-luck-corrected");
+    assert_eq!(corrected("stand-in"), corrected("fixed"));
+    assert_ne!(corrected("seated-1"), corrected("fixed"), "seating ignored");
+    assert_eq!(
+        pair_rows(&s.path("seated-1"), "pair"),
+        pair_rows(&s.path("fixed"), "pair")
+    );
+}
+
 #[test]
 fn a_luck_corrected_tournament_gives_both_differences_in_pairs_csv() {
     let s = Scratch::new("luck-tournament");
     let t = s.write(
         "t.toml",
         "name = \"t\"\ngame = \"tusac\"\nagents = [\"greedy\", \"first\", \"random\"]\ndeals = 6\n\
-         seed = 5\noutput = \"out\"\nestimator = \"luck-corrected\"\n[value]\nplayouts = 2\n",
+         seed = 5\noutput = \"out\"\nestimator = \"luck-corrected\"\n[value]\nplayouts = 2\n\
+         agent = \"seated\"\n[value.stand_in]\nrandom = \"first\"\n",
+    );
+    // A stand-in for an agent no tournament seats is refused by name.
+    let bad = s.write(
+        "bad.toml",
+        &std::fs::read_to_string(&t)
+            .unwrap()
+            .replace("random = ", "nobody = "),
+    );
+    let message = fails(&s.0, &["tournament", &bad, "--quiet"]);
+    assert!(
+        message.contains("'nobody' is not one of the agents"),
+        "{message}"
     );
     ok(&s.0, &["tournament", &t, "--quiet"]);
     let mut r = csv::Reader::from_path(s.path("out/pairs.csv")).unwrap();

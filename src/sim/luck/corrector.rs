@@ -40,6 +40,12 @@ impl<G: Luck, V: ValueFunction<G>> Corrector<G, V> {
         self.events
     }
 
+    /// Says which agent slot sits at each seat of the game about to be observed (`slots[seat]`),
+    /// for a value function that plays like the seated agents.
+    pub fn seat(&mut self, slots: &[usize]) {
+        self.model.seat(slots);
+    }
+
     /// Observes a step of the game: the deal (no decision) starts a new game.
     pub fn observe(&mut self, step: Step<'_, G::State>) {
         let (state, decision) = step;

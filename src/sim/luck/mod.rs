@@ -26,5 +26,5 @@ pub use fit::{fit_value_model, FitSummary};
 pub use model::{ValueModel, MAX_VALUE_INPUTS};
 pub use net::{value_input_len, write_value_inputs, NetValue};
 pub use rollout::RolloutValue;
-pub use spec::{Estimator, ValueSpec, ValueSpecError, MAX_PLAYOUTS};
+pub use spec::{Estimator, ValueSpec, ValueSpecError, MAX_PLAYOUTS, SEATED};
 pub use value::ValueFunction;

@@ -1,5 +1,6 @@
-//! A value function that needs no training: each seat's mean payout over a few playouts by a
-//! fixed agent from the state, with the hidden part of the stock reshuffled.
+//! A value function that needs no training: each seat's mean payout over a few playouts from the
+//! state, by a fixed agent or by the agents seated at the game, with the hidden part of the stock
+//! reshuffled.
 
 use super::value::{payouts_if_over, ValueFunction};
 use crate::agent::Agent;
@@ -10,7 +11,8 @@ use crate::sim::play_out;
 use rand::Rng;
 
 /// The value of a state as the mean payout of `playouts` games played on from it by one agent
-/// at every seat, each with the hidden stock ([`Luck::hidden_stock`]) shuffled anew.
+/// at every seat (or one agent per seat, as seated at the game corrected: [`ValueFunction::seat`]),
+/// each with the hidden stock ([`Luck::hidden_stock`]) shuffled anew.
 ///
 /// The playouts' random numbers (the shuffles and the agent's own) come from `salt` and the
 /// hidden stock's position alone, so the value is a fixed function of the state, as the
@@ -18,7 +20,8 @@ use rand::Rng;
 /// (their differences are then much less noisy than the values). Allocation-free per value
 /// when the agent is.
 pub struct RolloutValue<S: GameState> {
-    agents: [Box<dyn Agent<S>>; 1],
+    agents: Vec<Box<dyn Agent<S>>>,
+    seat_agent: [usize; MAX_SEATS],
     playouts: u32,
     salt: u64,
 }
@@ -26,8 +29,16 @@ pub struct RolloutValue<S: GameState> {
 impl<S: GameState> RolloutValue<S> {
     /// Values by `playouts` playouts of `agent` in every seat, seeded from `salt`.
     pub fn new(agent: Box<dyn Agent<S>>, playouts: u32, salt: u64) -> Self {
+        Self::with_agents(vec![agent], playouts, salt)
+    }
+
+    /// Values by `playouts` playouts seeded from `salt`, of `agents[0]` in every seat if it is the
+    /// only one, else of the agent of each seat's slot as [`ValueFunction::seat`] says.
+    pub fn with_agents(agents: Vec<Box<dyn Agent<S>>>, playouts: u32, salt: u64) -> Self {
+        assert!(!agents.is_empty(), "a playout needs an agent");
         RolloutValue {
-            agents: [agent],
+            agents,
+            seat_agent: [0; MAX_SEATS],
             playouts: playouts.max(1),
             salt,
         }
@@ -35,13 +46,18 @@ impl<S: GameState> RolloutValue<S> {
 }
 
 impl<G: Luck> ValueFunction<G> for RolloutValue<G::State> {
+    fn seat(&mut self, slots: &[usize]) {
+        if self.agents.len() > 1 {
+            self.seat_agent[..slots.len()].copy_from_slice(slots);
+        }
+    }
+
     fn values(&mut self, state: &G::State, out: &mut [f64; MAX_SEATS]) {
         if payouts_if_over(state, out) {
             return;
         }
         let hidden = G::hidden_stock(state);
         let key = (hidden.start as u64) << 32 | hidden.end as u64;
-        let seat_agent = [0; MAX_SEATS];
         let n = state.seats();
         let mut sum = [0i64; MAX_SEATS];
         for p in 0..u64::from(self.playouts) {
@@ -56,7 +72,7 @@ impl<G: Luck> ValueFunction<G> for RolloutValue<G::State> {
             let o = play_out(
                 &mut s,
                 &mut self.agents,
-                &seat_agent[..n],
+                &self.seat_agent[..n],
                 &mut rngs,
                 |_| {},
             );

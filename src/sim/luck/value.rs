@@ -7,9 +7,17 @@ use crate::game::{Game, GameState, MAX_SEATS};
 pub trait ValueFunction<G: Game> {
     /// Writes the value of every seat of `state` into `out`.
     fn values(&mut self, state: &G::State, out: &mut [f64; MAX_SEATS]);
+
+    /// Told at each game's deal which agent slot sits at each seat (`slots[seat]`); a value
+    /// function that plays like the seated agents keeps it, the others ignore it. The seating is
+    /// fixed before the game's first draw, so the value stays a function fixed in advance.
+    fn seat(&mut self, _slots: &[usize]) {}
 }
 
 impl<G: Game, V: ValueFunction<G> + ?Sized> ValueFunction<G> for Box<V> {
+    fn seat(&mut self, slots: &[usize]) {
+        (**self).seat(slots);
+    }
     fn values(&mut self, state: &G::State, out: &mut [f64; MAX_SEATS]) {
         (**self).values(state, out);
     }

@@ -214,7 +214,8 @@ impl<G: GameKind> Workers<G> {
                 .map(|_| {
                     Mutex::new(Worker {
                         agents: make_agents::<G>((exp, runtime), dir),
-                        corrector: (exp.luck_value()).map(|v| v.corrector(exp.setting(runtime))),
+                        corrector: (exp.luck_value())
+                            .map(|v| v.corrector(&exp.agents, exp.setting(runtime))),
                     })
                 })
                 .collect(),
@@ -297,6 +298,11 @@ fn play_slots<G: GameKind>(
     looper.play(deal, agents, |at, event| match event {
         Event::Step((s, step)) => {
             if let Some(c) = corrector.as_deref_mut() {
+                if step.is_none() {
+                    let mut slots = [0; MAX_SEATS];
+                    (0..exp.players()).for_each(|x| slots[x] = exp.slot(at.rotation, x));
+                    c.seat(&slots[..exp.players()]);
+                }
                 c.observe((s, step));
             }
             if recording {

@@ -215,7 +215,7 @@ impl Experiment {
                 }
                 if let Some(value) = e.luck_value() {
                     value
-                        .check::<G>(e.setting(runtime))
+                        .check::<G>(&e.agents, e.setting(runtime))
                         .map_err(CheckError::Value)?;
                 }
                 check_specs_with::<G>(&e.agents, e.setting(runtime)).map_err(CheckError::Agents)

@@ -320,8 +320,8 @@ pub fn agent_file_digests(
     runtime: &Runtime,
 ) -> Result<BTreeMap<String, String>, IntegrityError> {
     let mut digests = BTreeMap::new();
-    let value_agent = exp.luck_value().map(|v| v.agent);
-    for text in exp.agents.iter().chain(&value_agent) {
+    let value_agents = (exp.luck_value()).map_or(Vec::new(), |v| v.playout_agents(&exp.agents));
+    for text in exp.agents.iter().chain(&value_agents) {
         if runtime.host.has(text) {
             continue;
         }

@@ -15,15 +15,14 @@ use crate::sim::files::game_files::GameFiles;
 use crate::sim::run::checkpoint::{
     absolute_project, guard_folder, remove_leftovers, Checkpoint, FolderLock, CHECKPOINT_FORMAT,
 };
-pub(crate) use crate::sim::run::chunk::{deal_plan, experiment_loop};
-use crate::sim::run::chunk::{make_agents, play_chunk, ChunkBuffers, Ending, Faults, Workers};
+pub(crate) use crate::sim::run::chunk::deal_plan;
+use crate::sim::run::chunk::{play_chunk, ChunkBuffers, Ending, Faults, Workers};
 use crate::sim::run::experiment::{Experiment, Runtime};
 use crate::sim::run::integrity::{agent_file_digests, check_agent_files};
 use crate::sim::run::pace::Pace;
 use crate::sim::stats::sprt::{SprtStep, SprtTest};
 use crate::sim::stats::tally::Tally;
 use anyhow::bail;
-use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -487,8 +486,8 @@ pub(crate) struct Throughput {
     pub(crate) turns_per_game: f64,
 }
 
-/// The speed of an experiment's matchup in `runtime` on `threads` threads over `deals` deals
-/// (no files).
+/// The speed of an experiment's matchup in `runtime` on `threads` threads over `deals` deals:
+/// the run's own deal loop (its luck corrector too, in a luck-corrected study), no files.
 pub(crate) fn throughput(
     (exp, runtime): (&Experiment, &Runtime),
     threads: usize,
@@ -504,24 +503,25 @@ pub(crate) fn throughput(
             let pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(threads)
                 .build()?;
+            let workers = Workers::<G>::new(threads, (exp, runtime), None);
+            let mut buffers = ChunkBuffers::new(exp);
+            let (stop, faults) = (AtomicBool::new(false), Faults::default());
             let began = Instant::now();
-            let (games, turns): (usize, u64) = pool.install(|| {
-                (0..deals)
-                    .into_par_iter()
-                    .map_init(
-                        || make_agents::<G>((exp, runtime), None),
-                        |agents, deal| {
-                            let looper = experiment_loop(&game, plan.as_ref(), exp);
-                            let (mut games, mut turns) = (0, 0);
-                            looper.outcomes(deal, agents, |_, o| {
-                                games += 1;
-                                turns += u64::from(o.turns);
-                            });
-                            (games, turns)
-                        },
-                    )
-                    .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
-            });
+            let (mut games, mut turns) = (0u64, 0u64);
+            let mut start = 0;
+            while start < deals {
+                let end = deals.min(start + 4096);
+                let at = (&game, plan.as_ref());
+                let range = (start, end);
+                play_chunk(&pool, at, exp, &workers, range, &mut buffers, false, (&stop, &faults));
+                if let Some(Ending::Fault(f)) = faults.interrupted(true) {
+                    bail!("agent {} failed in deal {}: {}", f.agent, f.deal, f.message);
+                }
+                let played = (end - start) as usize * buffers.per_deal;
+                games += played as u64;
+                turns += (buffers.outcomes[..played].iter()).map(|o| u64::from(o.turns)).sum::<u64>();
+                start = end;
+            }
             Ok(Throughput {
                 games_per_s: games as f64 / began.elapsed().as_secs_f64(),
                 turns_per_game: turns as f64 / games.max(1) as f64,

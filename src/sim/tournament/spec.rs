@@ -216,6 +216,10 @@ impl Tournament {
                 return Err(TournamentKeyError::Budget(m));
             }
         }
+        if let Some(v) = &self.value {
+            v.check_stand_ins(&self.agents)
+                .map_err(TournamentKeyError::Value)?;
+        }
         let runtime = self.runtime();
         for t in self.tables() {
             t.experiment
@@ -288,6 +292,7 @@ impl Tournament {
                     agents: Some(vec![seats[0].clone(), seats[1].clone()]),
                     ..s
                 });
+                let value = self.value.as_ref().map(|v| v.for_agents(&seats));
                 let experiment = Experiment {
                     name: format!("{}-table-{index:02}", self.name),
                     game: self.game.clone(),
@@ -304,7 +309,7 @@ impl Tournament {
                     deal: None,
                     sprt,
                     estimator: self.estimator,
-                    value: self.value.clone(),
+                    value,
                 };
                 Table {
                     index,

@@ -108,6 +108,9 @@ pub enum TournamentKeyError {
     /// A budget that is not a positive number of minutes.
     #[error("key 'budget_minutes': {0} is not a positive number")]
     Budget(f64),
+    /// A `[value]` table whose stand-ins do not fit the agents.
+    #[error("table [value], {0}")]
+    Value(crate::sim::luck::ValueSpecError),
     /// A table that is not a valid experiment.
     #[error("table {index} ({agents}): {error}")]
     Table {
