@@ -182,6 +182,39 @@ fn seated_playouts_are_exact_and_follow_the_seats() {
 }
 
 #[test]
+fn a_sequential_test_can_read_the_corrected_differences() {
+    let s = Scratch::new("luck-sprt");
+    let sprt = "[sprt]\nh1 = 3\nchunk = 8\nestimator = \"luck-corrected\"\n";
+    let agents = ["greedy", "first", "greedy", "first"];
+    let exp = s.write(
+        "e.toml",
+        &experiment(&agents, 400, &format!("{CORRECTED}{sprt}")),
+    );
+    ok(&s.0, &["run", &exp, "--quiet", "--output", "out"]);
+    let meta: serde_json::Value = serde_json::from_slice(&read(&s.path("out/meta.json"))).unwrap();
+    assert_eq!(meta["sprt"]["estimator"], "luck-corrected", "{meta}");
+    // Its last look is the corrected row of the deals played, not the plain one.
+    let mut looks = csv::Reader::from_path(s.path("out/sprt.csv")).unwrap();
+    let last = looks.records().last().unwrap().unwrap();
+    let corrected = pair_rows(&s.path("out"), "pair-luck-corrected");
+    let plain = pair_rows(&s.path("out"), "pair");
+    assert_eq!(last[0].parse::<u64>().unwrap(), corrected[0].2);
+    let mean: f64 = last[4].parse().unwrap();
+    assert!(
+        (mean - corrected[0].3).abs() < 1e-5,
+        "{mean} vs {corrected:?}"
+    );
+    assert!((mean - plain[0].3).abs() > 1e-3, "{mean} is the plain mean");
+    // The key needs a luck-corrected study.
+    let plain_exp = s.write("p.toml", &experiment(&agents, 40, sprt));
+    let message = fails(&s.0, &["run", &plain_exp, "--quiet"]);
+    assert!(
+        message.contains("table [sprt], key 'estimator'"),
+        "{message}"
+    );
+}
+
+#[test]
 fn a_luck_corrected_tournament_gives_both_differences_in_pairs_csv() {
     let s = Scratch::new("luck-tournament");
     let t = s.write(

@@ -236,7 +236,7 @@ impl Experiment {
             return Err(CheckError::Zero("match_games"));
         }
         if let Some(sprt) = &self.sprt {
-            sprt.check(&self.tally().agents).map_err(CheckError::Sprt)?;
+            (sprt.check(&self.tally().agents, self.estimator)).map_err(CheckError::Sprt)?;
         }
         Ok(())
     }

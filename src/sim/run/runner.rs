@@ -513,13 +513,24 @@ pub(crate) fn throughput(
                 let end = deals.min(start + 4096);
                 let at = (&game, plan.as_ref());
                 let range = (start, end);
-                play_chunk(&pool, at, exp, &workers, range, &mut buffers, false, (&stop, &faults));
+                play_chunk(
+                    &pool,
+                    at,
+                    exp,
+                    &workers,
+                    range,
+                    &mut buffers,
+                    false,
+                    (&stop, &faults),
+                );
                 if let Some(Ending::Fault(f)) = faults.interrupted(true) {
                     bail!("agent {} failed in deal {}: {}", f.agent, f.deal, f.message);
                 }
                 let played = (end - start) as usize * buffers.per_deal;
                 games += played as u64;
-                turns += (buffers.outcomes[..played].iter()).map(|o| u64::from(o.turns)).sum::<u64>();
+                turns += (buffers.outcomes[..played].iter())
+                    .map(|o| u64::from(o.turns))
+                    .sum::<u64>();
                 start = end;
             }
             Ok(Throughput {

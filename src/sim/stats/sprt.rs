@@ -11,8 +11,9 @@
 //! for any thread count and across `--resume` (docs/sprt.md).
 
 use crate::sim::files::schema::SPRT_HEADER;
+use crate::sim::luck::Estimator;
 use crate::sim::stats::sprt_error::SprtError;
-use crate::sim::stats::tally::{PairTally, Tally};
+use crate::sim::stats::tally::{PairTally, Tally, LUCK_UNIT};
 use crate::text::thousands;
 use serde::{Deserialize, Serialize};
 
@@ -39,6 +40,10 @@ pub struct SprtConfig {
     /// (and at the budget, the experiment's `deals`).
     #[serde(default = "default_chunk")]
     pub(crate) chunk: u64,
+    /// Which differences the test reads: the plain ones (default) or, in a luck-corrected
+    /// study, the luck-corrected ones (`docs/variance.md`).
+    #[serde(default, skip_serializing_if = "Estimator::is_plain")]
+    pub estimator: Estimator,
 }
 
 // The values are checked finite (see `SprtConfig::check`), so equality is an equivalence.
@@ -64,8 +69,12 @@ fn distinct(specs: &[String]) -> Vec<&String> {
 }
 
 impl SprtConfig {
-    /// Checks the table against the experiment's seat specs; an error names the key.
-    pub fn check(&self, seat_specs: &[String]) -> Result<(), SprtError> {
+    /// Checks the table against the experiment's seat specs and estimator; an error names the
+    /// key.
+    pub fn check(&self, seat_specs: &[String], study: Estimator) -> Result<(), SprtError> {
+        if !self.estimator.is_plain() && study.is_plain() {
+            return Err(SprtError::Uncorrected);
+        }
         for (key, value) in [("alpha", self.alpha), ("beta", self.beta)] {
             if !(value > 0.0 && value < 0.5) {
                 return Err(SprtError::Rate { key, value });
@@ -231,9 +240,17 @@ impl SprtTest {
 
     /// Looks at the tally: the LLR of the deals so far and the verdict.
     pub fn look(&self, tally: &Tally) -> SprtStep {
-        let p = &tally.pairs[self.pair];
+        let empty = PairTally::default();
+        let (p, unit) = match self.config.estimator {
+            Estimator::Plain => (&tally.pairs[self.pair], 1.0),
+            // none until a deal is tallied; sums in units of LUCK_UNIT
+            Estimator::LuckCorrected => (
+                tally.corrected.get(self.pair).unwrap_or(&empty),
+                LUCK_UNIT as f64,
+            ),
+        };
         let (sum, var) = sum_and_variance(p);
-        let sum = self.sign * sum;
+        let (sum, var) = (self.sign * sum / unit, var / (unit * unit));
         let llr = llr(p.deals, sum, var, self.config.h0, self.config.h1);
         let verdict = match llr {
             Some(x) if x >= self.upper => Verdict::H1,
@@ -272,6 +289,7 @@ impl SprtTest {
             upper: self.upper,
             mean_diff: last.map_or(f64::NAN, |s| s.mean_diff),
             sd_diff: last.map_or(f64::NAN, |s| s.sd_diff),
+            estimator: self.config.estimator,
         }
     }
 }
@@ -307,6 +325,9 @@ pub struct SprtOutcome {
     pub(crate) mean_diff: f64,
     /// The sample standard deviation of the per-deal differences at the last look.
     pub(crate) sd_diff: f64,
+    /// The differences tested: plain, or luck-corrected.
+    #[serde(default, skip_serializing_if = "Estimator::is_plain")]
+    pub estimator: Estimator,
 }
 
 impl SprtOutcome {
@@ -334,8 +355,12 @@ impl SprtOutcome {
             || "undefined (no spread in the per-deal differences)".to_string(),
             |x| format!("{x:+.3}"),
         );
+        let of = match self.estimator {
+            Estimator::Plain => "",
+            Estimator::LuckCorrected => " of the luck-corrected differences",
+        };
         format!(
-            "SPRT, A = {}, B = {}: {what}; LLR {llr}, bounds [{:+.3}, {:+.3}] (α {}, β {})",
+            "SPRT{of}, A = {}, B = {}: {what}; LLR {llr}, bounds [{:+.3}, {:+.3}] (α {}, β {})",
             self.agents[0], self.agents[1], self.lower, self.upper, self.alpha, self.beta
         )
     }
@@ -455,6 +480,7 @@ mod tests {
             alpha: 0.05,
             beta: 0.05,
             chunk: 1,
+            estimator: Estimator::Plain,
         };
         let ab = SprtTest::new(&config(["x", "y"], 0.5), &specs, &tally).unwrap();
         let step = ab.look(&tally);
@@ -484,15 +510,16 @@ mod tests {
             alpha: 0.05,
             beta: 0.05,
             chunk: 100,
+            estimator: Estimator::Plain,
         };
-        assert!(ok.check(&specs).is_ok());
+        assert!(ok.check(&specs, Estimator::Plain).is_ok());
         let err = |f: &dyn Fn(&mut SprtConfig)| {
             let mut c = ok.clone();
             f(&mut c);
-            c.check(&specs).unwrap_err().to_string()
+            c.check(&specs, Estimator::Plain).unwrap_err().to_string()
         };
         assert!(matches!(
-            ok.check(&specs[..1]),
+            ok.check(&specs[..1], Estimator::Plain),
             Err(SprtError::NotSeated { name, .. }) if name == "c"
         ));
         assert!(err(&|c| c.alpha = 0.5).contains("'alpha'"));
@@ -500,6 +527,12 @@ mod tests {
         assert!(err(&|c| c.h1 = 0.0).contains("'h1'"));
         assert!(err(&|c| c.h0 = f64::NAN).contains("'h0'"));
         assert!(err(&|c| c.chunk = 0).contains("'chunk'"));
+        assert!(err(&|c| c.estimator = Estimator::LuckCorrected).contains("'estimator'"));
+        let corrected = SprtConfig {
+            estimator: Estimator::LuckCorrected,
+            ..ok.clone()
+        };
+        assert!(corrected.check(&specs, Estimator::LuckCorrected).is_ok());
         assert!(err(&|c| c.agents = None).contains("key 'agents' missing"));
         assert!(err(&|c| c.agents = Some(vec!["a".into(), "z".into()])).contains("'z'"));
         assert!(err(&|c| c.agents = Some(vec!["a".into(), "a".into()])).contains("twice"));
@@ -508,7 +541,7 @@ mod tests {
         let mut c = ok.clone();
         c.agents = None;
         assert!(c
-            .check(&same)
+            .check(&same, Estimator::Plain)
             .unwrap_err()
             .to_string()
             .contains("one distinct"));

@@ -73,6 +73,12 @@ pub enum SprtError {
     /// The pair of A and B missing from the tally.
     #[error("the pair is not in the tally")]
     PairNotInTally,
+    /// A test of the luck-corrected differences in a study that does not tally them.
+    #[error(
+        "key 'estimator': the luck-corrected differences are tallied only with the study's \
+         estimator = \"luck-corrected\" (docs/variance.md); add it, or leave this key out"
+    )]
+    Uncorrected,
 }
 
 /// The specs quoted and joined by commas.
