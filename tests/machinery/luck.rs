@@ -189,6 +189,62 @@ fn tien_len_has_no_chance_event_after_the_deal() {
     assert_eq!(plain, fixed);
 }
 
+/// Plain and corrected per-deal differences of greedy minus random in Tiến Lên (two of each,
+/// seats alternated, both rotations), the value 8 playouts by the agents as seated, the
+/// decisions of the slots marked in `uniform` corrected as uniformly random ones.
+fn greedy_random_decisions(uniform: [bool; 2], deals: u64) -> (Vec<f64>, Vec<f64>) {
+    use bailab::games::tienlen::TienLen;
+    use bailab::sim::luck::RolloutValue;
+    let game = TienLen::build("south", 4, &RuleMap::new()).unwrap();
+    let make = |s: &str| make_agent::<TienLen>(s).unwrap();
+    let mut agents = vec![make("greedy"), make("random")];
+    let value = RolloutValue::with_agents(vec![make("greedy"), make("random")], 8, 99);
+    let mut flags = [false; MAX_SEATS];
+    flags[..2].copy_from_slice(&uniform);
+    let mut corrector = Corrector::<TienLen, _>::new(value).with_uniform_slots(flags);
+    let looper = DealLoop::seeded(&game, 31, Seating::Rotate(2), 0..2);
+    let (mut plain, mut fixed) = (Vec::new(), Vec::new());
+    for deal in 0..deals {
+        let (mut p, mut f) = ([0.0; 2], [0.0; 2]);
+        looper.play(deal, &mut agents, |at, e| match e {
+            Event::Step(step) => {
+                if step.1.is_none() {
+                    corrector.seat(&at.seats[..4]);
+                }
+                corrector.observe(step)
+            }
+            Event::End(_, o) => {
+                for x in 0..o.payouts().len() {
+                    let pay = o.payouts()[x] as f64;
+                    p[at.seats[x]] += pay;
+                    f[at.seats[x]] += pay - corrector.luck()[x];
+                }
+            }
+        });
+        plain.push(p[0] - p[1]);
+        fixed.push(f[0] - f[1]);
+    }
+    (plain, fixed)
+}
+
+#[test]
+fn a_uniformly_random_seats_decisions_are_corrected_without_bias() {
+    let (plain, fixed) = greedy_random_decisions([false, true], 150);
+    let ((pm, pw), (cm, cw)) = (interval(&plain), interval(&fixed));
+    assert!(plain.iter().zip(&fixed).any(|(a, b)| (a - b).abs() > 1e-6));
+    assert!(
+        (pm - cm).abs() < pw + cw,
+        "plain {pm} ± {pw}, corrected {cm} ± {cw}"
+    );
+    // Greedy's decisions corrected as if they were random: biased, and the check sees it.
+    let (_, wrong) = greedy_random_decisions([true, false], 150);
+    let (wm, ww) = interval(&wrong);
+    assert!(
+        (pm - wm).abs() > pw + ww,
+        "plain {pm} ± {pw}, wrong {wm} ± {ww}"
+    );
+}
+
 #[test]
 fn the_stock_looked_at_for_the_double_rank_is_not_swapped() {
     let game = TuSac::build("dirtyking26", 4, &RuleMap::new()).unwrap();

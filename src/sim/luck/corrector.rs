@@ -1,9 +1,11 @@
 //! The per-game luck of each seat: an observer of a game's steps ([`crate::sim::Step`]) that
 //! sums, at every step that drew from the stock, the value of the state reached minus the mean
-//! value over the cards the draw could have been (see the module documentation).
+//! value over the cards the draw could have been, and at every decision of a seat whose policy is
+//! known to be uniform (`random`), the value reached minus the mean over the legal actions (see
+//! the module documentation).
 
 use super::value::ValueFunction;
-use crate::game::{GameState, MAX_SEATS};
+use crate::game::{ActionBuffer, GameState, MAX_SEATS};
 use crate::games::kind::Luck;
 use crate::sim::Step;
 
@@ -17,6 +19,10 @@ pub struct Corrector<G: Luck, V: ValueFunction<G>> {
     before: Option<G::State>,
     luck: [f64; MAX_SEATS],
     events: u32,
+    /// Which agent slots play uniformly at random (their decisions are corrected too).
+    uniform_slots: [bool; MAX_SEATS],
+    /// Which seats of the game observed do.
+    uniform_seats: [bool; MAX_SEATS],
 }
 
 impl<G: Luck, V: ValueFunction<G>> Corrector<G, V> {
@@ -27,7 +33,17 @@ impl<G: Luck, V: ValueFunction<G>> Corrector<G, V> {
             before: None,
             luck: [0.0; MAX_SEATS],
             events: 0,
+            uniform_slots: [false; MAX_SEATS],
+            uniform_seats: [false; MAX_SEATS],
         }
+    }
+
+    /// This corrector, also correcting the decisions of the agent slots marked in `uniform`
+    /// (agents that choose uniformly among the legal actions; slots as [`Corrector::seat`] gives
+    /// them).
+    pub fn with_uniform_slots(mut self, uniform: [bool; MAX_SEATS]) -> Self {
+        self.uniform_slots = uniform;
+        self
     }
 
     /// Each seat's luck so far in the game observed (to subtract from its payout).
@@ -44,6 +60,10 @@ impl<G: Luck, V: ValueFunction<G>> Corrector<G, V> {
     /// for a value function that plays like the seated agents.
     pub fn seat(&mut self, slots: &[usize]) {
         self.model.seat(slots);
+        self.uniform_seats = [false; MAX_SEATS];
+        for (seat, &slot) in slots.iter().enumerate() {
+            self.uniform_seats[seat] = self.uniform_slots.get(slot).copied().unwrap_or(false);
+        }
     }
 
     /// Observes a step of the game: the deal (no decision) starts a new game.
@@ -54,8 +74,13 @@ impl<G: Luck, V: ValueFunction<G>> Corrector<G, V> {
                 self.luck = [0.0; MAX_SEATS];
                 self.events = 0;
             }
-            (Some((_, action)), Some(before)) if G::stock_draws(state) > 0 => {
-                self.draw(&before, action, state);
+            (Some((decision, action)), Some(before)) => {
+                if self.uniform_seats[usize::from(decision.seat)] && decision.legal > 1 {
+                    self.decision(&before, state);
+                }
+                if G::stock_draws(state) > 0 {
+                    self.draw(&before, action, state);
+                }
             }
             _ => {}
         }
@@ -107,6 +132,39 @@ impl<G: Luck, V: ValueFunction<G>> Corrector<G, V> {
         }
         self.model.values(after, &mut v);
         let m = hidden.len() as f64;
+        for x in 0..n {
+            self.luck[x] += v[x] - mean[x] / m;
+        }
+        self.events += 1;
+    }
+
+    /// Adds the luck of a uniformly random decision at `before` that reached `after`: the value
+    /// reached minus the mean over the legal actions. Only where no legal action draws from the
+    /// stock (a decision followed by a draw is left to the draw's correction): whether a decision
+    /// is corrected then does not depend on the action chosen, so each term keeps mean zero.
+    fn decision(&mut self, before: &G::State, after: &G::State) {
+        let mut actions = <G::State as GameState>::Actions::default();
+        before.legal_actions(&mut actions);
+        let legal = actions.as_slice();
+        let draws = |&a: &<G::State as GameState>::Action| {
+            let mut s = before.clone();
+            s.apply(a);
+            G::stock_draws(&s) > 0
+        };
+        if legal.iter().any(draws) {
+            return;
+        }
+        let n = before.seats();
+        let mut mean = [0.0; MAX_SEATS];
+        let mut v = [0.0; MAX_SEATS];
+        for &a in legal {
+            let mut s = before.clone();
+            s.apply(a);
+            self.model.values(&s, &mut v);
+            (0..n).for_each(|x| mean[x] += v[x]);
+        }
+        self.model.values(after, &mut v);
+        let m = legal.len() as f64;
         for x in 0..n {
             self.luck[x] += v[x] - mean[x] / m;
         }

@@ -3,8 +3,10 @@
 
 use super::corrector::Corrector;
 use super::rollout::RolloutValue;
+use crate::agent::spec::AgentSpec;
 use crate::agent::Agent;
 use crate::agent::AgentError;
+use crate::game::MAX_SEATS;
 use crate::games::kind::GameKind;
 use crate::generic_agents::catalogue::{make_agent_with, Setting};
 use serde::{Deserialize, Serialize};
@@ -168,10 +170,15 @@ impl ValueSpec {
         let playout_agents: Vec<Box<dyn Agent<G::State>>> = (self.playout_agents(agents).iter())
             .map(|a| make_agent_with::<G>(a, setting).expect("checked by ValueSpec::check"))
             .collect();
+        let mut uniform = [false; MAX_SEATS];
+        for (slot, spec) in agents.iter().enumerate().take(MAX_SEATS) {
+            uniform[slot] = AgentSpec::parse(spec).is_ok_and(|s| s.name == "random");
+        }
         Corrector::new(RolloutValue::with_agents(
             playout_agents,
             self.playouts,
             PLAYOUT_SALT,
         ))
+        .with_uniform_slots(uniform)
     }
 }
