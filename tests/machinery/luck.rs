@@ -149,13 +149,31 @@ fn head_to_head<G: GameKind>(
     let model = model(game);
     let mut agents: Vec<Box<dyn Agent<G::State>>> =
         specs.iter().map(|s| make_agent::<G>(s).unwrap()).collect();
-    let looper = DealLoop::seeded(game, seed, Seating::Rotate(2), 0..2);
     let mut corrector = Corrector::<G, _>::new(&model);
+    paired(game, &mut agents, &mut corrector, deals, seed)
+}
+
+/// Plain and corrected per-deal differences of `agents[0]` minus `agents[1]` (two of each, seats
+/// alternated, both rotations) over `deals` deals of `seed`, corrected by `corrector` (told the
+/// seating at each deal).
+fn paired<G: GameKind, V: ValueFunction<G>>(
+    game: &G,
+    agents: &mut [Box<dyn Agent<G::State>>],
+    corrector: &mut Corrector<G, V>,
+    deals: u64,
+    seed: u64,
+) -> (Vec<f64>, Vec<f64>) {
+    let looper = DealLoop::seeded(game, seed, Seating::Rotate(2), 0..2);
     let (mut plain, mut fixed) = (Vec::new(), Vec::new());
     for deal in 0..deals {
         let (mut p, mut f) = ([0.0; 2], [0.0; 2]);
-        looper.play(deal, &mut agents, |at, e| match e {
-            Event::Step(step) => corrector.observe(step),
+        looper.play(deal, agents, |at, e| match e {
+            Event::Step(step) => {
+                if step.1.is_none() {
+                    corrector.seat(&at.seats[..game.seats()]);
+                }
+                corrector.observe(step)
+            }
             Event::End(_, o) => {
                 for x in 0..o.payouts().len() {
                     let pay = o.payouts()[x] as f64;
@@ -202,29 +220,7 @@ fn greedy_random_decisions(uniform: [bool; 2], deals: u64) -> (Vec<f64>, Vec<f64
     let mut flags = [false; MAX_SEATS];
     flags[..2].copy_from_slice(&uniform);
     let mut corrector = Corrector::<TienLen, _>::new(value).with_uniform_slots(flags);
-    let looper = DealLoop::seeded(&game, 31, Seating::Rotate(2), 0..2);
-    let (mut plain, mut fixed) = (Vec::new(), Vec::new());
-    for deal in 0..deals {
-        let (mut p, mut f) = ([0.0; 2], [0.0; 2]);
-        looper.play(deal, &mut agents, |at, e| match e {
-            Event::Step(step) => {
-                if step.1.is_none() {
-                    corrector.seat(&at.seats[..4]);
-                }
-                corrector.observe(step)
-            }
-            Event::End(_, o) => {
-                for x in 0..o.payouts().len() {
-                    let pay = o.payouts()[x] as f64;
-                    p[at.seats[x]] += pay;
-                    f[at.seats[x]] += pay - corrector.luck()[x];
-                }
-            }
-        });
-        plain.push(p[0] - p[1]);
-        fixed.push(f[0] - f[1]);
-    }
-    (plain, fixed)
+    paired(&game, &mut agents, &mut corrector, deals, 31)
 }
 
 #[test]

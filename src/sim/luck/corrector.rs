@@ -108,32 +108,40 @@ impl<G: Luck, V: ValueFunction<G>> Corrector<G, V> {
                 first_at[t] = q;
             }
         }
-        let n = before.seats();
-        let mut mean = [0.0; MAX_SEATS];
-        let mut v = [0.0; MAX_SEATS];
+        let mut sum = [0.0; MAX_SEATS];
         for t in 0..MAX_TYPES {
             if copies[t] == 0 {
                 continue;
             }
             let swapped = self.swapped(before, hidden.start, first_at[t], action);
             if G::stock_draws(&swapped) == 1 {
-                self.model.values(&swapped, &mut v);
-                let k = f64::from(copies[t]);
-                (0..n).for_each(|x| mean[x] += k * v[x]);
+                self.add_value(&swapped, f64::from(copies[t]), &mut sum);
             } else {
                 for q in hidden.clone() {
                     if usize::from(G::stock_card(before, q)) == t {
                         let s = self.swapped(before, hidden.start, q, action);
-                        self.model.values(&s, &mut v);
-                        (0..n).for_each(|x| mean[x] += v[x]);
+                        self.add_value(&s, 1.0, &mut sum);
                     }
                 }
             }
         }
+        self.add_luck(after, &sum, hidden.len());
+    }
+
+    /// Adds `weight` × the value of `state` to `sum`, seat by seat.
+    fn add_value(&mut self, state: &G::State, weight: f64, sum: &mut [f64; MAX_SEATS]) {
+        let mut v = [0.0; MAX_SEATS];
+        self.model.values(state, &mut v);
+        (0..state.seats()).for_each(|x| sum[x] += weight * v[x]);
+    }
+
+    /// Adds an event's luck: the value of `after` minus the mean of `count` values summing to
+    /// `sum`.
+    fn add_luck(&mut self, after: &G::State, sum: &[f64; MAX_SEATS], count: usize) {
+        let mut v = [0.0; MAX_SEATS];
         self.model.values(after, &mut v);
-        let m = hidden.len() as f64;
-        for x in 0..n {
-            self.luck[x] += v[x] - mean[x] / m;
+        for x in 0..after.seats() {
+            self.luck[x] += v[x] - sum[x] / count as f64;
         }
         self.events += 1;
     }
@@ -154,21 +162,13 @@ impl<G: Luck, V: ValueFunction<G>> Corrector<G, V> {
         if legal.iter().any(draws) {
             return;
         }
-        let n = before.seats();
-        let mut mean = [0.0; MAX_SEATS];
-        let mut v = [0.0; MAX_SEATS];
+        let mut sum = [0.0; MAX_SEATS];
         for &a in legal {
             let mut s = before.clone();
             s.apply(a);
-            self.model.values(&s, &mut v);
-            (0..n).for_each(|x| mean[x] += v[x]);
+            self.add_value(&s, 1.0, &mut sum);
         }
-        self.model.values(after, &mut v);
-        let m = legal.len() as f64;
-        for x in 0..n {
-            self.luck[x] += v[x] - mean[x] / m;
-        }
-        self.events += 1;
+        self.add_luck(after, &sum, legal.len());
     }
 
     /// The step from `before` by `action` with stock positions `lo` and `q` swapped.
