@@ -248,6 +248,26 @@ fn a_luck_corrected_tournament_gives_both_differences_in_pairs_csv() {
     );
     let rows: Vec<csv::StringRecord> = r.records().map(|x| x.unwrap()).collect();
     assert_eq!(rows.len(), 6, "every ordered pair");
+    // ratings.csv adds the ratings fitted to the corrected pairs; the anchor's is 0.
+    let mut ratings = csv::Reader::from_path(s.path("out/ratings.csv")).unwrap();
+    let names: Vec<String> = ratings
+        .headers()
+        .unwrap()
+        .iter()
+        .map(String::from)
+        .collect();
+    assert_eq!(
+        names[names.len() - 3..],
+        [
+            "corrected_rating",
+            "corrected_rating_lo95",
+            "corrected_rating_hi95"
+        ]
+    );
+    let anchor = (ratings.records().map(|x| x.unwrap()))
+        .find(|x| &x[5] == "greedy")
+        .unwrap();
+    assert_eq!(&anchor[names.len() - 3], "0.000000");
     // Each table's corrected row of summary.csv is the pair's corrected figure in pairs.csv.
     let table = pair_rows(&s.path("out/tables/00"), "pair-luck-corrected");
     let row = rows

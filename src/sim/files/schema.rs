@@ -78,6 +78,14 @@ pub(crate) const CORRECTED_COLUMNS: [&str; 3] = [
     "corrected_mean_diff_hi95",
 ];
 
+/// The columns a luck-corrected tournament's `ratings.csv` adds after [`RATINGS_HEADER`]'s: the
+/// rating fitted to the luck-corrected pairs and its interval (docs/variance.md).
+pub(crate) const CORRECTED_RATING_COLUMNS: [&str; 3] = [
+    "corrected_rating",
+    "corrected_rating_lo95",
+    "corrected_rating_hi95",
+];
+
 /// The header of `ratings.csv`.
 pub(crate) const RATINGS_HEADER: [&str; 11] = [
     "game",

@@ -6,7 +6,9 @@ use crate::input::{read_text, InputError, InputProblem, RESULT, TALLY};
 use crate::sim::files::atomic::write_atomic;
 use crate::sim::files::csv::{csv_bytes, fmt, study_columns};
 use crate::sim::files::guard::ResultSet;
-use crate::sim::files::schema::{CORRECTED_COLUMNS, PAIRS_HEADER, RATINGS_HEADER};
+use crate::sim::files::schema::{
+    CORRECTED_COLUMNS, CORRECTED_RATING_COLUMNS, PAIRS_HEADER, RATINGS_HEADER,
+};
 use crate::sim::run::checkpoint::Shard;
 use crate::sim::run::threads::cores;
 use crate::sim::tournament::spec::Tournament;
@@ -142,7 +144,8 @@ impl Tournament {
         csv_bytes(&header, rows)
     }
 
-    /// `ratings.csv`: the agents by rating, with their intervals.
+    /// `ratings.csv`: the agents by rating, with their intervals (and in a luck-corrected
+    /// tournament, the ratings fitted to the corrected pairs).
     pub(crate) fn ratings_csv(&self, s: &Standings) -> Vec<u8> {
         let rows = s
             .order()
@@ -160,9 +163,19 @@ impl Tournament {
                     s.deals[i].to_string(),
                     s.games[i].to_string(),
                 ]);
+                if let Some(c) = &s.corrected_ratings {
+                    row.extend([fmt(c[i].rating), fmt(c[i].lo), fmt(c[i].hi)]);
+                }
                 row
             })
             .collect();
+        if s.corrected_ratings.is_some() {
+            let header: Vec<&str> = (RATINGS_HEADER.iter())
+                .chain(&CORRECTED_RATING_COLUMNS)
+                .copied()
+                .collect();
+            return csv_bytes(&header, rows);
+        }
         csv_bytes(&RATINGS_HEADER, rows)
     }
 }

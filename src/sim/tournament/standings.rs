@@ -55,6 +55,8 @@ pub(crate) struct Standings {
     pub corrected: Option<Vec<Vec<PairStat>>>,
     /// One rating per agent.
     pub ratings: Vec<Rating>,
+    /// One rating per agent fitted to the luck-corrected pairs (`None`: a plain tournament).
+    pub corrected_ratings: Option<Vec<Rating>>,
     /// Deals played per agent (over its tables).
     pub deals: Vec<u64>,
     /// Games played per agent (over its tables).
@@ -83,27 +85,37 @@ impl Tournament {
                 pool(corrected, tally, &tally.corrected, idx)?;
             }
         }
-        let results: Vec<PairResult> = (0..k)
-            .flat_map(|i| (i + 1..k).map(move |j| (i, j)))
-            .map(|(i, j)| {
-                let (mean, _, _, sd) = pairs[i][j].interval();
-                PairResult {
-                    a: i,
-                    b: j,
-                    mean,
-                    variance: sd * sd / pairs[i][j].deals as f64,
-                }
-            })
-            .collect();
-        let ratings = fit(k, self.anchor_index(), &results);
+        let ratings = fit(k, self.anchor_index(), &pair_results(&pairs, 1));
+        let corrected_ratings =
+            (corrected.as_ref()).map(|c| fit(k, self.anchor_index(), &pair_results(c, LUCK_UNIT)));
         Ok(Standings {
             pairs,
             corrected,
             ratings,
+            corrected_ratings,
             deals,
             games,
         })
     }
+}
+
+/// The pooled pairs (`[i][j]`, `i < j`, sums in units of `1/unit`) as the rating fit's inputs.
+fn pair_results(pairs: &[Vec<PairStat>], unit: i64) -> Vec<PairResult> {
+    let k = pairs.len();
+    (0..k)
+        .flat_map(|i| (i + 1..k).map(move |j| (i, j)))
+        .map(|(i, j)| {
+            let p = &pairs[i][j];
+            let scale = p.scale.max(1) as f64 * unit as f64;
+            let (mean, _, _, sd) = mean_interval(p.sum, p.sum_sq, p.deals, scale);
+            PairResult {
+                a: i,
+                b: j,
+                mean,
+                variance: sd * sd / p.deals as f64,
+            }
+        })
+        .collect()
 }
 
 /// Adds a table's pair tallies `table_pairs` (of `tally`'s agents; `idx` finds an agent among
