@@ -175,6 +175,37 @@ fn luck_agents(args: &Args) -> Vec<String> {
     vec!["greedy".into(), format!("ismcts:iters={iters}")]
 }
 
+/// The label of a luck-corrected figure.
+fn luck_label(name: &str, variant: &str, agent: &str) -> String {
+    let value = ValueSpec::default();
+    format!(
+        "{name} {variant} {agent}×4, luck-corrected (value: {} playouts of {}), 1 thread",
+        value.playouts, value.agent
+    )
+}
+
+/// The luck-corrected figures of game `name`'s `variant`, each printed by `row` as measured.
+fn luck_rows(
+    args: &Args,
+    (name, variant): (&str, &str),
+    row: &dyn Fn(&str, f64, &str, &str),
+) -> anyhow::Result<()> {
+    for agent in &luck_agents(args) {
+        let (plain, corrected) = luck_speed(name, variant, agent, args.luck_deals)?;
+        let extra = format!(
+            "{:>9.1}× the plain run's time ({plain:.1} games/s)",
+            plain / corrected
+        );
+        row(
+            &luck_label(name, variant, agent),
+            corrected,
+            "games/s",
+            &extra,
+        );
+    }
+    Ok(())
+}
+
 /// Games per second of four `agent` over `deals` deals on one thread, plain and luck-corrected
 /// with the default value function.
 fn luck_speed(name: &str, variant: &str, agent: &str, deals: u64) -> anyhow::Result<(f64, f64)> {
@@ -211,15 +242,6 @@ impl GameVisitor for Bench<'_> {
         let matchup_label = |agent: &str, threads: usize| {
             format!("{} {variant} {agent}×4, {threads} thread(s)", info.name)
         };
-        let luck_agents = luck_agents(args);
-        let luck_label = |agent: &str| {
-            format!(
-                "{} {variant} {agent}×4, luck-corrected (value: {} playouts of {}), 1 thread",
-                info.name,
-                ValueSpec::default().playouts,
-                ValueSpec::default().agent
-            )
-        };
         let ismcts_label = |iters: u32, settings: &str| {
             format!("{} {variant} ismcts iters={iters},{settings}", info.name)
         };
@@ -230,7 +252,11 @@ impl GameVisitor for Bench<'_> {
             .map(|r| format!("{} {variant} {}", info.name, r.label))
             .collect();
         labels.extend(matchups.iter().map(|&(a, t)| matchup_label(a, t)));
-        labels.extend(luck_agents.iter().map(|a| luck_label(a)));
+        labels.extend(
+            luck_agents(args)
+                .iter()
+                .map(|a| luck_label(info.name, variant, a)),
+        );
         for settings in ISMCTS_BENCH_SETTINGS {
             labels.extend(args.ismcts_iters.iter().map(|&i| ismcts_label(i, settings)));
         }
@@ -265,14 +291,7 @@ impl GameVisitor for Bench<'_> {
                 &extra,
             );
         }
-        for agent in &luck_agents {
-            let (plain, corrected) = luck_speed(info.name, variant, agent, args.luck_deals)?;
-            let extra = format!(
-                "{:>9.1}× the plain run's time ({plain:.1} games/s)",
-                plain / corrected
-            );
-            row(&luck_label(agent), corrected, "games/s", &extra);
-        }
+        luck_rows(args, (info.name, variant), &row)?;
         let labels = SearchLabels {
             ismcts: &ismcts_label,
             file_agent: &file_label,
