@@ -1,6 +1,8 @@
 //! Measures what luck correction does to a head-to-head: fits a value model on greedy self-play
 //! (its own seed), then plays agent A against agent B (two of each, seats alternated and
-//! rotated) and prints the plain and corrected paired differences with their 95% intervals.
+//! rotated) and prints the plain and corrected paired differences with their 95% intervals, and
+//! the luck taken out (plain − corrected, mean zero) with its own. The decisions of `random` are
+//! corrected as in a run.
 //!
 //!   cargo run --release --example luck_width -- GAME VARIANT A B FIT_DEALS DEALS SEED
 //!
@@ -114,14 +116,24 @@ impl GameVisitor for Measure {
                         (Some(net), None) => Box::new(NetValue::new(&game, net)),
                         (None, None) => Box::new(&model),
                     };
-                    (agents(&game, &[&self.a, &self.b]), Corrector::new(value))
+                    // `random`'s decisions are corrected as in a run (its policy is uniform).
+                    let mut uniform = [false; bailab::MAX_SEATS];
+                    uniform[0] = self.a == "random";
+                    uniform[1] = self.b == "random";
+                    let corrector = Corrector::new(value).with_uniform_slots(uniform);
+                    (agents(&game, &[&self.a, &self.b]), corrector)
                 },
                 |(ags, corrector), deal| {
                     let looper = DealLoop::seeded(&game, self.seed, Seating::Rotate(2), 0..2);
                     let (mut plain, mut fixed, mut events) = ([0.0; 2], [0.0; 2], 0);
                     let mut seat0 = [0.0; 3];
                     looper.play(deal, ags, |at, e| match e {
-                        Event::Step(step) => corrector.observe(step),
+                        Event::Step(step) => {
+                            if step.1.is_none() {
+                                corrector.seat(&at.seats[..game.seats()]);
+                            }
+                            corrector.observe(step)
+                        }
                         Event::End(_, o) => {
                             for x in 0..game.seats() {
                                 let who = at.seats[x];
@@ -162,7 +174,12 @@ impl GameVisitor for Measure {
         println!("width ratio {:.2}", pw / cw);
         // Diagnosis only (fitted on these deals): the best multiple of the luck to subtract.
         let luck: Vec<f64> = plain.iter().zip(&fixed).map(|(p, f)| p - f).collect();
-        let (lm, _) = stats(&luck);
+        let (lm, lw) = stats(&luck);
+        println!(
+            "luck (plain − corrected) {lm:+.3} [{:+.3}, {:+.3}]",
+            lm - lw,
+            lm + lw
+        );
         let cov = plain
             .iter()
             .zip(&luck)
