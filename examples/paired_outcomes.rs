@@ -7,8 +7,7 @@
 //!   cargo run --release --example paired_outcomes -- GAME VARIANT DEALS SEED
 
 use bailab::agent::Agent;
-use bailab::game::GameId;
-use bailab::game::{ActionBuffer, GameState, RuleMap, MAX_SEATS};
+use bailab::game::{ActionBuffer, GameId, GameState, RuleMap, MAX_SEATS};
 use bailab::games::kind::GameKind;
 use bailab::games::{with_game, GameVisitor};
 use bailab::generic_agents::catalogue::{make_agent_with, Setting};
