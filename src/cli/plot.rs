@@ -11,6 +11,7 @@ use std::path::PathBuf;
   distributions.csv (deals)  one histogram per measure                         -> distributions-MEASURE.svg\n\
   equity.csv                 mean payout and win rate per action, ranked       -> equity.svg\n\
   report.csv (tune)          each candidate's paired difference, by round      -> report.svg\n\
+  curve.csv (train)          the learning curve: the network - greedy per game -> curve.svg\n\
 A folder plots every such CSV directly in it (other CSVs are skipped). The SVGs are written\n\
 beside their CSV (or into --output), each through a temporary file: a bad input writes nothing.\n\
 The payout unit and the title come from a meta.json beside the CSV (a run's folder), or from\n\
