@@ -15,6 +15,7 @@
 //! - `root = halving`: sweeps too, in rounds that each drop the worse half of the root actions,
 //!   so that the budget goes to the actions still in contention when many are legal;
 //! - `deviate = z` (needs a sweep or halving): the final move is the rollout policy's own choice
+//!   (or a given move: [`Ismcts::search_from`], how `net:…,search=N` checks the network's move)
 //!   unless another root action beats it in paired payout with a t-statistic above `z`. This is the
 //!   safe policy improvement of SPARTA (Lerer, Hu, Foerster and Brown, "Improving Policies via
 //!   Search in Cooperative Partially Observable Games", AAAI 2020): with a few hundred
@@ -489,6 +490,18 @@ impl<S: GameState> Ismcts<S> {
 
     /// Runs the search from `view` and returns the index in `legal` of the chosen action.
     pub fn search(&mut self, view: &S::View<'_>, legal: &[S::Action], rng: &mut GameRng) -> usize {
+        self.search_from(view, legal, rng, None)
+    }
+
+    /// [`Ismcts::search`], with `baseline` (an index in `legal`) as the move that a paired root
+    /// keeps unless another is clearly better, in place of the rollout policy's choice.
+    pub fn search_from(
+        &mut self,
+        view: &S::View<'_>,
+        legal: &[S::Action],
+        rng: &mut GameRng,
+        baseline: Option<usize>,
+    ) -> usize {
         let seed = (u128::from(rng.random::<u64>()) << 64)
             | u128::from(rng.random::<u64>() ^ self.params.seed);
         let mut srng = GameRng::new(seed | 1);
@@ -496,9 +509,10 @@ impl<S: GameState> Ismcts<S> {
         self.push(None, NONE, view.seat());
         let paired = self.params.root != Root::Ucb;
         if paired {
-            let baseline = match self.params.deviate {
-                Some(_) => self.rollout.act(view, legal, &mut srng),
-                None => 0,
+            let baseline = match (self.params.deviate, baseline) {
+                (Some(_), Some(given)) => given,
+                (Some(_), None) => self.rollout.act(view, legal, &mut srng),
+                (None, _) => 0,
             };
             let halving = self.params.root == Root::Halving;
             self.paired

@@ -125,6 +125,15 @@ fn net_runs_allocate_nothing_per_deal() {
     flat_with_nets("alloc-run-net-chan", "chan", &agents, 200, &chan);
     let tusac = [("n.safetensors", random_net_file::<TuSac>("classic", 4, 1))];
     flat_with_nets("alloc-run-net-tusac", "tusac/classic", &agents, 200, &tusac);
+    // the network's move checked by a one-step lookahead
+    let searched = ["net:n.safetensors,search=12", "greedy", "greedy", "greedy"];
+    flat_with_nets(
+        "alloc-run-net-search",
+        "tusac/classic",
+        &searched,
+        20,
+        &tusac,
+    );
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! The learned agent `net:FILE`: it plays only legal actions in every game and variant, plays
-//! the action of highest Q, and refuses by name a file for another game, variant, seat count,
-//! rule options or feature version, and a truncated, damaged or foreign file.
+//! the action of highest Q (with `search=`, unless a lookahead finds a clearly better one), and
+//! refuses by name a file for another game, variant, seat count, rule options or feature
+//! version, and a truncated, damaged or foreign file.
 
 use crate::common::nets::{header_for, random_net, random_net_file};
 use crate::common::*;
@@ -59,7 +60,7 @@ impl GameVisitor for EveryTable<'_> {
                 if G::build(variant, players, &RuleMap::new()).is_err() {
                     continue;
                 }
-                for extra in ["", ",eps=0.3", ",temperature=0.05"] {
+                for extra in ["", ",eps=0.3", ",temperature=0.05", ",search=6"] {
                     net_games::<G>(self.0, variant, players, extra, 12);
                 }
             }
@@ -119,29 +120,56 @@ fn best_by_hand<G: GameKind>(
     best.0
 }
 
-#[test]
-fn net_agent_plays_the_action_of_highest_q() {
-    let s = Scratch::new("net-argmax");
+/// Plays Tiến Lên deal 5 with `net:FILE{extra}` (random weights) in every seat; returns the
+/// decisions with a choice, and how many of them took another action than the highest Q.
+fn moves_off_the_highest_q(s: &Scratch, extra: &str) -> (usize, usize) {
     let (header, net) = random_net::<TienLen>("south", 4, 3);
     let file = s.path("t.safetensors");
     std::fs::write(&file, to_bytes(&header, &net)).unwrap();
     let game = TienLen::build("south", 4, &RuleMap::new()).unwrap();
-    let mut agent =
-        make_agent_with::<TienLen>(&format!("net:{}", file.display()), Setting::default()).unwrap();
+    let spec = format!("net:{}{extra}", file.display());
+    let mut agent = make_agent_with::<TienLen>(&spec, Setting::default()).unwrap();
     let mut state = bailab::sim::deal::seeds::seeded_deal(&game, 5, 0);
     let mut rng = bailab::rng::stream_rng(1, 2, 3);
-    let mut checked = 0;
+    let (mut choices, mut other) = (0, 0);
     while let Some(seat) = state.to_move() {
         let mut legal = <<TienLen as bailab::game::Game>::State as GameState>::Actions::default();
         state.legal_actions(&mut legal);
         let chosen = agent.act(&state.view(seat), legal.as_slice(), &mut rng);
         if legal.as_slice().len() > 1 {
-            assert_eq!(chosen, best_by_hand(&game, &net, &state));
-            checked += 1;
+            choices += 1;
+            other += usize::from(chosen != best_by_hand(&game, &net, &state));
         }
         state.apply(legal.as_slice()[chosen]);
     }
-    assert!(checked > 5, "{checked} real choices checked");
+    (choices, other)
+}
+
+#[test]
+fn net_agent_plays_the_action_of_highest_q() {
+    let s = Scratch::new("net-argmax");
+    let (choices, other) = moves_off_the_highest_q(&s, "");
+    assert!(choices > 5, "{choices} real choices checked");
+    assert_eq!(other, 0);
+    // one iteration compares nothing: the search keeps the network's move
+    assert_eq!(moves_off_the_highest_q(&s, ",search=1"), (choices, 0));
+}
+
+#[test]
+fn net_search_overrules_the_network_only_on_clear_gains() {
+    // A network of random weights plays badly: greedy's rollouts find better moves often.
+    let s = Scratch::new("net-search");
+    let (choices, other) = moves_off_the_highest_q(&s, ",search=300");
+    assert!(other > 0, "the search changed none of {choices} moves");
+    assert!(other < choices, "the search changed all {choices} moves");
+    let rules = RuleMap::new();
+    let setting = Setting {
+        table: Some((&rules, 4)),
+        ..Setting::default()
+    };
+    let bad = format!("net:{},search=-1", s.path("t.safetensors").display());
+    let e = make_agent_with::<TienLen>(&bad, setting).err().unwrap();
+    assert!(e.to_string().contains("search"), "{e}");
 }
 
 /// The error of building `spec` for game `G` at a table of `variant` and `players`.

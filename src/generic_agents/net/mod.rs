@@ -3,7 +3,8 @@
 //! wrote. It reads the seat's view only, through the game's view tensor and action vectors
 //! (`docs/observations.md`), and allocates nothing per decision. With `eps=` it plays a uniform
 //! legal action with that probability, with `temperature=` it samples from the softmax of Q;
-//! both draw from the seat's own stream.
+//! both draw from the seat's own stream. With `search=N` a one-step lookahead (as `ismcts`'s)
+//! keeps the network's move unless another is clearly better on N determinizations.
 
 pub mod file;
 pub mod qnet;
@@ -17,6 +18,7 @@ use crate::agent::{number, uniform_index, Agent, AgentError, AgentInfo, ParamInf
 use crate::game::{ActionBuffer, GameState, RuleMap};
 use crate::games::kind::GameKind;
 use crate::games::observe::{layout_len, ActionOf, ViewOf};
+use crate::generic_agents::ismcts::{Ismcts, IsmctsParams, Root};
 use crate::generic_agents::rules::feature_rows;
 use crate::rng::GameRng;
 use rand::Rng;
@@ -48,6 +50,14 @@ pub(crate) const NET_INFO: AgentInfo = AgentInfo {
             default: "0",
             about: "sample from the softmax of Q / temperature (Q in payouts over the game's \
                     payout scale; 0 = the highest Q, ties to the first)",
+        },
+        ParamInfo {
+            name: "search",
+            default: "0",
+            about: "with N > 0, check the network's move by the one-step lookahead of \
+                    `ismcts:iters=N` (N playouts to the end by greedy, each determinization played \
+                    through every legal action) and keep it unless another gains by a paired \
+                    t-statistic above 2.5; 0 = the network alone (up to 10,000,000)",
         },
     ],
 };
@@ -264,19 +274,46 @@ fn softmax_pick(values: &[f32], temperature: f64, rng: &mut GameRng) -> usize {
     values.len() - 1
 }
 
-/// The agent `net:FILE` for game `G`.
-pub struct NetAgent<G: GameKind>(NetPolicy<G>);
+/// The agent `net:FILE` for game `G`: the network's move, checked by a search with `search=`.
+pub struct NetAgent<G: GameKind> {
+    policy: NetPolicy<G>,
+    search: Option<Ismcts<G::State>>,
+}
 
 impl<G: GameKind> NetAgent<G> {
-    /// The agent playing `policy`.
+    /// The agent playing `policy` alone.
     pub fn new(policy: NetPolicy<G>) -> NetAgent<G> {
-        NetAgent(policy)
+        NetAgent {
+            policy,
+            search: None,
+        }
+    }
+
+    /// The agent playing `policy`'s move unless a one-step lookahead of `iterations`
+    /// determinizations (greedy rollouts, `ismcts`'s default root) finds a clearly better one.
+    pub fn with_search(policy: NetPolicy<G>, iterations: u32) -> NetAgent<G> {
+        let params = IsmctsParams {
+            iterations,
+            root: Root::Sweep,
+            deviate: Some(2.5),
+            depth: Some(1),
+            ..IsmctsParams::default()
+        };
+        let rollout = crate::generic_agents::rules::greedy::<G>();
+        NetAgent {
+            policy,
+            search: Some(Ismcts::new(params, rollout)),
+        }
     }
 }
 
 impl<G: GameKind> Agent<G::State> for NetAgent<G> {
     fn act(&mut self, view: &ViewOf<'_, G>, legal: &[ActionOf<G>], rng: &mut GameRng) -> usize {
-        self.0.choose(view, legal, rng)
+        let choice = self.policy.choose(view, legal, rng);
+        match &mut self.search {
+            Some(search) if legal.len() > 1 => search.search_from(view, legal, rng, Some(choice)),
+            _ => choice,
+        }
     }
 }
 
@@ -381,12 +418,13 @@ pub fn net_agent<G: GameKind>(
         eps: number(spec, "eps", 0.0, (0.0, 1.0))?,
         temperature: number(spec, "temperature", 0.0, (0.0, 1e6))?,
     };
+    let search: u32 = number(spec, "search", 0, (0, 10_000_000))?;
     let shown = path.display().to_string();
     let file = load(path).map_err(AgentError::Net)?;
     let game = game_for::<G>(&file.header, &shown, table).map_err(AgentError::Net)?;
-    Ok(Box::new(NetAgent(NetPolicy::new(
-        game,
-        Arc::clone(&file.net),
-        sampling,
-    ))))
+    let policy = NetPolicy::new(game, Arc::clone(&file.net), sampling);
+    Ok(Box::new(match search {
+        0 => NetAgent::new(policy),
+        n => NetAgent::with_search(policy, n),
+    }))
 }
