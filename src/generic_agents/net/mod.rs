@@ -4,7 +4,7 @@
 //! (`docs/observations.md`), and allocates nothing per decision. With `eps=` it plays a uniform
 //! legal action with that probability, with `temperature=` it samples from the softmax of Q;
 //! both draw from the seat's own stream. With `search=N` a one-step lookahead (as `ismcts`'s)
-//! keeps the network's move unless another is clearly better on N determinizations.
+//! keeps the network's move unless another is clearly better over N greedy playouts.
 
 pub mod file;
 pub mod qnet;
@@ -289,8 +289,8 @@ impl<G: GameKind> NetAgent<G> {
         }
     }
 
-    /// The agent playing `policy`'s move unless a one-step lookahead of `iterations`
-    /// determinizations (greedy rollouts, `ismcts`'s default root) finds a clearly better one.
+    /// The agent playing `policy`'s move unless a one-step lookahead of `iterations` playouts
+    /// (greedy rollouts, `ismcts`'s default root) finds a clearly better one.
     pub fn with_search(policy: NetPolicy<G>, iterations: u32) -> NetAgent<G> {
         let params = IsmctsParams {
             iterations,
