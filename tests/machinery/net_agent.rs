@@ -156,7 +156,7 @@ fn net_agent_plays_the_action_of_highest_q() {
 }
 
 #[test]
-fn net_search_overrules_the_network_only_on_clear_gains() {
+fn net_search_overrules_some_moves_of_a_bad_network_and_refuses_a_bad_count() {
     // A network of random weights plays badly: greedy's rollouts find better moves often.
     let s = Scratch::new("net-search");
     let (choices, other) = moves_off_the_highest_q(&s, ",search=300");

@@ -18,7 +18,8 @@ use crate::agent::{number, uniform_index, Agent, AgentError, AgentInfo, ParamInf
 use crate::game::{ActionBuffer, GameState, RuleMap};
 use crate::games::kind::GameKind;
 use crate::games::observe::{layout_len, ActionOf, ViewOf};
-use crate::generic_agents::ismcts::{Ismcts, IsmctsParams, Root};
+use crate::generic_agents::catalogue::ismcts_params;
+use crate::generic_agents::ismcts::{Ismcts, IsmctsParams};
 use crate::generic_agents::rules::feature_rows;
 use crate::rng::GameRng;
 use rand::Rng;
@@ -289,16 +290,9 @@ impl<G: GameKind> NetAgent<G> {
         }
     }
 
-    /// The agent playing `policy`'s move unless a one-step lookahead of `iterations` playouts
-    /// (greedy rollouts, `ismcts`'s default root) finds a clearly better one.
-    pub fn with_search(policy: NetPolicy<G>, iterations: u32) -> NetAgent<G> {
-        let params = IsmctsParams {
-            iterations,
-            root: Root::Sweep,
-            deviate: Some(2.5),
-            depth: Some(1),
-            ..IsmctsParams::default()
-        };
+    /// The agent playing `policy`'s move unless a search of `params` with greedy rollouts (a
+    /// paired root with `deviate`) finds a clearly better one.
+    pub fn with_search(policy: NetPolicy<G>, params: IsmctsParams) -> NetAgent<G> {
         let rollout = crate::generic_agents::rules::greedy::<G>();
         NetAgent {
             policy,
@@ -425,6 +419,10 @@ pub fn net_agent<G: GameKind>(
     let policy = NetPolicy::new(game, Arc::clone(&file.net), sampling);
     Ok(Box::new(match search {
         0 => NetAgent::new(policy),
-        n => NetAgent::with_search(policy, n),
+        n => {
+            // the `ismcts` spec's own defaults: root sweep, deviate 2.5, depth 1
+            let spec = AgentSpec::parse(&format!("ismcts:iters={n}")).expect("a valid spec");
+            NetAgent::with_search(policy, ismcts_params(&spec)?)
+        }
     }))
 }
