@@ -4,12 +4,13 @@
 //! `greedy`) through [`GameInfo::agents`](crate::games::kind::GameInfo) and builds them itself.
 
 use super::exec::{make_exec, StderrLog};
-use super::ismcts::{FinalMove, Ismcts, IsmctsParams, Opponents, Root};
+use super::ismcts::Ismcts;
+use super::ismcts_spec::ismcts_params;
 use super::net::{net_agent, Table};
 use super::{FirstAgent, RandomAgent};
 use crate::agent::host::Host;
 use crate::agent::spec::{AgentSpec, SpecError, PATH};
-use crate::agent::{choice, number, Agent, AgentError, AgentInfo, AgentKey, ParamInfo};
+use crate::agent::{choice, Agent, AgentError, AgentInfo, AgentKey, ParamInfo};
 use crate::game::RuleMap;
 use crate::games::kind::GameKind;
 use std::path::Path;
@@ -74,58 +75,6 @@ pub const CATALOGUE: &[AgentInfo] = &[
     super::exec::EXEC_INFO,
     super::net::NET_INFO,
 ];
-
-/// The search settings of an `ismcts` spec.
-pub fn ismcts_params(spec: &AgentSpec) -> Result<IsmctsParams, AgentError> {
-    let time_ms: u64 = number(spec, "time_ms", 0, (0, 3_600_000))?;
-    let final_move = choice(
-        spec,
-        "final",
-        "visits",
-        &[("visits", FinalMove::Visits), ("mean", FinalMove::Mean)],
-    )?;
-    let root = choice(
-        spec,
-        "root",
-        "sweep",
-        &[
-            ("sweep", Root::Sweep),
-            ("halving", Root::Halving),
-            ("ucb", Root::Ucb),
-        ],
-    )?;
-    // on by default with the paired root it needs, off by default without
-    let deviate = match spec.get("deviate") {
-        Some("off") => None,
-        None if root == Root::Ucb => None,
-        _ => Some(number(spec, "deviate", 2.5, (0.0, 100.0))?),
-    };
-    if deviate.is_some() && root == Root::Ucb {
-        return Err(AgentError::Params(
-            "agent 'ismcts': deviate needs root=sweep or root=halving (paired comparisons)".into(),
-        ));
-    }
-    Ok(IsmctsParams {
-        iterations: number(spec, "iters", 1000, (1, 10_000_000))?,
-        time_budget: (time_ms > 0).then(|| std::time::Duration::from_millis(time_ms)),
-        exploration: number(spec, "c", 0.7, (0.0, 100.0))?,
-        final_move,
-        seed: number(spec, "seed", 0, (0, u64::MAX))?,
-        opponents: choice(
-            spec,
-            "opponents",
-            "tree",
-            &[("tree", Opponents::Tree), ("rollout", Opponents::Rollout)],
-        )?,
-        root,
-        deviate,
-        // one level by default (SPARTA's one-step lookahead); off for the unlimited tree
-        depth: match spec.get("depth") {
-            Some("off") => None,
-            _ => Some(number(spec, "depth", 1, (1, 1000))?),
-        },
-    })
-}
 
 /// Checks that every parameter of `spec` is one `info` knows.
 fn check_params(spec: &AgentSpec, info: &AgentInfo) -> Result<(), AgentError> {

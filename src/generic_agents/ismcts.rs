@@ -9,7 +9,7 @@
 //!
 //! Options beyond the paper (each off in [`IsmctsParams::default`], which is the paper's search;
 //! the `ismcts` agent spec turns on `root = sweep`, `deviate = 2.5` and `depth = 1` unless told
-//! otherwise, see `crate::generic_agents::catalogue::ismcts_params`):
+//! otherwise, see `crate::generic_agents::ismcts_spec::ismcts_params`):
 //! - `root = sweep`: each determinization is played once through every root action, so the root
 //!   actions are compared on common random numbers (below the root the search is unchanged);
 //! - `root = halving`: sweeps too, in rounds that each drop the worse half of the root actions,

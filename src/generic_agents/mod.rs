@@ -9,6 +9,7 @@
 pub mod catalogue;
 pub mod exec;
 pub mod ismcts;
+pub mod ismcts_spec;
 pub mod net;
 pub mod rules;
 

@@ -3,8 +3,9 @@
 use bailab::agent::spec::{AgentSpec, SpecError};
 use bailab::agent::AgentError;
 use bailab::games::tusac::TuSac;
-use bailab::generic_agents::catalogue::{ismcts_params, make_agent, CATALOGUE};
+use bailab::generic_agents::catalogue::{make_agent, CATALOGUE};
 use bailab::generic_agents::ismcts::{IsmctsParams, Root};
+use bailab::generic_agents::ismcts_spec::ismcts_params;
 use bailab::sim::run::experiment::Experiment;
 use bailab::sim::run::experiment_error::ExperimentError;
 

@@ -18,8 +18,8 @@ use crate::agent::{number, uniform_index, Agent, AgentError, AgentInfo, ParamInf
 use crate::game::{ActionBuffer, GameState, RuleMap};
 use crate::games::kind::GameKind;
 use crate::games::observe::{layout_len, ActionOf, ViewOf};
-use crate::generic_agents::catalogue::ismcts_params;
 use crate::generic_agents::ismcts::{Ismcts, IsmctsParams};
+use crate::generic_agents::ismcts_spec::ismcts_params;
 use crate::generic_agents::rules::feature_rows;
 use crate::rng::GameRng;
 use rand::Rng;
