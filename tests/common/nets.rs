@@ -49,16 +49,27 @@ pub fn header_for<G: GameKind>(game: &G, hidden: &[usize]) -> NetHeader {
 
 /// A network of random weights (hidden widths 24, 12) for `variant` of `G` at `players` seats.
 pub fn random_net<G: GameKind>(variant: &str, players: usize, seed: u64) -> (NetHeader, QNet) {
+    random_net_sized::<G>(variant, players, seed, [24, 12])
+}
+
+/// A network of random weights with hidden widths `hidden` for `variant` of `G` at `players`
+/// seats.
+pub fn random_net_sized<G: GameKind>(
+    variant: &str,
+    players: usize,
+    seed: u64,
+    hidden: [usize; 2],
+) -> (NetHeader, QNet) {
     let game = G::build(variant, players, &RuleMap::new()).expect("the table builds");
     let (s, a) = input_lengths(&game);
     let mut seed = seed.wrapping_add(1);
     let layers = vec![
-        layer(24, s + a, &mut seed),
-        layer(12, 24, &mut seed),
-        layer(1, 12, &mut seed),
+        layer(hidden[0], s + a, &mut seed),
+        layer(hidden[1], hidden[0], &mut seed),
+        layer(1, hidden[1], &mut seed),
     ];
     let net = QNet::new(s, a, layers).expect("the shapes fit");
-    (header_for(&game, &[24, 12]), net)
+    (header_for(&game, &hidden), net)
 }
 
 /// The bytes of [`random_net`]'s file.

@@ -3,7 +3,7 @@
 //! refuses by name a file for another game, variant, seat count, rule options or feature
 //! version, and a truncated, damaged or foreign file.
 
-use crate::common::nets::{header_for, random_net, random_net_file};
+use crate::common::nets::{header_for, random_net, random_net_file, random_net_sized};
 use crate::common::*;
 use bailab::agent::features::MAX_FEATURES;
 use bailab::game::{ActionBuffer, GameId, GameState, RuleMap, SeatView};
@@ -322,4 +322,23 @@ fn run_plays_a_net_seat_from_an_experiment() {
     assert!(summary.contains("net:t.safetensors"), "{summary}");
     let listed = stdout(&ok(&s.0, &["agents"]));
     assert!(listed.contains("net"), "{listed}");
+}
+
+#[test]
+fn run_plays_a_net_file_larger_than_a_weight_file_may_be() {
+    // a run records a digest of every agent file: a network is read as a network file (up to
+    // 256 MiB), not under the 1 MiB cap of a greedy weight file
+    let s = Scratch::new("net-run-large");
+    let (header, net) = random_net_sized::<TienLen>("south", 2, 5, [1200, 8]);
+    let bytes = to_bytes(&header, &net);
+    assert!(bytes.len() > 1 << 20, "{} bytes", bytes.len());
+    std::fs::write(s.path("big.safetensors"), bytes).unwrap();
+    let exp = s.write(
+        "e.toml",
+        "name = \"n\"\ngame = \"tienlen\"\nagents = [\"net:big.safetensors\", \"greedy\"]\n\
+         deals = 4\nseed = 3\noutput = \"out\"\n",
+    );
+    ok(&s.0, &["run", &exp, "--quiet", "--threads", "1"]);
+    let summary = String::from_utf8(read(&s.path("out/summary.csv"))).unwrap();
+    assert!(summary.contains("net:big.safetensors"), "{summary}");
 }

@@ -336,10 +336,10 @@ pub fn agent_file_digests(
         }
         spec.base = runtime.project.clone();
         let Some(file) = spec.file() else { continue };
-        let kind = if spec.name == "rules" {
-            crate::input::RULES
-        } else {
-            crate::input::WEIGHTS
+        let kind = match spec.name.as_str() {
+            "rules" => crate::input::RULES,
+            "net" => crate::input::NET,
+            _ => crate::input::WEIGHTS,
         };
         let bytes =
             crate::input::read_bytes(&file, kind).map_err(|e| IntegrityError::ReadAgentFile {
