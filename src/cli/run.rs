@@ -1,7 +1,7 @@
 //! `bailab run [EXPERIMENT.toml]`: play an experiment on all cores and write its statistics;
 //! `bailab run --resume DIR`: finish a run that was stopped or killed.
 
-use crate::sim::run::checkpoint::{read_checkpoint, Shard, Stopped, CHECKPOINT, CHECKPOINT_EVERY};
+use crate::sim::run::checkpoint::{read_checkpoint, Shard, Stopped, CHECKPOINT};
 use crate::sim::run::console::print_report;
 use crate::sim::run::experiment::{Experiment, Runtime};
 use crate::sim::run::runner::{resume_run, run_experiment, RunOptions};
@@ -62,9 +62,10 @@ pub(crate) struct Args {
     /// No progress bar and no table (warnings still go to stderr).
     #[arg(long, short)]
     pub(crate) quiet: bool,
-    /// Seconds between checkpoints.
-    #[arg(long, hide = true, default_value_t = CHECKPOINT_EVERY.as_secs_f64())]
-    pub(crate) checkpoint_secs: f64,
+    /// Seconds between checkpoints (by default 5, the first after 1 second so that a short run
+    /// leaves something to resume; given, the first comes after as long as the others).
+    #[arg(long, hide = true)]
+    pub(crate) checkpoint_secs: Option<f64>,
 }
 
 /// Loads the experiment named on the command line, or the default, with the runtime it runs in
@@ -121,7 +122,10 @@ fn same_unfinished_run(dir: &Path, exp: &Experiment, shard: Option<Shard>) -> an
 
 /// Runs the command.
 pub(crate) fn run(args: Args) -> anyhow::Result<()> {
-    if !(args.checkpoint_secs >= 0.0 && args.checkpoint_secs.is_finite()) {
+    if !args
+        .checkpoint_secs
+        .is_none_or(|secs| secs >= 0.0 && secs.is_finite())
+    {
         anyhow::bail!("--checkpoint-secs must be a number of seconds ≥ 0");
     }
     let shard = args.shard.as_deref().map(Shard::parse).transpose()?;
@@ -134,7 +138,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         records: args.records,
         force: args.force,
         stop: None,
-        checkpoint_every: Some(Duration::from_secs_f64(args.checkpoint_secs)),
+        checkpoint_every: args.checkpoint_secs.map(Duration::from_secs_f64),
         runtime: Runtime::default(),
     };
     let (exp, result) = match &args.resume {

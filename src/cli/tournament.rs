@@ -2,7 +2,7 @@
 //! plays, and write a cross-table, the pairs and ratings; `--resume DIR` goes on with one that
 //! was stopped; `bailab merge` combines its shards (`crate::sim::tournament::merge`).
 
-use crate::sim::run::checkpoint::{Shard, CHECKPOINT_EVERY};
+use crate::sim::run::checkpoint::Shard;
 use crate::sim::run::threads::check_threads;
 use crate::sim::tournament::files::read_tournament_file;
 use crate::sim::tournament::play::{run_tournament, TournamentOptions};
@@ -83,9 +83,10 @@ pub(crate) struct Args {
     /// No line per table and no tables at the end.
     #[arg(long, short)]
     pub(crate) quiet: bool,
-    /// Seconds between checkpoints.
-    #[arg(long, hide = true, default_value_t = CHECKPOINT_EVERY.as_secs_f64())]
-    pub(crate) checkpoint_secs: f64,
+    /// Seconds between checkpoints (by default 5, the first after 1 second so that a short run
+    /// leaves something to resume; given, the first comes after as long as the others).
+    #[arg(long, hide = true)]
+    pub(crate) checkpoint_secs: Option<f64>,
 }
 
 /// The tournament of a file and the flags.
@@ -189,7 +190,10 @@ fn plan(args: &Args, shard: Option<Shard>) -> anyhow::Result<(Tournament, PathBu
 
 /// Runs the command.
 pub(crate) fn run(args: Args) -> anyhow::Result<()> {
-    if !(args.checkpoint_secs >= 0.0 && args.checkpoint_secs.is_finite()) {
+    if !args
+        .checkpoint_secs
+        .is_none_or(|secs| secs >= 0.0 && secs.is_finite())
+    {
         bail!("--checkpoint-secs must be a number of seconds ≥ 0");
     }
     if let Some(t) = args.threads {
@@ -210,7 +214,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         force: args.force,
         quiet: args.quiet,
         stop: Some(super::run::stop_on_ctrl_c()),
-        checkpoint_every: Some(Duration::from_secs_f64(args.checkpoint_secs)),
+        checkpoint_every: args.checkpoint_secs.map(Duration::from_secs_f64),
     };
     let report = run_tournament(&t, &dir, &opts)?;
     if !args.quiet {

@@ -61,6 +61,8 @@ pub(super) struct Pace {
     began: Instant,
     last_checkpoint: Instant,
     every: Duration,
+    /// The wait before the first checkpoint.
+    first: Duration,
     checkpoints: u32,
     warned: bool,
     threads: usize,
@@ -71,7 +73,8 @@ pub(super) struct Pace {
 
 impl Pace {
     /// The pace of a session over deals `range`, at `next` (resumed at `resumed_from`),
-    /// checkpointing `every` so often (default [`CHECKPOINT_EVERY`]); `quiet`: no bar.
+    /// checkpointing `every` so often (default [`CHECKPOINT_EVERY`], the first after a second at
+    /// most); `quiet`: no bar.
     pub(super) fn new(
         (quiet, every): (bool, Option<Duration>),
         threads: usize,
@@ -89,6 +92,7 @@ impl Pace {
             began,
             last_checkpoint: began,
             every: every.unwrap_or(CHECKPOINT_EVERY),
+            first: every.unwrap_or(CHECKPOINT_EVERY.min(Duration::from_secs(1))),
             checkpoints: 0,
             warned: false,
             threads,
@@ -148,11 +152,11 @@ impl Pace {
         }
     }
 
-    /// Whether a checkpoint is due. The first comes after a second at most, so that even a
-    /// short-lived run leaves something to resume.
+    /// Whether a checkpoint is due. By default the first comes after a second at most, so that
+    /// even a short-lived run leaves something to resume.
     pub(super) fn checkpoint_due(&self) -> bool {
         let wait = if self.checkpoints == 0 {
-            self.every.min(Duration::from_secs(1))
+            self.first
         } else {
             self.every
         };
