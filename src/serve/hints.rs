@@ -74,11 +74,7 @@ fn q_values<G: GameKind>(
     };
     let net_game =
         game_for::<G>(&file.header, &shown, &table).map_err(|e| internal(e.to_string()))?;
-    let sampling = Sampling {
-        eps: 0.0,
-        temperature: 0.0,
-    };
-    let mut policy = NetPolicy::new(net_game, Arc::clone(&file.net), sampling);
+    let mut policy = NetPolicy::new(net_game, Arc::clone(&file.net), Sampling::default());
     let mut rng = stream_rng(0, 0, 0);
     policy.observe(&state.view(seat), legal, &mut rng);
     Ok(policy

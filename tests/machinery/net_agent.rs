@@ -78,13 +78,14 @@ fn net_agent_plays_only_legal_actions_in_every_game_and_variant() {
     }
 }
 
-/// The index of the highest Q among the legal actions: the view tensor, each action's vector and
-/// its squashed rule features put together here, through the network's forward pass.
+/// The index of the highest Q among the legal actions (the view tensor, each action's vector and
+/// its squashed rule features put together here, through the network's forward pass), and the
+/// index of greedy's action.
 fn best_by_hand<G: GameKind>(
     game: &G,
     net: &bailab::generic_agents::net::qnet::QNet,
     state: &G::State,
-) -> usize {
+) -> (usize, usize) {
     let seat = state.to_move().unwrap();
     let view = state.view(seat);
     let mut legal = <G::State as GameState>::Actions::default();
@@ -94,7 +95,7 @@ fn best_by_hand<G: GameKind>(
     let mut rows = vec![[0i16; MAX_FEATURES]; legal.as_slice().len()];
     let mut greedy = bailab::generic_agents::rules::greedy::<G>();
     let mut rng = bailab::rng::stream_rng(0, 0, 0);
-    feature_rows::<G>(
+    let greedy_choice = feature_rows::<G>(
         &view,
         legal.as_slice(),
         greedy.as_mut(),
@@ -117,12 +118,18 @@ fn best_by_hand<G: GameKind>(
         }
     }
     assert_eq!(view.seat(), seat);
-    best.0
+    (best.0, greedy_choice)
 }
 
 /// Plays Tiến Lên deal 5 with `net:FILE{extra}` (random weights) in every seat; returns the
 /// decisions with a choice, and how many of them took another action than the highest Q.
 fn moves_off_the_highest_q(s: &Scratch, extra: &str) -> (usize, usize) {
+    let (choices, off_best, _) = moves_off(s, extra);
+    (choices, off_best)
+}
+
+/// As [`moves_off_the_highest_q`], with how many took another action than greedy's too.
+fn moves_off(s: &Scratch, extra: &str) -> (usize, usize, usize) {
     let (header, net) = random_net::<TienLen>("south", 4, 3);
     let file = s.path("t.safetensors");
     std::fs::write(&file, to_bytes(&header, &net)).unwrap();
@@ -131,18 +138,39 @@ fn moves_off_the_highest_q(s: &Scratch, extra: &str) -> (usize, usize) {
     let mut agent = make_agent_with::<TienLen>(&spec, Setting::default()).unwrap();
     let mut state = bailab::sim::deal::seeds::seeded_deal(&game, 5, 0);
     let mut rng = bailab::rng::stream_rng(1, 2, 3);
-    let (mut choices, mut other) = (0, 0);
+    let (mut choices, mut other, mut off_greedy) = (0, 0, 0);
     while let Some(seat) = state.to_move() {
         let mut legal = <<TienLen as bailab::game::Game>::State as GameState>::Actions::default();
         state.legal_actions(&mut legal);
         let chosen = agent.act(&state.view(seat), legal.as_slice(), &mut rng);
         if legal.as_slice().len() > 1 {
             choices += 1;
-            other += usize::from(chosen != best_by_hand(&game, &net, &state));
+            let (best, greedy) = best_by_hand(&game, &net, &state);
+            other += usize::from(chosen != best);
+            off_greedy += usize::from(chosen != greedy);
         }
         state.apply(legal.as_slice()[chosen]);
     }
-    (choices, other)
+    (choices, other, off_greedy)
+}
+
+#[test]
+fn net_margin_keeps_greedys_move_unless_the_network_expects_more() {
+    let s = Scratch::new("net-margin");
+    let (choices, _, network_off_greedy) = moves_off(&s, "");
+    assert!(
+        network_off_greedy > 0,
+        "the random network played greedy's moves"
+    );
+    // a margin no Q gap reaches: greedy's every move
+    let (_, off_best, off_greedy) = moves_off(&s, ",margin=1000000");
+    assert_eq!(off_greedy, 0);
+    assert!(off_best > 0, "greedy's moves were all the network's");
+    // a margin every real Q gap passes: the network's every move
+    assert_eq!(
+        moves_off(&s, ",margin=0.000001"),
+        (choices, 0, network_off_greedy)
+    );
 }
 
 #[test]

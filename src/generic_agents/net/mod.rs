@@ -3,7 +3,8 @@
 //! wrote. It reads the seat's view only, through the game's view tensor and action vectors
 //! (`docs/observations.md`), and allocates nothing per decision. With `eps=` it plays a uniform
 //! legal action with that probability, with `temperature=` it samples from the softmax of Q;
-//! both draw from the seat's own stream. With `search=N` a one-step lookahead (as `ismcts`'s)
+//! both draw from the seat's own stream. With `margin=` it keeps greedy's move unless the
+//! network expects more than that many points from another. With `search=N` a one-step lookahead (as `ismcts`'s)
 //! keeps the network's move unless another is clearly better over N greedy playouts.
 
 pub mod file;
@@ -53,6 +54,13 @@ pub(crate) const NET_INFO: AgentInfo = AgentInfo {
                     payout scale; 0 = the highest Q, ties to the first)",
         },
         ParamInfo {
+            name: "margin",
+            default: "0",
+            about: "with M > 0, play greedy's action unless the network's best action has a Q \
+                    higher by more than M points of payout (a network that leaves greedy only \
+                    where it is sure); 0 = the highest Q",
+        },
+        ParamInfo {
             name: "search",
             default: "0",
             about: "with N > 0, check the network's move by the one-step lookahead of \
@@ -70,6 +78,9 @@ pub struct Sampling {
     pub eps: f64,
     /// The softmax temperature (0: the highest Q).
     pub temperature: f64,
+    /// Greedy's action is kept unless the highest Q exceeds its Q by more than this (in Q's
+    /// units, payouts over the payout scale; 0: the highest Q).
+    pub margin: f32,
 }
 
 /// A Q network playing game `G`: the buffers of one decision, made once.
@@ -235,16 +246,23 @@ impl<G: GameKind> NetPolicy<G> {
         if legal.len() == 1 {
             return 0;
         }
-        let Sampling { eps, temperature } = self.sampling;
+        let Sampling {
+            eps, temperature, ..
+        } = self.sampling;
         if eps > 0.0 && rng.random::<f64>() < eps {
             return uniform_index(legal.len(), rng);
         }
-        self.observe(view, legal, rng);
+        let greedy = self.observe(view, legal, rng);
+        let margin = self.sampling.margin;
         let q = self.q_values(legal.len());
         if temperature > 0.0 {
-            softmax_pick(q, temperature, rng)
+            return softmax_pick(q, temperature, rng);
+        }
+        let best = argmax(q);
+        if margin > 0.0 && q[best] - q[greedy] <= margin {
+            greedy
         } else {
-            argmax(q)
+            best
         }
     }
 }
@@ -408,14 +426,21 @@ pub fn net_agent<G: GameKind>(
                 .into(),
         )
     })?;
-    let sampling = Sampling {
-        eps: number(spec, "eps", 0.0, (0.0, 1.0))?,
-        temperature: number(spec, "temperature", 0.0, (0.0, 1e6))?,
-    };
+    let margin_points: f64 = number(spec, "margin", 0.0, (0.0, 1e6))?;
     let search: u32 = number(spec, "search", 0, (0, 10_000_000))?;
     let shown = path.display().to_string();
     let file = load(path).map_err(AgentError::Net)?;
     let game = game_for::<G>(&file.header, &shown, table).map_err(AgentError::Net)?;
+    let sampling = Sampling {
+        eps: number(spec, "eps", 0.0, (0.0, 1.0))?,
+        temperature: number(spec, "temperature", 0.0, (0.0, 1e6))?,
+        // in Q's units (the payout scale needs a dealt game: only when asked)
+        margin: if margin_points > 0.0 {
+            (margin_points / payout_scale(&game)) as f32
+        } else {
+            0.0
+        },
+    };
     let policy = NetPolicy::new(game, Arc::clone(&file.net), sampling);
     Ok(Box::new(match search {
         0 => NetAgent::new(policy),
