@@ -4,8 +4,9 @@
 //! (`docs/observations.md`), and allocates nothing per decision. With `eps=` it plays a uniform
 //! legal action with that probability, with `temperature=` it samples from the softmax of Q;
 //! both draw from the seat's own stream. With `margin=` it keeps greedy's move unless the
-//! network expects more than that many points from another. With `search=N` a one-step lookahead (as `ismcts`'s)
-//! keeps the network's move unless another is clearly better over N greedy playouts.
+//! network expects more than that many points from another. With `search=N` a one-step
+//! lookahead (as `ismcts`'s) keeps the network's move unless another is clearly better over N
+//! greedy playouts.
 
 pub mod file;
 pub mod qnet;
@@ -78,8 +79,8 @@ pub struct Sampling {
     pub eps: f64,
     /// The softmax temperature (0: the highest Q).
     pub temperature: f64,
-    /// Greedy's action is kept unless the highest Q exceeds its Q by more than this (in Q's
-    /// units, payouts over the payout scale; 0: the highest Q).
+    /// Without a temperature, greedy's action is kept unless the highest Q exceeds its Q by more
+    /// than this (in Q's units, payouts over the payout scale; 0: the highest Q).
     pub margin: f32,
 }
 
@@ -247,13 +248,14 @@ impl<G: GameKind> NetPolicy<G> {
             return 0;
         }
         let Sampling {
-            eps, temperature, ..
+            eps,
+            temperature,
+            margin,
         } = self.sampling;
         if eps > 0.0 && rng.random::<f64>() < eps {
             return uniform_index(legal.len(), rng);
         }
         let greedy = self.observe(view, legal, rng);
-        let margin = self.sampling.margin;
         let q = self.q_values(legal.len());
         if temperature > 0.0 {
             return softmax_pick(q, temperature, rng);
