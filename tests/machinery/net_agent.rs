@@ -79,13 +79,13 @@ fn net_agent_plays_only_legal_actions_in_every_game_and_variant() {
 }
 
 /// The index of the highest Q among the legal actions (the view tensor, each action's vector and
-/// its squashed rule features put together here, through the network's forward pass), and the
-/// index of greedy's action.
+/// its squashed rule features put together here, through the network's forward pass), the index
+/// of greedy's action, and by how much the highest Q exceeds greedy's action's.
 fn best_by_hand<G: GameKind>(
     game: &G,
     net: &bailab::generic_agents::net::qnet::QNet,
     state: &G::State,
-) -> (usize, usize) {
+) -> (usize, usize, f32) {
     let seat = state.to_move().unwrap();
     let view = state.view(seat);
     let mut legal = <G::State as GameState>::Actions::default();
@@ -107,6 +107,7 @@ fn best_by_hand<G: GameKind>(
     let mut scratch = net.scratch(1);
     net.begin(&tensor, &mut scratch);
     let mut best = (0, f32::NEG_INFINITY);
+    let mut greedy_q = 0.0;
     for (i, &a) in legal.as_slice().iter().enumerate() {
         game.action_vector(&view, a, &mut action);
         let input: Vec<f32> = (action.iter().copied())
@@ -116,9 +117,12 @@ fn best_by_hand<G: GameKind>(
         if q > best.1 {
             best = (i, q);
         }
+        if i == greedy_choice {
+            greedy_q = q;
+        }
     }
     assert_eq!(view.seat(), seat);
-    (best.0, greedy_choice)
+    (best.0, greedy_choice, best.1 - greedy_q)
 }
 
 /// Plays Tiến Lên deal 5 with `net:FILE{extra}` (random weights) in every seat; returns the
@@ -130,28 +134,49 @@ fn moves_off_the_highest_q(s: &Scratch, extra: &str) -> (usize, usize) {
 
 /// As [`moves_off_the_highest_q`], with how many took another action than greedy's too.
 fn moves_off(s: &Scratch, extra: &str) -> (usize, usize, usize) {
+    let decisions = decisions_of(s, extra, 5);
+    let off_best = decisions.iter().filter(|d| d.chosen != d.best).count();
+    let off_greedy = decisions.iter().filter(|d| d.chosen != d.greedy).count();
+    (decisions.len(), off_best, off_greedy)
+}
+
+/// A decision with a choice: the action taken, the highest Q's, greedy's, and the Q gap between
+/// the last two.
+struct Decision {
+    chosen: usize,
+    best: usize,
+    greedy: usize,
+    gap: f32,
+}
+
+/// Plays Tiến Lên deal `deal` with `net:FILE{extra}` (random weights) in every seat; returns its
+/// decisions with a choice.
+fn decisions_of(s: &Scratch, extra: &str, deal: u64) -> Vec<Decision> {
     let (header, net) = random_net::<TienLen>("south", 4, 3);
     let file = s.path("t.safetensors");
     std::fs::write(&file, to_bytes(&header, &net)).unwrap();
     let game = TienLen::build("south", 4, &RuleMap::new()).unwrap();
     let spec = format!("net:{}{extra}", file.display());
     let mut agent = make_agent_with::<TienLen>(&spec, Setting::default()).unwrap();
-    let mut state = bailab::sim::deal::seeds::seeded_deal(&game, 5, 0);
+    let mut state = bailab::sim::deal::seeds::seeded_deal(&game, deal, 0);
     let mut rng = bailab::rng::stream_rng(1, 2, 3);
-    let (mut choices, mut other, mut off_greedy) = (0, 0, 0);
+    let mut decisions = Vec::new();
     while let Some(seat) = state.to_move() {
         let mut legal = <<TienLen as bailab::game::Game>::State as GameState>::Actions::default();
         state.legal_actions(&mut legal);
         let chosen = agent.act(&state.view(seat), legal.as_slice(), &mut rng);
         if legal.as_slice().len() > 1 {
-            choices += 1;
-            let (best, greedy) = best_by_hand(&game, &net, &state);
-            other += usize::from(chosen != best);
-            off_greedy += usize::from(chosen != greedy);
+            let (best, greedy, gap) = best_by_hand(&game, &net, &state);
+            decisions.push(Decision {
+                chosen,
+                best,
+                greedy,
+                gap,
+            });
         }
         state.apply(legal.as_slice()[chosen]);
     }
-    (choices, other, off_greedy)
+    decisions
 }
 
 #[test]
@@ -170,6 +195,37 @@ fn net_margin_keeps_greedys_move_unless_the_network_expects_more() {
     assert_eq!(
         moves_off(&s, ",margin=0.000001"),
         (choices, 0, network_off_greedy)
+    );
+}
+
+#[test]
+fn net_margin_is_in_points_of_payout() {
+    // Where the highest Q is not greedy's action, the network's move is played exactly when the
+    // gap, times the payout scale (Tiến Lên: 4 points), exceeds the margin.
+    let s = Scratch::new("net-margin-points");
+    let game = TienLen::build("south", 4, &RuleMap::new()).unwrap();
+    let scale = bailab::generic_agents::net::payout_scale(&game) as f32;
+    let margin = 0.1;
+    let (mut kept, mut left) = (0, 0);
+    for deal in 0..20 {
+        for d in decisions_of(&s, &format!(",margin={margin}"), deal) {
+            if d.best == d.greedy {
+                assert_eq!(d.chosen, d.best);
+                continue;
+            }
+            let sure = d.gap * scale > margin;
+            assert_eq!(
+                d.chosen,
+                if sure { d.best } else { d.greedy },
+                "gap {}",
+                d.gap
+            );
+            *(if sure { &mut left } else { &mut kept }) += 1;
+        }
+    }
+    assert!(
+        kept > 0 && left > 0,
+        "{kept} kept greedy's move, {left} left it"
     );
 }
 
