@@ -13,9 +13,9 @@
 //! a rayon batch), nothing per deal. The runs write no checkpoint while they play (a hidden
 //! `--checkpoint-secs` longer than any run): how many checkpoints a run writes depends on how
 //! long it takes, and on a loaded machine a luck-corrected run's extra checkpoint alone exceeded
-//! the allowance. Before the runner reused its buffers
-//! and built its agents once per worker, 1,000 → 10,000 greedy/random deals grew the count by
-//! about 9,000–10,000 (one `Vec` per deal) and an ISMCTS seat by about 20 per deal.
+//! the allowance. Before the runner reused its buffers and built its agents once per worker,
+//! 1,000 → 10,000 greedy/random deals grew the count by about 9,000–10,000 (one `Vec` per deal)
+//! and an ISMCTS seat by about 20 per deal.
 
 use crate::common::*;
 
