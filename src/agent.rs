@@ -425,3 +425,24 @@ pub fn choice<T: Copy>(
 pub fn uniform_index(len: usize, rng: &mut GameRng) -> usize {
     rng.random_range(0..len as u32) as usize
 }
+
+/// Plays `agent` at every seat of `s` from where it stands to the end of the game (a rollout:
+/// forced moves are played without asking), with `actions` as the legal-action buffer.
+pub(crate) fn play_out<S: GameState>(
+    s: &mut S,
+    actions: &mut S::Actions,
+    agent: &mut dyn Agent<S>,
+    rng: &mut GameRng,
+) {
+    use crate::game::ActionBuffer;
+    while let Some(seat) = s.to_move() {
+        s.legal_actions(actions);
+        let legal = actions.as_slice();
+        let k = if legal.len() == 1 {
+            0
+        } else {
+            agent.act(&s.view(seat), legal, rng)
+        };
+        s.apply(legal[k]);
+    }
+}

@@ -5,6 +5,7 @@ use super::args::GameArgs;
 use crate::games::kind::GameKind;
 use crate::games::{with_game, GameVisitor};
 use crate::train::checkpoint::{load, CurveRow, TrainState, CHECKPOINT, CURVE, NETWORK};
+use crate::train::config::RolloutPolicy;
 use crate::train::{start, train, Budget, Ending, Pace, Session, TrainConfig, TrainProgress};
 use anyhow::{bail, Context};
 use std::io::IsTerminal;
@@ -22,6 +23,7 @@ const SETTINGS: &[&str] = &[
     "batch",
     "eps",
     "td_lambda",
+    "rollouts",
     "update_games",
     "eval_every",
     "eval_deals",
@@ -88,6 +90,18 @@ pub(crate) struct Args {
     /// later decisions: less variance, some bias.
     #[arg(long, default_value_t = 1.0)]
     pub(crate) td_lambda: f64,
+    /// Rollout targets: the share of the actors' real choices (0 to 1) whose every legal action
+    /// is played out, from the true deal, by greedy at every seat to the end; each action is a
+    /// sample whose target is its payout minus the mean over the legal actions (the deal's luck
+    /// cancels; the network still reads the view only). 0: Monte-Carlo targets.
+    #[arg(long, default_value_t = 0.0)]
+    pub(crate) rollouts: f64,
+    /// Who plays the rollouts of --rollouts after the action: greedy at every seat, or `own`,
+    /// the deciding seat by the current network and the others by greedy (a step of policy
+    /// iteration: slower, as the network plays). With --resume, the policy from now on
+    /// (recorded in the network's command).
+    #[arg(long, value_enum)]
+    pub(crate) rollout_policy: Option<RolloutPolicy>,
     /// Self-play games between weight updates of the actors.
     #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub(crate) update_games: u64,
@@ -153,6 +167,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     let visit = Train {
         fresh: fresh.as_ref(),
         new_lr: args.lr.filter(|_| fresh.is_none()),
+        new_rollout_policy: args.rollout_policy.filter(|_| fresh.is_none()),
         budget,
         session: &session,
         bars: &bars,
@@ -208,6 +223,15 @@ fn config(args: &Args) -> anyhow::Result<TrainConfig> {
     if !(0.0..=1.0).contains(&args.td_lambda) {
         bail!("--td-lambda {}: must be from 0 to 1", args.td_lambda);
     }
+    if !(0.0..=1.0).contains(&args.rollouts) {
+        bail!("--rollouts {}: must be a share from 0 to 1", args.rollouts);
+    }
+    if args.rollouts == 0.0 && args.rollout_policy.is_some() {
+        bail!("--rollout-policy: give --rollouts too (the share of choices played out)");
+    }
+    if args.rollouts > 0.0 && args.td_lambda < 1.0 {
+        bail!("--rollouts and --td-lambda below 1: choose one kind of target");
+    }
     if !(0.0..=1.0).contains(&args.eps) {
         bail!("--eps {}: must be from 0 to 1", args.eps);
     }
@@ -223,6 +247,8 @@ fn config(args: &Args) -> anyhow::Result<TrainConfig> {
         eps: args.eps,
         guide_decisions: args.guide_decisions,
         td_lambda: args.td_lambda,
+        rollouts: args.rollouts,
+        rollout_policy: args.rollout_policy.unwrap_or_default(),
         update_games: args.update_games,
         eval_every: args.eval_every,
         eval_deals: args.eval_deals,
@@ -266,6 +292,8 @@ struct Train<'a> {
     fresh: Option<&'a TrainConfig>,
     /// A new learning rate for a resumed training.
     new_lr: Option<f64>,
+    /// A new rollout policy for a resumed training.
+    new_rollout_policy: Option<RolloutPolicy>,
     budget: Budget,
     session: &'a Session<'a>,
     bars: &'a Bars,
@@ -281,6 +309,16 @@ impl GameVisitor for Train<'_> {
                 if let Some(lr) = self.new_lr {
                     state.config.lr = lr;
                     learner.set_lr(lr);
+                }
+                if let Some(policy) = self.new_rollout_policy {
+                    if state.config.rollouts == 0.0 {
+                        bail!(
+                            "--rollout-policy: this training has no rollout targets (--rollouts)"
+                        );
+                    }
+                    state.config.rollout_policy = policy;
+                }
+                if self.new_lr.is_some() || self.new_rollout_policy.is_some() {
                     let from = state.decisions;
                     state.command += &format!("; from {from} decisions: {}", command_line());
                 }

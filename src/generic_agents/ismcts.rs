@@ -458,16 +458,7 @@ impl<S: GameState> Ismcts<S> {
 
     /// Plays the rollout policy to the end of the game.
     fn rollout(&mut self, s: &mut S, actions: &mut S::Actions, rng: &mut GameRng) {
-        while let Some(seat) = s.to_move() {
-            s.legal_actions(actions);
-            let legal = actions.as_slice();
-            let k = if legal.len() == 1 {
-                0
-            } else {
-                self.rollout.act(&s.view(seat), legal, rng)
-            };
-            s.apply(legal[k]);
-        }
+        crate::agent::play_out(s, actions, self.rollout.as_mut(), rng);
     }
 
     fn backup(&mut self, mut node: u32, s: &S) {

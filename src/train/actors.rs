@@ -3,15 +3,27 @@
 //! sample (the view tensor and the chosen action's vector) whose target is the seat's final
 //! payout over the game's payout scale (the Monte-Carlo return).
 //!
+//! With rollout targets (`--rollouts P`), a share `P` of the real choices is instead kept whole:
+//! from the true deal, every legal action is played and then the rollout policy to the end
+//! (`greedy` at every seat, or with `--rollout-policy own` the deciding seat by the current
+//! network), and each action's row has as target its payout minus the mean over the legal
+//! actions (an advantage: what the deal gives every action alike cancels). The network still
+//! reads the seat's view only; the target, as a Monte-Carlo return does, comes from the real deal.
+//!
 //! Training game `g` is deal `TRAIN_DEALS_FROM + g` of the seed, each seat drawing from its own
 //! stream ([`crate::sim::deal::seeds`]); games are played in parallel in fixed chunks and their
 //! samples gathered in game order, so a generation's samples do not depend on the thread count.
 
+use super::config::RolloutPolicy;
+use crate::agent::{play_out, Agent};
+use crate::game::SeatView;
 use crate::game::{ActionBuffer, GameId, GameState, Seat, MAX_SEATS};
 use crate::games::kind::GameKind;
 use crate::games::observe::{ActionOf, ViewOf};
 use crate::generic_agents::net::qnet::QNet;
 use crate::generic_agents::net::{argmax, NetPolicy, Sampling};
+use crate::generic_agents::rules::greedy;
+use crate::rng::{stream_rng, GameRng};
 use crate::sim::deal::seeds::{agent_rngs, seeded_deal};
 use crate::sim::deal::turns::{Turn, Turns, OUTSIDE};
 use rand::Rng;
@@ -24,6 +36,9 @@ pub(crate) const TRAIN_DEALS_FROM: u64 = 1 << 42;
 /// Games per parallel chunk (fixed, so that results do not depend on the threads).
 const CHUNK: u64 = 4;
 
+/// The stream of a training game's rollouts: which choices are played out, and greedy's draws.
+const ROLLOUT_STREAM: u64 = 0x726f_6c6c; // "roll"
+
 /// The samples of a run of self-play games, in game order.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Samples {
@@ -31,6 +46,8 @@ pub(crate) struct Samples {
     pub(crate) inputs: Vec<f32>,
     /// The target of each row: the deciding seat's payout over the payout scale.
     pub(crate) targets: Vec<f32>,
+    /// Choices kept as samples (with rollout targets, one for the rows of all legal actions).
+    pub(crate) decisions: u64,
     /// Decisions taken, one legal action or more.
     pub(crate) all_decisions: u64,
 }
@@ -40,6 +57,7 @@ impl Samples {
     fn extend(&mut self, other: Samples) {
         self.inputs.extend(other.inputs);
         self.targets.extend(other.targets);
+        self.decisions += other.decisions;
         self.all_decisions += other.all_decisions;
     }
 }
@@ -55,15 +73,42 @@ pub(crate) struct Behaviour {
     pub(crate) guide: f64,
     /// λ of the targets' λ-returns (1: the payout, the Monte-Carlo return).
     pub(crate) lambda: f64,
+    /// The share of real choices played out for rollout targets (0: Monte-Carlo targets).
+    pub(crate) rollouts: f64,
+    /// Who plays the rollouts.
+    pub(crate) rollout_policy: RolloutPolicy,
 }
 
-/// One actor: a policy, and the seat and the network's value (its highest Q) of each sample
-/// of the game in play.
+/// One actor: a policy, the seat and the network's value (its highest Q) of each sample of the
+/// game in play, and greedy with its buffers for rollouts.
 struct Actor<G: GameKind> {
     policy: NetPolicy<G>,
     behaviour: Behaviour,
     seats: Vec<Seat>,
     values: Vec<f32>,
+    rollout: Box<dyn Agent<G::State>>,
+    /// The network for the deciding seat's own rollout choices (buffers apart from `policy`'s,
+    /// which hold the choice being played out).
+    own: NetPolicy<G>,
+    rollout_actions: <G::State as GameState>::Actions,
+    returns: Vec<f32>,
+}
+
+/// The players of a rollout: `seat` by the network when `own` is given, every seat by greedy
+/// otherwise.
+struct RolloutPlayers<'a, G: GameKind> {
+    seat: Seat,
+    own: Option<&'a mut NetPolicy<G>>,
+    greedy: &'a mut dyn Agent<G::State>,
+}
+
+impl<G: GameKind> Agent<G::State> for RolloutPlayers<'_, G> {
+    fn act(&mut self, view: &ViewOf<'_, G>, legal: &[ActionOf<G>], rng: &mut GameRng) -> usize {
+        match &mut self.own {
+            Some(own) if view.seat() == self.seat => own.choose(view, legal, rng),
+            _ => self.greedy.act(view, legal, rng),
+        }
+    }
 }
 
 impl<G: GameKind> Actor<G> {
@@ -77,6 +122,7 @@ impl<G: GameKind> Actor<G> {
             rotation: 0,
         };
         let mut rngs = agent_rngs(id);
+        let mut rollout_rng = stream_rng(seed, deal, ROLLOUT_STREAM);
         let outside = [OUTSIDE; MAX_SEATS];
         let mut turns = Turns {
             agents: &mut [],
@@ -95,15 +141,23 @@ impl<G: GameKind> Actor<G> {
                     state.legal_actions(&mut legal);
                     let actions = legal.as_slice();
                     let rng = &mut turns.rngs[usize::from(seat)];
-                    let chosen = self.decide(&state.view(seat), actions, rng, out);
+                    let chosen = self.decide(&state.view(seat), actions, rng);
                     out.all_decisions += 1;
                     if actions.len() > 1 {
-                        self.seats.push(seat);
+                        if self.behaviour.rollouts == 0.0 {
+                            self.keep(chosen, out);
+                            self.seats.push(seat);
+                        } else if rollout_rng.random::<f64>() < self.behaviour.rollouts {
+                            self.roll_out(&state, seat, actions, &mut rollout_rng, out);
+                        }
                     }
                     state.apply(actions[chosen]);
                 }
             }
         };
+        if self.behaviour.rollouts > 0.0 {
+            return; // the rows' targets are set
+        }
         let scale = state.payout_scale();
         let targets = &mut out.targets[first_row..];
         if self.behaviour.lambda == 1.0 {
@@ -125,19 +179,14 @@ impl<G: GameKind> Actor<G> {
         );
     }
 
-    /// Chooses among `legal` ε-greedily, keeping the sample of a real choice in `out` (its
-    /// target set at the game's end).
-    fn decide(
-        &mut self,
-        view: &ViewOf<'_, G>,
-        legal: &[ActionOf<G>],
-        rng: &mut crate::rng::GameRng,
-        out: &mut Samples,
-    ) -> usize {
+    /// Chooses among `legal` ε-greedily (every legal action's input written in the policy).
+    fn decide(&mut self, view: &ViewOf<'_, G>, legal: &[ActionOf<G>], rng: &mut GameRng) -> usize {
         if legal.len() == 1 {
             return 0;
         }
-        let Behaviour { eps, guide, lambda } = self.behaviour;
+        let Behaviour {
+            eps, guide, lambda, ..
+        } = self.behaviour;
         let greedy = self.policy.observe(view, legal, rng);
         let best = (lambda < 1.0).then(|| {
             let q = self.policy.q_values(legal.len());
@@ -152,11 +201,52 @@ impl<G: GameKind> Actor<G> {
         } else {
             best.unwrap_or_else(|| argmax(self.policy.q_values(legal.len())))
         };
+        chosen
+    }
+
+    /// Keeps the sample of the choice just decided, action `chosen`, in `out` (its target set at
+    /// the game's end).
+    fn keep(&self, chosen: usize, out: &mut Samples) {
         out.inputs.extend_from_slice(self.policy.state());
         out.inputs
             .extend_from_slice(self.policy.action_input(chosen));
         out.targets.push(0.0);
-        chosen
+        out.decisions += 1;
+    }
+
+    /// Keeps a row for every legal action of the choice just decided by `seat` in `state`: the
+    /// action then the rollout policy to the end, on common draws; its target is its payout
+    /// minus the mean over the legal actions, over the payout scale.
+    fn roll_out(
+        &mut self,
+        state: &G::State,
+        seat: Seat,
+        legal: &[ActionOf<G>],
+        rng: &mut GameRng,
+        out: &mut Samples,
+    ) {
+        self.returns.clear();
+        let own = self.behaviour.rollout_policy == RolloutPolicy::Own;
+        let mut players = RolloutPlayers {
+            seat,
+            own: own.then_some(&mut self.own),
+            greedy: self.rollout.as_mut(),
+        };
+        for &action in legal {
+            let (mut s, mut draws) = (state.clone(), rng.clone());
+            s.apply(action);
+            play_out(&mut s, &mut self.rollout_actions, &mut players, &mut draws);
+            let payout = s.outcome().expect("rollouts end the game").payouts()[usize::from(seat)];
+            self.returns.push((payout as f64 / s.payout_scale()) as f32);
+        }
+        rng.random::<u64>(); // the next choice's rollouts draw anew
+        let mean = self.returns.iter().sum::<f32>() / self.returns.len() as f32;
+        for (i, &r) in self.returns.iter().enumerate() {
+            out.inputs.extend_from_slice(self.policy.state());
+            out.inputs.extend_from_slice(self.policy.action_input(i));
+            out.targets.push(r - mean);
+        }
+        out.decisions += 1;
     }
 }
 
@@ -197,6 +287,10 @@ pub(crate) fn self_play<G: GameKind>(
                 behaviour,
                 seats: Vec::new(),
                 values: Vec::new(),
+                rollout: greedy::<G>(),
+                own: NetPolicy::new(make_game(), Arc::clone(net), Sampling::default()),
+                rollout_actions: Default::default(),
+                returns: Vec::new(),
             },
             |actor, &start| {
                 let mut out = Samples::default();
@@ -216,7 +310,64 @@ pub(crate) fn self_play<G: GameKind>(
 
 #[cfg(test)]
 mod tests {
-    use super::lambda_returns;
+    use super::{lambda_returns, self_play, Behaviour, RolloutPolicy};
+    use crate::game::RuleMap;
+    use crate::games::kind::GameCore;
+    use crate::games::tienlen::TienLen;
+    use crate::generic_agents::net::input_lengths;
+    use crate::train::learner::{Adam, Learner};
+    use std::sync::Arc;
+
+    #[test]
+    fn rollout_rows_are_each_legal_actions_advantage() {
+        let make_game = || TienLen::build("south", 4, &RuleMap::new()).unwrap();
+        let (state_len, action_len) = input_lengths(&make_game());
+        let learner = Learner::new(state_len, action_len, &[8], 1, Adam::default());
+        let net = Arc::new(learner.qnet().unwrap());
+        let behaviour = Behaviour {
+            eps: 0.05,
+            guide: 0.5,
+            lambda: 1.0,
+            rollouts: 1.0,
+            rollout_policy: RolloutPolicy::Greedy,
+        };
+        let samples = self_play(&make_game, &net, behaviour, 3, 0..2);
+        // a choice's rows share its view tensor: split them into choices
+        let width = state_len + action_len;
+        let rows: Vec<&[f32]> = samples.inputs.chunks(width).collect();
+        let mut groups: Vec<(usize, f32)> = Vec::new(); // (rows, sum of targets)
+        for (r, row) in rows.iter().enumerate() {
+            let same = r > 0 && rows[r - 1][..state_len] == row[..state_len];
+            if !same {
+                groups.push((0, 0.0));
+            }
+            let group = groups.last_mut().unwrap();
+            group.0 += 1;
+            group.1 += samples.targets[r];
+        }
+        assert_eq!(groups.len() as u64, samples.decisions);
+        assert!(groups.iter().all(|&(n, sum)| n >= 2 && sum.abs() < 1e-4));
+        assert!(
+            samples.targets.iter().any(|&t| t.abs() > 0.01),
+            "actions differ"
+        );
+        // every real choice is played out: as many as the Monte-Carlo samples
+        let mc = Behaviour {
+            rollouts: 0.0,
+            ..behaviour
+        };
+        let returns = self_play(&make_game, &net, mc, 3, 0..2);
+        assert_eq!(returns.decisions, samples.decisions);
+        assert_eq!(returns.targets.len() as u64, returns.decisions);
+        // the seat's own network in the rollouts: the same rows, other targets
+        let own = Behaviour {
+            rollout_policy: RolloutPolicy::Own,
+            ..behaviour
+        };
+        let own = self_play(&make_game, &net, own, 3, 0..2);
+        assert_eq!(own.inputs, samples.inputs);
+        assert_ne!(own.targets, samples.targets);
+    }
 
     #[test]
     fn lambda_returns_bootstrap_from_the_same_seats_next_value() {

@@ -35,6 +35,14 @@ pub(crate) struct TrainConfig {
     /// bias). Left out of the checkpoint at 1, so Monte-Carlo checkpoints keep their bytes.
     #[serde(default = "monte_carlo", skip_serializing_if = "is_monte_carlo")]
     pub(crate) td_lambda: f64,
+    /// The share of the actors' real choices kept as rollout targets, every legal action played
+    /// out by greedy from the true deal (0: Monte-Carlo targets). Left out of the checkpoint at
+    /// 0, so Monte-Carlo checkpoints keep their bytes.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub(crate) rollouts: f64,
+    /// Who plays the rollouts after the action. A resumed training may change it.
+    #[serde(default, skip_serializing_if = "RolloutPolicy::is_greedy")]
+    pub(crate) rollout_policy: RolloutPolicy,
     /// Self-play games per generation (between weight updates of the actors).
     pub(crate) update_games: u64,
     /// Decisions between evaluations.
@@ -51,6 +59,31 @@ fn monte_carlo() -> f64 {
 /// Whether `lambda` is the Monte-Carlo return's.
 fn is_monte_carlo(lambda: &f64) -> bool {
     *lambda == 1.0
+}
+
+/// Who plays a rollout of [`TrainConfig::rollouts`] after the action it judges.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum RolloutPolicy {
+    /// Greedy at every seat: the targets judge an action followed by greedy play.
+    #[default]
+    Greedy,
+    /// The deciding seat by the current network (its highest Q), the others by greedy: the
+    /// targets judge an action followed by the seat's own play, a step of policy iteration
+    /// beyond what greedy rollouts give.
+    Own,
+}
+
+impl RolloutPolicy {
+    /// Whether it is the default, greedy at every seat.
+    fn is_greedy(&self) -> bool {
+        *self == RolloutPolicy::Greedy
+    }
+}
+
+/// Whether a share is 0 (no rollout targets).
+fn is_zero(share: &f64) -> bool {
+    *share == 0.0
 }
 
 /// Adam's settings of `cfg`.

@@ -162,6 +162,8 @@ pub(crate) fn train<G: GameKind>(
             eps: cfg.eps,
             guide: guide_chance(&cfg, state.decisions),
             lambda: cfg.td_lambda,
+            rollouts: cfg.rollouts,
+            rollout_policy: cfg.rollout_policy,
         };
         let samples = self_play(&make_game, &net, behaviour, cfg.seed, games);
         let acted = started.elapsed().as_secs_f64();
@@ -169,7 +171,7 @@ pub(crate) fn train<G: GameKind>(
         net = Arc::new(learner.qnet()?);
         state.generation += 1;
         state.games += cfg.update_games;
-        state.decisions += samples.targets.len() as u64;
+        state.decisions += samples.decisions;
         state.all_decisions += samples.all_decisions;
         clock.update(&mut state);
         let took = started.elapsed().as_secs_f64();

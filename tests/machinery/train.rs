@@ -136,6 +136,74 @@ fn training_is_reproducible_whole_stopped_or_killed() {
     assert_eq!(network(&s.path("killed/network.safetensors")), reference);
 }
 
+#[test]
+fn a_training_on_rollout_targets_is_reproducible_stopped_and_resumed() {
+    let s = Scratch::new("train-rollouts");
+    let rollouts = ["--rollouts", "0.5", "--decisions"];
+    let whole = train(&s, "whole", &[&rollouts[..], &["1200"]].concat());
+    assert!(whole.status.success(), "{}", stderr(&whole));
+    let reference = network(&s.path("whole/network.safetensors"));
+    let file = from_bytes(&read(&s.path("whole/network.safetensors")), "net").unwrap();
+    assert!(
+        file.header.command.contains("--rollouts 0.5"),
+        "{:?}",
+        file.header
+    );
+    let first = train(&s, "split", &[&rollouts[..], &["500"]].concat());
+    assert!(first.status.success(), "{}", stderr(&first));
+    let split = s.path("split");
+    let resumed = bailab(
+        &s.0,
+        &[
+            "train",
+            "--resume",
+            split.to_str().unwrap(),
+            "--decisions",
+            "1200",
+            "--threads",
+            "1",
+            "--quiet",
+        ],
+    );
+    assert!(resumed.status.success(), "{}", stderr(&resumed));
+    assert_eq!(network(&s.path("split/network.safetensors")), reference);
+    // the same budget on Monte-Carlo targets is another network
+    let returns = train(&s, "returns", &["--decisions", "1200"]);
+    assert!(returns.status.success(), "{}", stderr(&returns));
+    assert_ne!(
+        network(&s.path("returns/network.safetensors")).0,
+        reference.0
+    );
+    // a resumed training may switch the rollout policy; the command records it
+    let e = fails(
+        &s.0,
+        &["train", "--resume", "returns", "--rollout-policy", "own"],
+    );
+    assert!(e.contains("no rollout targets"), "{e}");
+    let own = bailab(
+        &s.0,
+        &[
+            "train",
+            "--resume",
+            split.to_str().unwrap(),
+            "--rollout-policy",
+            "own",
+            "--decisions",
+            "1600",
+            "--threads",
+            "1",
+            "--quiet",
+        ],
+    );
+    assert!(own.status.success(), "{}", stderr(&own));
+    let file = from_bytes(&read(&s.path("split/network.safetensors")), "net").unwrap();
+    let command = &file.header.command;
+    assert!(
+        command.contains("; from ") && command.contains("--rollout-policy own"),
+        "{command}"
+    );
+}
+
 /// Resumes the training in `dir` to 250,000 decisions with `extra` arguments.
 fn resume(s: &Scratch, dir: &str, extra: &[&str]) -> std::process::Output {
     let path = s.path(dir);
@@ -213,6 +281,26 @@ fn train_guards_its_output_and_refuses_bad_settings() {
             "--hidden",
         ),
         (vec!["train", "--game", "tienlen", "--lr", "2"], "--lr 2"),
+        (
+            vec!["train", "--game", "tienlen", "--rollout-policy", "own"],
+            "give --rollouts",
+        ),
+        (
+            vec!["train", "--game", "tienlen", "--rollouts", "2"],
+            "--rollouts 2",
+        ),
+        (
+            vec![
+                "train",
+                "--game",
+                "tienlen",
+                "--rollouts",
+                "1",
+                "--td-lambda",
+                "0.5",
+            ],
+            "--td-lambda",
+        ),
         (vec!["train", "--game", "tienlen", "--players", "9"], "9"),
         (
             vec!["train", "--resume", "nowhere"],
