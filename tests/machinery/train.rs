@@ -76,20 +76,7 @@ fn training_is_reproducible_whole_stopped_or_killed() {
     let first = train(&s, "split", &["--decisions", "120000"]);
     assert!(first.status.success(), "{}", stderr(&first));
     assert_ne!(network(&s.path("split/network.safetensors")).0, reference.0);
-    let split = s.path("split");
-    let resumed = bailab(
-        &s.0,
-        &[
-            "train",
-            "--resume",
-            split.to_str().unwrap(),
-            "--decisions",
-            "250000",
-            "--threads",
-            "1",
-            "--quiet",
-        ],
-    );
+    let resumed = resume(&s, "split", &[]);
     assert!(resumed.status.success(), "{}", stderr(&resumed));
     assert_eq!(network(&s.path("split/network.safetensors")), reference);
     let resumed_curve = String::from_utf8(read(&s.path("split/curve.csv"))).unwrap();
@@ -151,20 +138,7 @@ fn a_training_on_rollout_targets_is_reproducible_stopped_and_resumed() {
     );
     let first = train(&s, "split", &[&rollouts[..], &["500"]].concat());
     assert!(first.status.success(), "{}", stderr(&first));
-    let split = s.path("split");
-    let resumed = bailab(
-        &s.0,
-        &[
-            "train",
-            "--resume",
-            split.to_str().unwrap(),
-            "--decisions",
-            "1200",
-            "--threads",
-            "1",
-            "--quiet",
-        ],
-    );
+    let resumed = resume_to(&s, "split", "1200", &[]);
     assert!(resumed.status.success(), "{}", stderr(&resumed));
     assert_eq!(network(&s.path("split/network.safetensors")), reference);
     // the same budget on Monte-Carlo targets is another network
@@ -180,21 +154,7 @@ fn a_training_on_rollout_targets_is_reproducible_stopped_and_resumed() {
         &["train", "--resume", "returns", "--rollout-policy", "own"],
     );
     assert!(e.contains("no rollout targets"), "{e}");
-    let own = bailab(
-        &s.0,
-        &[
-            "train",
-            "--resume",
-            split.to_str().unwrap(),
-            "--rollout-policy",
-            "own",
-            "--decisions",
-            "1600",
-            "--threads",
-            "1",
-            "--quiet",
-        ],
-    );
+    let own = resume_to(&s, "split", "1600", &["--rollout-policy", "own"]);
     assert!(own.status.success(), "{}", stderr(&own));
     let file = from_bytes(&read(&s.path("split/network.safetensors")), "net").unwrap();
     let command = &file.header.command;
@@ -206,9 +166,14 @@ fn a_training_on_rollout_targets_is_reproducible_stopped_and_resumed() {
 
 /// Resumes the training in `dir` to 250,000 decisions with `extra` arguments.
 fn resume(s: &Scratch, dir: &str, extra: &[&str]) -> std::process::Output {
+    resume_to(s, dir, "250000", extra)
+}
+
+/// Resumes the training in `dir` to `decisions` with `extra` arguments, on one thread.
+fn resume_to(s: &Scratch, dir: &str, decisions: &str, extra: &[&str]) -> std::process::Output {
     let path = s.path(dir);
     let mut args = vec!["train", "--resume", path.to_str().unwrap()];
-    args.extend_from_slice(&["--decisions", "250000", "--threads", "1", "--quiet"]);
+    args.extend_from_slice(&["--decisions", decisions, "--threads", "1", "--quiet"]);
     args.extend_from_slice(extra);
     bailab(&s.0, &args)
 }
