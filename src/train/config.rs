@@ -36,8 +36,8 @@ pub(crate) struct TrainConfig {
     #[serde(default = "monte_carlo", skip_serializing_if = "is_monte_carlo")]
     pub(crate) td_lambda: f64,
     /// The share of the actors' real choices kept as rollout targets, every legal action played
-    /// out by greedy from the true deal (0: Monte-Carlo targets). Left out of the checkpoint at
-    /// 0, so Monte-Carlo checkpoints keep their bytes.
+    /// out by the rollout policy from the true deal (0: Monte-Carlo targets). Left out of the
+    /// checkpoint at 0, so Monte-Carlo checkpoints keep their bytes.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub(crate) rollouts: f64,
     /// Who plays the rollouts after the action. A resumed training may change it.
