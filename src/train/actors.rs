@@ -44,7 +44,8 @@ const ROLLOUT_STREAM: u64 = 0x726f_6c6c; // "roll"
 pub(crate) struct Samples {
     /// Rows of view tensor then action vector.
     pub(crate) inputs: Vec<f32>,
-    /// The target of each row: the deciding seat's payout over the payout scale.
+    /// The target of each row: the deciding seat's payout over the payout scale (with rollout
+    /// targets, minus the mean over the choice's legal actions).
     pub(crate) targets: Vec<f32>,
     /// Choices kept as samples (with rollout targets, one for the rows of all legal actions).
     pub(crate) decisions: u64,

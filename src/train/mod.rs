@@ -4,9 +4,10 @@
 //! Training runs in generations. In each, the actors ([`actors`]) play `update_games` self-play
 //! games with the current network at every seat (ε-greedy), keeping each decision with more than
 //! one legal action as a sample whose target is the seat's final payout over the game's payout
-//! scale (the Monte-Carlo return); the learner ([`learner`]) then takes the generation's samples
-//! once each, shuffled, in minibatches of Adam on the squared error; the actors take the new
-//! weights for the next generation. Every `eval_every` decisions the network plays the fixed
+//! scale (the Monte-Carlo return; with `--rollouts`, each legal action of some choices is played
+//! out and learned as an advantage, see [`actors`]); the learner ([`learner`]) then takes the
+//! generation's samples once each, shuffled, in minibatches of Adam on the squared error; the
+//! actors take the new weights for the next generation. Every `eval_every` decisions the network plays the fixed
 //! evaluation deals against greedy ([`eval`]) and a row goes to `curve.csv`; every few minutes,
 //! and at the end, the whole state goes to a checkpoint ([`checkpoint`]) and the network to its
 //! file, so that a stopped or killed training resumes where it was.
