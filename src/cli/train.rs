@@ -98,8 +98,9 @@ pub(crate) struct Args {
     pub(crate) rollouts: f64,
     /// Who plays the rollouts of --rollouts after the action: greedy at every seat, or `own`,
     /// the deciding seat by the current network and the others by greedy (a step of policy
-    /// iteration: slower, as the network plays). With --resume, the policy from now on
-    /// (recorded in the network's command).
+    /// iteration: slower, as the network plays), or `all`, every seat by the network (self-play
+    /// policy iteration: slower still). With --resume, the policy from now on (recorded in the
+    /// network's command).
     #[arg(long, value_enum)]
     pub(crate) rollout_policy: Option<RolloutPolicy>,
     /// Self-play games between weight updates of the actors.

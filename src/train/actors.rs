@@ -5,8 +5,8 @@
 //!
 //! With rollout targets (`--rollouts P`), a share `P` of the real choices is instead kept whole:
 //! from the true deal, every legal action is played and then the rollout policy to the end
-//! (`greedy` at every seat, or with `--rollout-policy own` the deciding seat by the current
-//! network), and each action's row has as target its payout minus the mean over the legal
+//! (`greedy` at every seat, with `--rollout-policy own` the deciding seat by the current network,
+//! with `all` every seat by it), and each action's row has as target its payout minus the mean over the legal
 //! actions (an advantage: what the deal gives every action alike cancels). The network still
 //! reads the seat's view only; the target, as a Monte-Carlo return does, comes from the real deal.
 //!
@@ -88,26 +88,33 @@ struct Actor<G: GameKind> {
     seats: Vec<Seat>,
     values: Vec<f32>,
     rollout: Box<dyn Agent<G::State>>,
-    /// The network for the deciding seat's own rollout choices (buffers apart from `policy`'s,
+    /// The network for the rollouts' choices by the network (buffers apart from `policy`'s,
     /// which hold the choice being played out).
-    own: NetPolicy<G>,
+    rollout_net: NetPolicy<G>,
     rollout_actions: <G::State as GameState>::Actions,
     returns: Vec<f32>,
 }
 
-/// The players of a rollout: `seat` by the network when `own` is given, every seat by greedy
-/// otherwise.
+/// The players of a rollout, as `policy` says: `seat` (or every seat) by `net`, the others by
+/// greedy.
 struct RolloutPlayers<'a, G: GameKind> {
+    policy: RolloutPolicy,
     seat: Seat,
-    own: Option<&'a mut NetPolicy<G>>,
+    net: &'a mut NetPolicy<G>,
     greedy: &'a mut dyn Agent<G::State>,
 }
 
 impl<G: GameKind> Agent<G::State> for RolloutPlayers<'_, G> {
     fn act(&mut self, view: &ViewOf<'_, G>, legal: &[ActionOf<G>], rng: &mut GameRng) -> usize {
-        match &mut self.own {
-            Some(own) if view.seat() == self.seat => own.choose(view, legal, rng),
-            _ => self.greedy.act(view, legal, rng),
+        let by_net = match self.policy {
+            RolloutPolicy::Greedy => false,
+            RolloutPolicy::Own => view.seat() == self.seat,
+            RolloutPolicy::All => true,
+        };
+        if by_net {
+            self.net.choose(view, legal, rng)
+        } else {
+            self.greedy.act(view, legal, rng)
         }
     }
 }
@@ -227,10 +234,10 @@ impl<G: GameKind> Actor<G> {
         out: &mut Samples,
     ) {
         self.returns.clear();
-        let own = self.behaviour.rollout_policy == RolloutPolicy::Own;
         let mut players = RolloutPlayers {
+            policy: self.behaviour.rollout_policy,
             seat,
-            own: own.then_some(&mut self.own),
+            net: &mut self.rollout_net,
             greedy: self.rollout.as_mut(),
         };
         for &action in legal {
@@ -289,7 +296,7 @@ pub(crate) fn self_play<G: GameKind>(
                 seats: Vec::new(),
                 values: Vec::new(),
                 rollout: greedy::<G>(),
-                own: NetPolicy::new(make_game(), Arc::clone(net), Sampling::default()),
+                rollout_net: NetPolicy::new(make_game(), Arc::clone(net), Sampling::default()),
                 rollout_actions: Default::default(),
                 returns: Vec::new(),
             },
@@ -368,6 +375,15 @@ mod tests {
         let own = self_play(&make_game, &net, own, 3, 0..2);
         assert_eq!(own.inputs, samples.inputs);
         assert_ne!(own.targets, samples.targets);
+        // the network at every seat: the same rows, targets other than both
+        let all = Behaviour {
+            rollout_policy: RolloutPolicy::All,
+            ..behaviour
+        };
+        let all = self_play(&make_game, &net, all, 3, 0..2);
+        assert_eq!(all.inputs, samples.inputs);
+        assert_ne!(all.targets, samples.targets);
+        assert_ne!(all.targets, own.targets);
     }
 
     #[test]

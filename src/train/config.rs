@@ -72,6 +72,9 @@ pub(crate) enum RolloutPolicy {
     /// targets judge an action followed by the seat's own play, a step of policy iteration
     /// beyond what greedy rollouts give.
     Own,
+    /// Every seat by the current network: the targets judge an action followed by self-play,
+    /// the policy iteration of the network against itself rather than against greedy.
+    All,
 }
 
 impl RolloutPolicy {
