@@ -1,10 +1,15 @@
-//! `bailab agents`: the games, and the agents with the games they play and their parameters.
+//! `bailab agents`: the games, and the agents with the games they play and their parameters;
+//! what a network file says (`--net`), and the margin it is shipped with (`--set-margin`).
 
 use crate::agent::features::all_features;
 use crate::agent::AgentInfo;
 use crate::games::kind::GameKind;
 use crate::games::{with_game, GameVisitor, GAMES};
 use crate::generic_agents::catalogue::CATALOGUE;
+use crate::generic_agents::net::file::{read_net, to_bytes, NetFile};
+use crate::sim::files::atomic::write_atomic;
+use anyhow::{bail, Context};
+use std::path::{Path, PathBuf};
 
 /// Arguments of `bailab agents`.
 #[derive(clap::Args, Debug)]
@@ -12,6 +17,19 @@ pub(crate) struct Args {
     /// Print the features a rule list (`rules:PATH`) can test for this game instead.
     #[arg(long, value_name = "GAME", value_parser = super::args::game_names())]
     pub(crate) features: Option<String>,
+    /// Print what a network file (`net:FILE`) says about its network instead: its table, how it
+    /// was trained, the margin it plays with.
+    #[arg(long, value_name = "FILE", conflicts_with = "features")]
+    pub(crate) net: Option<PathBuf>,
+    /// With --net: write into the file the margin (points of payout) its `net:` spec plays with
+    /// when the spec gives none (the margin it is shipped with); 0 takes it out.
+    #[arg(
+        long,
+        value_name = "POINTS",
+        requires = "net",
+        allow_negative_numbers = true
+    )]
+    pub(crate) set_margin: Option<f64>,
 }
 
 /// Prints the features of a game.
@@ -43,6 +61,12 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     if let Some(game) = &args.features {
         return Ok(with_game(game, Features)?);
     }
+    if let Some(path) = &args.net {
+        if let Some(margin) = args.set_margin {
+            set_margin(path, margin)?;
+        }
+        return print_net(path);
+    }
     println!("Games (--game, or `game` in an experiment):");
     for g in GAMES {
         println!(
@@ -69,4 +93,55 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// The network file at `path` (its error is one message: it names the file and the problem).
+fn read(path: &Path) -> anyhow::Result<NetFile> {
+    read_net(path).map_err(|e| anyhow::anyhow!("{e}"))
+}
+
+/// Prints the header of the network file at `path`.
+fn print_net(path: &Path) -> anyhow::Result<()> {
+    let h = read(path)?.header;
+    let rules: Vec<String> = h.rules.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    println!("{}", path.display());
+    println!(
+        "  table       {} {}, {} seats",
+        h.game, h.variant, h.players
+    );
+    println!("  rules       {}", rules.join(" "));
+    println!(
+        "  network     {} {:?}, feature version {}",
+        h.architecture, h.hidden, h.feature_version
+    );
+    println!("  Q           the payout over {}", h.payout_scale);
+    println!("  margin      {} points", h.margin.unwrap_or(0.0));
+    println!(
+        "  trained     {} decisions, {} games, {:.2} h wall, {:.2} CPU-h",
+        h.decisions,
+        h.games,
+        h.seconds / 3600.0,
+        h.cpu_seconds / 3600.0
+    );
+    println!("  command     {}", h.command);
+    Ok(())
+}
+
+/// Rewrites the network file at `path` with `margin` in its header (0: none), through a
+/// temporary file.
+fn set_margin(path: &Path, margin: f64) -> anyhow::Result<()> {
+    if !(margin.is_finite() && margin >= 0.0) {
+        bail!("--set-margin {margin}: a margin is a number of points, at least 0");
+    }
+    let file = read(path)?;
+    let mut header = file.header.clone();
+    header.margin = (margin > 0.0).then_some(margin);
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
+    let name = path.file_name().context("--net: not a file")?;
+    write_atomic(
+        dir.unwrap_or(Path::new(".")),
+        &name.to_string_lossy(),
+        &to_bytes(&header, &file.net),
+    )
+    .with_context(|| format!("writing {}", path.display()))
 }

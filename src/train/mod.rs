@@ -120,6 +120,7 @@ pub(crate) fn header<G: GameKind>(game: &G, state: &TrainState) -> NetHeader {
         games: state.games,
         seconds: state.seconds,
         cpu_seconds: state.cpu_seconds,
+        margin: None,
     }
 }
 

@@ -44,6 +44,7 @@ pub fn header_for<G: GameKind>(game: &G, hidden: &[usize]) -> NetHeader {
         games: 0,
         seconds: 0.0,
         cpu_seconds: 0.0,
+        margin: None,
     }
 }
 

@@ -14,7 +14,7 @@ use bailab::games::tienlen::TienLen;
 use bailab::games::tusac::TuSac;
 use bailab::games::{with_game, GameVisitor, GAMES};
 use bailab::generic_agents::catalogue::{make_agent_with, Setting};
-use bailab::generic_agents::net::file::to_bytes;
+use bailab::generic_agents::net::file::{to_bytes, NetHeader};
 use bailab::generic_agents::net::squash;
 use bailab::generic_agents::rules::feature_rows;
 use bailab::sim::play_game;
@@ -227,6 +227,91 @@ fn net_margin_is_in_points_of_payout() {
         kept > 0 && left > 0,
         "{kept} kept greedy's move, {left} left it"
     );
+}
+
+/// The actions `spec` (Tiến Lên south, 4 seats, every seat) takes over deals 0 to 5.
+fn choices_of(spec: &str) -> Vec<usize> {
+    let game = TienLen::build("south", 4, &RuleMap::new()).unwrap();
+    let mut agent = make_agent_with::<TienLen>(spec, Setting::default()).unwrap();
+    let mut rng = bailab::rng::stream_rng(1, 2, 3);
+    let mut chosen = Vec::new();
+    for deal in 0..6 {
+        let mut state = bailab::sim::deal::seeds::seeded_deal(&game, deal, 0);
+        while let Some(seat) = state.to_move() {
+            let mut legal =
+                <<TienLen as bailab::game::Game>::State as GameState>::Actions::default();
+            state.legal_actions(&mut legal);
+            let i = agent.act(&state.view(seat), legal.as_slice(), &mut rng);
+            chosen.push(i);
+            state.apply(legal.as_slice()[i]);
+        }
+    }
+    chosen
+}
+
+#[test]
+fn a_net_files_own_margin_plays_when_the_spec_gives_none() {
+    let s = Scratch::new("net-file-margin");
+    let (header, net) = random_net::<TienLen>("south", 4, 3);
+    let plain = to_bytes(&header, &net);
+    let write = |name: &str, bytes: &[u8]| {
+        let p = s.path(name);
+        std::fs::write(&p, bytes).unwrap();
+        p.display().to_string()
+    };
+    let t = write("t.safetensors", &plain);
+    // `bailab agents --net FILE --set-margin` writes the margin into the header, 0 takes it out
+    let m = write("m.safetensors", &plain);
+    let out = bailab(&s.0, &["agents", "--net", &m, "--set-margin", "0.1"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let shown = String::from_utf8_lossy(&out.stdout);
+    assert!(shown.contains("margin      0.1 points"), "{shown}");
+    let marked = std::fs::read(&m).unwrap();
+    let with = NetHeader {
+        margin: Some(0.1),
+        ..header.clone()
+    };
+    assert_eq!(marked, to_bytes(&with, &net));
+    let back = write("back.safetensors", &marked);
+    assert!(
+        bailab(&s.0, &["agents", "--net", &back, "--set-margin", "0"])
+            .status
+            .success()
+    );
+    assert_eq!(
+        std::fs::read(&back).unwrap(),
+        plain,
+        "0 gives the file back"
+    );
+    // a bad margin is refused and leaves the file as it was
+    let out = bailab(&s.0, &["agents", "--net", &m, "--set-margin", "-1"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--set-margin -1"));
+    assert_eq!(std::fs::read(&m).unwrap(), marked);
+    // the file's margin plays unless the spec gives one
+    let by_spec = choices_of(&format!("net:{t},margin=0.1"));
+    assert_ne!(
+        choices_of(&format!("net:{t}")),
+        by_spec,
+        "the margin changes moves"
+    );
+    assert_eq!(choices_of(&format!("net:{m}")), by_spec);
+    assert_eq!(
+        choices_of(&format!("net:{m},margin=0")),
+        choices_of(&format!("net:{t}"))
+    );
+    // a header's margin that is not a number of points is refused
+    let bad = NetHeader {
+        margin: Some(-1.0),
+        ..header
+    };
+    let b = write("bad.safetensors", &to_bytes(&bad, &net));
+    let e = refused::<TienLen>(&format!("net:{b}"), "south", 4);
+    assert!(e.contains("margin") && e.contains("bad.safetensors"), "{e}");
 }
 
 #[test]

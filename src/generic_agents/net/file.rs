@@ -60,6 +60,11 @@ pub struct NetHeader {
     pub seconds: f64,
     /// CPU seconds of training (all threads).
     pub cpu_seconds: f64,
+    /// The `margin=` (points of payout) the network plays with when its `net:` spec gives none:
+    /// the margin it was shipped with (`bailab agents --net FILE --set-margin M`). Left out of
+    /// the file when there is none, so other files keep their bytes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub margin: Option<f64>,
 }
 
 /// A network file: its header and its layers.
@@ -160,6 +165,11 @@ pub fn from_bytes(bytes: &[u8], path: &str) -> Result<NetFile, NetFileError> {
             "header format '{}', not '{FORMAT}'",
             header.format
         )));
+    }
+    if header.margin.is_some_and(|m| !(m.is_finite() && m >= 0.0)) {
+        return Err(header_error(
+            "its header's margin is not a number of points at least 0".into(),
+        ));
     }
     let lengths = (
         layout_len(&header.state_layout),

@@ -4,7 +4,8 @@
 //! (`docs/observations.md`), and allocates nothing per decision. With `eps=` it plays a uniform
 //! legal action with that probability, with `temperature=` it samples from the softmax of Q;
 //! both draw from the seat's own stream. With `margin=` it keeps greedy's move unless the
-//! network expects more than that many points from another. With `search=N` a one-step
+//! network expects more than that many points from another (without it, the margin the file's
+//! header names, if any). With `search=N` a one-step
 //! lookahead (as `ismcts`'s) keeps the network's move unless another is clearly better over N
 //! greedy playouts.
 
@@ -56,10 +57,11 @@ pub(crate) const NET_INFO: AgentInfo = AgentInfo {
         },
         ParamInfo {
             name: "margin",
-            default: "0",
+            default: "the file's",
             about: "with M > 0, play greedy's action unless the network's best action has a Q \
                     higher by more than M points of payout (a network that leaves greedy only \
-                    where it is sure); 0 = the highest Q",
+                    where it is sure); 0 = the highest Q. Without it, the margin the file was \
+                    shipped with (its header's `margin`, else 0)",
         },
         ParamInfo {
             name: "search",
@@ -428,10 +430,11 @@ pub fn net_agent<G: GameKind>(
                 .into(),
         )
     })?;
-    let margin_points: f64 = number(spec, "margin", 0.0, (0.0, 1e6))?;
     let search: u32 = number(spec, "search", 0, (0, 10_000_000))?;
     let shown = path.display().to_string();
     let file = load(path).map_err(AgentError::Net)?;
+    let shipped = file.header.margin.unwrap_or(0.0);
+    let margin_points: f64 = number(spec, "margin", shipped, (0.0, 1e6))?;
     let game = game_for::<G>(&file.header, &shown, table).map_err(AgentError::Net)?;
     let sampling = Sampling {
         eps: number(spec, "eps", 0.0, (0.0, 1.0))?,
