@@ -367,21 +367,19 @@ mod tests {
         let returns = self_play(&make_game, &net, mc, 3, 0..2);
         assert_eq!(returns.decisions, samples.decisions);
         assert_eq!(returns.targets.len() as u64, returns.decisions);
-        // the seat's own network in the rollouts: the same rows, other targets
-        let own = Behaviour {
-            rollout_policy: RolloutPolicy::Own,
-            ..behaviour
+        // the network in the rollouts, at the deciding seat or every seat: the same rows, each
+        // policy its own targets
+        let played_by = |rollout_policy| {
+            let b = Behaviour {
+                rollout_policy,
+                ..behaviour
+            };
+            self_play(&make_game, &net, b, 3, 0..2)
         };
-        let own = self_play(&make_game, &net, own, 3, 0..2);
+        let (own, all) = (played_by(RolloutPolicy::Own), played_by(RolloutPolicy::All));
         assert_eq!(own.inputs, samples.inputs);
-        assert_ne!(own.targets, samples.targets);
-        // the network at every seat: the same rows, targets other than both
-        let all = Behaviour {
-            rollout_policy: RolloutPolicy::All,
-            ..behaviour
-        };
-        let all = self_play(&make_game, &net, all, 3, 0..2);
         assert_eq!(all.inputs, samples.inputs);
+        assert_ne!(own.targets, samples.targets);
         assert_ne!(all.targets, samples.targets);
         assert_ne!(all.targets, own.targets);
     }
