@@ -6,9 +6,10 @@
 //! With rollout targets (`--rollouts P`), a share `P` of the real choices is instead kept whole:
 //! from the true deal, every legal action is played and then the rollout policy to the end
 //! (`greedy` at every seat, with `--rollout-policy own` the deciding seat by the current network,
-//! with `all` every seat by it), and each action's row has as target its payout minus the mean over the legal
-//! actions (an advantage: what the deal gives every action alike cancels). The network still
-//! reads the seat's view only; the target, as a Monte-Carlo return does, comes from the real deal.
+//! with `all` every seat by it), and each action's row has as target its payout minus the mean
+//! over the legal actions (an advantage: what the deal gives every action alike cancels). The
+//! network still reads the seat's view only; the target, as a Monte-Carlo return does, comes
+//! from the real deal.
 //!
 //! Training game `g` is deal `TRAIN_DEALS_FROM + g` of the seed, each seat drawing from its own
 //! stream ([`crate::sim::deal::seeds`]); games are played in parallel in fixed chunks and their

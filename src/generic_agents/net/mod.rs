@@ -5,9 +5,8 @@
 //! legal action with that probability, with `temperature=` it samples from the softmax of Q;
 //! both draw from the seat's own stream. With `margin=` it keeps greedy's move unless the
 //! network expects more than that many points from another (without it, the margin the file's
-//! header names, if any). With `search=N` a one-step
-//! lookahead (as `ismcts`'s) keeps the network's move unless another is clearly better over N
-//! greedy playouts.
+//! header names, if any). With `search=N` a one-step lookahead (as `ismcts`'s) keeps the
+//! network's move unless another is clearly better over N greedy playouts.
 
 pub mod file;
 pub mod qnet;
