@@ -5,7 +5,7 @@ use super::args::GameArgs;
 use crate::games::kind::GameKind;
 use crate::games::{with_game, GameVisitor};
 use crate::train::checkpoint::{load, CurveRow, TrainState, CHECKPOINT, CURVE, NETWORK};
-use crate::train::config::RolloutPolicy;
+use crate::train::config::{Resample, RolloutPolicy};
 use crate::train::{start, train, Budget, Ending, Pace, Session, TrainConfig, TrainProgress};
 use anyhow::{bail, Context};
 use std::io::IsTerminal;
@@ -103,6 +103,17 @@ pub(crate) struct Args {
     /// network's command).
     #[arg(long, value_enum)]
     pub(crate) rollout_policy: Option<RolloutPolicy>,
+    /// Worlds each rollout of --rollouts is played in (default 1): the true deal, then the true
+    /// deal with the stock's hidden order shuffled anew for each further one; an action's
+    /// target is its mean payout over them (less noise, the same expectation; each world costs
+    /// a rollout). With --resume, the worlds from now on (recorded in the network's command).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub(crate) rollout_worlds: Option<u32>,
+    /// What each rollout world after the first draws anew: `stock`, the stock's hidden order
+    /// (the hands stay the true ones), or `view`, all the deciding seat does not see, drawn
+    /// from its view as `ismcts` draws its determinizations. With --resume, from now on.
+    #[arg(long, value_enum)]
+    pub(crate) rollout_resample: Option<Resample>,
     /// Self-play games between weight updates of the actors.
     #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub(crate) update_games: u64,
@@ -168,7 +179,14 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     let visit = Train {
         fresh: fresh.as_ref(),
         new_lr: args.lr.filter(|_| fresh.is_none()),
-        new_rollout_policy: args.rollout_policy.filter(|_| fresh.is_none()),
+        new_rollouts: rollout_flag(&args)
+            .filter(|_| fresh.is_none())
+            .map(|flag| RolloutChange {
+                policy: args.rollout_policy,
+                worlds: args.rollout_worlds,
+                resample: args.rollout_resample,
+                flag,
+            }),
         budget,
         session: &session,
         bars: &bars,
@@ -227,8 +245,10 @@ fn config(args: &Args) -> anyhow::Result<TrainConfig> {
     if !(0.0..=1.0).contains(&args.rollouts) {
         bail!("--rollouts {}: must be a share from 0 to 1", args.rollouts);
     }
-    if args.rollouts == 0.0 && args.rollout_policy.is_some() {
-        bail!("--rollout-policy: give --rollouts too (the share of choices played out)");
+    if let Some(flag) = rollout_flag(args) {
+        if args.rollouts == 0.0 {
+            bail!("{flag}: give --rollouts too (the share of choices played out)");
+        }
     }
     if args.rollouts > 0.0 && args.td_lambda < 1.0 {
         bail!("--rollouts and --td-lambda below 1: choose one kind of target");
@@ -250,10 +270,49 @@ fn config(args: &Args) -> anyhow::Result<TrainConfig> {
         td_lambda: args.td_lambda,
         rollouts: args.rollouts,
         rollout_policy: args.rollout_policy.unwrap_or_default(),
+        rollout_worlds: args.rollout_worlds.unwrap_or(1),
+        rollout_resample: args.rollout_resample.unwrap_or_default(),
         update_games: args.update_games,
         eval_every: args.eval_every,
         eval_deals: args.eval_deals,
     })
+}
+
+/// The first rollout flag given (`--rollout-policy`, `--rollout-worlds`, `--rollout-resample`),
+/// if any: each needs rollout targets.
+fn rollout_flag(args: &Args) -> Option<&'static str> {
+    [
+        ("--rollout-policy", args.rollout_policy.is_some()),
+        ("--rollout-worlds", args.rollout_worlds.is_some()),
+        ("--rollout-resample", args.rollout_resample.is_some()),
+    ]
+    .into_iter()
+    .find_map(|(flag, given)| given.then_some(flag))
+}
+
+/// The rollout settings a resumed training is given anew.
+struct RolloutChange {
+    policy: Option<RolloutPolicy>,
+    worlds: Option<u32>,
+    resample: Option<Resample>,
+    /// The first of their flags, for the error.
+    flag: &'static str,
+}
+
+impl RolloutChange {
+    /// Sets them in `cfg`, refused for a training without rollout targets.
+    fn apply(&self, cfg: &mut TrainConfig) -> anyhow::Result<()> {
+        if cfg.rollouts == 0.0 {
+            bail!(
+                "{}: this training has no rollout targets (--rollouts)",
+                self.flag
+            );
+        }
+        cfg.rollout_policy = self.policy.unwrap_or(cfg.rollout_policy);
+        cfg.rollout_worlds = self.worlds.unwrap_or(cfg.rollout_worlds);
+        cfg.rollout_resample = self.resample.unwrap_or(cfg.rollout_resample);
+        Ok(())
+    }
 }
 
 /// Checks a learning rate.
@@ -293,8 +352,8 @@ struct Train<'a> {
     fresh: Option<&'a TrainConfig>,
     /// A new learning rate for a resumed training.
     new_lr: Option<f64>,
-    /// A new rollout policy for a resumed training.
-    new_rollout_policy: Option<RolloutPolicy>,
+    /// New rollout settings for a resumed training.
+    new_rollouts: Option<RolloutChange>,
     budget: Budget,
     session: &'a Session<'a>,
     bars: &'a Bars,
@@ -311,15 +370,10 @@ impl GameVisitor for Train<'_> {
                     state.config.lr = lr;
                     learner.set_lr(lr);
                 }
-                if let Some(policy) = self.new_rollout_policy {
-                    if state.config.rollouts == 0.0 {
-                        bail!(
-                            "--rollout-policy: this training has no rollout targets (--rollouts)"
-                        );
-                    }
-                    state.config.rollout_policy = policy;
+                if let Some(change) = &self.new_rollouts {
+                    change.apply(&mut state.config)?;
                 }
-                if self.new_lr.is_some() || self.new_rollout_policy.is_some() {
+                if self.new_lr.is_some() || self.new_rollouts.is_some() {
                     let from = state.decisions;
                     state.command += &format!("; from {from} decisions: {}", command_line());
                 }

@@ -15,7 +15,7 @@
 //! stream ([`crate::sim::deal::seeds`]); games are played in parallel in fixed chunks and their
 //! samples gathered in game order, so a generation's samples do not depend on the thread count.
 
-use super::config::RolloutPolicy;
+use super::config::{Resample, RolloutPolicy};
 use crate::agent::{play_out, Agent};
 use crate::game::SeatView;
 use crate::game::{ActionBuffer, GameId, GameState, Seat, MAX_SEATS};
@@ -79,6 +79,10 @@ pub(crate) struct Behaviour {
     pub(crate) rollouts: f64,
     /// Who plays the rollouts.
     pub(crate) rollout_policy: RolloutPolicy,
+    /// Worlds each rollout is played in (the true deal, then worlds drawn anew).
+    pub(crate) rollout_worlds: u32,
+    /// What the worlds after the first draw anew.
+    pub(crate) rollout_resample: Resample,
 }
 
 /// One actor: a policy, the seat and the network's value (its highest Q) of each sample of the
@@ -224,8 +228,9 @@ impl<G: GameKind> Actor<G> {
     }
 
     /// Keeps a row for every legal action of the choice just decided by `seat` in `state`: the
-    /// action then the rollout policy to the end, on common draws; its target is its payout
-    /// minus the mean over the legal actions, over the payout scale.
+    /// action then the rollout policy to the end, on common draws, in each world (the true
+    /// deal, then the true deal with the stock's hidden order shuffled anew); its target is its
+    /// mean payout over the worlds minus the mean over the legal actions, over the payout scale.
     fn roll_out(
         &mut self,
         state: &G::State,
@@ -235,20 +240,35 @@ impl<G: GameKind> Actor<G> {
         out: &mut Samples,
     ) {
         self.returns.clear();
+        self.returns.resize(legal.len(), 0.0);
         let mut players = RolloutPlayers {
             policy: self.behaviour.rollout_policy,
             seat,
             net: &mut self.rollout_net,
             greedy: self.rollout.as_mut(),
         };
-        for &action in legal {
-            let (mut s, mut draws) = (state.clone(), rng.clone());
-            s.apply(action);
-            play_out(&mut s, &mut self.rollout_actions, &mut players, &mut draws);
-            let payout = s.outcome().expect("rollouts end the game").payouts()[usize::from(seat)];
-            self.returns.push((payout as f64 / s.payout_scale()) as f32);
+        let worlds = self.behaviour.rollout_worlds.max(1);
+        let mut world = state.clone();
+        // the shuffles' own stream, so that the worlds leave the choices played out unchanged
+        let mut shuffles = GameRng::new(u128::from(rng.clone().random::<u64>()) << 64 | 1);
+        for w in 0..worlds {
+            match self.behaviour.rollout_resample {
+                _ if w == 0 => {}
+                Resample::Stock => shuffle_hidden_stock::<G>(&mut world, &mut shuffles),
+                Resample::View => world = state.view(seat).determinize(&mut shuffles),
+            }
+            for (&action, total) in legal.iter().zip(self.returns.iter_mut()) {
+                let (mut s, mut draws) = (world.clone(), rng.clone());
+                s.apply(action);
+                play_out(&mut s, &mut self.rollout_actions, &mut players, &mut draws);
+                let payout =
+                    s.outcome().expect("rollouts end the game").payouts()[usize::from(seat)];
+                *total += (payout as f64 / s.payout_scale()) as f32;
+            }
         }
         rng.random::<u64>(); // the next choice's rollouts draw anew
+        let per_world = 1.0 / worlds as f32;
+        self.returns.iter_mut().for_each(|r| *r *= per_world);
         let mean = self.returns.iter().sum::<f32>() / self.returns.len() as f32;
         for (i, &r) in self.returns.iter().enumerate() {
             out.inputs.extend_from_slice(self.policy.state());
@@ -256,6 +276,16 @@ impl<G: GameKind> Actor<G> {
             out.targets.push(r - mean);
         }
         out.decisions += 1;
+    }
+}
+
+/// Shuffles the part of the stock whose order no seat knows (a uniform shuffle given
+/// everything else: another world the seat's choice could be in).
+fn shuffle_hidden_stock<G: GameKind>(state: &mut G::State, rng: &mut GameRng) {
+    let hidden = G::hidden_stock(state);
+    for i in (hidden.start + 1..hidden.end).rev() {
+        let j = rng.random_range(hidden.start..=i);
+        G::swap_stock(state, i, j);
     }
 }
 
@@ -323,6 +353,7 @@ mod tests {
     use crate::game::RuleMap;
     use crate::games::kind::GameCore;
     use crate::games::tienlen::TienLen;
+    use crate::games::tusac::TuSac;
     use crate::generic_agents::net::input_lengths;
     use crate::train::learner::{Adam, Learner};
     use std::sync::Arc;
@@ -339,6 +370,8 @@ mod tests {
             lambda: 1.0,
             rollouts: 1.0,
             rollout_policy: RolloutPolicy::Greedy,
+            rollout_worlds: 1,
+            rollout_resample: Default::default(),
         };
         let samples = self_play(&make_game, &net, behaviour, 3, 0..2);
         // a choice's rows share its view tensor: split them into choices
@@ -383,6 +416,43 @@ mod tests {
         assert_ne!(own.targets, samples.targets);
         assert_ne!(all.targets, samples.targets);
         assert_ne!(all.targets, own.targets);
+    }
+
+    #[test]
+    fn rollout_worlds_average_reshuffled_stocks() {
+        let make_game = || TuSac::build("sisepai21", 4, &RuleMap::new()).unwrap();
+        let (state_len, action_len) = input_lengths(&make_game());
+        let learner = Learner::new(state_len, action_len, &[8], 1, Adam::default());
+        let net = Arc::new(learner.qnet().unwrap());
+        let worlds = |rollout_worlds| {
+            let behaviour = Behaviour {
+                eps: 0.05,
+                guide: 1.0,
+                lambda: 1.0,
+                rollouts: 0.5,
+                rollout_policy: RolloutPolicy::Greedy,
+                rollout_worlds,
+                rollout_resample: Default::default(),
+            };
+            self_play(&make_game, &net, behaviour, 5, 0..2)
+        };
+        let (one, four) = (worlds(1), worlds(4));
+        // the same choices played out, with the same rows; other targets, still advantages
+        assert!(one.decisions > 0);
+        assert_eq!(four.inputs, one.inputs);
+        assert_ne!(four.targets, one.targets);
+        let width = state_len + action_len;
+        let mut sum = 0.0f32;
+        for (r, row) in four.inputs.chunks(width).enumerate() {
+            let next = four.inputs.chunks(width).nth(r + 1);
+            sum += four.targets[r];
+            if next.is_none_or(|n| n[..state_len] != row[..state_len]) {
+                assert!(sum.abs() < 1e-4, "a choice's targets sum to 0");
+                sum = 0.0;
+            }
+        }
+        // a world is a deal: as many worlds give the same rows and targets again
+        assert_eq!(worlds(4).targets, four.targets);
     }
 
     #[test]

@@ -43,6 +43,15 @@ pub(crate) struct TrainConfig {
     /// Who plays the rollouts after the action. A resumed training may change it.
     #[serde(default, skip_serializing_if = "RolloutPolicy::is_greedy")]
     pub(crate) rollout_policy: RolloutPolicy,
+    /// Worlds each rollout is played in: the true deal, and the true deal with the stock's
+    /// hidden order shuffled anew for each further one; an action's target is its mean payout
+    /// over them (less noise, the same expectation). A resumed training may change it. Left out
+    /// of the checkpoint at 1, so earlier checkpoints keep their bytes.
+    #[serde(default = "one_world", skip_serializing_if = "is_one_world")]
+    pub(crate) rollout_worlds: u32,
+    /// What the rollout worlds after the first draw anew. A resumed training may change it.
+    #[serde(default, skip_serializing_if = "Resample::is_stock")]
+    pub(crate) rollout_resample: Resample,
     /// Self-play games per generation (between weight updates of the actors).
     pub(crate) update_games: u64,
     /// Decisions between evaluations.
@@ -59,6 +68,16 @@ fn monte_carlo() -> f64 {
 /// Whether `lambda` is the Monte-Carlo return's.
 fn is_monte_carlo(lambda: &f64) -> bool {
     *lambda == 1.0
+}
+
+/// One world per rollout: the true deal alone.
+fn one_world() -> u32 {
+    1
+}
+
+/// Whether rollouts are played in the true deal alone.
+fn is_one_world(worlds: &u32) -> bool {
+    *worlds == 1
 }
 
 /// Who plays a rollout of [`TrainConfig::rollouts`] after the action it judges.
@@ -81,6 +100,25 @@ impl RolloutPolicy {
     /// Whether it is the default, greedy at every seat.
     fn is_greedy(&self) -> bool {
         *self == RolloutPolicy::Greedy
+    }
+}
+
+/// What each rollout world after the first (the true deal) draws anew.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum Resample {
+    /// The stock's hidden order; the hands stay the true ones.
+    #[default]
+    Stock,
+    /// Everything the deciding seat does not see, drawn from its view (as `ismcts` draws its
+    /// determinizations): the other hands and the stock.
+    View,
+}
+
+impl Resample {
+    /// Whether it is the default, the stock alone.
+    fn is_stock(&self) -> bool {
+        *self == Resample::Stock
     }
 }
 

@@ -166,6 +166,8 @@ pub(crate) fn train<G: GameKind>(
             lambda: cfg.td_lambda,
             rollouts: cfg.rollouts,
             rollout_policy: cfg.rollout_policy,
+            rollout_worlds: cfg.rollout_worlds,
+            rollout_resample: cfg.rollout_resample,
         };
         let samples = self_play(&make_game, &net, behaviour, cfg.seed, games);
         let acted = started.elapsed().as_secs_f64();

@@ -162,6 +162,28 @@ fn a_training_on_rollout_targets_is_reproducible_stopped_and_resumed() {
         command.contains("; from ") && command.contains("--rollout-policy own"),
         "{command}"
     );
+    // and its rollout worlds, recorded too; a Monte-Carlo training has none to change
+    let e = fails(
+        &s.0,
+        &["train", "--resume", "returns", "--rollout-worlds", "3"],
+    );
+    assert!(
+        e.contains("--rollout-worlds: this training has no rollout targets"),
+        "{e}"
+    );
+    let worlds = ["--rollout-worlds", "3", "--rollout-resample", "view"];
+    let before = network(&s.path("split/network.safetensors"));
+    let more = resume_to(&s, "split", "1900", &worlds);
+    assert!(more.status.success(), "{}", stderr(&more));
+    let file = from_bytes(&read(&s.path("split/network.safetensors")), "net").unwrap();
+    assert!(
+        file.header
+            .command
+            .ends_with("--rollout-worlds 3 --rollout-resample view"),
+        "{}",
+        file.header.command
+    );
+    assert_ne!(network(&s.path("split/network.safetensors")).0, before.0);
 }
 
 /// Resumes the training in `dir` to 250,000 decisions with `extra` arguments.
@@ -249,6 +271,26 @@ fn train_guards_its_output_and_refuses_bad_settings() {
         (
             vec!["train", "--game", "tienlen", "--rollout-policy", "own"],
             "give --rollouts",
+        ),
+        (
+            vec!["train", "--game", "tienlen", "--rollout-worlds", "4"],
+            "--rollout-worlds: give --rollouts",
+        ),
+        (
+            vec!["train", "--game", "tienlen", "--rollout-resample", "view"],
+            "--rollout-resample: give --rollouts",
+        ),
+        (
+            vec![
+                "train",
+                "--game",
+                "tienlen",
+                "--rollouts",
+                "1",
+                "--rollout-worlds",
+                "0",
+            ],
+            "--rollout-worlds",
         ),
         (
             vec!["train", "--game", "tienlen", "--rollouts", "2"],
