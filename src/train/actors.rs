@@ -351,19 +351,25 @@ pub(crate) fn self_play<G: GameKind>(
 mod tests {
     use super::{lambda_returns, self_play, Behaviour, RolloutPolicy};
     use crate::game::RuleMap;
-    use crate::games::kind::GameCore;
+    use crate::games::kind::{GameCore, GameKind};
     use crate::games::tienlen::TienLen;
     use crate::games::tusac::TuSac;
     use crate::generic_agents::net::input_lengths;
+    use crate::generic_agents::net::qnet::QNet;
     use crate::train::learner::{Adam, Learner};
     use std::sync::Arc;
+
+    /// A network of 8 hidden units (first weights of seed 1) for `game`, and its input lengths.
+    fn tiny_net<G: GameKind>(game: &G) -> (usize, usize, Arc<QNet>) {
+        let (state_len, action_len) = input_lengths(game);
+        let learner = Learner::new(state_len, action_len, &[8], 1, Adam::default());
+        (state_len, action_len, Arc::new(learner.qnet().unwrap()))
+    }
 
     #[test]
     fn rollout_rows_are_each_legal_actions_advantage() {
         let make_game = || TienLen::build("south", 4, &RuleMap::new()).unwrap();
-        let (state_len, action_len) = input_lengths(&make_game());
-        let learner = Learner::new(state_len, action_len, &[8], 1, Adam::default());
-        let net = Arc::new(learner.qnet().unwrap());
+        let (state_len, action_len, net) = tiny_net(&make_game());
         let behaviour = Behaviour {
             eps: 0.05,
             guide: 0.5,
@@ -421,9 +427,7 @@ mod tests {
     #[test]
     fn rollout_worlds_average_reshuffled_stocks() {
         let make_game = || TuSac::build("sisepai21", 4, &RuleMap::new()).unwrap();
-        let (state_len, action_len) = input_lengths(&make_game());
-        let learner = Learner::new(state_len, action_len, &[8], 1, Adam::default());
-        let net = Arc::new(learner.qnet().unwrap());
+        let (state_len, action_len, net) = tiny_net(&make_game());
         let worlds = |rollout_worlds| {
             let behaviour = Behaviour {
                 eps: 0.05,
