@@ -229,8 +229,9 @@ impl<G: GameKind> Actor<G> {
 
     /// Keeps a row for every legal action of the choice just decided by `seat` in `state`: the
     /// action then the rollout policy to the end, on common draws, in each world (the true
-    /// deal, then the true deal with the stock's hidden order shuffled anew); its target is its
-    /// mean payout over the worlds minus the mean over the legal actions, over the payout scale.
+    /// deal, then worlds drawn anew: the stock's hidden order, or all the seat does not see);
+    /// its target is its mean payout over the worlds minus the mean over the legal actions, over
+    /// the payout scale.
     fn roll_out(
         &mut self,
         state: &G::State,

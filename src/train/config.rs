@@ -43,10 +43,10 @@ pub(crate) struct TrainConfig {
     /// Who plays the rollouts after the action. A resumed training may change it.
     #[serde(default, skip_serializing_if = "RolloutPolicy::is_greedy")]
     pub(crate) rollout_policy: RolloutPolicy,
-    /// Worlds each rollout is played in: the true deal, and the true deal with the stock's
-    /// hidden order shuffled anew for each further one; an action's target is its mean payout
-    /// over them (less noise, the same expectation). A resumed training may change it. Left out
-    /// of the checkpoint at 1, so earlier checkpoints keep their bytes.
+    /// Worlds each rollout is played in: the true deal, then worlds drawn anew as
+    /// `rollout_resample` says; an action's target is its mean payout over them (less noise).
+    /// A resumed training may change it. Left out of the checkpoint at 1, so earlier
+    /// checkpoints keep their bytes.
     #[serde(default = "one_world", skip_serializing_if = "is_one_world")]
     pub(crate) rollout_worlds: u32,
     /// What the rollout worlds after the first draw anew. A resumed training may change it.
