@@ -249,17 +249,22 @@ impl<G: GameKind> Actor<G> {
             greedy: self.rollout.as_mut(),
         };
         let worlds = self.behaviour.rollout_worlds.max(1);
-        let mut world = state.clone();
+        // the true deal first, then each world drawn anew (a copy made only then)
+        let mut world: Option<G::State> = None;
         // the shuffles' own stream, so that the worlds leave the choices played out unchanged
         let mut shuffles = GameRng::new(u128::from(rng.clone().random::<u64>()) << 64 | 1);
         for w in 0..worlds {
             match self.behaviour.rollout_resample {
                 _ if w == 0 => {}
-                Resample::Stock => shuffle_hidden_stock::<G>(&mut world, &mut shuffles),
-                Resample::View => world = state.view(seat).determinize(&mut shuffles),
+                Resample::Stock => {
+                    let drawn = world.get_or_insert_with(|| state.clone());
+                    shuffle_hidden_stock::<G>(drawn, &mut shuffles);
+                }
+                Resample::View => world = Some(state.view(seat).determinize(&mut shuffles)),
             }
+            let from = world.as_ref().unwrap_or(state);
             for (&action, total) in legal.iter().zip(self.returns.iter_mut()) {
-                let (mut s, mut draws) = (world.clone(), rng.clone());
+                let (mut s, mut draws) = (from.clone(), rng.clone());
                 s.apply(action);
                 play_out(&mut s, &mut self.rollout_actions, &mut players, &mut draws);
                 let payout =
@@ -350,7 +355,7 @@ pub(crate) fn self_play<G: GameKind>(
 
 #[cfg(test)]
 mod tests {
-    use super::{lambda_returns, self_play, Behaviour, RolloutPolicy};
+    use super::{lambda_returns, self_play, Behaviour, Resample, RolloutPolicy};
     use crate::game::RuleMap;
     use crate::games::kind::{GameCore, GameKind};
     use crate::games::tienlen::TienLen;
@@ -458,6 +463,38 @@ mod tests {
         }
         // a world is a deal: as many worlds give the same rows and targets again
         assert_eq!(worlds(4).targets, four.targets);
+    }
+
+    #[test]
+    fn view_worlds_redraw_the_hands_stock_worlds_only_the_stock() {
+        // Tiến Lên has no stock: its stock worlds are the true deal again, its view worlds
+        // deal the other hands anew
+        let make_game = || TienLen::build("south", 4, &RuleMap::new()).unwrap();
+        let (_, _, net) = tiny_net(&make_game());
+        let worlds = |rollout_worlds, rollout_resample| {
+            let behaviour = Behaviour {
+                eps: 0.05,
+                guide: 1.0,
+                lambda: 1.0,
+                rollouts: 0.5,
+                rollout_policy: RolloutPolicy::Greedy,
+                rollout_worlds,
+                rollout_resample,
+            };
+            self_play(&make_game, &net, behaviour, 5, 0..2)
+        };
+        let one = worlds(1, Resample::Stock);
+        let (stock, view) = (worlds(4, Resample::Stock), worlds(4, Resample::View));
+        assert!(one.decisions > 0);
+        assert_eq!(view.inputs, one.inputs);
+        let most_apart = |a: &[f32], b: &[f32]| {
+            a.iter()
+                .zip(b)
+                .map(|(x, y)| (x - y).abs())
+                .fold(0.0f32, f32::max)
+        };
+        assert!(most_apart(&stock.targets, &one.targets) < 1e-5);
+        assert!(most_apart(&view.targets, &one.targets) > 0.01);
     }
 
     #[test]
