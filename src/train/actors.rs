@@ -430,20 +430,25 @@ mod tests {
         assert_ne!(all.targets, own.targets);
     }
 
+    /// Greedy actors playing out half their choices with greedy rollouts in `worlds` worlds.
+    fn in_worlds(worlds: u32, resample: Resample) -> Behaviour {
+        Behaviour {
+            eps: 0.05,
+            guide: 1.0,
+            lambda: 1.0,
+            rollouts: 0.5,
+            rollout_policy: RolloutPolicy::Greedy,
+            rollout_worlds: worlds,
+            rollout_resample: resample,
+        }
+    }
+
     #[test]
     fn rollout_worlds_average_reshuffled_stocks() {
         let make_game = || TuSac::build("sisepai21", 4, &RuleMap::new()).unwrap();
         let (state_len, action_len, net) = tiny_net(&make_game());
-        let worlds = |rollout_worlds| {
-            let behaviour = Behaviour {
-                eps: 0.05,
-                guide: 1.0,
-                lambda: 1.0,
-                rollouts: 0.5,
-                rollout_policy: RolloutPolicy::Greedy,
-                rollout_worlds,
-                rollout_resample: Default::default(),
-            };
+        let worlds = |worlds| {
+            let behaviour = in_worlds(worlds, Resample::Stock);
             self_play(&make_game, &net, behaviour, 5, 0..2)
         };
         let (one, four) = (worlds(1), worlds(4));
@@ -471,18 +476,8 @@ mod tests {
         // deal the other hands anew
         let make_game = || TienLen::build("south", 4, &RuleMap::new()).unwrap();
         let (_, _, net) = tiny_net(&make_game());
-        let worlds = |rollout_worlds, rollout_resample| {
-            let behaviour = Behaviour {
-                eps: 0.05,
-                guide: 1.0,
-                lambda: 1.0,
-                rollouts: 0.5,
-                rollout_policy: RolloutPolicy::Greedy,
-                rollout_worlds,
-                rollout_resample,
-            };
-            self_play(&make_game, &net, behaviour, 5, 0..2)
-        };
+        let worlds =
+            |worlds, resample| self_play(&make_game, &net, in_worlds(worlds, resample), 5, 0..2);
         let one = worlds(1, Resample::Stock);
         let (stock, view) = (worlds(4, Resample::Stock), worlds(4, Resample::View));
         assert!(one.decisions > 0);
