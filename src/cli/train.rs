@@ -5,7 +5,7 @@ use super::args::GameArgs;
 use crate::games::kind::GameKind;
 use crate::games::{with_game, GameVisitor};
 use crate::train::checkpoint::{load, CurveRow, TrainState, CHECKPOINT, CURVE, NETWORK};
-use crate::train::config::{Resample, RolloutPolicy};
+use crate::train::config::{greedy_spec, Resample, RolloutPolicy};
 use crate::train::{start, train, Budget, Ending, Pace, Session, TrainConfig, TrainProgress};
 use anyhow::{bail, Context};
 use std::io::IsTerminal;
@@ -91,16 +91,17 @@ pub(crate) struct Args {
     #[arg(long, default_value_t = 1.0)]
     pub(crate) td_lambda: f64,
     /// Rollout targets: the share of the actors' real choices (0 to 1) whose every legal action
-    /// is played out, from the true deal, by greedy at every seat to the end; each action is a
-    /// sample whose target is its payout minus the mean over the legal actions (the deal's luck
-    /// cancels; the network still reads the view only). 0: Monte-Carlo targets.
+    /// is played out, from the true deal, by the rollout agent (--rollout-agent, default greedy)
+    /// at every seat to the end; each action is a sample whose target is its payout minus the
+    /// mean over the legal actions (the deal's luck cancels; the network still reads the view
+    /// only). 0: Monte-Carlo targets.
     #[arg(long, default_value_t = 0.0)]
     pub(crate) rollouts: f64,
-    /// Who plays the rollouts of --rollouts after the action: greedy at every seat, or `own`,
-    /// the deciding seat by the current network and the others by greedy (a step of policy
-    /// iteration: slower, as the network plays), or `all`, every seat by the network (self-play
-    /// policy iteration: slower still). With --resume, the policy from now on (recorded in the
-    /// network's command).
+    /// Who plays the rollouts of --rollouts after the action: `greedy`, the rollout agent
+    /// (--rollout-agent, default greedy) at every seat, or `own`, the deciding seat by the
+    /// current network and the others by the rollout agent (a step of policy iteration: slower,
+    /// as the network plays), or `all`, every seat by the network (self-play policy iteration:
+    /// slower still). With --resume, the policy from now on (recorded in the network's command).
     #[arg(long, value_enum)]
     pub(crate) rollout_policy: Option<RolloutPolicy>,
     /// Worlds each rollout of --rollouts is played in (default 1): the true deal, then the true
@@ -114,6 +115,12 @@ pub(crate) struct Args {
     /// from its view as `ismcts` draws its determinizations. With --resume, from now on.
     #[arg(long, value_enum)]
     pub(crate) rollout_resample: Option<Resample>,
+    /// The agent that plays the rollouts' seats the network does not (default `greedy`): any
+    /// agent spec but `exec:`, e.g. `rules:agents/tusac-dirtyking26.toml` (a file read from the
+    /// folder training runs in). A stronger, cheap player judges each action by a stronger
+    /// continuation. With --resume, the agent from now on (recorded in the network's command).
+    #[arg(long, value_name = "SPEC")]
+    pub(crate) rollout_agent: Option<String>,
     /// Self-play games between weight updates of the actors.
     #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub(crate) update_games: u64,
@@ -156,6 +163,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         Some(dir) => (dir.clone(), None),
         None => {
             let cfg = config(&args)?;
+            crate::train::check_rollout_agent_of(&cfg)?;
             let dir = (args.output.clone()).unwrap_or_else(|| {
                 Path::new("results").join(format!("train-{}-{}", cfg.game, cfg.variant))
             });
@@ -185,6 +193,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
                 policy: args.rollout_policy,
                 worlds: args.rollout_worlds,
                 resample: args.rollout_resample,
+                agent: args.rollout_agent.clone(),
                 flag,
             }),
         budget,
@@ -272,19 +281,21 @@ fn config(args: &Args) -> anyhow::Result<TrainConfig> {
         rollout_policy: args.rollout_policy.unwrap_or_default(),
         rollout_worlds: args.rollout_worlds.unwrap_or(1),
         rollout_resample: args.rollout_resample.unwrap_or_default(),
+        rollout_agent: args.rollout_agent.clone().unwrap_or_else(greedy_spec),
         update_games: args.update_games,
         eval_every: args.eval_every,
         eval_deals: args.eval_deals,
     })
 }
 
-/// The first rollout flag given (`--rollout-policy`, `--rollout-worlds`, `--rollout-resample`),
-/// if any: each needs rollout targets.
+/// The first rollout flag given (`--rollout-policy`, `--rollout-worlds`, `--rollout-resample`,
+/// `--rollout-agent`), if any: each needs rollout targets.
 fn rollout_flag(args: &Args) -> Option<&'static str> {
     [
         ("--rollout-policy", args.rollout_policy.is_some()),
         ("--rollout-worlds", args.rollout_worlds.is_some()),
         ("--rollout-resample", args.rollout_resample.is_some()),
+        ("--rollout-agent", args.rollout_agent.is_some()),
     ]
     .into_iter()
     .find_map(|(flag, given)| given.then_some(flag))
@@ -295,6 +306,7 @@ struct RolloutChange {
     policy: Option<RolloutPolicy>,
     worlds: Option<u32>,
     resample: Option<Resample>,
+    agent: Option<String>,
     /// The first of their flags, for the error.
     flag: &'static str,
 }
@@ -311,6 +323,9 @@ impl RolloutChange {
         cfg.rollout_policy = self.policy.unwrap_or(cfg.rollout_policy);
         cfg.rollout_worlds = self.worlds.unwrap_or(cfg.rollout_worlds);
         cfg.rollout_resample = self.resample.unwrap_or(cfg.rollout_resample);
+        if let Some(agent) = &self.agent {
+            cfg.rollout_agent = agent.clone();
+        }
         Ok(())
     }
 }

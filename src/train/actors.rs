@@ -5,11 +5,11 @@
 //!
 //! With rollout targets (`--rollouts P`), a share `P` of the real choices is instead kept whole:
 //! from the true deal, every legal action is played and then the rollout policy to the end
-//! (`greedy` at every seat, with `--rollout-policy own` the deciding seat by the current network,
-//! with `all` every seat by it), and each action's row has as target its payout minus the mean
-//! over the legal actions (an advantage: what the deal gives every action alike cancels). The
-//! network still reads the seat's view only; the target, as a Monte-Carlo return does, comes
-//! from the real deal.
+//! (the rollout agent, `greedy` unless `--rollout-agent` names another, at every seat; with
+//! `--rollout-policy own` the deciding seat by the current network, with `all` every seat by
+//! it), and each action's row has as target its payout minus the mean over the legal actions
+//! (an advantage: what the deal gives every action alike cancels). The network still reads the
+//! seat's view only; the target, as a Monte-Carlo return does, comes from the real deal.
 //!
 //! Training game `g` is deal `TRAIN_DEALS_FROM + g` of the seed, each seat drawing from its own
 //! stream ([`crate::sim::deal::seeds`]); games are played in parallel in fixed chunks and their
@@ -21,9 +21,9 @@ use crate::game::SeatView;
 use crate::game::{ActionBuffer, GameId, GameState, Seat, MAX_SEATS};
 use crate::games::kind::GameKind;
 use crate::games::observe::{ActionOf, ViewOf};
+use crate::generic_agents::catalogue::make_agent;
 use crate::generic_agents::net::qnet::QNet;
 use crate::generic_agents::net::{argmax, NetPolicy, Sampling};
-use crate::generic_agents::rules::greedy;
 use crate::rng::{stream_rng, GameRng};
 use crate::sim::deal::seeds::{agent_rngs, seeded_deal};
 use crate::sim::deal::turns::{Turn, Turns, OUTSIDE};
@@ -37,7 +37,8 @@ pub(crate) const TRAIN_DEALS_FROM: u64 = 1 << 42;
 /// Games per parallel chunk (fixed, so that results do not depend on the threads).
 const CHUNK: u64 = 4;
 
-/// The stream of a training game's rollouts: which choices are played out, and greedy's draws.
+/// The stream of a training game's rollouts: which choices are played out, and the draws of
+/// their players.
 const ROLLOUT_STREAM: u64 = 0x726f_6c6c; // "roll"
 
 /// The samples of a run of self-play games, in game order.
@@ -68,7 +69,7 @@ impl Samples {
 /// `eps`, else greedy's with chance `guide` (training starts from greedy's play, and the chance
 /// falls to 0 over the first `guide_decisions`).
 #[derive(Copy, Clone, Debug, PartialEq)]
-pub(crate) struct Behaviour {
+pub(crate) struct Behaviour<'a> {
     /// The chance of a uniform legal action.
     pub(crate) eps: f64,
     /// The chance of greedy's action when not uniform.
@@ -83,13 +84,16 @@ pub(crate) struct Behaviour {
     pub(crate) rollout_worlds: u32,
     /// What the worlds after the first draw anew.
     pub(crate) rollout_resample: Resample,
+    /// The spec of the agent that plays the rollouts' seats the network does not (checked
+    /// before training starts).
+    pub(crate) rollout_agent: &'a str,
 }
 
 /// One actor: a policy, the seat and the network's value (its highest Q) of each sample of the
-/// game in play, and greedy with its buffers for rollouts.
-struct Actor<G: GameKind> {
+/// game in play, and the rollout agent with its buffers.
+struct Actor<'a, G: GameKind> {
     policy: NetPolicy<G>,
-    behaviour: Behaviour,
+    behaviour: Behaviour<'a>,
     seats: Vec<Seat>,
     values: Vec<f32>,
     rollout: Box<dyn Agent<G::State>>,
@@ -101,12 +105,12 @@ struct Actor<G: GameKind> {
 }
 
 /// The players of a rollout, as `policy` says: `seat` (or every seat) by `net`, the others by
-/// greedy.
+/// the rollout agent.
 struct RolloutPlayers<'a, G: GameKind> {
     policy: RolloutPolicy,
     seat: Seat,
     net: &'a mut NetPolicy<G>,
-    greedy: &'a mut dyn Agent<G::State>,
+    agent: &'a mut dyn Agent<G::State>,
 }
 
 impl<G: GameKind> Agent<G::State> for RolloutPlayers<'_, G> {
@@ -119,12 +123,12 @@ impl<G: GameKind> Agent<G::State> for RolloutPlayers<'_, G> {
         if by_net {
             self.net.choose(view, legal, rng)
         } else {
-            self.greedy.act(view, legal, rng)
+            self.agent.act(view, legal, rng)
         }
     }
 }
 
-impl<G: GameKind> Actor<G> {
+impl<G: GameKind> Actor<'_, G> {
     /// Plays training game `g` of `seed` and appends its samples to `out`.
     fn play(&mut self, seed: u64, g: u64, out: &mut Samples) {
         let deal = TRAIN_DEALS_FROM + g;
@@ -246,7 +250,7 @@ impl<G: GameKind> Actor<G> {
             policy: self.behaviour.rollout_policy,
             seat,
             net: &mut self.rollout_net,
-            greedy: self.rollout.as_mut(),
+            agent: self.rollout.as_mut(),
         };
         let worlds = self.behaviour.rollout_worlds.max(1);
         // the true deal first, then each world drawn anew (a copy made only then)
@@ -319,7 +323,7 @@ fn lambda_returns(
 pub(crate) fn self_play<G: GameKind>(
     make_game: &(dyn Fn() -> G + Sync),
     net: &Arc<QNet>,
-    behaviour: Behaviour,
+    behaviour: Behaviour<'_>,
     seed: u64,
     games: std::ops::Range<u64>,
 ) -> Samples {
@@ -332,7 +336,8 @@ pub(crate) fn self_play<G: GameKind>(
                 behaviour,
                 seats: Vec::new(),
                 values: Vec::new(),
-                rollout: greedy::<G>(),
+                rollout: make_agent::<G>(behaviour.rollout_agent)
+                    .expect("the rollout agent was checked"),
                 rollout_net: NetPolicy::new(make_game(), Arc::clone(net), Sampling::default()),
                 rollout_actions: Default::default(),
                 returns: Vec::new(),
@@ -384,6 +389,7 @@ mod tests {
             rollout_policy: RolloutPolicy::Greedy,
             rollout_worlds: 1,
             rollout_resample: Default::default(),
+            rollout_agent: "greedy",
         };
         let samples = self_play(&make_game, &net, behaviour, 3, 0..2);
         // a choice's rows share its view tensor: split them into choices
@@ -428,10 +434,24 @@ mod tests {
         assert_ne!(own.targets, samples.targets);
         assert_ne!(all.targets, samples.targets);
         assert_ne!(all.targets, own.targets);
+        // another rollout agent at the seats the network does not play: the same rows, its own
+        // targets
+        let random = self_play(
+            &make_game,
+            &net,
+            Behaviour {
+                rollout_agent: "random",
+                ..behaviour
+            },
+            3,
+            0..2,
+        );
+        assert_eq!(random.inputs, samples.inputs);
+        assert_ne!(random.targets, samples.targets);
     }
 
     /// Greedy actors playing out half their choices with greedy rollouts in `worlds` worlds.
-    fn in_worlds(worlds: u32, resample: Resample) -> Behaviour {
+    fn in_worlds(worlds: u32, resample: Resample) -> Behaviour<'static> {
         Behaviour {
             eps: 0.05,
             guide: 1.0,
@@ -440,6 +460,7 @@ mod tests {
             rollout_policy: RolloutPolicy::Greedy,
             rollout_worlds: worlds,
             rollout_resample: resample,
+            rollout_agent: "greedy",
         }
     }
 

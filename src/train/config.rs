@@ -52,6 +52,11 @@ pub(crate) struct TrainConfig {
     /// What the rollout worlds after the first draw anew. A resumed training may change it.
     #[serde(default, skip_serializing_if = "Resample::is_stock")]
     pub(crate) rollout_resample: Resample,
+    /// The agent spec that plays the rollouts' seats the network does not (`greedy` by default;
+    /// a file in it is read from the folder training runs in). A resumed training may change
+    /// it. Left out of the checkpoint at `greedy`, so earlier checkpoints keep their bytes.
+    #[serde(default = "greedy_spec", skip_serializing_if = "is_greedy_spec")]
+    pub(crate) rollout_agent: String,
     /// Self-play games per generation (between weight updates of the actors).
     pub(crate) update_games: u64,
     /// Decisions between evaluations.
@@ -80,16 +85,27 @@ fn is_one_world(worlds: &u32) -> bool {
     *worlds == 1
 }
 
+/// The default rollout agent: `greedy`.
+pub(crate) fn greedy_spec() -> String {
+    "greedy".into()
+}
+
+/// Whether `spec` is the default rollout agent.
+fn is_greedy_spec(spec: &str) -> bool {
+    spec == "greedy"
+}
+
 /// Who plays a rollout of [`TrainConfig::rollouts`] after the action it judges.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "lowercase")]
 pub(crate) enum RolloutPolicy {
-    /// Greedy at every seat: the targets judge an action followed by greedy play.
+    /// The rollout agent (greedy unless `--rollout-agent` names another) at every seat: the
+    /// targets judge an action followed by its play.
     #[default]
     Greedy,
-    /// The deciding seat by the current network (its highest Q), the others by greedy: the
-    /// targets judge an action followed by the seat's own play, a step of policy iteration
-    /// beyond what greedy rollouts give.
+    /// The deciding seat by the current network (its highest Q), the others by the rollout
+    /// agent: the targets judge an action followed by the seat's own play, a step of policy
+    /// iteration beyond what the rollout agent's rollouts give.
     Own,
     /// Every seat by the current network: the targets judge an action followed by self-play,
     /// the policy iteration of the network against itself rather than against greedy.

@@ -29,6 +29,7 @@ pub(crate) use self::config::TrainConfig;
 use self::eval::{evaluate, greedy_baseline};
 use self::learner::Learner;
 use crate::games::kind::GameKind;
+use crate::generic_agents::catalogue::{make_agent_with, Setting};
 use crate::generic_agents::net::file::{layout_text, NetHeader, FEATURE_VERSION, FORMAT};
 use crate::generic_agents::net::{action_input_layout, input_lengths, payout_scale};
 use crate::rng::{shuffle, stream_rng};
@@ -83,6 +84,14 @@ pub(crate) enum TrainError {
     /// A checkpoint or output file.
     #[error("{0}")]
     Checkpoint(#[from] checkpoint::CheckpointError),
+    /// The rollout agent's spec cannot play the rollouts.
+    #[error("--rollout-agent {spec}: {why}")]
+    RolloutAgent {
+        /// The spec as given.
+        spec: String,
+        /// Why it cannot.
+        why: String,
+    },
 }
 
 /// Where training writes and how often.
@@ -98,6 +107,36 @@ pub(crate) struct Session<'a> {
 /// The game of `cfg`.
 fn build<G: GameKind>(cfg: &TrainConfig) -> Result<G, crate::games::kind::GameError> {
     G::build(&cfg.variant, cfg.players, &cfg.rules)
+}
+
+/// [`check_rollout_agent`] for `cfg`'s game, named (before a fresh training's folder is made).
+pub(crate) fn check_rollout_agent_of(cfg: &TrainConfig) -> Result<(), TrainError> {
+    struct Check<'a>(&'a TrainConfig);
+    impl crate::games::GameVisitor for Check<'_> {
+        type Output = Result<(), TrainError>;
+        fn visit<G: GameKind>(self) -> Result<(), TrainError> {
+            check_rollout_agent::<G>(self.0)
+        }
+    }
+    crate::games::with_game(&cfg.game, Check(cfg)).unwrap_or(Ok(()))
+}
+
+/// Checks that `cfg`'s rollout agent can be built for its table (a rule list of its variant, a
+/// file that reads) and plays in-process: an outside program (`exec:`) is refused.
+fn check_rollout_agent<G: GameKind>(cfg: &TrainConfig) -> Result<(), TrainError> {
+    let refuse = |why: String| TrainError::RolloutAgent {
+        spec: cfg.rollout_agent.clone(),
+        why,
+    };
+    if cfg.rollout_agent.split(':').next() == Some("exec") {
+        return Err(refuse("an outside program cannot play rollouts".into()));
+    }
+    let setting = Setting {
+        variant: Some(&cfg.variant),
+        ..Setting::default()
+    };
+    make_agent_with::<G>(&cfg.rollout_agent, setting).map_err(|e| refuse(e.to_string()))?;
+    Ok(())
 }
 
 /// The network file header of the training in `state`.
@@ -147,6 +186,7 @@ pub(crate) fn train<G: GameKind>(
     let cfg = state.config.clone();
     let make_game = || build::<G>(&cfg).expect("the table was built once");
     let game = make_game();
+    check_rollout_agent::<G>(&cfg)?;
     let baseline = greedy_baseline::<G>(&make_game, cfg.seed, cfg.eval_deals);
     let clock = Clock::start(&state);
     let mut last_checkpoint = Instant::now();
@@ -168,6 +208,7 @@ pub(crate) fn train<G: GameKind>(
             rollout_policy: cfg.rollout_policy,
             rollout_worlds: cfg.rollout_worlds,
             rollout_resample: cfg.rollout_resample,
+            rollout_agent: &cfg.rollout_agent,
         };
         let samples = self_play(&make_game, &net, behaviour, cfg.seed, games);
         let acted = started.elapsed().as_secs_f64();

@@ -182,6 +182,35 @@ fn a_training_on_rollout_targets_is_reproducible_stopped_and_resumed() {
         "{}",
         file.header.command
     );
+    // and its rollout agent, recorded and kept in the checkpoint
+    let agent = ["--rollout-agent", "random"];
+    let random = resume_to(&s, "split", "2200", &agent);
+    assert!(random.status.success(), "{}", stderr(&random));
+    let file = from_bytes(&read(&s.path("split/network.safetensors")), "net").unwrap();
+    assert!(
+        file.header.command.ends_with("--rollout-agent random"),
+        "{}",
+        file.header.command
+    );
+    let on = resume_to(&s, "split", "2500", &[]);
+    assert!(on.status.success(), "{}", stderr(&on));
+    let checkpoint = read(&s.path("split/checkpoint.safetensors"));
+    let text = String::from_utf8_lossy(&checkpoint);
+    assert!(
+        text.contains("rollout_agent\\\":\\\"random"),
+        "kept on resuming"
+    );
+    let e = fails(
+        &s.0,
+        &[
+            "train",
+            "--resume",
+            "split",
+            "--rollout-agent",
+            "rules:x.toml",
+        ],
+    );
+    assert!(e.contains("--rollout-agent rules:x.toml: "), "{e}");
 }
 
 /// Resumes the training in `dir` to 250,000 decisions with `extra` arguments.
@@ -252,72 +281,51 @@ fn train_guards_its_output_and_refuses_bad_settings() {
     let again = train(&s, "out", &["--decisions", "500"]);
     assert!(!again.status.success());
     assert!(stderr(&again).contains("--force"), "{}", stderr(&again));
-    for (args, expected) in [
+    for (line, expected) in [
+        ("train --game tienlen --hours 0", "--hours 0"),
+        ("train --game tienlen --decisions 0", "--decisions 0"),
+        ("train --game tienlen --hidden 0", "--hidden"),
+        ("train --game tienlen --lr 2", "--lr 2"),
         (
-            vec!["train", "--game", "tienlen", "--hours", "0"],
-            "--hours 0",
-        ),
-        (
-            vec!["train", "--game", "tienlen", "--decisions", "0"],
-            "--decisions 0",
-        ),
-        (
-            vec!["train", "--game", "tienlen", "--hidden", "0"],
-            "--hidden",
-        ),
-        (vec!["train", "--game", "tienlen", "--lr", "2"], "--lr 2"),
-        (
-            vec!["train", "--game", "tienlen", "--rollout-policy", "own"],
+            "train --game tienlen --rollout-policy own",
             "give --rollouts",
         ),
         (
-            vec!["train", "--game", "tienlen", "--rollout-worlds", "4"],
+            "train --game tienlen --rollout-worlds 4",
             "--rollout-worlds: give --rollouts",
         ),
         (
-            vec!["train", "--game", "tienlen", "--rollout-resample", "view"],
+            "train --game tienlen --rollout-resample view",
             "--rollout-resample: give --rollouts",
         ),
         (
-            vec![
-                "train",
-                "--game",
-                "tienlen",
-                "--rollouts",
-                "1",
-                "--rollout-worlds",
-                "0",
-            ],
+            "train --game tienlen --rollouts 1 --rollout-worlds 0",
             "--rollout-worlds",
         ),
         (
-            vec!["train", "--game", "tienlen", "--rollouts", "2"],
-            "--rollouts 2",
+            "train --game tienlen --rollout-agent random",
+            "--rollout-agent: give --rollouts",
         ),
         (
-            vec![
-                "train",
-                "--game",
-                "tienlen",
-                "--rollouts",
-                "1",
-                "--td-lambda",
-                "0.5",
-            ],
+            "train --game tusac --rollouts 1 --rollout-agent rules:no-such-list.toml",
+            "--rollout-agent rules:no-such-list.toml: ",
+        ),
+        (
+            "train --game tienlen --rollouts 1 --rollout-agent exec:./agent",
+            "an outside program cannot play rollouts",
+        ),
+        ("train --game tienlen --rollouts 2", "--rollouts 2"),
+        (
+            "train --game tienlen --rollouts 1 --td-lambda 0.5",
             "--td-lambda",
         ),
-        (vec!["train", "--game", "tienlen", "--players", "9"], "9"),
-        (
-            vec!["train", "--resume", "nowhere"],
-            "no checkpoint.safetensors",
-        ),
-        (
-            vec!["train", "--resume", "out", "--seed", "3"],
-            "cannot be used with",
-        ),
+        ("train --game tienlen --players 9", "9"),
+        ("train --resume nowhere", "no checkpoint.safetensors"),
+        ("train --resume out --seed 3", "cannot be used with"),
     ] {
+        let args: Vec<&str> = line.split_whitespace().collect();
         let e = fails(&s.0, &args);
-        assert!(e.contains(expected), "{args:?}: {e}");
+        assert!(e.contains(expected), "{line}: {e}");
     }
     // a damaged checkpoint is refused by name, and nothing is replaced
     let ck = s.path("out/checkpoint.safetensors");
