@@ -579,7 +579,7 @@ impl<S: GameState> Ismcts<S> {
     /// mean payout gain over the rollout policy's action (0 for that action), in `legal` order,
     /// measured on the determinizations it was played in. `None` for other settings or before a
     /// search.
-    pub(crate) fn root_gains(&self) -> Option<impl Iterator<Item = f64> + '_> {
+    pub fn root_gains(&self) -> Option<impl Iterator<Item = f64> + '_> {
         let paired = self.params.root != Root::Ucb && self.params.deviate.is_some();
         let p = &self.paired;
         let searched = p.worlds.iter().any(|&n| n > 0);
