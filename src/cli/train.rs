@@ -104,6 +104,12 @@ pub(crate) struct Args {
     /// slower still). With --resume, the policy from now on (recorded in the network's command).
     #[arg(long, value_enum)]
     pub(crate) rollout_policy: Option<RolloutPolicy>,
+    /// Rows a choice played out gives at least on average (default 0: none): a choice of k legal
+    /// actions is played out with chance at least R/k (at most 1) rather than the share of
+    /// --rollouts alone, so that choices of few actions (Tứ Sắc's claims and melds: two or three)
+    /// are not outweighed by choices of many (its discards: a dozen). With --resume, from now on.
+    #[arg(long, value_name = "R")]
+    pub(crate) rollout_min_rows: Option<f64>,
     /// Worlds each rollout of --rollouts is played in (default 1): the true deal, then the true
     /// deal with the stock's hidden order shuffled anew for each further one; an action's
     /// target is its mean payout over them (less noise, the same expectation; each world costs
@@ -159,6 +165,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     if let Some(t) = args.threads {
         crate::sim::run::threads::check_threads(t)?;
     }
+    check_min_rows(&args)?;
     let (dir, fresh) = match &args.resume {
         Some(dir) => (dir.clone(), None),
         None => {
@@ -191,6 +198,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
             .filter(|_| fresh.is_none())
             .map(|flag| RolloutChange {
                 policy: args.rollout_policy,
+                min_rows: args.rollout_min_rows,
                 worlds: args.rollout_worlds,
                 resample: args.rollout_resample,
                 agent: args.rollout_agent.clone(),
@@ -278,6 +286,7 @@ fn config(args: &Args) -> anyhow::Result<TrainConfig> {
         guide_decisions: args.guide_decisions,
         td_lambda: args.td_lambda,
         rollouts: args.rollouts,
+        rollout_min_rows: args.rollout_min_rows.unwrap_or(0.0),
         rollout_policy: args.rollout_policy.unwrap_or_default(),
         rollout_worlds: args.rollout_worlds.unwrap_or(1),
         rollout_resample: args.rollout_resample.unwrap_or_default(),
@@ -288,11 +297,22 @@ fn config(args: &Args) -> anyhow::Result<TrainConfig> {
     })
 }
 
-/// The first rollout flag given (`--rollout-policy`, `--rollout-worlds`, `--rollout-resample`,
-/// `--rollout-agent`), if any: each needs rollout targets.
+/// Checks `--rollout-min-rows`: a number of rows from 0 to 1024.
+fn check_min_rows(args: &Args) -> anyhow::Result<()> {
+    match args.rollout_min_rows {
+        Some(r) if !(r.is_finite() && (0.0..=1024.0).contains(&r)) => {
+            bail!("--rollout-min-rows {r}: must be a number of rows from 0 to 1024")
+        }
+        _ => Ok(()),
+    }
+}
+
+/// The first rollout flag given (`--rollout-policy`, `--rollout-min-rows`, `--rollout-worlds`,
+/// `--rollout-resample`, `--rollout-agent`), if any: each needs rollout targets.
 fn rollout_flag(args: &Args) -> Option<&'static str> {
     [
         ("--rollout-policy", args.rollout_policy.is_some()),
+        ("--rollout-min-rows", args.rollout_min_rows.is_some()),
         ("--rollout-worlds", args.rollout_worlds.is_some()),
         ("--rollout-resample", args.rollout_resample.is_some()),
         ("--rollout-agent", args.rollout_agent.is_some()),
@@ -304,6 +324,7 @@ fn rollout_flag(args: &Args) -> Option<&'static str> {
 /// The rollout settings a resumed training is given anew.
 struct RolloutChange {
     policy: Option<RolloutPolicy>,
+    min_rows: Option<f64>,
     worlds: Option<u32>,
     resample: Option<Resample>,
     agent: Option<String>,
@@ -321,6 +342,7 @@ impl RolloutChange {
             );
         }
         cfg.rollout_policy = self.policy.unwrap_or(cfg.rollout_policy);
+        cfg.rollout_min_rows = self.min_rows.unwrap_or(cfg.rollout_min_rows);
         cfg.rollout_worlds = self.worlds.unwrap_or(cfg.rollout_worlds);
         cfg.rollout_resample = self.resample.unwrap_or(cfg.rollout_resample);
         if let Some(agent) = &self.agent {

@@ -78,6 +78,9 @@ pub(crate) struct Behaviour<'a> {
     pub(crate) lambda: f64,
     /// The share of real choices played out for rollout targets (0: Monte-Carlo targets).
     pub(crate) rollouts: f64,
+    /// Rows a choice gives at least on average: one of `k` legal actions is played out with
+    /// chance at least `min_rows / k` (0: the share `rollouts` alone).
+    pub(crate) rollout_min_rows: f64,
     /// Who plays the rollouts.
     pub(crate) rollout_policy: RolloutPolicy,
     /// Worlds each rollout is played in (the true deal, then worlds drawn anew).
@@ -87,6 +90,19 @@ pub(crate) struct Behaviour<'a> {
     /// The spec of the agent that plays the rollouts' seats the network does not (checked
     /// before training starts).
     pub(crate) rollout_agent: &'a str,
+}
+
+impl Behaviour<'_> {
+    /// The chance that a choice of `legal` legal actions is played out: the share `rollouts`, or
+    /// `rollout_min_rows / legal` where that is more (at most 1).
+    fn rollout_chance(&self, legal: usize) -> f64 {
+        if self.rollout_min_rows == 0.0 {
+            return self.rollouts;
+        }
+        self.rollouts
+            .max(self.rollout_min_rows / legal as f64)
+            .min(1.0)
+    }
 }
 
 /// One actor: a policy, the seat and the network's value (its highest Q) of each sample of the
@@ -164,7 +180,9 @@ impl<G: GameKind> Actor<'_, G> {
                         if self.behaviour.rollouts == 0.0 {
                             self.keep(chosen, out);
                             self.seats.push(seat);
-                        } else if rollout_rng.random::<f64>() < self.behaviour.rollouts {
+                        } else if rollout_rng.random::<f64>()
+                            < self.behaviour.rollout_chance(actions.len())
+                        {
                             self.roll_out(&state, seat, actions, &mut rollout_rng, out);
                         }
                     }
@@ -386,27 +404,21 @@ mod tests {
             guide: 0.5,
             lambda: 1.0,
             rollouts: 1.0,
+            rollout_min_rows: 0.0,
             rollout_policy: RolloutPolicy::Greedy,
             rollout_worlds: 1,
             rollout_resample: Default::default(),
             rollout_agent: "greedy",
         };
         let samples = self_play(&make_game, &net, behaviour, 3, 0..2);
-        // a choice's rows share its view tensor: split them into choices
-        let width = state_len + action_len;
-        let rows: Vec<&[f32]> = samples.inputs.chunks(width).collect();
-        let mut groups: Vec<(usize, f32)> = Vec::new(); // (rows, sum of targets)
-        for (r, row) in rows.iter().enumerate() {
-            let same = r > 0 && rows[r - 1][..state_len] == row[..state_len];
-            if !same {
-                groups.push((0, 0.0));
-            }
-            let group = groups.last_mut().unwrap();
-            group.0 += 1;
-            group.1 += samples.targets[r];
-        }
+        let groups = rows_per_choice(&samples, state_len, action_len);
         assert_eq!(groups.len() as u64, samples.decisions);
-        assert!(groups.iter().all(|&(n, sum)| n >= 2 && sum.abs() < 1e-4));
+        let mut targets = samples.targets.as_slice();
+        for &n in &groups {
+            let (choice, rest) = targets.split_at(n);
+            assert!(n >= 2 && choice.iter().sum::<f32>().abs() < 1e-4);
+            targets = rest;
+        }
         assert!(
             samples.targets.iter().any(|&t| t.abs() > 0.01),
             "actions differ"
@@ -457,6 +469,7 @@ mod tests {
             guide: 1.0,
             lambda: 1.0,
             rollouts: 0.5,
+            rollout_min_rows: 0.0,
             rollout_policy: RolloutPolicy::Greedy,
             rollout_worlds: worlds,
             rollout_resample: resample,
@@ -477,18 +490,78 @@ mod tests {
         assert!(one.decisions > 0);
         assert_eq!(four.inputs, one.inputs);
         assert_ne!(four.targets, one.targets);
-        let width = state_len + action_len;
-        let mut sum = 0.0f32;
-        for (r, row) in four.inputs.chunks(width).enumerate() {
-            let next = four.inputs.chunks(width).nth(r + 1);
-            sum += four.targets[r];
-            if next.is_none_or(|n| n[..state_len] != row[..state_len]) {
-                assert!(sum.abs() < 1e-4, "a choice's targets sum to 0");
-                sum = 0.0;
-            }
+        let mut targets = four.targets.as_slice();
+        for n in rows_per_choice(&four, state_len, action_len) {
+            let (choice, rest) = targets.split_at(n);
+            let sum = choice.iter().sum::<f32>();
+            assert!(sum.abs() < 1e-4, "a choice's targets sum to 0");
+            targets = rest;
         }
         // a world is a deal: as many worlds give the same rows and targets again
         assert_eq!(worlds(4).targets, four.targets);
+    }
+
+    /// The number of rows of each choice played out in `samples` (a choice's rows share its
+    /// view tensor).
+    fn rows_per_choice(
+        samples: &super::Samples,
+        state_len: usize,
+        action_len: usize,
+    ) -> Vec<usize> {
+        let rows: Vec<&[f32]> = samples.inputs.chunks(state_len + action_len).collect();
+        let mut sizes: Vec<usize> = Vec::new();
+        for (r, row) in rows.iter().enumerate() {
+            if r == 0 || rows[r - 1][..state_len] != row[..state_len] {
+                sizes.push(0);
+            }
+            *sizes.last_mut().unwrap() += 1;
+        }
+        sizes
+    }
+
+    #[test]
+    fn least_rows_play_out_every_choice_of_few_actions() {
+        let chance = |rollouts, rollout_min_rows, legal| {
+            Behaviour {
+                rollouts,
+                rollout_min_rows,
+                ..in_worlds(1, Resample::Stock)
+            }
+            .rollout_chance(legal)
+        };
+        assert_eq!(chance(0.25, 0.0, 2), 0.25);
+        assert_eq!(chance(0.25, 2.0, 2), 1.0);
+        assert_eq!(chance(0.25, 2.0, 4), 0.5);
+        assert_eq!(chance(0.25, 2.0, 12), 0.25);
+        assert_eq!(chance(0.25, 3.0, 2), 1.0);
+        // sisepai21: its claims have two legal actions, its discards many; the choices played
+        // out do not change the play, so every run meets the same choices
+        let make_game = || TuSac::build("sisepai21", 4, &RuleMap::new()).unwrap();
+        let (state_len, action_len, net) = tiny_net(&make_game());
+        let sizes = |rollouts, rollout_min_rows| {
+            let behaviour = Behaviour {
+                rollouts,
+                rollout_min_rows,
+                ..in_worlds(1, Resample::Stock)
+            };
+            let samples = self_play(&make_game, &net, behaviour, 5, 0..4);
+            rows_per_choice(&samples, state_len, action_len)
+        };
+        let count =
+            |sizes: &[usize], pick: fn(usize) -> bool| sizes.iter().filter(|&&n| pick(n)).count();
+        let (all, quarter, least) = (sizes(1.0, 0.0), sizes(0.25, 0.0), sizes(0.25, 2.0));
+        let (two, many) = (|n| n == 2, |n| n > 4);
+        assert!(count(&all, two) > 20 && count(&all, many) > 20);
+        assert!(count(&quarter, two) < count(&all, two));
+        assert_eq!(
+            count(&least, two),
+            count(&all, two),
+            "every two-action choice"
+        );
+        assert!(
+            count(&least, many) < count(&all, many),
+            "a share of the rest"
+        );
     }
 
     #[test]

@@ -40,6 +40,12 @@ pub(crate) struct TrainConfig {
     /// checkpoint at 0, so Monte-Carlo checkpoints keep their bytes.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub(crate) rollouts: f64,
+    /// Rows a played-out choice gives at least on average: a choice of `k` legal actions is
+    /// played out with chance at least `rollout_min_rows / k` (so that choices of few actions are
+    /// not outweighed by choices of many). A resumed training may change it. Left out of the
+    /// checkpoint at 0, so earlier checkpoints keep their bytes.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub(crate) rollout_min_rows: f64,
     /// Who plays the rollouts after the action. A resumed training may change it.
     #[serde(default, skip_serializing_if = "RolloutPolicy::is_greedy")]
     pub(crate) rollout_policy: RolloutPolicy,
@@ -138,7 +144,7 @@ impl Resample {
     }
 }
 
-/// Whether a share is 0 (no rollout targets).
+/// Whether a share or a count is 0 (no rollout targets; no least rows).
 fn is_zero(share: &f64) -> bool {
     *share == 0.0
 }

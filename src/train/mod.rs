@@ -205,6 +205,7 @@ pub(crate) fn train<G: GameKind>(
             guide: guide_chance(&cfg, state.decisions),
             lambda: cfg.td_lambda,
             rollouts: cfg.rollouts,
+            rollout_min_rows: cfg.rollout_min_rows,
             rollout_policy: cfg.rollout_policy,
             rollout_worlds: cfg.rollout_worlds,
             rollout_resample: cfg.rollout_resample,

@@ -192,6 +192,9 @@ fn a_training_on_rollout_targets_is_reproducible_stopped_and_resumed() {
         "{}",
         file.header.command
     );
+    // and its least rows, recorded and kept in the checkpoint too
+    let rows = resume_to(&s, "split", "2400", &["--rollout-min-rows", "2"]);
+    assert!(rows.status.success(), "{}", stderr(&rows));
     let on = resume_to(&s, "split", "2500", &[]);
     assert!(on.status.success(), "{}", stderr(&on));
     let checkpoint = read(&s.path("split/checkpoint.safetensors"));
@@ -200,6 +203,7 @@ fn a_training_on_rollout_targets_is_reproducible_stopped_and_resumed() {
         text.contains("rollout_agent\\\":\\\"random"),
         "kept on resuming"
     );
+    assert!(text.contains("rollout_min_rows\\\":2"), "kept on resuming");
     let e = fails(
         &s.0,
         &[
@@ -305,6 +309,14 @@ fn train_guards_its_output_and_refuses_bad_settings() {
         (
             "train --game tienlen --rollout-agent random",
             "--rollout-agent: give --rollouts",
+        ),
+        (
+            "train --game tienlen --rollout-min-rows 2",
+            "--rollout-min-rows: give --rollouts",
+        ),
+        (
+            "train --game tienlen --rollouts 0.25 --rollout-min-rows 2000",
+            "--rollout-min-rows 2000: must be a number of rows",
         ),
         (
             "train --game tusac --rollouts 1 --rollout-agent rules:no-such-list.toml",
