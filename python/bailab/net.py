@@ -9,6 +9,9 @@ Q-value of every legal action of a view exactly as the Rust agent computes it
 
     net = bailab.net.load("results/train-tienlen-south/network.safetensors")
     q = bailab.net.q_values(net, view)          # one value per view.legal_actions()
+
+``ensemble`` joins networks of one table into one network whose Q is the mean of theirs, a file
+``net:`` plays like any other.
 """
 
 import json
@@ -93,6 +96,48 @@ def save(path, header, layers):
     text += b" " * (-len(text) % 8)
     with open(path, "wb") as f:
         f.write(struct.pack("<Q", len(text)) + text + b"".join(blobs))
+
+
+def ensemble(nets, command=None):
+    """One network (``{"header", "layers"}``, as ``load`` gives) whose Q is the mean of the Q of
+    ``nets`` (each from ``load``, all for the same table and with as many layers): their first
+    layers stacked, their hidden layers side by side (block-diagonal), their outputs averaged.
+    The header is the first network's, with the widths summed and ``command`` (by default, what
+    the members were trained by). It costs about the sum of its members per decision in the
+    first layer and the square of their number in the layers above."""
+    if not nets:
+        raise ValueError("an ensemble needs at least one network")
+    first = nets[0]["header"]
+    for member in nets[1:]:
+        for key in ("game", "variant", "players", "rules", "feature_version", "state_layout",
+                    "action_layout", "architecture", "payout_scale"):
+            if member["header"].get(key) != first.get(key):
+                raise ValueError(f"networks of different tables: {key} differs")
+        if len(member["layers"]) != len(nets[0]["layers"]):
+            raise ValueError("networks of different depths")
+    depth, count = len(first["hidden"]) + 1, len(nets)
+    layers = []
+    for k in range(depth):
+        weights = [m["layers"][k][0].astype(np.float64) for m in nets]
+        biases = [m["layers"][k][1].astype(np.float64) for m in nets]
+        if k == 0:
+            weight, bias = np.concatenate(weights, 0), np.concatenate(biases)
+        elif k == depth - 1:
+            weight, bias = np.concatenate(weights, 1) / count, sum(biases) / count
+        else:
+            rows = sum(w.shape[0] for w in weights)
+            weight, bias, at = np.zeros((rows, sum(w.shape[1] for w in weights))), [], (0, 0)
+            for w in weights:
+                weight[at[0]:at[0] + w.shape[0], at[1]:at[1] + w.shape[1]] = w
+                at = (at[0] + w.shape[0], at[1] + w.shape[1])
+            bias = np.concatenate(biases)
+        layers.append((weight.astype(np.float32), np.asarray(bias, dtype=np.float32)))
+    header = dict(first)
+    header["hidden"] = [int(layers[k][0].shape[0]) for k in range(depth - 1)]
+    header["command"] = command or "ensemble of: " + " | ".join(
+        m["header"].get("command", "?") for m in nets)
+    header.pop("margin", None)
+    return {"header": header, "layers": layers}
 
 
 def header_for(game, hidden, command="python", decisions=0, games=0, seconds=0.0):

@@ -1,6 +1,7 @@
 """The learned agent's network files from Python: a file written by numpy loads in Rust and
 plays as `net:`, the numpy forward pass gives Rust's Q-values (within 1e-5 on 1,000 views of
-four tables), and a file for another table is refused by name."""
+four tables), an ensemble's Q is its members' mean, and a file for another table is refused by
+name."""
 
 import numpy as np
 import pytest
@@ -57,6 +58,24 @@ def test_a_numpy_written_file_plays_the_highest_q(tmp_path):
             checked += 1
         state.apply(chosen)
     assert checked > 5
+
+
+def test_an_ensemble_plays_the_mean_of_its_members_q(tmp_path):
+    game = bailab.Game("tusac", variant="sisepai21", players=4)
+    hidden = (24, 12)
+    members = [{"header": net.header_for(game, hidden), "layers": net.random_layers(game, hidden, s)}
+               for s in (1, 2, 3)]
+    joined = net.ensemble(members, command="test")
+    assert joined["header"]["hidden"] == [72, 36]
+    path = tmp_path / "ensemble.safetensors"
+    net.save(path, joined["header"], joined["layers"])
+    for view in decision_views(game, 60):
+        mean = np.mean([net.q_values(m, view) for m in members], axis=0)
+        rust = np.asarray(bailab.net_q_values(str(path), view), dtype=np.float64)
+        assert np.max(np.abs(rust - mean)) < 1e-5
+    other = net.load(network_file(tmp_path, bailab.Game("tusac", variant="classic", players=4)))
+    with pytest.raises(ValueError, match="variant differs"):
+        net.ensemble([members[0], other])
 
 
 def test_a_file_for_another_table_is_refused_by_name(tmp_path):
