@@ -106,8 +106,9 @@ pub(crate) struct Args {
     pub(crate) rollout_policy: Option<RolloutPolicy>,
     /// Rows a choice played out gives at least on average (default 0: none): a choice of k legal
     /// actions is played out with chance at least R/k (at most 1) rather than the share of
-    /// --rollouts alone, so that choices of few actions (Tứ Sắc's claims and melds: two or three)
-    /// are not outweighed by choices of many (its discards: a dozen). With --resume, from now on.
+    /// --rollouts alone, so that choices of few actions (Tứ Sắc's claims and melds: two or
+    /// three) are not outweighed by choices of many (its discards: one per non-King type in the
+    /// hand). With --resume, from now on.
     #[arg(long, value_name = "R")]
     pub(crate) rollout_min_rows: Option<f64>,
     /// Worlds each rollout of --rollouts is played in (default 1): the true deal, then the true
