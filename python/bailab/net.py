@@ -103,7 +103,8 @@ def ensemble(nets, command=None):
     ``nets`` (each from ``load``, all for the same table and with as many layers): their first
     layers stacked, their hidden layers side by side (block-diagonal), their outputs averaged.
     The header is the first network's, with the widths summed and ``command`` (by default, what
-    the members were trained by). It costs about the sum of its members per decision in the
+    the members were trained by); its decisions and times stay the first member's (members may
+    be snapshots of one training), and a shipped ``margin`` is dropped. It costs about the sum of its members per decision in the
     first layer and the square of their number in the layers above."""
     if not nets:
         raise ValueError("an ensemble needs at least one network")
@@ -125,11 +126,11 @@ def ensemble(nets, command=None):
         elif k == depth - 1:
             weight, bias = np.concatenate(weights, 1) / count, sum(biases) / count
         else:
-            rows = sum(w.shape[0] for w in weights)
-            weight, bias, at = np.zeros((rows, sum(w.shape[1] for w in weights))), [], (0, 0)
+            weight = np.zeros((sum(w.shape[0] for w in weights), sum(w.shape[1] for w in weights)))
+            row = col = 0
             for w in weights:
-                weight[at[0]:at[0] + w.shape[0], at[1]:at[1] + w.shape[1]] = w
-                at = (at[0] + w.shape[0], at[1] + w.shape[1])
+                weight[row:row + w.shape[0], col:col + w.shape[1]] = w
+                row, col = row + w.shape[0], col + w.shape[1]
             bias = np.concatenate(biases)
         layers.append((weight.astype(np.float32), np.asarray(bias, dtype=np.float32)))
     header = dict(first)
