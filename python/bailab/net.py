@@ -104,8 +104,9 @@ def ensemble(nets, command=None):
     layers stacked, their hidden layers side by side (block-diagonal), their outputs averaged.
     The header is the first network's, with the widths summed and ``command`` (by default, what
     the members were trained by); its decisions and times stay the first member's (members may
-    be snapshots of one training), and a shipped ``margin`` is dropped. It costs about the sum of its members per decision in the
-    first layer and the square of their number in the layers above."""
+    be snapshots of one training), and a shipped ``margin`` is dropped. In ``net:`` a decision
+    costs about the sum of its members' (a hidden layer's rows are read over their nonzero
+    weights only); ``forward`` reads the hidden layers whole."""
     if not nets:
         raise ValueError("an ensemble needs at least one network")
     first = nets[0]["header"]

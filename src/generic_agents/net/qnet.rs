@@ -7,7 +7,10 @@
 //! The layers are kept as a file holds them ([`Layer`], PyTorch's `nn.Linear` layout: weight
 //! `[out][in]`, bias `[out]`, ReLU between layers, one output). The first layer is also kept
 //! transposed, input by input, so that the zero entries of a view or action vector (most of
-//! them) cost nothing.
+//! them) cost nothing. Above the first layer each row's weights are read only over the span
+//! that holds its nonzero weights (whole lanes of eight), so that a block-diagonal layer (an
+//! ensemble's, `bailab.net.ensemble`) costs its blocks only; skipping zero weights leaves every
+//! sum as it was.
 
 use crate::agent::net_file::ShapeError;
 
@@ -32,8 +35,13 @@ pub struct QNet {
     layers: Vec<Layer>,
     /// `layers[0]`'s weights input by input (`inputs × outputs`).
     first_by_input: Vec<f32>,
+    /// For each layer above the first, each row's span of nonzero weights ([`nonzero_spans`]).
+    spans: Vec<Vec<Span>>,
     kernel: Kernel,
 }
+
+/// The inputs `lo..hi` of a row that hold all its nonzero weights, `lo` a whole number of lanes.
+type Span = (usize, usize);
 
 /// Buffers of one decision: the view's share of the first layer and two hidden activations.
 #[derive(Clone, Debug)]
@@ -58,10 +66,12 @@ impl QNet {
                 first_by_input[i * first.outputs + o] = first.weight[o * first.inputs + i];
             }
         }
+        let spans = layers.iter().skip(1).map(nonzero_spans).collect();
         Ok(QNet {
             state_len,
             layers,
             first_by_input,
+            spans,
             kernel: Kernel::detect(),
         })
     }
@@ -128,12 +138,11 @@ impl QNet {
             (self.kernel).accumulate(h, &self.first_by_input, self.state_len, input);
             relu(h);
         }
-        for (k, layer) in self.layers.iter().enumerate().skip(1) {
-            let (inputs, outputs) = (layer.inputs, layer.outputs);
-            self.kernel
-                .dense(layer, &x[..count * inputs], &mut y[..count * outputs]);
-            if k + 1 < self.layers.len() {
-                relu(&mut y[..count * outputs]);
+        for (k, (layer, spans)) in self.layers.iter().skip(1).zip(&self.spans).enumerate() {
+            let (rows_in, rows_out) = (&x[..count * layer.inputs], &mut y[..count * layer.outputs]);
+            self.kernel.dense(layer, spans, rows_in, rows_out);
+            if k + 2 < self.layers.len() {
+                relu(rows_out);
             }
             std::mem::swap(&mut x, &mut y);
         }
@@ -185,6 +194,21 @@ fn check_shapes(inputs: usize, layers: &[Layer]) -> Result<(), ShapeError> {
     }
 }
 
+/// Each row's span of nonzero weights in `layer`: from the lane holding its first nonzero
+/// weight to the end of the lane holding its last (at most the row's end); `(0, 0)` for a row
+/// of zeros. A dense row's span is the whole row.
+fn nonzero_spans(layer: &Layer) -> Vec<Span> {
+    let n = layer.inputs;
+    let span = |row: &[f32]| match row.iter().position(|&w| w != 0.0) {
+        None => (0, 0),
+        Some(first) => {
+            let last = row.iter().rposition(|&w| w != 0.0).unwrap_or(first);
+            (first / LANES * LANES, ((last / LANES + 1) * LANES).min(n))
+        }
+    };
+    layer.weight.chunks_exact(n).map(span).collect()
+}
+
 fn relu(values: &mut [f32]) {
     for v in values {
         *v = v.max(0.0);
@@ -220,13 +244,13 @@ impl Kernel {
     }
 
     /// `y[a][o] = bias[o] + weight[o] · x[a]` for every row `x[a]` of `x` (each
-    /// `layer.inputs` long).
-    fn dense(self, layer: &Layer, x: &[f32], y: &mut [f32]) {
+    /// `layer.inputs` long), row `o` of the weights read over `spans[o]` only.
+    fn dense(self, layer: &Layer, spans: &[Span], x: &[f32], y: &mut [f32]) {
         match self {
-            Kernel::Portable => dense::<Plain>(layer, x, y),
+            Kernel::Portable => dense::<Plain>(layer, spans, x, y),
             // SAFETY: chosen only where the CPU has AVX2 and FMA (`detect`).
             #[cfg(target_arch = "x86_64")]
-            Kernel::Avx2Fma => unsafe { dense_avx2(layer, x, y) },
+            Kernel::Avx2Fma => unsafe { dense_avx2(layer, spans, x, y) },
         }
     }
 }
@@ -262,8 +286,8 @@ fn accumulate_avx2(out: &mut [f32], by_input: &[f32], offset: usize, x: &[f32]) 
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma")]
-fn dense_avx2(layer: &Layer, x: &[f32], y: &mut [f32]) {
-    dense::<Fused>(layer, x, y)
+fn dense_avx2(layer: &Layer, spans: &[Span], x: &[f32], y: &mut [f32]) {
+    dense::<Fused>(layer, spans, x, y)
 }
 
 #[inline(always)]
@@ -283,21 +307,22 @@ fn accumulate<M: MulAdd>(out: &mut [f32], by_input: &[f32], offset: usize, x: &[
 const LANES: usize = 8;
 
 #[inline(always)]
-fn dense<M: MulAdd>(layer: &Layer, x: &[f32], y: &mut [f32]) {
+fn dense<M: MulAdd>(layer: &Layer, spans: &[Span], x: &[f32], y: &mut [f32]) {
     let (n, m) = (layer.inputs, layer.outputs);
     let rows = x.len() / n;
-    for (o, w) in layer.weight.chunks_exact(n).enumerate() {
+    for (o, (w, &(lo, hi))) in layer.weight.chunks_exact(n).zip(spans).enumerate() {
+        let w = &w[lo..hi];
+        let input = |r: usize| &x[r * n + lo..r * n + hi];
         let mut r = 0;
         while r + 4 <= rows {
-            let xs = [0, 1, 2, 3].map(|k| &x[(r + k) * n..(r + k + 1) * n]);
-            let sums = dot4::<M>(w, xs);
+            let sums = dot4::<M>(w, [0, 1, 2, 3].map(|k| input(r + k)));
             for (k, s) in sums.iter().enumerate() {
                 y[(r + k) * m + o] = layer.bias[o] + s;
             }
             r += 4;
         }
         for r in r..rows {
-            y[r * m + o] = layer.bias[o] + dot4::<M>(w, [&x[r * n..(r + 1) * n]; 4])[0];
+            y[r * m + o] = layer.bias[o] + dot4::<M>(w, [input(r); 4])[0];
         }
     }
 }
@@ -383,6 +408,38 @@ mod tests {
         for a in [[1.0, 0.0, 0.5], [0.0, 0.0, 0.0], [2.0, -1.0, 0.25]] {
             let q = net.q(&a, &mut scratch);
             assert!((q - dense(&net, &state, &a)).abs() < 1e-5, "{q}");
+        }
+    }
+
+    #[test]
+    fn a_block_diagonal_layer_is_read_over_its_blocks_only_and_sums_as_before() {
+        let mut seed = 11;
+        let mut hidden = layer(24, 40, &mut seed);
+        for o in 0..24 {
+            for i in 0..40 {
+                if (o < 12) != (i < 20) {
+                    hidden.weight[o * 40 + i] = 0.0;
+                }
+            }
+        }
+        let spans = nonzero_spans(&hidden);
+        assert_eq!((spans[0], spans[23]), ((0, 24), (16, 40)));
+        let layers = vec![layer(40, 13, &mut seed), hidden, layer(1, 24, &mut seed)];
+        let net = QNet::new(10, 3, layers).unwrap();
+        let mut whole = net.clone();
+        whole.spans = vec![vec![(0, 40); 24], vec![(0, 24)]];
+        assert_eq!(net.spans[1], whole.spans[1]);
+        let (mut scratch, mut whole_scratch) = (net.scratch(5), whole.scratch(5));
+        let state: Vec<f32> = (0..10).map(|i| i as f32 / 9.0 - 0.3).collect();
+        let actions: Vec<f32> = (0..15).map(|i| (i % 4) as f32 * 0.5 - 0.4).collect();
+        net.begin(&state, &mut scratch);
+        whole.begin(&state, &mut whole_scratch);
+        let (mut q, mut whole_q) = ([0.0; 5], [0.0; 5]);
+        net.q_batch(&actions, &mut q, &mut scratch);
+        whole.q_batch(&actions, &mut whole_q, &mut whole_scratch);
+        assert_eq!(q, whole_q);
+        for (a, &qa) in actions.chunks(3).zip(&q) {
+            assert!((qa - dense(&net, &state, a)).abs() < 1e-5, "{qa}");
         }
     }
 
