@@ -199,12 +199,10 @@ fn check_shapes(inputs: usize, layers: &[Layer]) -> Result<(), ShapeError> {
 /// of zeros. A dense row's span is the whole row.
 fn nonzero_spans(layer: &Layer) -> Vec<Span> {
     let n = layer.inputs;
-    let span = |row: &[f32]| match row.iter().position(|&w| w != 0.0) {
-        None => (0, 0),
-        Some(first) => {
-            let last = row.iter().rposition(|&w| w != 0.0).unwrap_or(first);
-            (first / LANES * LANES, ((last / LANES + 1) * LANES).min(n))
-        }
+    let nonzero = |&w: &f32| w != 0.0;
+    let span = |row: &[f32]| match (row.iter().position(nonzero), row.iter().rposition(nonzero)) {
+        (Some(first), Some(last)) => (first / LANES * LANES, ((last / LANES + 1) * LANES).min(n)),
+        _ => (0, 0),
     };
     layer.weight.chunks_exact(n).map(span).collect()
 }
@@ -417,13 +415,13 @@ mod tests {
         let mut hidden = layer(24, 40, &mut seed);
         for o in 0..24 {
             for i in 0..40 {
-                if (o < 12) != (i < 20) {
+                if (o < 12) != (i < 20) || o == 5 {
                     hidden.weight[o * 40 + i] = 0.0;
                 }
             }
         }
         let spans = nonzero_spans(&hidden);
-        assert_eq!((spans[0], spans[23]), ((0, 24), (16, 40)));
+        assert_eq!((spans[0], spans[5], spans[23]), ((0, 24), (0, 0), (16, 40)));
         let layers = vec![layer(40, 13, &mut seed), hidden, layer(1, 24, &mut seed)];
         let net = QNet::new(10, 3, layers).unwrap();
         let mut whole = net.clone();
