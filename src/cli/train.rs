@@ -20,6 +20,7 @@ const SETTINGS: &[&str] = &[
     "rules",
     "seed",
     "hidden",
+    "members",
     "batch",
     "eps",
     "td_lambda",
@@ -70,6 +71,13 @@ pub(crate) struct Args {
     /// The hidden layers' widths.
     #[arg(long, default_value = "256,128", value_delimiter = ',')]
     pub(crate) hidden: Vec<usize>,
+    /// Networks trained side by side, each from its own first weights, on the same minibatches:
+    /// the network file is their ensemble, whose Q is the mean of theirs (its hidden widths are
+    /// the members' summed; `net:` costs about the members' sum per decision). The actors play
+    /// one member a generation, in turn; the learner's work grows with the count, the actors'
+    /// does not.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=16))]
+    pub(crate) members: u32,
     /// Adam's learning rate (default 0.001); with --resume, the rate from now on (a decay by
     /// hand, recorded in the network's command).
     #[arg(long)]
@@ -281,6 +289,7 @@ fn config(args: &Args) -> anyhow::Result<TrainConfig> {
         rules,
         seed: args.seed,
         hidden: args.hidden.clone(),
+        members: args.members as usize,
         lr: args.lr.unwrap_or(0.001),
         batch: args.batch as usize,
         eps: args.eps,

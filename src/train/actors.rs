@@ -391,7 +391,7 @@ mod tests {
     /// A network of 8 hidden units (first weights of seed 1) for `game`, and its input lengths.
     fn tiny_net<G: GameKind>(game: &G) -> (usize, usize, Arc<QNet>) {
         let (state_len, action_len) = input_lengths(game);
-        let learner = Learner::new(state_len, action_len, &[8], 1, Adam::default());
+        let learner = Learner::new(state_len, action_len, &[8], 1, Adam::default(), 1);
         (state_len, action_len, Arc::new(learner.qnet().unwrap()))
     }
 

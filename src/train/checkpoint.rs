@@ -4,7 +4,7 @@
 //! and renamed, so a kill at any moment leaves the last complete set.
 
 use super::config::{adam, TrainConfig};
-use super::learner::{LearnError, Learner};
+use super::learner::{LearnError, Learner, MemberLayers};
 use crate::generic_agents::net::file::{f32_bytes, f32_values, to_bytes, NetHeader};
 use crate::generic_agents::net::qnet::Layer;
 use crate::input::{read_bytes, TRAIN_CHECKPOINT};
@@ -136,23 +136,39 @@ pub(crate) enum CheckpointError {
 }
 
 /// The tensors of a checkpoint, by name (weights `fcK.*`, moments `adam_m.fcK.*`,
-/// `adam_v.fcK.*`), in name order.
-fn named_tensors(layers: &[Layer], moments: &[Layer]) -> Vec<(String, Vec<usize>, Vec<u8>)> {
+/// `adam_v.fcK.*`; a member after the first with its own prefix, [`member_prefix`]), in name
+/// order.
+fn named_tensors(members: &[MemberLayers]) -> Vec<(String, Vec<usize>, Vec<u8>)> {
     let le = f32_bytes;
-    let (first, second) = moments.split_at(layers.len());
     let mut out = Vec::new();
-    for (prefix, set) in [("", layers), ("adam_m.", first), ("adam_v.", second)] {
-        for (k, l) in set.iter().enumerate() {
-            out.push((
-                format!("{prefix}fc{k}.weight"),
-                vec![l.outputs, l.inputs],
-                le(&l.weight),
-            ));
-            out.push((format!("{prefix}fc{k}.bias"), vec![l.outputs], le(&l.bias)));
+    for (m, member) in members.iter().enumerate() {
+        let layers = &member.layers[..];
+        let moments = member.moments.as_deref().unwrap_or_default();
+        let (first, second) = moments.split_at(layers.len().min(moments.len()));
+        let member = member_prefix(m);
+        for (prefix, set) in [("", layers), ("adam_m.", first), ("adam_v.", second)] {
+            for (k, l) in set.iter().enumerate() {
+                out.push((
+                    format!("{member}{prefix}fc{k}.weight"),
+                    vec![l.outputs, l.inputs],
+                    le(&l.weight),
+                ));
+                let bias = format!("{member}{prefix}fc{k}.bias");
+                out.push((bias, vec![l.outputs], le(&l.bias)));
+            }
         }
     }
     out.sort_by(|a, b| a.0.cmp(&b.0));
     out
+}
+
+/// The prefix of member `m`'s tensors: none for the first (a training of one network's names),
+/// `mM.` for the others.
+fn member_prefix(m: usize) -> String {
+    match m {
+        0 => String::new(),
+        _ => format!("m{m}."),
+    }
 }
 
 /// The checksum of named tensors: FNV-1a 64 over names, shapes and bytes in order.
@@ -175,8 +191,7 @@ pub(crate) fn save(
     learner: &Learner,
     header: &NetHeader,
 ) -> Result<(), CheckpointError> {
-    let layers = learner.layers()?;
-    let tensors = named_tensors(&layers, &learner.moments()?);
+    let tensors = named_tensors(&learner.member_layers()?);
     let mut state = state.clone();
     state.adam_steps = learner.steps();
     state.checksum = checksum(&tensors);
@@ -244,17 +259,22 @@ pub(crate) fn load(dir: &Path) -> Result<(TrainState, Learner), CheckpointError>
             })
             .collect()
     };
-    let layers = layers_in("")?;
-    let mut moments = layers_in("adam_m.")?;
-    moments.extend(layers_in("adam_v.")?);
-    let state_len = layers[0].inputs - action_len(&state.config)?;
-    let learner = Learner::from_layers(
-        state_len,
-        &layers,
-        Some(&moments),
-        state.adam_steps,
-        adam(&state.config),
-    )?;
+    if !(1..=16).contains(&state.config.members) {
+        return Err(damaged(format!("{} members", state.config.members)));
+    }
+    let mut members = Vec::new();
+    for m in 0..state.config.members {
+        let member = member_prefix(m);
+        let layers = layers_in(&member)?;
+        let mut moments = layers_in(&format!("{member}adam_m."))?;
+        moments.extend(layers_in(&format!("{member}adam_v."))?);
+        members.push(MemberLayers {
+            layers,
+            moments: Some(moments),
+        });
+    }
+    let state_len = members[0].layers[0].inputs - action_len(&state.config)?;
+    let learner = Learner::from_layers(state_len, &members, state.adam_steps, adam(&state.config))?;
     Ok((state, learner))
 }
 

@@ -20,6 +20,12 @@ pub(crate) struct TrainConfig {
     pub(crate) seed: u64,
     /// The hidden layers' widths.
     pub(crate) hidden: Vec<usize>,
+    /// Networks trained side by side on the same minibatches from their own first weights; the
+    /// network file is their ensemble (the mean of their Q), the actors play one member a
+    /// generation in turn. Left out of the checkpoint at 1, so earlier checkpoints keep their
+    /// bytes.
+    #[serde(default = "one_member", skip_serializing_if = "is_one_member")]
+    pub(crate) members: usize,
     /// Adam's learning rate.
     pub(crate) lr: f64,
     /// Minibatch rows.
@@ -79,6 +85,16 @@ fn monte_carlo() -> f64 {
 /// Whether `lambda` is the Monte-Carlo return's.
 fn is_monte_carlo(lambda: &f64) -> bool {
     *lambda == 1.0
+}
+
+/// One network: no ensemble.
+fn one_member() -> usize {
+    1
+}
+
+/// Whether one network is trained.
+fn is_one_member(members: &usize) -> bool {
+    *members == 1
 }
 
 /// One world per rollout: the true deal alone.

@@ -1,7 +1,10 @@
 //! The learner of deep Monte-Carlo training: the Q network as candle tensors, fitted to the
-//! Monte-Carlo returns by minibatch Adam on the mean squared error. Its layers go to the actors
-//! as a [`QNet`] and to checkpoints and network files as plain [`Layer`]s.
+//! Monte-Carlo returns by minibatch Adam on the mean squared error. With several members it
+//! fits as many networks of their own first weights to the same minibatches, and plays their
+//! ensemble (the mean of their Q). Its layers go to the actors as a [`QNet`] and to checkpoints
+//! and network files as plain [`Layer`]s.
 
+use crate::generic_agents::net::ensemble::join_members;
 use crate::generic_agents::net::qnet::{Layer, QNet};
 use crate::rng::{stream_rng, GameRng};
 use candle_core::{DType, Device, Tensor, Var};
@@ -31,16 +34,29 @@ impl Default for Adam {
     }
 }
 
-/// The network being trained and Adam's moments.
+/// The networks being trained (the members of an ensemble; usually one) and Adam's moments.
 pub(crate) struct Learner {
     state_len: usize,
+    members: Vec<Member>,
+    /// Adam steps taken (by every member alike).
+    steps: u64,
+    adam: Adam,
+}
+
+/// One network of the learner.
+struct Member {
     /// Weight and bias of each layer, in order.
     params: Vec<Var>,
     /// Adam's first and second moments, one per parameter.
     moments: Vec<(Tensor, Tensor)>,
-    /// Adam steps taken.
-    steps: u64,
-    adam: Adam,
+}
+
+/// A member's layers and, for a checkpoint, Adam's first then second moments laid out as layers.
+pub(crate) struct MemberLayers {
+    /// The layers, first to last.
+    pub(crate) layers: Vec<Layer>,
+    /// The first moments then the second, as many layers each (none: zero, a fresh start).
+    pub(crate) moments: Option<Vec<Layer>>,
 }
 
 /// What a training error says (candle's errors carry text only).
@@ -52,33 +68,121 @@ impl Learner {
         self.adam.lr = lr;
     }
 
-    /// A new network of `hidden` widths over `state_len + action_len` inputs, initialised as
-    /// PyTorch's `nn.Linear` is (uniform in ±1/√inputs) from the stream `seed`.
+    /// `members` new networks of `hidden` widths over `state_len + action_len` inputs, each
+    /// initialised as PyTorch's `nn.Linear` is (uniform in ±1/√inputs) from its own stream of
+    /// `seed` (member 0's is the one a training of one network has always drawn from).
     pub(crate) fn new(
         state_len: usize,
         action_len: usize,
         hidden: &[usize],
         seed: u64,
         adam: Adam,
+        members: usize,
     ) -> Learner {
-        let mut rng = stream_rng(seed, 0, INIT_STREAM);
-        let mut inputs = state_len + action_len;
-        let mut layers = Vec::new();
-        for &outputs in hidden.iter().chain(&[1]) {
-            layers.push(init_layer(outputs, inputs, &mut rng));
-            inputs = outputs;
-        }
-        Learner::from_layers(state_len, &layers, None, 0, adam).expect("fresh layers fit")
+        let fresh = (0..members as u64).map(|m| {
+            let mut rng = stream_rng(seed, m, INIT_STREAM);
+            let mut inputs = state_len + action_len;
+            let mut layers = Vec::new();
+            for &outputs in hidden.iter().chain(&[1]) {
+                layers.push(init_layer(outputs, inputs, &mut rng));
+                inputs = outputs;
+            }
+            MemberLayers {
+                layers,
+                moments: None,
+            }
+        });
+        let fresh: Vec<MemberLayers> = fresh.collect();
+        Learner::from_layers(state_len, &fresh, 0, adam).expect("fresh layers fit")
     }
 
-    /// The learner of `layers` with Adam's `moments` (zero if `None`) after `steps` steps.
+    /// The learner of `members` (each its layers and Adam's moments) after `steps` steps.
     pub(crate) fn from_layers(
         state_len: usize,
-        layers: &[Layer],
-        moments: Option<&[Layer]>,
+        members: &[MemberLayers],
         steps: u64,
         adam: Adam,
     ) -> Result<Learner, LearnError> {
+        let members = (members.iter())
+            .map(|m| Member::from_layers(&m.layers, m.moments.as_deref()))
+            .collect::<Result<_, _>>()?;
+        Ok(Learner {
+            state_len,
+            members,
+            steps,
+            adam,
+        })
+    }
+
+    /// Adam steps taken so far.
+    pub(crate) fn steps(&self) -> u64 {
+        self.steps
+    }
+
+    /// One Adam step of every member on a minibatch: `inputs` holds `targets.len()` rows of view
+    /// tensor and action vector side by side. Returns the members' mean squared error before the
+    /// step, averaged over the members.
+    pub(crate) fn step(&mut self, inputs: &[f32], targets: &[f32]) -> Result<f32, LearnError> {
+        let rows = targets.len();
+        let x = Tensor::from_slice(inputs, (rows, inputs.len() / rows), &Device::Cpu)?;
+        let y = Tensor::from_slice(targets, (rows, 1), &Device::Cpu)?;
+        self.steps += 1;
+        let mut total = 0.0;
+        for member in &mut self.members {
+            total += member.step(&x, &y, self.adam, self.steps)?;
+        }
+        Ok(total / self.members.len() as f32)
+    }
+
+    /// Q of each row of `inputs` (as [`Learner::step`] lays them out) by the first member,
+    /// without learning.
+    #[cfg(test)]
+    pub(crate) fn predict(&self, inputs: &[f32], rows: usize) -> Result<Vec<f32>, LearnError> {
+        let x = Tensor::from_slice(inputs, (rows, inputs.len() / rows), &Device::Cpu)?;
+        self.members[0].forward(&x)?.flatten_all()?.to_vec1::<f32>()
+    }
+
+    /// How many networks it trains.
+    pub(crate) fn member_count(&self) -> usize {
+        self.members.len()
+    }
+
+    /// Each member's layers and Adam's moments as they are now.
+    pub(crate) fn member_layers(&self) -> Result<Vec<MemberLayers>, LearnError> {
+        (self.members.iter())
+            .map(|m| {
+                Ok(MemberLayers {
+                    layers: m.layers()?,
+                    moments: Some(m.moments()?),
+                })
+            })
+            .collect()
+    }
+
+    /// The network as the evaluation and the network file play it: the one member, or the
+    /// members' ensemble (the mean of their Q, [`join_members`]).
+    pub(crate) fn qnet(&self) -> Result<QNet, LearnError> {
+        let members = (self.members.iter())
+            .map(Member::layers)
+            .collect::<Result<Vec<_>, _>>()?;
+        self.qnet_of(join_members(&members))
+    }
+
+    /// Member `m` alone, as the actors play it.
+    pub(crate) fn member_qnet(&self, m: usize) -> Result<QNet, LearnError> {
+        self.qnet_of(self.members[m].layers()?)
+    }
+
+    fn qnet_of(&self, layers: Vec<Layer>) -> Result<QNet, LearnError> {
+        let action_len = layers[0].inputs - self.state_len;
+        QNet::new(self.state_len, action_len, layers)
+            .map_err(|e| candle_core::Error::Msg(e.to_string()))
+    }
+}
+
+impl Member {
+    /// The member of `layers` with Adam's `moments` (first then second; zero if `None`).
+    fn from_layers(layers: &[Layer], moments: Option<&[Layer]>) -> Result<Member, LearnError> {
         let dev = Device::Cpu;
         let mut params = Vec::new();
         for l in layers {
@@ -102,37 +206,21 @@ impl Learner {
                 .map(|p| Ok((p.zeros_like()?, p.zeros_like()?)))
                 .collect::<Result<_, LearnError>>()?,
         };
-        Ok(Learner {
-            state_len,
-            params,
-            moments,
-            steps,
-            adam,
-        })
+        Ok(Member { params, moments })
     }
 
-    /// Adam steps taken so far.
-    pub(crate) fn steps(&self) -> u64 {
-        self.steps
-    }
-
-    /// One Adam step on a minibatch: `inputs` holds `targets.len()` rows of view tensor and
-    /// action vector side by side. Returns the batch's mean squared error before the step.
-    pub(crate) fn step(&mut self, inputs: &[f32], targets: &[f32]) -> Result<f32, LearnError> {
-        let rows = targets.len();
-        let x = Tensor::from_slice(inputs, (rows, inputs.len() / rows), &Device::Cpu)?;
-        let y = Tensor::from_slice(targets, (rows, 1), &Device::Cpu)?;
-        let q = self.forward(&x)?;
+    /// Adam's step number `t` on the minibatch `x`, `y`; the mean squared error before it.
+    fn step(&mut self, x: &Tensor, y: &Tensor, adam: Adam, t: u64) -> Result<f32, LearnError> {
+        let q = self.forward(x)?;
         let loss = (q - y)?.sqr()?.mean_all()?;
         let grads = loss.backward()?;
-        self.steps += 1;
         let Adam {
             lr,
             beta1,
             beta2,
             eps,
-        } = self.adam;
-        let t = self.steps as i32;
+        } = adam;
+        let t = t as i32;
         let (c1, c2) = (1.0 - beta1.powi(t), 1.0 - beta2.powi(t));
         for (p, (m, v)) in self.params.iter().zip(self.moments.iter_mut()) {
             let Some(g) = grads.get(p.as_tensor()) else {
@@ -163,34 +251,19 @@ impl Learner {
         Ok(h)
     }
 
-    /// Q of each row of `inputs` (as [`Learner::step`] lays them out), without learning.
-    #[cfg(test)]
-    pub(crate) fn predict(&self, inputs: &[f32], rows: usize) -> Result<Vec<f32>, LearnError> {
-        let x = Tensor::from_slice(inputs, (rows, inputs.len() / rows), &Device::Cpu)?;
-        self.forward(&x)?.flatten_all()?.to_vec1::<f32>()
-    }
-
     /// The layers as they are now.
-    pub(crate) fn layers(&self) -> Result<Vec<Layer>, LearnError> {
+    fn layers(&self) -> Result<Vec<Layer>, LearnError> {
         let tensors: Vec<&Tensor> = self.params.iter().map(Var::as_tensor).collect();
         layers_of(&tensors)
     }
 
     /// Adam's first moments then second moments, laid out as layers.
-    pub(crate) fn moments(&self) -> Result<Vec<Layer>, LearnError> {
+    fn moments(&self) -> Result<Vec<Layer>, LearnError> {
         let first: Vec<&Tensor> = self.moments.iter().map(|(m, _)| m).collect();
         let second: Vec<&Tensor> = self.moments.iter().map(|(_, v)| v).collect();
         let mut all = layers_of(&first)?;
         all.extend(layers_of(&second)?);
         Ok(all)
-    }
-
-    /// The network as the actors play it.
-    pub(crate) fn qnet(&self) -> Result<QNet, LearnError> {
-        let layers = self.layers()?;
-        let action_len = layers[0].inputs - self.state_len;
-        QNet::new(self.state_len, action_len, layers)
-            .map_err(|e| candle_core::Error::Msg(e.to_string()))
     }
 }
 
@@ -233,7 +306,7 @@ mod tests {
     #[test]
     fn learns_a_linear_target_and_agrees_with_the_actors_net() {
         let (s, a) = (6, 2);
-        let mut learner = Learner::new(s, a, &[16, 8], 3, Adam::default());
+        let mut learner = Learner::new(s, a, &[16, 8], 3, Adam::default(), 1);
         let mut rng = stream_rng(9, 0, 0);
         let mut last = f32::MAX;
         for _ in 0..300 {
@@ -253,12 +326,52 @@ mod tests {
 
     #[test]
     fn layers_and_moments_round_trip() {
-        let mut learner = Learner::new(3, 1, &[5], 1, Adam::default());
-        learner.step(&[1.0, 0.0, 2.0, 1.0], &[0.5]).unwrap();
-        let (layers, moments) = (learner.layers().unwrap(), learner.moments().unwrap());
-        let again = Learner::from_layers(3, &layers, Some(&moments), 1, Adam::default()).unwrap();
-        assert_eq!(again.layers().unwrap(), layers);
-        assert_eq!(again.moments().unwrap(), moments);
-        assert_eq!(again.steps(), 1);
+        for members in [1, 2] {
+            let mut learner = Learner::new(3, 1, &[5], 1, Adam::default(), members);
+            learner.step(&[1.0, 0.0, 2.0, 1.0], &[0.5]).unwrap();
+            let saved = learner.member_layers().unwrap();
+            let again = Learner::from_layers(3, &saved, 1, Adam::default()).unwrap();
+            let reread = again.member_layers().unwrap();
+            assert_eq!(reread.len(), members);
+            for (a, b) in saved.iter().zip(&reread) {
+                assert_eq!((&a.layers, &a.moments), (&b.layers, &b.moments));
+            }
+            assert_eq!(again.steps(), 1);
+        }
+    }
+
+    #[test]
+    fn members_start_apart_learn_alike_and_play_as_their_mean() {
+        let (s, a) = (6, 2);
+        let one = Learner::new(s, a, &[16, 8], 3, Adam::default(), 1);
+        let mut three = Learner::new(s, a, &[16, 8], 3, Adam::default(), 3);
+        let first = |l: &Learner| l.member_layers().unwrap().remove(0).layers;
+        assert_eq!(
+            first(&one),
+            first(&three),
+            "member 0 starts as a lone network"
+        );
+        let starts = three.member_layers().unwrap();
+        assert_ne!(starts[0].layers, starts[1].layers);
+        let mut rng = stream_rng(9, 0, 0);
+        let mut last = f32::MAX;
+        for _ in 0..300 {
+            let x: Vec<f32> = (0..64 * (s + a)).map(|_| rng.random::<f32>()).collect();
+            let y: Vec<f32> = x.chunks(s + a).map(|r| r[0] - 0.5 * r[7]).collect();
+            last = three.step(&x, &y).unwrap();
+        }
+        assert!(last < 0.01, "every member learns: mean loss {last}");
+        let x: Vec<f32> = (0..(s + a)).map(|i| i as f32 / 8.0).collect();
+        let q = |net: QNet| {
+            let mut scratch = net.scratch(1);
+            net.begin(&x[..s], &mut scratch);
+            net.q(&x[s..], &mut scratch)
+        };
+        let mean = (0..3)
+            .map(|m| q(three.member_qnet(m).unwrap()))
+            .sum::<f32>()
+            / 3.0;
+        let ensemble = q(three.qnet().unwrap());
+        assert!((ensemble - mean).abs() < 1e-5, "{ensemble} vs {mean}");
     }
 }

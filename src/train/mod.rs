@@ -7,7 +7,9 @@
 //! scale (the Monte-Carlo return; with `--rollouts`, each legal action of some choices is played
 //! out and learned as an advantage, see [`actors`]); the learner ([`learner`]) then takes the
 //! generation's samples once each, shuffled, in minibatches of Adam on the squared error; the
-//! actors take the new weights for the next generation. Every `eval_every` decisions the network plays the fixed
+//! actors take the new weights for the next generation. With `--members K` the learner fits K
+//! networks to the same minibatches and the network is their ensemble; the actors play one
+//! member a generation, in turn. Every `eval_every` decisions the network plays the fixed
 //! evaluation deals against greedy ([`eval`]) and a row goes to `curve.csv`; every few minutes,
 //! and at the end, the whole state goes to a checkpoint ([`checkpoint`]) and the network to its
 //! file, so that a stopped or killed training resumes where it was.
@@ -152,7 +154,7 @@ pub(crate) fn header<G: GameKind>(game: &G, state: &TrainState) -> NetHeader {
         state_layout: layout_text(&game.tensor_layout()),
         action_layout: action_input_layout(game),
         architecture: "mlp".into(),
-        hidden: cfg.hidden.clone(),
+        hidden: cfg.hidden.iter().map(|w| w * cfg.members).collect(),
         payout_scale: payout_scale(game),
         command: state.command.clone(),
         decisions: state.decisions,
@@ -170,7 +172,7 @@ pub(crate) fn start<G: GameKind>(
 ) -> Result<(TrainState, Learner), TrainError> {
     let game = build::<G>(cfg)?;
     let (s, a) = input_lengths(&game);
-    let learner = Learner::new(s, a, &cfg.hidden, cfg.seed, adam(cfg));
+    let learner = Learner::new(s, a, &cfg.hidden, cfg.seed, adam(cfg), cfg.members);
     Ok((TrainState::new(cfg.clone(), command), learner))
 }
 
@@ -190,7 +192,6 @@ pub(crate) fn train<G: GameKind>(
     let baseline = greedy_baseline::<G>(&make_game, cfg.seed, cfg.eval_deals);
     let clock = Clock::start(&state);
     let mut last_checkpoint = Instant::now();
-    let mut net = Arc::new(learner.qnet()?);
     let ending = loop {
         if session.stop.load(Ordering::Relaxed) {
             break Ending::Stopped;
@@ -211,10 +212,11 @@ pub(crate) fn train<G: GameKind>(
             rollout_resample: cfg.rollout_resample,
             rollout_agent: &cfg.rollout_agent,
         };
+        let actor = state.generation as usize % learner.member_count();
+        let net = Arc::new(learner.member_qnet(actor)?);
         let samples = self_play(&make_game, &net, behaviour, cfg.seed, games);
         let acted = started.elapsed().as_secs_f64();
         state.loss = learn_generation(&mut learner, &samples, &cfg, state.generation)?;
-        net = Arc::new(learner.qnet()?);
         state.generation += 1;
         state.games += cfg.update_games;
         state.decisions += samples.decisions;
@@ -227,7 +229,8 @@ pub(crate) fn train<G: GameKind>(
         };
         progress.generation(&state, pace);
         if state.decisions >= state.next_eval {
-            let gain = evaluate::<G>(&make_game, &net, cfg.seed, &baseline);
+            let ensemble = Arc::new(learner.qnet()?);
+            let gain = evaluate::<G>(&make_game, &ensemble, cfg.seed, &baseline);
             clock.update(&mut state);
             let row = CurveRow::new(&state, gain);
             progress.evaluated(&row);

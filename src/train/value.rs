@@ -66,6 +66,7 @@ pub fn fit_value_net<G: GameKind>(
             lr: t.lr,
             ..Adam::default()
         },
+        1,
     );
     let mut rng = stream_rng(t.seed, 1, 0x7A1);
     let looper = DealLoop::seeded(game, t.seed, Seating::Rotate(agents.len()), 0..agents.len());

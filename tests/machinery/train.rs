@@ -217,6 +217,41 @@ fn a_training_on_rollout_targets_is_reproducible_stopped_and_resumed() {
     assert!(e.contains("--rollout-agent rules:x.toml: "), "{e}");
 }
 
+#[test]
+fn members_train_as_one_ensemble_whole_or_stopped_and_resumed() {
+    let s = Scratch::new("train-members");
+    let members = ["--members", "3", "--decisions"];
+    let whole = train(&s, "whole", &[&members[..], &["40000"]].concat());
+    assert!(whole.status.success(), "{}", stderr(&whole));
+    let reference = network(&s.path("whole/network.safetensors"));
+    let file = from_bytes(&read(&s.path("whole/network.safetensors")), "net").unwrap();
+    // the file is the members' ensemble: three hidden layers of 8 side by side
+    assert_eq!(file.header.hidden, [24]);
+    assert_eq!(file.net.layers()[0].outputs, 24);
+    let first = train(&s, "split", &[&members[..], &["20000"]].concat());
+    assert!(first.status.success(), "{}", stderr(&first));
+    let resumed = resume_to(&s, "split", "40000", &[]);
+    assert!(resumed.status.success(), "{}", stderr(&resumed));
+    assert_eq!(network(&s.path("split/network.safetensors")), reference);
+    // one network on the same budget is another; a resumed training keeps its count
+    let one = train(&s, "one", &["--decisions", "40000"]);
+    assert!(one.status.success(), "{}", stderr(&one));
+    assert_ne!(network(&s.path("one/network.safetensors")).0, reference.0);
+    let e = fails(&s.0, &["train", "--resume", "split", "--members", "2"]);
+    assert!(e.contains("--members"), "{e}");
+    // and `net:` plays the ensemble
+    let spec = format!("net:{}", s.path("whole/network.safetensors").display());
+    let args = [
+        "--game",
+        "tienlen",
+        "--agent",
+        &spec,
+        "--agent-decisions",
+        "200",
+    ];
+    ok(&s.0, &[&["bench"][..], &args].concat());
+}
+
 /// Resumes the training in `dir` to 250,000 decisions with `extra` arguments.
 fn resume(s: &Scratch, dir: &str, extra: &[&str]) -> std::process::Output {
     resume_to(s, dir, "250000", extra)
@@ -289,6 +324,7 @@ fn train_guards_its_output_and_refuses_bad_settings() {
         ("train --game tienlen --hours 0", "--hours 0"),
         ("train --game tienlen --decisions 0", "--decisions 0"),
         ("train --game tienlen --hidden 0", "--hidden"),
+        ("train --game tienlen --members 0", "--members"),
         ("train --game tienlen --lr 2", "--lr 2"),
         (
             "train --game tienlen --rollout-policy own",

@@ -8,6 +8,7 @@
 //! header names, if any). With `search=N` a one-step lookahead (as `ismcts`'s) keeps the
 //! network's move unless another is clearly better over N greedy playouts.
 
+pub(crate) mod ensemble;
 pub mod file;
 pub mod qnet;
 
