@@ -144,7 +144,7 @@ fn named_tensors(members: &[MemberLayers]) -> Vec<(String, Vec<usize>, Vec<u8>)>
     for (m, member) in members.iter().enumerate() {
         let layers = &member.layers[..];
         let moments = member.moments.as_deref().unwrap_or_default();
-        let (first, second) = moments.split_at(layers.len().min(moments.len()));
+        let (first, second) = moments.split_at(moments.len() / 2);
         let member = member_prefix(m);
         for (prefix, set) in [("", layers), ("adam_m.", first), ("adam_v.", second)] {
             for (k, l) in set.iter().enumerate() {
