@@ -303,17 +303,24 @@ fn layers_of(tensors: &[&Tensor]) -> Result<Vec<Layer>, LearnError> {
 mod tests {
     use super::*;
 
+    /// 300 Adam steps on rows of `width` uniform inputs whose target is linear in two of them;
+    /// the last minibatch's loss.
+    fn fit_a_linear_target(learner: &mut Learner, width: usize) -> f32 {
+        let mut rng = stream_rng(9, 0, 0);
+        let mut last = f32::MAX;
+        for _ in 0..300 {
+            let x: Vec<f32> = (0..64 * width).map(|_| rng.random::<f32>()).collect();
+            let y: Vec<f32> = x.chunks(width).map(|r| r[0] - 0.5 * r[7]).collect();
+            last = learner.step(&x, &y).unwrap();
+        }
+        last
+    }
+
     #[test]
     fn learns_a_linear_target_and_agrees_with_the_actors_net() {
         let (s, a) = (6, 2);
         let mut learner = Learner::new(s, a, &[16, 8], 3, Adam::default(), 1);
-        let mut rng = stream_rng(9, 0, 0);
-        let mut last = f32::MAX;
-        for _ in 0..300 {
-            let x: Vec<f32> = (0..64 * (s + a)).map(|_| rng.random::<f32>()).collect();
-            let y: Vec<f32> = x.chunks(s + a).map(|r| r[0] - 0.5 * r[7]).collect();
-            last = learner.step(&x, &y).unwrap();
-        }
+        let last = fit_a_linear_target(&mut learner, s + a);
         assert!(last < 0.01, "loss {last}");
         let net = learner.qnet().unwrap();
         let mut scratch = net.scratch(1);
@@ -353,13 +360,7 @@ mod tests {
         );
         let starts = three.member_layers().unwrap();
         assert_ne!(starts[0].layers, starts[1].layers);
-        let mut rng = stream_rng(9, 0, 0);
-        let mut last = f32::MAX;
-        for _ in 0..300 {
-            let x: Vec<f32> = (0..64 * (s + a)).map(|_| rng.random::<f32>()).collect();
-            let y: Vec<f32> = x.chunks(s + a).map(|r| r[0] - 0.5 * r[7]).collect();
-            last = three.step(&x, &y).unwrap();
-        }
+        let last = fit_a_linear_target(&mut three, s + a);
         assert!(last < 0.01, "every member learns: mean loss {last}");
         let x: Vec<f32> = (0..(s + a)).map(|i| i as f32 / 8.0).collect();
         let q = |net: QNet| {

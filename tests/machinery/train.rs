@@ -126,21 +126,13 @@ fn training_is_reproducible_whole_stopped_or_killed() {
 #[test]
 fn a_training_on_rollout_targets_is_reproducible_stopped_and_resumed() {
     let s = Scratch::new("train-rollouts");
-    let rollouts = ["--rollouts", "0.5", "--decisions"];
-    let whole = train(&s, "whole", &[&rollouts[..], &["1200"]].concat());
-    assert!(whole.status.success(), "{}", stderr(&whole));
-    let reference = network(&s.path("whole/network.safetensors"));
+    let reference = whole_and_resumed(&s, &["--rollouts", "0.5"], "500", "1200");
     let file = from_bytes(&read(&s.path("whole/network.safetensors")), "net").unwrap();
     assert!(
         file.header.command.contains("--rollouts 0.5"),
         "{:?}",
         file.header
     );
-    let first = train(&s, "split", &[&rollouts[..], &["500"]].concat());
-    assert!(first.status.success(), "{}", stderr(&first));
-    let resumed = resume_to(&s, "split", "1200", &[]);
-    assert!(resumed.status.success(), "{}", stderr(&resumed));
-    assert_eq!(network(&s.path("split/network.safetensors")), reference);
     // the same budget on Monte-Carlo targets is another network
     let returns = train(&s, "returns", &["--decisions", "1200"]);
     assert!(returns.status.success(), "{}", stderr(&returns));
@@ -220,19 +212,11 @@ fn a_training_on_rollout_targets_is_reproducible_stopped_and_resumed() {
 #[test]
 fn members_train_as_one_ensemble_whole_or_stopped_and_resumed() {
     let s = Scratch::new("train-members");
-    let members = ["--members", "3", "--decisions"];
-    let whole = train(&s, "whole", &[&members[..], &["40000"]].concat());
-    assert!(whole.status.success(), "{}", stderr(&whole));
-    let reference = network(&s.path("whole/network.safetensors"));
+    let reference = whole_and_resumed(&s, &["--members", "3"], "20000", "40000");
     let file = from_bytes(&read(&s.path("whole/network.safetensors")), "net").unwrap();
     // the file is the members' ensemble: three hidden layers of 8 side by side
     assert_eq!(file.header.hidden, [24]);
     assert_eq!(file.net.layers()[0].outputs, 24);
-    let first = train(&s, "split", &[&members[..], &["20000"]].concat());
-    assert!(first.status.success(), "{}", stderr(&first));
-    let resumed = resume_to(&s, "split", "40000", &[]);
-    assert!(resumed.status.success(), "{}", stderr(&resumed));
-    assert_eq!(network(&s.path("split/network.safetensors")), reference);
     // one network on the same budget is another; a resumed training keeps its count
     let one = train(&s, "one", &["--decisions", "40000"]);
     assert!(one.status.success(), "{}", stderr(&one));
@@ -250,6 +234,20 @@ fn members_train_as_one_ensemble_whole_or_stopped_and_resumed() {
         "200",
     ];
     ok(&s.0, &[&["bench"][..], &args].concat());
+}
+
+/// Trains with `extra` to `total` decisions whole (in `whole/`), and to `part` then resumed to
+/// `total` (in `split/`); asserts that both give the same network and returns it.
+fn whole_and_resumed(s: &Scratch, extra: &[&str], part: &str, total: &str) -> (u64, String) {
+    let whole = train(s, "whole", &[extra, &["--decisions", total]].concat());
+    assert!(whole.status.success(), "{}", stderr(&whole));
+    let reference = network(&s.path("whole/network.safetensors"));
+    let first = train(s, "split", &[extra, &["--decisions", part]].concat());
+    assert!(first.status.success(), "{}", stderr(&first));
+    let resumed = resume_to(s, "split", total, &[]);
+    assert!(resumed.status.success(), "{}", stderr(&resumed));
+    assert_eq!(network(&s.path("split/network.safetensors")), reference);
+    reference
 }
 
 /// Resumes the training in `dir` to 250,000 decisions with `extra` arguments.
