@@ -5,7 +5,7 @@ use super::args::GameArgs;
 use crate::games::kind::GameKind;
 use crate::games::{with_game, GameVisitor};
 use crate::train::checkpoint::{load, CurveRow, TrainState, CHECKPOINT, CURVE, NETWORK};
-use crate::train::config::{greedy_spec, Resample, RolloutPolicy};
+use crate::train::config::{greedy_spec, Resample, RolloutPolicy, MAX_MEMBERS};
 use crate::train::{start, train, Budget, Ending, Pace, Session, TrainConfig, TrainProgress};
 use anyhow::{bail, Context};
 use std::io::IsTerminal;
@@ -76,7 +76,7 @@ pub(crate) struct Args {
     /// the members' summed; `net:` costs about the members' sum per decision). The actors play
     /// one member a generation, in turn; the learner's work grows with the count, the actors'
     /// does not.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=16))]
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=MAX_MEMBERS as i64))]
     pub(crate) members: u32,
     /// Adam's learning rate (default 0.001); with --resume, the rate from now on (a decay by
     /// hand, recorded in the network's command).

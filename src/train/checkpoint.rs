@@ -3,7 +3,7 @@
 //! file `net:` plays) and `curve.csv` (the learning curve). Each is written to a temporary name
 //! and renamed, so a kill at any moment leaves the last complete set.
 
-use super::config::{adam, TrainConfig};
+use super::config::{adam, TrainConfig, MAX_MEMBERS};
 use super::learner::{LearnError, Learner, MemberLayers};
 use crate::generic_agents::net::file::{f32_bytes, f32_values, to_bytes, NetHeader};
 use crate::generic_agents::net::qnet::Layer;
@@ -259,7 +259,7 @@ pub(crate) fn load(dir: &Path) -> Result<(TrainState, Learner), CheckpointError>
             })
             .collect()
     };
-    if !(1..=16).contains(&state.config.members) {
+    if !(1..=MAX_MEMBERS).contains(&state.config.members) {
         return Err(damaged(format!("{} members", state.config.members)));
     }
     let mut members = Vec::new();

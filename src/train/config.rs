@@ -87,6 +87,9 @@ fn is_monte_carlo(lambda: &f64) -> bool {
     *lambda == 1.0
 }
 
+/// The most networks a training fits side by side (`--members`).
+pub(crate) const MAX_MEMBERS: usize = 16;
+
 /// One network: no ensemble.
 fn one_member() -> usize {
     1

@@ -89,13 +89,12 @@ fn averaged(layers: &[&Layer]) -> Layer {
 mod tests {
     use super::*;
     use crate::generic_agents::net::qnet::QNet;
+    use crate::rng::stream_rng;
+    use rand::Rng;
 
-    fn member(seed: u32, widths: &[usize]) -> Vec<Layer> {
-        let mut x = seed;
-        let mut draw = || {
-            x = x.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
-            (x >> 8) as f32 / (1u32 << 24) as f32 - 0.5
-        };
+    fn member(seed: u64, widths: &[usize]) -> Vec<Layer> {
+        let mut rng = stream_rng(seed, 0, 0);
+        let mut draw = || rng.random::<f32>() - 0.5;
         (widths.windows(2))
             .map(|w| Layer {
                 outputs: w[1],
