@@ -279,13 +279,24 @@ impl PairedRoot {
     /// The baseline, or the contender with the highest mean gain over it among those whose
     /// paired t-statistic exceeds `z`.
     fn choose(&self, z: f64) -> usize {
+        self.choose_with_prior(z, &[], 0.0)
+    }
+
+    /// [`Self::choose`] with a prior: `prior[k]`, another judge's gain of action `k` over the
+    /// baseline (payout points), counts as `weight` sweeps of it. Each contender's gain is the
+    /// mean of its sweeps and the prior so weighted, its standard error shrunk alike; `weight`
+    /// 0 is [`Self::choose`].
+    fn choose_with_prior(&self, z: f64, prior: &[f64], weight: f64) -> usize {
         let mut best = (0.0, self.baseline);
         for &k in &self.active {
             let Some((mean, se)) = self.gain(k) else {
                 continue;
             };
-            if mean > best.0 && mean > z * se {
-                best = (mean, k);
+            let n = f64::from(self.worlds[k]);
+            let lean = if weight > 0.0 { weight * prior[k] } else { 0.0 };
+            let gain = (n * mean + lean) / (n + weight);
+            if gain > best.0 && gain > z * se * n / (n + weight) {
+                best = (gain, k);
             }
         }
         best.1
@@ -575,6 +586,18 @@ impl<S: GameState> Ismcts<S> {
         best.1
     }
 
+    /// After a search with a paired root (`sweep` or `halving`) and `deviate`: its choice
+    /// again, with `prior` (another judge's gain of each legal action over the baseline, in
+    /// payout points, `legal` order) counted as `weight` determinizations of each action.
+    /// `None` for other settings.
+    pub fn choose_with_prior(&self, prior: &[f64], weight: f64) -> Option<usize> {
+        let z = self
+            .params
+            .deviate
+            .filter(|_| self.params.root != Root::Ucb)?;
+        Some(self.paired.choose_with_prior(z, prior, weight))
+    }
+
     /// After a search with a paired root (`sweep` or `halving`) and `deviate`: each root action's
     /// mean payout gain over the rollout policy's action (0 for that action), in `legal` order,
     /// measured on the determinizations it was played in. `None` for other settings or before a
@@ -643,6 +666,24 @@ mod tests {
         // the baseline's own difference is 0, never a gain; one world proves nothing
         assert_eq!(paired(2, &sure).choose(0.0), 2);
         assert_eq!(paired(0, &sure[..1]).choose(0.0), 0);
+    }
+
+    #[test]
+    fn a_prior_counts_as_so_many_sweeps() {
+        // action 2 gains 1 in every world of 10; action 1 gains +3/−2 in turn (mean +0.5)
+        let mixed: Vec<[f64; 3]> = (0..10)
+            .map(|w| [0.0, if w % 2 == 0 { 3.0 } else { -2.0 }, 1.0])
+            .collect();
+        let p = paired(0, &mixed);
+        assert_eq!(p.choose_with_prior(2.5, &[0.0; 3], 0.0), p.choose(2.5));
+        // a prior of −3 for action 2 worth 10 sweeps takes it to (10 − 30) / 20 < 0: out
+        assert_eq!(p.choose_with_prior(0.5, &[0.0, 0.0, -3.0], 10.0), 1);
+        // a prior of +3 for action 1 worth 10 sweeps lifts it to (5 + 30) / 20 = 1.75, above action
+        // 2 at (10 + 0) / 20 = 0.5
+        assert_eq!(p.choose_with_prior(0.5, &[0.0, 3.0, 0.0], 10.0), 1);
+        assert_eq!(p.choose_with_prior(0.5, &[0.0, 0.0, 0.0], 10.0), 2);
+        // a weak prior barely moves the sweeps' verdict
+        assert_eq!(p.choose_with_prior(2.5, &[0.0, 3.0, -3.0], 0.01), 2);
     }
 
     #[test]

@@ -331,6 +331,12 @@ fn net_search_overrules_some_moves_of_a_bad_network_and_refuses_a_bad_count() {
     let (choices, other) = moves_off_the_highest_q(&s, ",search=300");
     assert!(other > 0, "the search changed none of {choices} moves");
     assert!(other < choices, "the search changed all {choices} moves");
+    // the network's own gains, counted as that many determinizations, outweigh the search
+    let (sure, off) = moves_off_the_highest_q(&s, ",search=300,prior=1000000000");
+    assert_eq!(
+        off, 0,
+        "a prior without limit keeps the network's {sure} moves"
+    );
     let rules = RuleMap::new();
     let setting = Setting {
         table: Some((&rules, 4)),
@@ -339,6 +345,11 @@ fn net_search_overrules_some_moves_of_a_bad_network_and_refuses_a_bad_count() {
     let bad = format!("net:{},search=-1", s.path("t.safetensors").display());
     let e = make_agent_with::<TienLen>(&bad, setting).err().unwrap();
     assert!(e.to_string().contains("search"), "{e}");
+    for alone in ["prior=10", "deviate=1"] {
+        let bad = format!("net:{},{alone}", s.path("t.safetensors").display());
+        let e = make_agent_with::<TienLen>(&bad, setting).err().unwrap();
+        assert!(e.to_string().contains("need search=N"), "{e}");
+    }
 }
 
 /// The error of building `spec` for game `G` at a table of `variant` and `players`.

@@ -6,7 +6,8 @@
 //! both draw from the seat's own stream. With `margin=` it keeps greedy's move unless the
 //! network expects more than that many points from another (without it, the margin the file's
 //! header names, if any). With `search=N` a one-step lookahead (as `ismcts`'s) keeps the
-//! network's move unless another is clearly better over N greedy playouts.
+//! network's move unless another is clearly better over N greedy playouts (`deviate=`), the
+//! network's own Q differences counted as `prior=` playouts of each action.
 
 pub(crate) mod ensemble;
 pub mod file;
@@ -69,7 +70,21 @@ pub(crate) const NET_INFO: AgentInfo = AgentInfo {
             about: "with N > 0, check the network's move by the one-step lookahead of \
                     `ismcts:iters=N` (N playouts to the end by greedy, each determinization played \
                     through every legal action) and keep it unless another gains by a paired \
-                    t-statistic above 2.5; 0 = the network alone (up to 10,000,000)",
+                    t-statistic above `deviate`; 0 = the network alone (up to 10,000,000)",
+        },
+        ParamInfo {
+            name: "deviate",
+            default: "2.5",
+            about: "with `search=`, the paired t-statistic another action's gain over the \
+                    network's move must exceed (0 to 100)",
+        },
+        ParamInfo {
+            name: "prior",
+            default: "0",
+            about: "with `search=`, the network's own view of each action's gain over its move \
+                    (its Q difference in points) counts as this many of the search's \
+                    determinizations of the action, and each gain is their weighted mean; 0 = \
+                    the search's gains alone",
         },
     ],
 };
@@ -96,6 +111,8 @@ pub struct NetPolicy<G: GameKind> {
     inputs: Vec<f32>,
     writer: ActionInputs<G>,
     q: Vec<f32>,
+    /// How many entries of `q` the last choice computed (0: it took none, e.g. a uniform move).
+    fresh_q: usize,
     sampling: Sampling,
 }
 
@@ -196,6 +213,7 @@ impl<G: GameKind> NetPolicy<G> {
             inputs: vec![0.0; capacity * input_len],
             writer: ActionInputs::new(&game),
             q: vec![0.0; capacity],
+            fresh_q: 0,
             game,
             net,
             sampling,
@@ -223,6 +241,11 @@ impl<G: GameKind> NetPolicy<G> {
         q
     }
 
+    /// The Q of every legal action, if the last [`NetPolicy::choose`] computed them.
+    pub fn last_q(&self) -> Option<&[f32]> {
+        (self.fresh_q > 0).then(|| &self.q[..self.fresh_q])
+    }
+
     /// The view tensor of the last [`NetPolicy::observe`].
     pub fn state(&self) -> &[f32] {
         &self.state
@@ -246,6 +269,7 @@ impl<G: GameKind> NetPolicy<G> {
         legal: &[ActionOf<G>],
         rng: &mut GameRng,
     ) -> usize {
+        self.fresh_q = 0;
         if legal.len() == 1 {
             return 0;
         }
@@ -258,6 +282,7 @@ impl<G: GameKind> NetPolicy<G> {
             return uniform_index(legal.len(), rng);
         }
         let greedy = self.observe(view, legal, rng);
+        self.fresh_q = legal.len();
         let q = self.q_values(legal.len());
         if temperature > 0.0 {
             return softmax_pick(q, temperature, rng);
@@ -301,6 +326,12 @@ fn softmax_pick(values: &[f32], temperature: f64, rng: &mut GameRng) -> usize {
 pub struct NetAgent<G: GameKind> {
     policy: NetPolicy<G>,
     search: Option<Ismcts<G::State>>,
+    /// With a search: how many determinizations the network's own gains count as (0: none).
+    prior_weight: f64,
+    /// The network's gain of each legal action over its move, in payout points: made once.
+    prior: Vec<f64>,
+    /// Q's payout scale (points per unit of Q), when a prior is used.
+    scale: f64,
 }
 
 impl<G: GameKind> NetAgent<G> {
@@ -309,16 +340,33 @@ impl<G: GameKind> NetAgent<G> {
         NetAgent {
             policy,
             search: None,
+            prior_weight: 0.0,
+            prior: Vec::new(),
+            scale: 1.0,
         }
     }
 
     /// The agent playing `policy`'s move unless a search of `params` with greedy rollouts (a
-    /// paired root with `deviate`) finds a clearly better one.
-    pub fn with_search(policy: NetPolicy<G>, params: IsmctsParams) -> NetAgent<G> {
+    /// paired root with `deviate`) finds a clearly better one, the network's own gains counted
+    /// as `prior_weight` determinizations of each action (0: the search's gains alone).
+    pub fn with_search(
+        policy: NetPolicy<G>,
+        params: IsmctsParams,
+        prior_weight: f64,
+    ) -> NetAgent<G> {
         let rollout = crate::generic_agents::rules::greedy::<G>();
+        let capacity = <<G::State as GameState>::Actions as ActionBuffer<_>>::CAPACITY;
+        let scale = if prior_weight > 0.0 {
+            payout_scale(policy.game())
+        } else {
+            1.0
+        };
         NetAgent {
             policy,
             search: Some(Ismcts::new(params, rollout)),
+            prior_weight,
+            prior: Vec::with_capacity(capacity),
+            scale,
         }
     }
 }
@@ -326,10 +374,19 @@ impl<G: GameKind> NetAgent<G> {
 impl<G: GameKind> Agent<G::State> for NetAgent<G> {
     fn act(&mut self, view: &ViewOf<'_, G>, legal: &[ActionOf<G>], rng: &mut GameRng) -> usize {
         let choice = self.policy.choose(view, legal, rng);
-        match &mut self.search {
-            Some(search) if legal.len() > 1 => search.search_from(view, legal, rng, Some(choice)),
-            _ => choice,
-        }
+        let Some(search) = self.search.as_mut().filter(|_| legal.len() > 1) else {
+            return choice;
+        };
+        let searched = search.search_from(view, legal, rng, Some(choice));
+        let Some(q) = self.policy.last_q().filter(|_| self.prior_weight > 0.0) else {
+            return searched;
+        };
+        self.prior.clear();
+        let base = f64::from(q[choice]);
+        (self.prior).extend(q.iter().map(|&v| (f64::from(v) - base) * self.scale));
+        search
+            .choose_with_prior(&self.prior, self.prior_weight)
+            .unwrap_or(searched)
     }
 }
 
@@ -431,6 +488,13 @@ pub fn net_agent<G: GameKind>(
         )
     })?;
     let search: u32 = number(spec, "search", 0, (0, 10_000_000))?;
+    let deviate: f64 = number(spec, "deviate", 2.5, (0.0, 100.0))?;
+    let prior: f64 = number(spec, "prior", 0.0, (0.0, 1e9))?;
+    if search == 0 && (spec.get("deviate").is_some() || spec.get("prior").is_some()) {
+        return Err(AgentError::Params(
+            "agent 'net': deviate= and prior= need search=N (the lookahead they tune)".into(),
+        ));
+    }
     let shown = path.display().to_string();
     let file = load(path).map_err(AgentError::Net)?;
     let shipped = file.header.margin.unwrap_or(0.0);
@@ -450,9 +514,10 @@ pub fn net_agent<G: GameKind>(
     Ok(Box::new(match search {
         0 => NetAgent::new(policy),
         n => {
-            // the `ismcts` spec's own defaults: root sweep, deviate 2.5, depth 1
-            let spec = AgentSpec::parse(&format!("ismcts:iters={n}")).expect("a valid spec");
-            NetAgent::with_search(policy, ismcts_params(&spec)?)
+            // the `ismcts` spec's own defaults: root sweep, depth 1
+            let text = format!("ismcts:iters={n},deviate={deviate}");
+            let spec = AgentSpec::parse(&text).expect("a valid spec");
+            NetAgent::with_search(policy, ismcts_params(&spec)?, prior)
         }
     }))
 }
