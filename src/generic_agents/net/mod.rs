@@ -9,6 +9,7 @@
 //! network's move unless another is clearly better over N greedy playouts (`deviate=`), the
 //! network's own Q differences counted as `prior=` playouts of each action.
 
+#[cfg(feature = "train")]
 pub(crate) mod ensemble;
 pub mod file;
 pub mod qnet;
