@@ -104,9 +104,9 @@ def ensemble(nets, command=None):
     layers stacked, their hidden layers side by side (block-diagonal), their outputs averaged.
     The header is the first network's, with the widths summed and ``command`` (by default, what
     the members were trained by); its decisions and times stay the first member's (members may
-    be snapshots of one training), and a shipped ``margin`` is dropped. In ``net:`` a decision
-    costs about the sum of its members' (a hidden layer's rows are read over their nonzero
-    weights only); ``forward`` reads the hidden layers whole."""
+    be snapshots of one training), and a shipped ``margin`` or ``search`` is dropped. In
+    ``net:`` a decision costs about the sum of its members' (a hidden layer's rows are read over
+    their nonzero weights only); ``forward`` reads the hidden layers whole."""
     if not nets:
         raise ValueError("an ensemble needs at least one network")
     first = nets[0]["header"]
@@ -139,6 +139,7 @@ def ensemble(nets, command=None):
     header["command"] = command or "ensemble of: " + " | ".join(
         m["header"].get("command", "?") for m in nets)
     header.pop("margin", None)
+    header.pop("search", None)
     return {"header": header, "layers": layers}
 
 

@@ -1,12 +1,13 @@
 //! `bailab agents`: the games, and the agents with the games they play and their parameters;
-//! what a network file says (`--net`), and the margin it is shipped with (`--set-margin`).
+//! what a network file says (`--net`), and the margin and lookahead it is shipped with
+//! (`--set-margin`, `--set-search`).
 
 use crate::agent::features::all_features;
 use crate::agent::AgentInfo;
 use crate::games::kind::GameKind;
 use crate::games::{with_game, GameVisitor, GAMES};
 use crate::generic_agents::catalogue::CATALOGUE;
-use crate::generic_agents::net::file::{read_net, to_bytes, NetFile};
+use crate::generic_agents::net::file::{read_net, to_bytes, NetFile, NetHeader, ShippedSearch};
 use crate::sim::files::atomic::write_atomic;
 use anyhow::{bail, Context};
 use std::path::{Path, PathBuf};
@@ -18,7 +19,7 @@ pub(crate) struct Args {
     #[arg(long, value_name = "GAME", value_parser = super::args::game_names())]
     pub(crate) features: Option<String>,
     /// Print what a network file (`net:FILE`) says about its network instead: its table, how it
-    /// was trained, the margin it plays with.
+    /// was trained, the margin and lookahead it plays with.
     #[arg(long, value_name = "FILE", conflicts_with = "features")]
     pub(crate) net: Option<PathBuf>,
     /// With --net: write into the file the margin (points of payout) its `net:` spec plays with
@@ -30,6 +31,28 @@ pub(crate) struct Args {
         allow_negative_numbers = true
     )]
     pub(crate) set_margin: Option<f64>,
+    /// With --net: write into the file the lookahead (`search=N`: determinizations per decision)
+    /// its `net:` spec plays with when the spec gives none; 0 takes it out.
+    #[arg(long, value_name = "N", requires = "net")]
+    pub(crate) set_search: Option<u32>,
+    /// With --set-search: the t-statistic of that lookahead (`deviate=`).
+    #[arg(
+        long,
+        value_name = "Z",
+        requires = "set_search",
+        allow_negative_numbers = true,
+        default_value_t = 2.5
+    )]
+    pub(crate) set_deviate: f64,
+    /// With --set-search: the network's own gains counted as so many determinizations (`prior=`).
+    #[arg(
+        long,
+        value_name = "W",
+        requires = "set_search",
+        allow_negative_numbers = true,
+        default_value_t = 0.0
+    )]
+    pub(crate) set_prior: f64,
 }
 
 /// Prints the features of a game.
@@ -63,7 +86,21 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     }
     if let Some(path) = &args.net {
         if let Some(margin) = args.set_margin {
-            set_margin(path, margin)?;
+            if !(margin.is_finite() && margin >= 0.0) {
+                bail!("--set-margin {margin}: a margin is a number of points, at least 0");
+            }
+            rewrite(path, |h| h.margin = (margin > 0.0).then_some(margin))?;
+        }
+        if let Some(iters) = args.set_search {
+            let search = ShippedSearch {
+                iters,
+                deviate: args.set_deviate,
+                prior: args.set_prior,
+            };
+            if let Some(problem) = search.problem().filter(|_| iters > 0) {
+                bail!("--set-search: {problem}");
+            }
+            rewrite(path, |h| h.search = (iters > 0).then_some(search))?;
         }
         return print_net(path);
     }
@@ -116,6 +153,13 @@ fn print_net(path: &Path) -> anyhow::Result<()> {
     );
     println!("  Q           the payout over {}", h.payout_scale);
     println!("  margin      {} points", h.margin.unwrap_or(0.0));
+    match h.search {
+        Some(s) => println!(
+            "  search      {} determinizations, deviate {}, prior {}",
+            s.iters, s.deviate, s.prior
+        ),
+        None => println!("  search      none"),
+    }
     println!(
         "  trained     {} decisions, {} games, {:.2} h wall, {:.2} CPU-h",
         h.decisions,
@@ -127,15 +171,12 @@ fn print_net(path: &Path) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Rewrites the network file at `path` with `margin` in its header (0: none), through a
-/// temporary file.
-fn set_margin(path: &Path, margin: f64) -> anyhow::Result<()> {
-    if !(margin.is_finite() && margin >= 0.0) {
-        bail!("--set-margin {margin}: a margin is a number of points, at least 0");
-    }
+/// Rewrites the network file at `path` with its header changed by `change`, through a temporary
+/// file.
+fn rewrite(path: &Path, change: impl FnOnce(&mut NetHeader)) -> anyhow::Result<()> {
     let file = read(path)?;
     let mut header = file.header.clone();
-    header.margin = (margin > 0.0).then_some(margin);
+    change(&mut header);
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
     let name = path.file_name().context("--net: not a file")?;
     write_atomic(

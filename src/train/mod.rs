@@ -162,6 +162,7 @@ pub(crate) fn header<G: GameKind>(game: &G, state: &TrainState) -> NetHeader {
         seconds: state.seconds,
         cpu_seconds: state.cpu_seconds,
         margin: None,
+        search: None,
     }
 }
 

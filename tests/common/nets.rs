@@ -45,6 +45,7 @@ pub fn header_for<G: GameKind>(game: &G, hidden: &[usize]) -> NetHeader {
         seconds: 0.0,
         cpu_seconds: 0.0,
         margin: None,
+        search: None,
     }
 }
 

@@ -14,7 +14,7 @@ use bailab::games::tienlen::TienLen;
 use bailab::games::tusac::TuSac;
 use bailab::games::{with_game, GameVisitor, GAMES};
 use bailab::generic_agents::catalogue::{make_agent_with, Setting};
-use bailab::generic_agents::net::file::{to_bytes, NetHeader};
+use bailab::generic_agents::net::file::{to_bytes, NetHeader, ShippedSearch};
 use bailab::generic_agents::net::squash;
 use bailab::generic_agents::rules::feature_rows;
 use bailab::sim::play_game;
@@ -312,6 +312,104 @@ fn a_net_files_own_margin_plays_when_the_spec_gives_none() {
     let b = write("bad.safetensors", &to_bytes(&bad, &net));
     let e = refused::<TienLen>(&format!("net:{b}"), "south", 4);
     assert!(e.contains("margin") && e.contains("bad.safetensors"), "{e}");
+}
+
+#[test]
+fn a_net_files_own_lookahead_plays_when_the_spec_gives_none() {
+    let s = Scratch::new("net-file-search");
+    let (header, net) = random_net::<TienLen>("south", 4, 3);
+    let plain = to_bytes(&header, &net);
+    let write = |name: &str, bytes: &[u8]| {
+        let p = s.path(name);
+        std::fs::write(&p, bytes).unwrap();
+        p.display().to_string()
+    };
+    let t = write("t.safetensors", &plain);
+    let m = write("m.safetensors", &plain);
+    let set = [
+        "--set-search",
+        "40",
+        "--set-deviate",
+        "1",
+        "--set-prior",
+        "5",
+    ];
+    let out = bailab(&s.0, &[&["agents", "--net", m.as_str()][..], &set].concat());
+    let shown = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        shown.contains("search      40 determinizations, deviate 1, prior 5"),
+        "{shown}"
+    );
+    let marked = std::fs::read(&m).unwrap();
+    let shipped = ShippedSearch {
+        iters: 40,
+        deviate: 1.0,
+        prior: 5.0,
+    };
+    let with = NetHeader {
+        search: Some(shipped),
+        ..header.clone()
+    };
+    assert_eq!(marked, to_bytes(&with, &net));
+    // the file's lookahead plays unless the spec gives one; each option the spec names wins
+    let by_spec = choices_of(&format!("net:{t},search=40,deviate=1,prior=5"));
+    assert_ne!(
+        choices_of(&format!("net:{t}")),
+        by_spec,
+        "the search changes moves"
+    );
+    assert_eq!(choices_of(&format!("net:{m}")), by_spec);
+    assert_eq!(
+        choices_of(&format!("net:{m},search=0")),
+        choices_of(&format!("net:{t}"))
+    );
+    assert_eq!(
+        choices_of(&format!("net:{m},prior=1000000000")),
+        choices_of(&format!("net:{t},search=40,deviate=1,prior=1000000000"))
+    );
+    // 0 takes it out; a bad value, or deviate= without a search, is refused and changes nothing
+    let back = write("back.safetensors", &marked);
+    assert!(
+        bailab(&s.0, &["agents", "--net", &back, "--set-search", "0"])
+            .status
+            .success()
+    );
+    assert_eq!(
+        std::fs::read(&back).unwrap(),
+        plain,
+        "0 gives the file back"
+    );
+    for bad in [
+        &["--set-search", "5", "--set-deviate", "-1"][..],
+        &["--set-deviate", "1"],
+    ] {
+        let out = bailab(&s.0, &[&["agents", "--net", m.as_str()][..], bad].concat());
+        assert!(!out.status.success(), "{bad:?}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("deviate"),
+            "{bad:?}"
+        );
+        assert_eq!(std::fs::read(&m).unwrap(), marked);
+    }
+    // a header's lookahead out of bounds is refused by name
+    let zero = NetHeader {
+        search: Some(ShippedSearch {
+            iters: 0,
+            ..shipped
+        }),
+        ..header
+    };
+    let b = write("bad.safetensors", &to_bytes(&zero, &net));
+    let e = refused::<TienLen>(&format!("net:{b}"), "south", 4);
+    assert!(
+        e.contains("lookahead") && e.contains("bad.safetensors"),
+        "{e}"
+    );
 }
 
 #[test]

@@ -65,6 +65,52 @@ pub struct NetHeader {
     /// the file when there is none, so other files keep their bytes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub margin: Option<f64>,
+    /// The lookahead the network plays with when its `net:` spec names none: the one it was
+    /// shipped with (`bailab agents --net FILE --set-search N`). Left out of the file when there
+    /// is none, so other files keep their bytes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub search: Option<ShippedSearch>,
+}
+
+/// A lookahead written into a network file's header: the `search=`, `deviate=` and `prior=` of a
+/// `net:` spec that names none of them.
+#[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ShippedSearch {
+    /// Determinizations per decision (`search=`, at least 1).
+    pub iters: u32,
+    /// The paired t-statistic another action must exceed (`deviate=`).
+    pub deviate: f64,
+    /// The network's own gains, counted as so many determinizations (`prior=`).
+    pub prior: f64,
+}
+
+/// The largest `search=` a spec or a header may give.
+pub const MAX_SEARCH: u32 = 10_000_000;
+/// The largest `deviate=`.
+pub const MAX_DEVIATE: f64 = 100.0;
+/// The largest `prior=`.
+pub const MAX_PRIOR: f64 = 1e9;
+
+impl ShippedSearch {
+    /// What is wrong with this lookahead, if anything (each value within a spec's bounds).
+    pub fn problem(&self) -> Option<String> {
+        let within = |x: f64, hi: f64| x.is_finite() && (0.0..=hi).contains(&x);
+        if !(1..=MAX_SEARCH).contains(&self.iters) {
+            Some(format!(
+                "a search of {} determinizations, not 1 to {MAX_SEARCH}",
+                self.iters
+            ))
+        } else if !within(self.deviate, MAX_DEVIATE) {
+            Some(format!(
+                "a deviate of {}, not 0 to {MAX_DEVIATE}",
+                self.deviate
+            ))
+        } else if !within(self.prior, MAX_PRIOR) {
+            Some(format!("a prior of {}, not 0 to {MAX_PRIOR}", self.prior))
+        } else {
+            None
+        }
+    }
 }
 
 /// A network file: its header and its layers.
@@ -170,6 +216,9 @@ pub fn from_bytes(bytes: &[u8], path: &str) -> Result<NetFile, NetFileError> {
         return Err(header_error(
             "its header's margin is not a number of points at least 0".into(),
         ));
+    }
+    if let Some(problem) = header.search.as_ref().and_then(ShippedSearch::problem) {
+        return Err(header_error(format!("its header's lookahead: {problem}")));
     }
     let lengths = (
         layout_len(&header.state_layout),

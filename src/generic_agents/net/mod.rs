@@ -7,14 +7,17 @@
 //! network expects more than that many points from another (without it, the margin the file's
 //! header names, if any). With `search=N` a one-step lookahead (as `ismcts`'s) keeps the
 //! network's move unless another is clearly better over N greedy playouts (`deviate=`), the
-//! network's own Q differences counted as `prior=` playouts of each action.
+//! network's own Q differences counted as `prior=` playouts of each action (without them, the
+//! lookahead the file's header names, if any).
 
 #[cfg(feature = "train")]
 pub(crate) mod ensemble;
 pub mod file;
 pub mod qnet;
 
-use self::file::{layout_text, read_net, NetFile, NetHeader, FEATURE_VERSION};
+use self::file::{
+    layout_text, read_net, NetFile, NetHeader, FEATURE_VERSION, MAX_DEVIATE, MAX_PRIOR, MAX_SEARCH,
+};
 use self::qnet::{QNet, Scratch};
 use crate::agent::features::{all_features, FeatureRow, MAX_FEATURES};
 use crate::agent::net_file::NetError;
@@ -67,21 +70,23 @@ pub(crate) const NET_INFO: AgentInfo = AgentInfo {
         },
         ParamInfo {
             name: "search",
-            default: "0",
+            default: "the file's",
             about: "with N > 0, check the network's move by the one-step lookahead of \
                     `ismcts:iters=N` (N playouts to the end by greedy, each determinization played \
                     through every legal action) and keep it unless another gains by a paired \
-                    t-statistic above `deviate`; 0 = the network alone (up to 10,000,000)",
+                    t-statistic above `deviate`; 0 = the network alone (up to 10,000,000). \
+                    Without it, the lookahead the file was shipped with (its header's `search`, \
+                    else 0)",
         },
         ParamInfo {
             name: "deviate",
-            default: "2.5",
+            default: "the file's, else 2.5",
             about: "with `search=`, the paired t-statistic another action's gain over the \
                     network's move must exceed (0 to 100)",
         },
         ParamInfo {
             name: "prior",
-            default: "0",
+            default: "the file's, else 0",
             about: "with `search=`, the network's own view of each action's gain over its move \
                     (its Q difference in points) counts as this many of the search's \
                     determinizations of the action, and each gain is their weighted mean; 0 = \
@@ -488,18 +493,39 @@ pub fn net_agent<G: GameKind>(
                 .into(),
         )
     })?;
-    let search: u32 = number(spec, "search", 0, (0, 10_000_000))?;
-    let deviate: f64 = number(spec, "deviate", 2.5, (0.0, 100.0))?;
-    let prior: f64 = number(spec, "prior", 0.0, (0.0, 1e9))?;
+    let shown = path.display().to_string();
+    let file = load(path).map_err(AgentError::Net)?;
+    // each of search=, deviate=, prior= and margin= the spec leaves out is the file's, if any
+    let shipped = file.header.search;
+    let search: u32 = number(
+        spec,
+        "search",
+        shipped.map_or(0, |s| s.iters),
+        (0, MAX_SEARCH),
+    )?;
+    let deviate: f64 = number(
+        spec,
+        "deviate",
+        shipped.map_or(2.5, |s| s.deviate),
+        (0.0, MAX_DEVIATE),
+    )?;
+    let prior: f64 = number(
+        spec,
+        "prior",
+        shipped.map_or(0.0, |s| s.prior),
+        (0.0, MAX_PRIOR),
+    )?;
     if search == 0 && (spec.get("deviate").is_some() || spec.get("prior").is_some()) {
         return Err(AgentError::Params(
             "agent 'net': deviate= and prior= need search=N (the lookahead they tune)".into(),
         ));
     }
-    let shown = path.display().to_string();
-    let file = load(path).map_err(AgentError::Net)?;
-    let shipped = file.header.margin.unwrap_or(0.0);
-    let margin_points: f64 = number(spec, "margin", shipped, (0.0, 1e6))?;
+    let margin_points: f64 = number(
+        spec,
+        "margin",
+        file.header.margin.unwrap_or(0.0),
+        (0.0, 1e6),
+    )?;
     let game = game_for::<G>(&file.header, &shown, table).map_err(AgentError::Net)?;
     let sampling = Sampling {
         eps: number(spec, "eps", 0.0, (0.0, 1.0))?,
