@@ -249,16 +249,19 @@ fn choices_of(spec: &str) -> Vec<usize> {
     chosen
 }
 
+/// Writes `bytes` to the file `name` in `s`, giving its path.
+fn write_file(s: &Scratch, name: &str, bytes: &[u8]) -> String {
+    let p = s.path(name);
+    std::fs::write(&p, bytes).unwrap();
+    p.display().to_string()
+}
+
 #[test]
 fn a_net_files_own_margin_plays_when_the_spec_gives_none() {
     let s = Scratch::new("net-file-margin");
     let (header, net) = random_net::<TienLen>("south", 4, 3);
     let plain = to_bytes(&header, &net);
-    let write = |name: &str, bytes: &[u8]| {
-        let p = s.path(name);
-        std::fs::write(&p, bytes).unwrap();
-        p.display().to_string()
-    };
+    let write = |name: &str, bytes: &[u8]| write_file(&s, name, bytes);
     let t = write("t.safetensors", &plain);
     // `bailab agents --net FILE --set-margin` writes the margin into the header, 0 takes it out
     let m = write("m.safetensors", &plain);
@@ -319,11 +322,7 @@ fn a_net_files_own_lookahead_plays_when_the_spec_gives_none() {
     let s = Scratch::new("net-file-search");
     let (header, net) = random_net::<TienLen>("south", 4, 3);
     let plain = to_bytes(&header, &net);
-    let write = |name: &str, bytes: &[u8]| {
-        let p = s.path(name);
-        std::fs::write(&p, bytes).unwrap();
-        p.display().to_string()
-    };
+    let write = |name: &str, bytes: &[u8]| write_file(&s, name, bytes);
     let t = write("t.safetensors", &plain);
     let m = write("m.safetensors", &plain);
     let set = [
