@@ -7,7 +7,9 @@ use crate::agent::AgentInfo;
 use crate::games::kind::GameKind;
 use crate::games::{with_game, GameVisitor, GAMES};
 use crate::generic_agents::catalogue::CATALOGUE;
-use crate::generic_agents::net::file::{read_net, to_bytes, NetFile, NetHeader, ShippedSearch};
+use crate::generic_agents::net::file::{
+    read_net, to_bytes, NetFile, NetHeader, ShippedSearch, DEFAULT_DEVIATE,
+};
 use crate::sim::files::atomic::write_atomic;
 use anyhow::{bail, Context};
 use std::path::{Path, PathBuf};
@@ -41,7 +43,7 @@ pub(crate) struct Args {
         value_name = "Z",
         requires = "set_search",
         allow_negative_numbers = true,
-        default_value_t = 2.5
+        default_value_t = DEFAULT_DEVIATE
     )]
     pub(crate) set_deviate: f64,
     /// With --set-search: the network's own gains counted as so many determinizations (`prior=`).

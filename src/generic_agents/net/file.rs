@@ -86,6 +86,8 @@ pub struct ShippedSearch {
 
 /// The largest `search=` a spec or a header may give.
 pub const MAX_SEARCH: u32 = 10_000_000;
+/// The `deviate=` of a lookahead that names none.
+pub const DEFAULT_DEVIATE: f64 = 2.5;
 /// The largest `deviate=`.
 pub const MAX_DEVIATE: f64 = 100.0;
 /// The largest `prior=`.

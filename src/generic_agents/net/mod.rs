@@ -16,7 +16,8 @@ pub mod file;
 pub mod qnet;
 
 use self::file::{
-    layout_text, read_net, NetFile, NetHeader, FEATURE_VERSION, MAX_DEVIATE, MAX_PRIOR, MAX_SEARCH,
+    layout_text, read_net, NetFile, NetHeader, DEFAULT_DEVIATE, FEATURE_VERSION, MAX_DEVIATE,
+    MAX_PRIOR, MAX_SEARCH,
 };
 use self::qnet::{QNet, Scratch};
 use crate::agent::features::{all_features, FeatureRow, MAX_FEATURES};
@@ -506,7 +507,7 @@ pub fn net_agent<G: GameKind>(
     let deviate: f64 = number(
         spec,
         "deviate",
-        shipped.map_or(2.5, |s| s.deviate),
+        shipped.map_or(DEFAULT_DEVIATE, |s| s.deviate),
         (0.0, MAX_DEVIATE),
     )?;
     let prior: f64 = number(
