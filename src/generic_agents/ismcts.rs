@@ -293,9 +293,12 @@ impl PairedRoot {
                 continue;
             };
             let n = f64::from(self.worlds[k]);
-            let lean = if weight > 0.0 { weight * prior[k] } else { 0.0 };
-            let gain = (n * mean + lean) / (n + weight);
-            if gain > best.0 && gain > z * se * n / (n + weight) {
+            let (gain, bar) = if weight > 0.0 {
+                with_prior(mean, se, n, prior[k], weight, z)
+            } else {
+                (mean, z * se)
+            };
+            if gain > best.0 && gain > bar {
                 best = (gain, k);
             }
         }
@@ -313,6 +316,18 @@ impl PairedRoot {
         }
         best.1
     }
+}
+
+/// An action's mean gain `mean` over `n` sweeps, of standard error `se`, and another judge's gain
+/// `prior` counted as `weight` sweeps: their weighted mean, and the bar it must clear, `z` times
+/// the standard error shrunk alike. Without a prior the search's own mean and `z · se` are used
+/// as they are, not through this formula, whose rounding (`n · mean / n`) can move a decision at
+/// a near tie and so change games the plain search played before priors existed.
+fn with_prior(mean: f64, se: f64, n: f64, prior: f64, weight: f64, z: f64) -> (f64, f64) {
+    (
+        (n * mean + weight * prior) / (n + weight),
+        z * se * n / (n + weight),
+    )
 }
 
 impl<S: GameState> Ismcts<S> {

@@ -323,3 +323,45 @@ fn depth_one_leaves_the_later_guess_to_the_rollout_policy() {
         );
     }
 }
+
+/// The `ismcts` spec's search plays a committed ladder table exactly: random against
+/// `ismcts:iters=100` in the sisepai21 ladder (`results/tournament-tusac-sisepai21`, table 03,
+/// 24 deals in every rotation). The search's safe-improvement test compares a mean gain with
+/// `z` standard errors; computing them any other way (such as through the `prior=` weighting
+/// with a weight of 0, `n · mean / n`) moved one of these 96 games.
+#[test]
+fn the_default_search_plays_a_committed_ladder_table_exactly() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let s = crate::common::Scratch::new("ismcts-committed-table");
+    crate::common::ok(
+        &s.0,
+        &[
+            "tournament",
+            "--game",
+            "tusac",
+            "--variant",
+            "sisepai21",
+            "--agent",
+            "random",
+            "--agent",
+            "ismcts:iters=100",
+            "--deals",
+            "24",
+            "--seed",
+            "2027",
+            "--output",
+            "out",
+            "--quiet",
+        ],
+    );
+    let tally = |path: std::path::PathBuf| -> serde_json::Value {
+        let text = std::fs::read_to_string(&path).unwrap();
+        serde_json::from_str::<serde_json::Value>(&text).unwrap()["tally"].clone()
+    };
+    let committed = tally(root.join("results/tournament-tusac-sisepai21/tables/03/tally.json"));
+    assert_eq!(
+        committed["agents"][1], "ismcts:iters=100",
+        "the committed table"
+    );
+    assert_eq!(tally(s.path("out/tables/00/tally.json")), committed);
+}
