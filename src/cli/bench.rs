@@ -45,7 +45,7 @@ pub(crate) struct Args {
     #[arg(long, requires = "game")]
     pub(crate) rules: Option<String>,
     /// A network (`net:`) to time per decision (default: agents/GAME-VARIANT.safetensors, when
-    /// it exists); with --game only.
+    /// it exists), and alone (`search=0`) too when its file names a lookahead; with --game only.
     #[arg(long, requires = "game")]
     pub(crate) net: Option<String>,
     /// The variant to time (default: the game's first); with --game only.
@@ -68,32 +68,49 @@ pub(crate) struct Args {
 
 /// The file agents timed for a game, as specs: the rule list (`--rules`, or
 /// `agents/GAME-VARIANT.toml` when it exists) and the network (`--net`, or
-/// `agents/GAME-VARIANT.safetensors` when it exists).
+/// `agents/GAME-VARIANT.safetensors` when it exists), and the network alone too when its file
+/// names a lookahead.
 fn file_agents(args: &Args, game: &str, variant: &str) -> Vec<String> {
     let or_default = |given: &Option<String>, ext: &str| {
         let default = format!("agents/{game}-{variant}.{ext}");
         (given.clone()).or_else(|| std::path::Path::new(&default).exists().then_some(default))
     };
     let rules = or_default(&args.rules, "toml").map(|f| format!("rules:{f}"));
-    let net = or_default(&args.net, "safetensors").map(|f| format!("net:{f}"));
-    rules.into_iter().chain(net).collect()
+    let net = or_default(&args.net, "safetensors");
+    // a network shipped with a lookahead is timed as it plays and alone
+    let alone = net.as_ref().filter(|f| ships_a_lookahead(f));
+    let alone = alone.map(|f| format!("net:{f},search=0"));
+    let net = net.map(|f| format!("net:{f}"));
+    rules.into_iter().chain(net).chain(alone).collect()
 }
 
-/// An agent's decisions per second on one thread over the decisions `states`.
+/// Whether the network file at `path` names a lookahead in its header (unreadable: no, its
+/// error comes when the agent is built).
+fn ships_a_lookahead(path: &str) -> bool {
+    crate::generic_agents::net::load(path.into()).is_ok_and(|f| f.header.search.is_some())
+}
+
+/// An agent's decisions per second on one thread over the decisions `states`: passes over them
+/// up to 100,000 decisions, or fewer once 5 seconds have passed (a network shipped with a
+/// lookahead costs what a search does: at least one pass, never half an hour).
 fn decisions_per_second<G: GameKind>(states: &[G::State], spec: &str) -> anyhow::Result<f64> {
     let mut agent = make_agent::<G>(spec)?;
+    if states.is_empty() {
+        return Ok(0.0);
+    }
     let mut actions = <G::State as GameState>::Actions::default();
     let mut rng = stream_rng(0x15C7, 0, 2);
-    let rounds = (100_000 / states.len().max(1)).max(1);
     let start = Instant::now();
-    for _ in 0..rounds {
+    let mut decisions = 0usize;
+    while decisions == 0 || decisions < 100_000 && start.elapsed().as_secs_f64() < 5.0 {
         for s in states {
             let seat = s.to_move().expect("a decision");
             s.legal_actions(&mut actions);
             black_box(agent.act(&s.view(seat), actions.as_slice(), &mut rng));
         }
+        decisions += states.len();
     }
-    Ok((rounds * states.len()) as f64 / start.elapsed().as_secs_f64())
+    Ok(decisions as f64 / start.elapsed().as_secs_f64())
 }
 
 /// Decision points of greedy×4 games with more than one legal action (states for the search).
@@ -340,10 +357,14 @@ fn search_rows<G: GameKind>(
         let us = 1e6 / per_s;
         let mut extra = format!("{us:>9.3} µs/decision");
         if let (Some(ms), Some(iters)) = (reference_ms, args.ismcts_iters.first()) {
-            extra += &format!(
-                ", {:.0}× faster than ismcts iters={iters} (defaults)",
-                ms * 1000.0 / us
-            );
+            let ratio = ms * 1000.0 / us;
+            extra += &match ratio >= 1.0 {
+                true => format!(", {ratio:.0}× faster than ismcts iters={iters} (defaults)"),
+                false => format!(
+                    ", {:.1}× slower than ismcts iters={iters} (defaults)",
+                    1.0 / ratio
+                ),
+            };
         }
         row(&(labels.file_agent)(spec), per_s, "decisions/s", &extra);
     }

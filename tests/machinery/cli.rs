@@ -242,5 +242,11 @@ fn bench_times_the_variant_asked() {
                 "{row}: {text}"
             );
         }
+        // the shipped network is timed as it plays, and alone when its file names a lookahead
+        // (sisepai21 and dirtyking26; 4sac's names a margin)
+        let shipped = format!("tusac net:agents/tusac-{variant}.safetensors, 1 thread");
+        assert!(text.contains(&shipped), "{text}");
+        let alone = format!("tusac net:agents/tusac-{variant}.safetensors,search=0, 1 thread");
+        assert_eq!(text.contains(&alone), variant != "4sac", "{text}");
     }
 }
