@@ -434,10 +434,25 @@ pub(crate) fn play_out<S: GameState>(
     agent: &mut dyn Agent<S>,
     rng: &mut GameRng,
 ) {
+    play_until(s, actions, agent, rng, None);
+}
+
+/// [`play_out`], stopped where seat `stop` (if any) is to move with a choice: `true` there,
+/// with its legal actions in `actions`; `false` at the end of the game.
+pub(crate) fn play_until<S: GameState>(
+    s: &mut S,
+    actions: &mut S::Actions,
+    agent: &mut dyn Agent<S>,
+    rng: &mut GameRng,
+    stop: Option<crate::game::Seat>,
+) -> bool {
     use crate::game::ActionBuffer;
     while let Some(seat) = s.to_move() {
         s.legal_actions(actions);
         let legal = actions.as_slice();
+        if legal.len() > 1 && stop == Some(seat) {
+            return true;
+        }
         let k = if legal.len() == 1 {
             0
         } else {
@@ -445,4 +460,5 @@ pub(crate) fn play_out<S: GameState>(
         };
         s.apply(legal[k]);
     }
+    false
 }

@@ -291,9 +291,9 @@ fn features_do_not_allocate_at_any_decision_from_a_threads_first_call() {
 #[path = "common/nets.rs"]
 mod nets;
 
-/// The allocations of `games` games of four `net:` seats of random weights for `G` (the file
-/// written before counting).
-fn net_games_allocate<G: GameKind>(variant: &str, players: usize, games: u64) -> u64 {
+/// The allocations of `games` games of four `net:` seats of random weights for `G`, with
+/// `extra` options after the file (the file written before counting).
+fn net_games_allocate<G: GameKind>(variant: &str, players: usize, extra: &str, games: u64) -> u64 {
     let dir = std::env::temp_dir().join(format!(
         "bailab-alloc-net-{}-{}",
         G::INFO.name,
@@ -302,7 +302,7 @@ fn net_games_allocate<G: GameKind>(variant: &str, players: usize, games: u64) ->
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join(format!("{variant}-{players}.safetensors"));
     std::fs::write(&file, nets::random_net_file::<G>(variant, players, 3)).unwrap();
-    let spec = format!("net:{}", file.display());
+    let spec = format!("net:{}{extra}", file.display());
     let rules = RuleMap::new();
     let setting = bailab::generic_agents::catalogue::Setting {
         variant: Some(variant),
@@ -326,19 +326,25 @@ fn net_decisions_do_not_allocate() {
         ("dirtyking26", 40),
     ] {
         assert_eq!(
-            net_games_allocate::<TuSac>(variant, 4, games),
+            net_games_allocate::<TuSac>(variant, 4, "", games),
             0,
             "tusac {variant} net allocated"
         );
     }
     assert_eq!(
-        net_games_allocate::<Chan>("standard", 4, 300),
+        net_games_allocate::<Chan>("standard", 4, "", 300),
         0,
         "chan net allocated"
     );
     assert_eq!(
-        net_games_allocate::<TienLen>("south", 4, 300),
+        net_games_allocate::<TienLen>("south", 4, "", 300),
         0,
         "tienlen net allocated"
+    );
+    // with a lookahead whose playouts stop at the seat's next choice, judged by the network
+    assert_eq!(
+        net_games_allocate::<TienLen>("south", 4, ",search=20,leaf=q", 20),
+        0,
+        "tienlen net with search=20,leaf=q allocated"
     );
 }

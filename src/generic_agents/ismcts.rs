@@ -30,13 +30,15 @@
 //!   runs against three greedy (`results/*-ismcts-depth1-vs-greedy` against
 //!   `results/*-ismcts-vs-greedy`) measured it no weaker than the unlimited tree in any game,
 //!   and above greedy in every variant; `depth=off` in a spec keeps the unlimited tree
-//!   (docs/ismcts.md).
+//!   (docs/ismcts.md);
+//! - a leaf judge ([`Ismcts::with_leaf`], what `net:…,leaf=q` gives it): with a paired root each
+//!   playout stops at the searching seat's next choice, whose value the judge gives.
 //!
 //! Game-independent: it needs only the contracts of `crate::game` — `determinize`, legal actions
 //! whose identity (`Eq`) is the same in every determinization, and `payout_scale` to map payouts
 //! to rewards in `[0, 1]` ([`crate::game::reward`]).
 
-use crate::agent::Agent;
+use crate::agent::{play_until, Agent};
 use crate::game::{reward, ActionBuffer, GameState, Seat, SeatView, MAX_SEATS};
 use crate::rng::GameRng;
 use rand::Rng;
@@ -136,10 +138,20 @@ impl Default for IsmctsParams {
     }
 }
 
+/// A judge of the positions a paired one-step search reaches, in place of playouts to the end:
+/// the searching seat's expected payout (payout points) from its own view there.
+pub trait LeafValue<S: GameState>: Send {
+    /// The value to `seat`, to move in `state` with a choice among `legal` (its legal actions).
+    fn value(&mut self, state: &S, seat: Seat, legal: &[S::Action], rng: &mut GameRng) -> f64;
+}
+
 /// The SO-ISMCTS agent, with its preallocated node arena and rollout agent.
 pub struct Ismcts<S: GameState> {
     params: IsmctsParams,
     rollout: Box<dyn Agent<S>>,
+    /// With a paired root: after the root action the rollout policy plays on only until the
+    /// searching seat's next choice, which this judges (see [`Ismcts::with_leaf`]).
+    leaf: Option<Box<dyn LeafValue<S>>>,
     nodes: Vec<Node<S::Action>>,
     capacity: usize,
     paired: PairedRoot,
@@ -340,12 +352,23 @@ impl<S: GameState> Ismcts<S> {
         Ismcts {
             params,
             rollout,
+            leaf: None,
             // a sweep adds its root children on top of one expansion per iteration
             nodes: Vec::with_capacity(capacity + actions),
             capacity,
             paired: PairedRoot::with_room(actions),
             last_iterations: 0,
         }
+    }
+
+    /// The same search with `leaf` judging where each playout stops: with a paired root, the
+    /// rollout policy plays after the root action only until the searching seat has its next
+    /// choice, whose value `leaf` gives (the payout itself if the game ends first). A playout
+    /// to the end carries the luck of every later draw; a judge of the seat's view averages it
+    /// out. Other settings play to the end as before.
+    pub fn with_leaf(mut self, leaf: Box<dyn LeafValue<S>>) -> Ismcts<S> {
+        self.leaf = Some(leaf);
+        self
     }
 
     fn push(&mut self, action: Option<S::Action>, parent: u32, mover: Seat) -> u32 {
@@ -551,13 +574,27 @@ impl<S: GameState> Ismcts<S> {
                 }
             };
             let root_action = paired.then(|| legal[self.paired.action()]);
-            let leaf = self.descend(&mut s, &mut actions, &mut srng, root_action);
-            self.rollout(&mut s, &mut actions, &mut srng);
-            self.backup(leaf, &s);
-            if paired {
-                let payout =
-                    s.outcome().expect("rollouts end the game").payouts()[view.seat() as usize];
-                self.paired.record(payout as f64);
+            let node = self.descend(&mut s, &mut actions, &mut srng, root_action);
+            match self.leaf.as_mut().filter(|_| paired) {
+                Some(judge) => {
+                    let me = view.seat();
+                    let rollout = self.rollout.as_mut();
+                    let payout = if play_until(&mut s, &mut actions, rollout, &mut srng, Some(me)) {
+                        judge.value(&s, me, actions.as_slice(), &mut srng)
+                    } else {
+                        s.outcome().expect("the game ended").payouts()[me as usize] as f64
+                    };
+                    self.paired.record(payout);
+                }
+                None => {
+                    self.rollout(&mut s, &mut actions, &mut srng);
+                    self.backup(node, &s);
+                    if paired {
+                        let payout = s.outcome().expect("rollouts end the game").payouts()
+                            [view.seat() as usize];
+                        self.paired.record(payout as f64);
+                    }
+                }
             }
             it += 1;
         }

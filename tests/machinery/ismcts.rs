@@ -3,7 +3,7 @@
 
 use bailab::agent::Agent;
 use bailab::game::{Game, GameState, Outcome, OwnedView, Seat, SeatView, MAX_SEATS};
-use bailab::generic_agents::ismcts::{FinalMove, Ismcts, IsmctsParams, Root};
+use bailab::generic_agents::ismcts::{FinalMove, Ismcts, IsmctsParams, LeafValue, Root};
 use bailab::generic_agents::{FirstAgent, RandomAgent};
 use bailab::rng::{stream_rng, GameRng};
 use rand::Rng;
@@ -321,6 +321,53 @@ fn depth_one_leaves_the_later_guess_to_the_rollout_policy() {
             ToyAction::Stop,
             "{root:?}"
         );
+    }
+}
+
+/// A judge of the guess the toy leaves to seat 0 after a gamble: `value` for it, and the count
+/// of the positions it was asked about.
+struct GuessJudge {
+    value: f64,
+    asked: std::sync::Arc<std::sync::atomic::AtomicU32>,
+}
+
+impl LeafValue<ToyState> for GuessJudge {
+    fn value(&mut self, s: &ToyState, seat: Seat, legal: &[ToyAction], _: &mut GameRng) -> f64 {
+        assert!(s.gambled && s.payout.is_none(), "asked at the guess only");
+        assert_eq!((seat, legal.len()), (0, 2));
+        self.asked
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.value
+    }
+}
+
+#[test]
+fn a_leaf_judge_values_the_seats_next_choice_in_place_of_the_playout() {
+    // With the bit in view a depth-1 search with a random rollout stops (the test above). A
+    // judge that values the guess as the seat would play it (+10) makes it gamble; one that
+    // values it at -10 keeps it stopped. Stop ends the game: its payout is played, not judged,
+    // so the judge is asked once per sweep, at the gamble's guess.
+    let seen = dealt(false, true, 8);
+    for (value, expected) in [(10.0, ToyAction::Gamble), (-10.0, ToyAction::Stop)] {
+        let asked = std::sync::Arc::new(std::sync::atomic::AtomicU32::new(0));
+        let params = IsmctsParams {
+            iterations: 1000,
+            root: Root::Sweep,
+            deviate: Some(2.5),
+            depth: Some(1),
+            ..IsmctsParams::default()
+        };
+        let judge = GuessJudge {
+            value,
+            asked: asked.clone(),
+        };
+        let mut agent: Ismcts<ToyState> =
+            Ismcts::new(params, Box::new(RandomAgent)).with_leaf(Box::new(judge));
+        let mut actions = <ToyState as GameState>::Actions::default();
+        seen.legal_actions(&mut actions);
+        let k = agent.search(&seen.view(0), &actions, &mut stream_rng(7, 0, 1));
+        assert_eq!(actions[k], expected, "judge {value}");
+        assert_eq!(asked.load(std::sync::atomic::Ordering::Relaxed), 500);
     }
 }
 

@@ -60,7 +60,13 @@ impl GameVisitor for EveryTable<'_> {
                 if G::build(variant, players, &RuleMap::new()).is_err() {
                     continue;
                 }
-                for extra in ["", ",eps=0.3", ",temperature=0.05", ",search=6"] {
+                for extra in [
+                    "",
+                    ",eps=0.3",
+                    ",temperature=0.05",
+                    ",search=6",
+                    ",search=6,leaf=q",
+                ] {
                     net_games::<G>(self.0, variant, players, extra, 12);
                 }
             }
@@ -442,11 +448,17 @@ fn net_search_overrules_some_moves_of_a_bad_network_and_refuses_a_bad_count() {
     let bad = format!("net:{},search=-1", s.path("t.safetensors").display());
     let e = make_agent_with::<TienLen>(&bad, setting).err().unwrap();
     assert!(e.to_string().contains("search"), "{e}");
-    for alone in ["prior=10", "deviate=1"] {
+    for alone in ["prior=10", "deviate=1", "leaf=q"] {
         let bad = format!("net:{},{alone}", s.path("t.safetensors").display());
         let e = make_agent_with::<TienLen>(&bad, setting).err().unwrap();
         assert!(e.to_string().contains("need search=N"), "{e}");
     }
+    let bad = format!(
+        "net:{},search=5,leaf=mid",
+        s.path("t.safetensors").display()
+    );
+    let e = make_agent_with::<TienLen>(&bad, setting).err().unwrap();
+    assert!(e.to_string().contains("leaf=mid"), "{e}");
 }
 
 /// The error of building `spec` for game `G` at a table of `variant` and `players`.

@@ -8,7 +8,8 @@
 //! header names, if any). With `search=N` a one-step lookahead (as `ismcts`'s) keeps the
 //! network's move unless another is clearly better over N greedy playouts (`deviate=`), the
 //! network's own Q differences counted as `prior=` playouts of each action (without them, the
-//! lookahead the file's header names, if any).
+//! lookahead the file's header names, if any); with `leaf=q` each playout stops at the seat's
+//! next choice, valued by the network there.
 
 #[cfg(feature = "train")]
 pub(crate) mod ensemble;
@@ -24,10 +25,10 @@ use crate::agent::features::{all_features, FeatureRow, MAX_FEATURES};
 use crate::agent::net_file::NetError;
 use crate::agent::spec::AgentSpec;
 use crate::agent::{number, uniform_index, Agent, AgentError, AgentInfo, ParamInfo};
-use crate::game::{ActionBuffer, GameState, RuleMap};
+use crate::game::{ActionBuffer, GameState, RuleMap, Seat};
 use crate::games::kind::GameKind;
 use crate::games::observe::{layout_len, ActionOf, ViewOf};
-use crate::generic_agents::ismcts::{Ismcts, IsmctsParams};
+use crate::generic_agents::ismcts::{Ismcts, IsmctsParams, LeafValue};
 use crate::generic_agents::ismcts_spec::ismcts_params;
 use crate::generic_agents::rules::feature_rows;
 use crate::rng::GameRng;
@@ -92,6 +93,13 @@ pub(crate) const NET_INFO: AgentInfo = AgentInfo {
                     (its Q difference in points) counts as this many of the search's \
                     determinizations of the action, and each gain is their weighted mean; 0 = \
                     the search's gains alone",
+        },
+        ParamInfo {
+            name: "leaf",
+            default: "end",
+            about: "with `search=`, where each playout stops: `end` plays greedy to the end of \
+                    the game; `q` only until the seat's next choice, valued by the network \
+                    (its highest Q there, from the seat's view in that determinization)",
         },
     ],
 };
@@ -329,6 +337,28 @@ fn softmax_pick(values: &[f32], temperature: f64, rng: &mut GameRng) -> usize {
     values.len() - 1
 }
 
+/// The network's value of a position its lookahead reaches (`leaf=q`): the highest Q of the
+/// seat's legal actions there, from its view, in payout points.
+struct QLeaf<G: GameKind> {
+    policy: NetPolicy<G>,
+    /// Q's payout scale (points per unit of Q).
+    scale: f64,
+}
+
+impl<G: GameKind> LeafValue<G::State> for QLeaf<G> {
+    fn value(
+        &mut self,
+        state: &G::State,
+        seat: Seat,
+        legal: &[ActionOf<G>],
+        rng: &mut GameRng,
+    ) -> f64 {
+        self.policy.observe(&state.view(seat), legal, rng);
+        let q = self.policy.q_values(legal.len());
+        f64::from(q[argmax(q)]) * self.scale
+    }
+}
+
 /// The agent `net:FILE` for game `G`: the network's move, checked by a search with `search=`.
 pub struct NetAgent<G: GameKind> {
     policy: NetPolicy<G>,
@@ -355,22 +385,36 @@ impl<G: GameKind> NetAgent<G> {
 
     /// The agent playing `policy`'s move unless a search of `params` with greedy rollouts (a
     /// paired root with `deviate`) finds a clearly better one, the network's own gains counted
-    /// as `prior_weight` determinizations of each action (0: the search's gains alone).
+    /// as `prior_weight` determinizations of each action (0: the search's gains alone); with
+    /// `leaf_q`, each playout stops at the seat's next choice, valued by the network.
     pub fn with_search(
         policy: NetPolicy<G>,
         params: IsmctsParams,
         prior_weight: f64,
+        leaf_q: bool,
     ) -> NetAgent<G> {
         let rollout = crate::generic_agents::rules::greedy::<G>();
         let capacity = <<G::State as GameState>::Actions as ActionBuffer<_>>::CAPACITY;
-        let scale = if prior_weight > 0.0 {
+        let scale = if prior_weight > 0.0 || leaf_q {
             payout_scale(policy.game())
         } else {
             1.0
         };
+        let mut search = Ismcts::new(params, rollout);
+        if leaf_q {
+            let judge = NetPolicy::new(
+                policy.game().clone(),
+                Arc::clone(&policy.net),
+                Sampling::default(),
+            );
+            search = search.with_leaf(Box::new(QLeaf {
+                policy: judge,
+                scale,
+            }));
+        }
         NetAgent {
             policy,
-            search: Some(Ismcts::new(params, rollout)),
+            search: Some(search),
             prior_weight,
             prior: Vec::with_capacity(capacity),
             scale,
@@ -516,9 +560,21 @@ pub fn net_agent<G: GameKind>(
         shipped.map_or(0.0, |s| s.prior),
         (0.0, MAX_PRIOR),
     )?;
-    if search == 0 && (spec.get("deviate").is_some() || spec.get("prior").is_some()) {
+    let leaf_q = match spec.get("leaf") {
+        None | Some("end") => false,
+        Some("q") => true,
+        Some(other) => {
+            return Err(AgentError::Params(format!(
+                "agent 'net': leaf={other} is neither `end` (playouts to the end) nor `q` (the \
+                 network's value at the seat's next choice)"
+            )))
+        }
+    };
+    let tunes = ["deviate", "prior", "leaf"];
+    if search == 0 && tunes.iter().any(|k| spec.get(k).is_some()) {
         return Err(AgentError::Params(
-            "agent 'net': deviate= and prior= need search=N (the lookahead they tune)".into(),
+            "agent 'net': deviate=, prior= and leaf= need search=N (the lookahead they tune)"
+                .into(),
         ));
     }
     let margin_points: f64 = number(
@@ -545,7 +601,7 @@ pub fn net_agent<G: GameKind>(
             // the `ismcts` spec's own defaults: root sweep, depth 1
             let text = format!("ismcts:iters={n},deviate={deviate}");
             let spec = AgentSpec::parse(&text).expect("a valid spec");
-            NetAgent::with_search(policy, ismcts_params(&spec)?, prior)
+            NetAgent::with_search(policy, ismcts_params(&spec)?, prior, leaf_q)
         }
     }))
 }
