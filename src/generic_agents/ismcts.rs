@@ -365,7 +365,8 @@ impl<S: GameState> Ismcts<S> {
     /// rollout policy plays after the root action only until the searching seat has its next
     /// choice, whose value `leaf` gives (the payout itself if the game ends first). A playout
     /// to the end carries the luck of every later draw; a judge of the seat's view averages it
-    /// out. Other settings play to the end as before.
+    /// out. Meant for the one-step search (`depth = 1`): nothing is backed up into a tree
+    /// below the root. Without a paired root the playouts go to the end as before.
     pub fn with_leaf(mut self, leaf: Box<dyn LeafValue<S>>) -> Ismcts<S> {
         self.leaf = Some(leaf);
         self
