@@ -347,4 +347,10 @@ fn net_decisions_do_not_allocate() {
         0,
         "tienlen net with search=20,leaf=q allocated"
     );
+    // with a lookahead whose playouts the network plays at the searching seat
+    assert_eq!(
+        net_games_allocate::<TienLen>("south", 4, ",search=20,playout=own", 20),
+        0,
+        "tienlen net with search=20,playout=own allocated"
+    );
 }

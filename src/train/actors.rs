@@ -131,12 +131,7 @@ struct RolloutPlayers<'a, G: GameKind> {
 
 impl<G: GameKind> Agent<G::State> for RolloutPlayers<'_, G> {
     fn act(&mut self, view: &ViewOf<'_, G>, legal: &[ActionOf<G>], rng: &mut GameRng) -> usize {
-        let by_net = match self.policy {
-            RolloutPolicy::Greedy => false,
-            RolloutPolicy::Own => view.seat() == self.seat,
-            RolloutPolicy::All => true,
-        };
-        if by_net {
+        if self.policy.by_net(view.seat(), self.seat) {
             self.net.choose(view, legal, rng)
         } else {
             self.agent.act(view, legal, rng)

@@ -2,6 +2,7 @@
 
 use super::learner::Adam;
 use crate::game::RuleMap;
+pub(crate) use crate::generic_agents::net::playout::RolloutPolicy;
 use serde::{Deserialize, Serialize};
 
 /// What is trained and how: everything that decides the weights (the budget does not: a
@@ -118,30 +119,6 @@ pub(crate) fn greedy_spec() -> String {
 /// Whether `spec` is the default rollout agent.
 fn is_greedy_spec(spec: &str) -> bool {
     spec == "greedy"
-}
-
-/// Who plays a rollout of [`TrainConfig::rollouts`] after the action it judges.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
-#[serde(rename_all = "lowercase")]
-pub(crate) enum RolloutPolicy {
-    /// The rollout agent (greedy unless `--rollout-agent` names another) at every seat: the
-    /// targets judge an action followed by its play.
-    #[default]
-    Greedy,
-    /// The deciding seat by the current network (its highest Q), the others by the rollout
-    /// agent: the targets judge an action followed by the seat's own play, a step of policy
-    /// iteration beyond what the rollout agent's rollouts give.
-    Own,
-    /// Every seat by the current network: the targets judge an action followed by self-play,
-    /// the policy iteration of the network against itself rather than against greedy.
-    All,
-}
-
-impl RolloutPolicy {
-    /// Whether it is the default, greedy at every seat.
-    fn is_greedy(&self) -> bool {
-        *self == RolloutPolicy::Greedy
-    }
 }
 
 /// What each rollout world after the first (the true deal) draws anew.

@@ -66,6 +66,8 @@ impl GameVisitor for EveryTable<'_> {
                     ",temperature=0.05",
                     ",search=6",
                     ",search=6,leaf=q",
+                    ",search=6,playout=own",
+                    ",search=6,playout=all",
                 ] {
                     net_games::<G>(self.0, variant, players, extra, 12);
                 }
@@ -448,7 +450,7 @@ fn net_search_overrules_some_moves_of_a_bad_network_and_refuses_a_bad_count() {
     let bad = format!("net:{},search=-1", s.path("t.safetensors").display());
     let e = make_agent_with::<TienLen>(&bad, setting).err().unwrap();
     assert!(e.to_string().contains("search"), "{e}");
-    for alone in ["prior=10", "deviate=1", "leaf=q"] {
+    for alone in ["prior=10", "deviate=1", "leaf=q", "playout=own"] {
         let bad = format!("net:{},{alone}", s.path("t.safetensors").display());
         let e = make_agent_with::<TienLen>(&bad, setting).err().unwrap();
         assert!(e.to_string().contains("need search=N"), "{e}");
@@ -459,6 +461,29 @@ fn net_search_overrules_some_moves_of_a_bad_network_and_refuses_a_bad_count() {
     );
     let e = make_agent_with::<TienLen>(&bad, setting).err().unwrap();
     assert!(e.to_string().contains("leaf=mid"), "{e}");
+    let bad = format!(
+        "net:{},search=5,playout=mine",
+        s.path("t.safetensors").display()
+    );
+    let e = make_agent_with::<TienLen>(&bad, setting).err().unwrap();
+    assert!(e.to_string().contains("playout=mine"), "{e}");
+}
+
+#[test]
+fn net_playouts_by_the_network_change_what_the_search_finds() {
+    // a network of random weights plays unlike greedy: the same search with the network in its
+    // playouts (the searching seat's, or every seat's) judges moves otherwise
+    let s = Scratch::new("net-playout");
+    let chosen = |extra: &str| -> Vec<usize> {
+        let decisions = decisions_of(&s, extra, 5);
+        decisions.iter().map(|d| d.chosen).collect()
+    };
+    let greedy = chosen(",search=200");
+    assert_eq!(greedy, chosen(",search=200,playout=greedy"));
+    let own = chosen(",search=200,playout=own");
+    let all = chosen(",search=200,playout=all");
+    assert_ne!(greedy, own, "playout=own played as greedy playouts");
+    assert_ne!(own, all, "playout=all played as playout=own");
 }
 
 /// The error of building `spec` for game `G` at a table of `variant` and `players`.

@@ -9,23 +9,26 @@
 //! network's move unless another is clearly better over N greedy playouts (`deviate=`), the
 //! network's own Q differences counted as `prior=` playouts of each action (without them, the
 //! lookahead the file's header names, if any); with `leaf=q` each playout stops at the seat's
-//! next choice, valued by the network there.
+//! next choice, valued by the network there; with `playout=own` or `all` the network plays the
+//! seat's own later choices, or every seat's, in the playouts.
 
 #[cfg(feature = "train")]
 pub(crate) mod ensemble;
 pub mod file;
+pub(crate) mod playout;
 pub mod qnet;
 
 use self::file::{
     layout_text, read_net, NetFile, NetHeader, DEFAULT_DEVIATE, FEATURE_VERSION, MAX_DEVIATE,
     MAX_PRIOR, MAX_SEARCH,
 };
+use self::playout::{PlayoutPlayers, RolloutPolicy};
 use self::qnet::{QNet, Scratch};
 use crate::agent::features::{all_features, FeatureRow, MAX_FEATURES};
 use crate::agent::net_file::NetError;
 use crate::agent::spec::AgentSpec;
 use crate::agent::{number, uniform_index, Agent, AgentError, AgentInfo, ParamInfo};
-use crate::game::{ActionBuffer, GameState, RuleMap, Seat};
+use crate::game::{ActionBuffer, GameState, RuleMap, Seat, SeatView};
 use crate::games::kind::GameKind;
 use crate::games::observe::{layout_len, ActionOf, ViewOf};
 use crate::generic_agents::ismcts::{Ismcts, IsmctsParams, LeafValue};
@@ -35,6 +38,7 @@ use crate::rng::GameRng;
 use rand::Rng;
 use std::collections::HashMap;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// The catalogue entry of `net`.
@@ -100,6 +104,14 @@ pub(crate) const NET_INFO: AgentInfo = AgentInfo {
             about: "with `search=`, where each playout stops: `end` plays greedy to the end of \
                     the game; `q` only until the seat's next choice, valued by the network \
                     (its highest Q there, from the seat's view in that determinization)",
+        },
+        ParamInfo {
+            name: "playout",
+            default: "greedy",
+            about: "with `search=`, who plays the playouts after each action: `greedy` every \
+                    seat; `own` the network (its highest Q) at the searching seat's later \
+                    choices and greedy at the others'; `all` the network at every seat. The \
+                    network costs more per choice than greedy",
         },
     ],
 };
@@ -369,6 +381,8 @@ pub struct NetAgent<G: GameKind> {
     prior: Vec<f64>,
     /// Q's payout scale (points per unit of Q), when a prior is used.
     scale: f64,
+    /// With playouts by the network (`playout=own`): the searching seat, for their players.
+    deciding: Option<Arc<AtomicU8>>,
 }
 
 impl<G: GameKind> NetAgent<G> {
@@ -380,20 +394,36 @@ impl<G: GameKind> NetAgent<G> {
             prior_weight: 0.0,
             prior: Vec::new(),
             scale: 1.0,
+            deciding: None,
         }
     }
 
-    /// The agent playing `policy`'s move unless a search of `params` with greedy rollouts (a
-    /// paired root with `deviate`) finds a clearly better one, the network's own gains counted
-    /// as `prior_weight` determinizations of each action (0: the search's gains alone); with
-    /// `leaf_q`, each playout stops at the seat's next choice, valued by the network.
-    pub fn with_search(
+    /// The agent playing `policy`'s move unless a search of `params` with rollouts by
+    /// `playout` (a paired root with `deviate`) finds a clearly better one, the network's own
+    /// gains counted as `prior_weight` determinizations of each action (0: the search's gains
+    /// alone); with `leaf_q`, each playout stops at the seat's next choice, valued by the network.
+    pub(crate) fn with_search(
         policy: NetPolicy<G>,
         params: IsmctsParams,
         prior_weight: f64,
         leaf_q: bool,
+        playout: RolloutPolicy,
     ) -> NetAgent<G> {
-        let rollout = crate::generic_agents::rules::greedy::<G>();
+        let greedy = crate::generic_agents::rules::greedy::<G>();
+        let judge = || {
+            let net = Arc::clone(&policy.net);
+            NetPolicy::new(policy.game().clone(), net, Sampling::default())
+        };
+        let deciding = (!playout.is_greedy()).then(|| Arc::new(AtomicU8::new(0)));
+        let rollout: Box<dyn Agent<G::State>> = match &deciding {
+            None => greedy,
+            Some(seat) => Box::new(PlayoutPlayers {
+                policy: playout,
+                deciding: Arc::clone(seat),
+                net: judge(),
+                greedy,
+            }),
+        };
         let capacity = <<G::State as GameState>::Actions as ActionBuffer<_>>::CAPACITY;
         let scale = if prior_weight > 0.0 || leaf_q {
             payout_scale(policy.game())
@@ -402,13 +432,8 @@ impl<G: GameKind> NetAgent<G> {
         };
         let mut search = Ismcts::new(params, rollout);
         if leaf_q {
-            let judge = NetPolicy::new(
-                policy.game().clone(),
-                Arc::clone(&policy.net),
-                Sampling::default(),
-            );
             search = search.with_leaf(Box::new(QLeaf {
-                policy: judge,
+                policy: judge(),
                 scale,
             }));
         }
@@ -418,6 +443,7 @@ impl<G: GameKind> NetAgent<G> {
             prior_weight,
             prior: Vec::with_capacity(capacity),
             scale,
+            deciding,
         }
     }
 }
@@ -428,6 +454,9 @@ impl<G: GameKind> Agent<G::State> for NetAgent<G> {
         let Some(search) = self.search.as_mut().filter(|_| legal.len() > 1) else {
             return choice;
         };
+        if let Some(seat) = &self.deciding {
+            seat.store(view.seat(), Ordering::Relaxed);
+        }
         let searched = search.search_from(view, legal, rng, Some(choice));
         let Some(q) = self.policy.last_q().filter(|_| self.prior_weight > 0.0) else {
             return searched;
@@ -570,10 +599,22 @@ pub fn net_agent<G: GameKind>(
             )))
         }
     };
-    let tunes = ["deviate", "prior", "leaf"];
+    let playout = match spec.get("playout") {
+        None | Some("greedy") => RolloutPolicy::Greedy,
+        Some("own") => RolloutPolicy::Own,
+        Some("all") => RolloutPolicy::All,
+        Some(other) => {
+            return Err(AgentError::Params(format!(
+                "agent 'net': playout={other} is none of `greedy`, `own` (the network at the \
+                 searching seat) and `all` (the network at every seat)"
+            )))
+        }
+    };
+    let tunes = ["deviate", "prior", "leaf", "playout"];
     if search == 0 && tunes.iter().any(|k| spec.get(k).is_some()) {
         return Err(AgentError::Params(
-            "agent 'net': deviate=, prior= and leaf= need search=N (the lookahead they tune)"
+            "agent 'net': deviate=, prior=, leaf= and playout= need search=N (the lookahead they \
+             tune)"
                 .into(),
         ));
     }
@@ -601,7 +642,7 @@ pub fn net_agent<G: GameKind>(
             // the `ismcts` spec's own defaults: root sweep, depth 1
             let text = format!("ismcts:iters={n},deviate={deviate}");
             let spec = AgentSpec::parse(&text).expect("a valid spec");
-            NetAgent::with_search(policy, ismcts_params(&spec)?, prior, leaf_q)
+            NetAgent::with_search(policy, ismcts_params(&spec)?, prior, leaf_q, playout)
         }
     }))
 }

@@ -1,0 +1,80 @@
+//! Who plays on after an action is tried: greedy, the network at the deciding seat, or the
+//! network at every seat. Training's rollout targets (`bailab train --rollout-policy`) and the
+//! `net:` lookahead's playouts (`net:…,search=N,playout=`) share it.
+
+use super::NetPolicy;
+use crate::agent::Agent;
+use crate::game::{Seat, SeatView};
+use crate::games::kind::GameKind;
+use crate::games::observe::{ActionOf, ViewOf};
+use crate::rng::GameRng;
+use serde::{Deserialize, Serialize};
+use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::Arc;
+
+/// Who plays a rollout or a playout after the action it judges.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum RolloutPolicy {
+    /// The rollout agent (greedy unless `--rollout-agent` names another) at every seat: the
+    /// targets judge an action followed by its play.
+    #[default]
+    Greedy,
+    /// The deciding seat by the current network (its highest Q), the others by the rollout
+    /// agent: the targets judge an action followed by the seat's own play, a step of policy
+    /// iteration beyond what the rollout agent's rollouts give.
+    Own,
+    /// Every seat by the current network: the targets judge an action followed by self-play,
+    /// the policy iteration of the network against itself rather than against greedy.
+    All,
+}
+
+impl RolloutPolicy {
+    /// Whether it is the default, greedy at every seat.
+    pub(crate) fn is_greedy(&self) -> bool {
+        *self == RolloutPolicy::Greedy
+    }
+
+    /// Whether the network plays `mover`'s choice in a rollout of `deciding`'s action.
+    pub(crate) fn by_net(self, mover: Seat, deciding: Seat) -> bool {
+        match self {
+            RolloutPolicy::Greedy => false,
+            RolloutPolicy::Own => mover == deciding,
+            RolloutPolicy::All => true,
+        }
+    }
+}
+
+/// The players of a `net:` lookahead's playouts: the network (its highest Q) where the policy
+/// says, greedy elsewhere. The searching seat is the one its agent last wrote into `deciding`.
+pub(crate) struct PlayoutPlayers<G: GameKind> {
+    pub(crate) policy: RolloutPolicy,
+    pub(crate) deciding: Arc<AtomicU8>,
+    pub(crate) net: NetPolicy<G>,
+    pub(crate) greedy: Box<dyn Agent<G::State>>,
+}
+
+impl<G: GameKind> Agent<G::State> for PlayoutPlayers<G> {
+    fn act(&mut self, view: &ViewOf<'_, G>, legal: &[ActionOf<G>], rng: &mut GameRng) -> usize {
+        let deciding = self.deciding.load(Ordering::Relaxed);
+        if self.policy.by_net(view.seat(), deciding) {
+            self.net.choose(view, legal, rng)
+        } else {
+            self.greedy.act(view, legal, rng)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RolloutPolicy;
+
+    #[test]
+    fn the_network_plays_the_seats_its_policy_names() {
+        let who =
+            |policy: RolloutPolicy| [(0, 0), (1, 0), (3, 3)].map(|(m, d)| policy.by_net(m, d));
+        assert_eq!(who(RolloutPolicy::Greedy), [false, false, false]);
+        assert_eq!(who(RolloutPolicy::Own), [true, false, true]);
+        assert_eq!(who(RolloutPolicy::All), [true, true, true]);
+    }
+}
