@@ -78,7 +78,7 @@ pub struct DealPlan {
 ///
 /// # Panics
 /// When `plan` was checked against another game or table, or when no deal passes the game's
-/// redeal rule in [`MAX_REDRAWS`] draws ([`DealSpec::check`] refuses plans that never do).
+/// redeal rule in `MAX_REDRAWS` draws ([`DealSpec::check`] refuses plans that never do).
 pub fn deal_with_spec<G: PartialDeals>(game: &G, plan: &DealPlan, rng: &mut GameRng) -> G::State {
     assert!(
         plan.game == G::NAME && plan.players == game.seats(),
@@ -188,7 +188,7 @@ pub enum DealSpecError {
         /// The seats at the table.
         players: usize,
     },
-    /// A pack larger than [`MAX_DECK`].
+    /// A pack larger than `MAX_DECK`.
     #[error("partial deals handle packs of at most {MAX_DECK} cards")]
     PackTooLarge,
     /// A whole hand of the wrong size.

@@ -13,7 +13,7 @@ pub(crate) const RECORD_FORMAT: &str = "bailab-record/1";
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Record {
-    /// Always [`RECORD_FORMAT`].
+    /// Always `RECORD_FORMAT`.
     pub format: String,
     /// The game (its registry name).
     pub game: String,

@@ -8,9 +8,9 @@
 //! since a condition no action meets leaves the choice to the next rule.
 //!
 //! The machinery appends two features of its own to every game's list: `greedy`, 1 for the
-//! action the game's `greedy` agent would take, 0 for the others ([`GREEDY_FEATURE`]), and
+//! action the game's `greedy` agent would take, 0 for the others (`GREEDY_FEATURE`), and
 //! `greedy_rank`, the order in which greedy would take the actions if the ones before were
-//! not legal ([`GREEDY_RANK_FEATURE`]).
+//! not legal (`GREEDY_RANK_FEATURE`).
 
 /// The most features a row holds: a game's own plus the generic `greedy` and `greedy_rank`.
 pub const MAX_FEATURES: usize = 48;
@@ -44,7 +44,7 @@ pub(crate) const GREEDY_RANK_FEATURE: FeatureInfo = FeatureInfo {
             without that one, and so on; 7 for every later action",
 };
 
-/// All features of a game: its own, then [`GREEDY_FEATURE`] and [`GREEDY_RANK_FEATURE`].
+/// All features of a game: its own, then `GREEDY_FEATURE` and `GREEDY_RANK_FEATURE`.
 pub fn all_features(own: &'static [FeatureInfo]) -> impl Iterator<Item = &'static FeatureInfo> {
     own.iter().chain([&GREEDY_FEATURE, &GREEDY_RANK_FEATURE])
 }

@@ -296,7 +296,7 @@ pub(crate) fn read_weights_file(
     parse_weights(&text, path, table, game)
 }
 
-/// Parses the text of a weight file (see [`read_weights_file`]); `origin` names it in errors.
+/// Parses the text of a weight file (see `read_weights_file`); `origin` names it in errors.
 pub fn parse_weights(
     text: &str,
     origin: &str,

@@ -14,7 +14,7 @@ pub enum RuleFileError {
         /// What the system said.
         reason: String,
     },
-    /// Not TOML: the parser's message, located in the text (see [`crate::text::toml_error`]).
+    /// Not TOML: the parser's message, located in the text (see `crate::text::toml_error`).
     #[error("{0}")]
     Syntax(String),
     /// The list's game is not the game played (at the `game` line).

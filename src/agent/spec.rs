@@ -19,7 +19,7 @@ pub(crate) const PATH: &str = "path";
 /// too long to quote whole), `text` the spec as given (trimmed).
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum SpecError {
-    /// More than [`MAX_PARAMS`] parameters.
+    /// More than `MAX_PARAMS` parameters.
     #[error("agent spec '{head}…': {given} parameters, at most {MAX_PARAMS}")]
     TooManyParams {
         /// The spec's first characters.

@@ -15,7 +15,7 @@ pub enum WeightFileError {
         /// What the system said.
         reason: String,
     },
-    /// Not TOML: the parser's message, located in the text (see [`crate::text::toml_error`]).
+    /// Not TOML: the parser's message, located in the text (see `crate::text::toml_error`).
     #[error("{0}")]
     Syntax(String),
     /// A key refused, at its line when found.

@@ -4,7 +4,7 @@
 //! Each game reads its own keys (`src/games/<game>/position.rs`) into a [`Position`]: a full
 //! state consistent with the view (the hidden cards filled in once), from which every sample is
 //! dealt by the game's own [`SeatView::determinize`]. This module holds what the games share:
-//! the [`Position`] value and a strict reader of TOML tables ([`Keys`]) whose errors name the
+//! the [`Position`] value and a strict reader of TOML tables (`Keys`) whose errors name the
 //! key at fault and reject unknown keys.
 
 use crate::game::{GameState, Seat, SeatView};

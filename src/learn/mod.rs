@@ -17,7 +17,7 @@
 //!    quarter of the `deals` training deals in every rotation against three greedy; the
 //!    `shortlist` best play the rest. Every payout is paired with the current list's on the
 //!    same deals (common random numbers), and the best is accepted if its gain over all the
-//!    deals is at least `min_t` standard errors above zero ([`selfplay`]). Learning stops at
+//!    deals is at least `min_t` standard errors above zero (`selfplay`). Learning stops at
 //!    `max_rules` rules or at a step that accepts nothing.
 //!
 //! Why both: imitation alone copies the teacher's noise and cannot tell a rule that matches

@@ -1,5 +1,5 @@
 //! `bailab plot`: SVG charts from the toolkit's CSVs. Each CSV is recognised by its header
-//! ([`read::recognise`]); [`plan`] reads every input and draws every chart in memory, so a bad
+//! (`read::recognise`); [`plan`] reads every input and draws every chart in memory, so a bad
 //! input stops the command before any file is written; [`write()`] then writes each SVG through a
 //! temporary file and a rename.
 

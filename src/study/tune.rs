@@ -14,7 +14,7 @@
 //!   ones are kept, only the new ones are played). After each round the other candidates are
 //!   ranked by their paired mean gain over the default; the better half is kept, and any whose
 //!   95% interval lies wholly below the best candidate's is dropped too. The default stays as
-//!   the reference until one other is left; the better of that pair is the best ([`race`]).
+//!   the reference until one other is left; the better of that pair is the best (`race`).
 //!
 //! Deterministic for any thread count: each deal's games depend on the seed and the deal only,
 //! and results are collected in deal order.

@@ -293,7 +293,7 @@ pub(crate) fn discard_failures(p: &SeatState, x: Card, o: &Options) -> PredSet {
 }
 
 /// The concealed identities `x` with `DiscardLegal(P, x)` (§6.3), as a mask: the same
-/// predicates as [`discard_failures`], evaluated for every identity at once.
+/// predicates as `discard_failures`, evaluated for every identity at once.
 pub fn legal_discards(p: &SeatState, o: &Options) -> u32 {
     let mut refused = p.dec | p.dsc | p.taken; // D1, D2, D3
     if p.eaten_ca != 0 {

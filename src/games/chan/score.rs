@@ -122,7 +122,7 @@ pub struct WinFacts {
 /// A scored win: the factor instances, points, gà and `S` (§8.2–8.4).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Score {
-    /// Instances of each factor (index = position in [`ALL_FACTORS`]).
+    /// Instances of each factor (index = position in `ALL_FACTORS`).
     pub counts: [u8; FACTORS],
     /// Points of §8.2.
     pub points: u32,
@@ -235,7 +235,7 @@ pub(crate) fn combine(counts: [u8; FACTORS], o: &Options) -> Score {
     }
 }
 
-/// Scores a win: [`factors`] then [`combine`].
+/// Scores a win: [`factors`] then `combine`.
 pub fn score(w: &WinFacts, thien_u: bool, o: &Options) -> Score {
     combine(factors(w, thien_u, o), o)
 }

@@ -72,7 +72,7 @@ pub enum Resume {
     Drawn,
 }
 
-/// The phases of §5.1 (the live card is [`ChanState::live`]).
+/// The phases of §5.1 (the live card is `ChanState::live`).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Phase {
     /// `Opening`: the first player declares Thiên ù or discards.

@@ -16,7 +16,7 @@
 //! - a seat that ate `t` as a Ca held no `t` then (E11, Chắn priority) and so holds none now
 //!   (concealed cards only leave a hand).
 //!
-//! It retries up to [`DETERMINIZE_ATTEMPTS`] times and then keeps the last sample (the hard
+//! It retries up to `DETERMINIZE_ATTEMPTS` times and then keeps the last sample (the hard
 //! facts — hand sizes, unseen counts, the seat's own cards and history — hold in every sample;
 //! only the two soft filters above are then dropped). Another seat's `Dec` is rebuilt as its
 //! `offers` of identities its sampled dealt hand could pair with (an approximation: the exact

@@ -150,8 +150,8 @@ impl SeatView for TienLenView<'_> {
 
     /// Resamples the other hands (and the set-aside cards when N < 4) uniformly from the unseen
     /// cards, keeping every hand size, rejecting samples where another seat's dealt hand would
-    /// have been a tới trắng (up to [`DETERMINIZE_ATTEMPTS`] tries) or that show this seat
-    /// another public phase (up to [`PHASE_ATTEMPTS`]). An initial game's required card stays
+    /// have been a tới trắng (up to `DETERMINIZE_ATTEMPTS` tries) or that show this seat
+    /// another public phase (up to `PHASE_ATTEMPTS`). An initial game's required card stays
     /// with the leader (public: it decides who leads), and with N < 4 the unseen cards below it
     /// stay set aside.
     /// Other seats' đền history (hidden) is cleared. No allocation.

@@ -121,7 +121,7 @@ pub struct TuSacGreedy {
     default_weights: bool,
     /// Score by the weights even when they are the defaults (the rule's other path, for tests).
     pub always_score: bool,
-    /// The multi-pack rule's prospects tie-break ([`PROSPECTS_PARAM`]): forced on or off, or
+    /// The multi-pack rule's prospects tie-break (`PROSPECTS_PARAM`): forced on or off, or
     /// `None` for the variant's default ([`prospects_by_default`]).
     pub prospects: Option<bool>,
     rows: [FeatureRow; MAX_ACTIONS],

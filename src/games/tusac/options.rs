@@ -344,7 +344,7 @@ impl Options {
     }
 
     /// Every rule option in force as `name → value` (records, `bailab rules`): each field of
-    /// [`OPTIONS`] by its §7 name, then the fixed readings of [`FIXED`].
+    /// [`OPTIONS`] by its §7 name, then the fixed readings of `FIXED`.
     pub fn to_rules(&self) -> RuleMap {
         let mut m = rule_table::to_rules(OPTIONS, self);
         for x in FIXED {
@@ -374,7 +374,7 @@ impl Options {
         Ok(o)
     }
 
-    /// Sets one option by its §7 name (or an alias of [`ALIASES`]) from its JSON value. Errors
+    /// Sets one option by its §7 name (or an alias of `ALIASES`) from its JSON value. Errors
     /// name the key and the accepted values; combinations are checked by
     /// [`Options::validate`], not here.
     pub fn set(&mut self, name: &str, value: &Value) -> Result<(), RuleError> {

@@ -1,16 +1,16 @@
 //! The learned agent `net:FILE`: the legal action of highest Q under an action-value network
-//! ([`qnet`]) read from a file ([`file`]) that `bailab train` (or `examples/train_dmc.py`)
-//! wrote. It reads the seat's view only, through the game's view tensor and action vectors
-//! (`docs/observations.md`), and allocates nothing per decision. With `eps=` it plays a uniform
-//! legal action with that probability, with `temperature=` it samples from the softmax of Q;
-//! both draw from the seat's own stream. With `margin=` it keeps greedy's move unless the
-//! network expects more than that many points from another (without it, the margin the file's
-//! header names, if any). With `search=N` a one-step lookahead (as `ismcts`'s) keeps the
-//! network's move unless another is clearly better over N greedy playouts (`deviate=`), the
-//! network's own Q differences counted as `prior=` playouts of each action (without them, the
-//! lookahead the file's header names, if any); with `leaf=q` each playout stops at the seat's
-//! next choice, valued by the network there; with `playout=own` or `all` the network plays the
-//! seat's own later choices, or every seat's, in the playouts.
+//! ([`qnet`]) read from a file ([`file`](mod@file)) that `bailab train` (or
+//! `examples/train_dmc.py`) wrote. It reads the seat's view only, through the game's view tensor
+//! and action vectors (`docs/observations.md`), and allocates nothing per decision. With `eps=` it
+//! plays a uniform legal action with that probability, with `temperature=` it samples from the
+//! softmax of Q; both draw from the seat's own stream. With `margin=` it keeps greedy's move unless
+//! the network expects more than that many points from another (without it, the margin the file's
+//! header names, if any). With `search=N` a one-step lookahead (as `ismcts`'s) keeps the network's
+//! move unless another is clearly better over N greedy playouts (`deviate=`), the network's own Q
+//! differences counted as `prior=` playouts of each action (without them, the lookahead the file's
+//! header names, if any); with `leaf=q` each playout stops at the seat's next choice, valued by the
+//! network there; with `playout=own` or `all` the network plays the seat's own later choices, or
+//! every seat's, in the playouts.
 
 #[cfg(feature = "train")]
 pub(crate) mod ensemble;
@@ -116,7 +116,7 @@ pub(crate) const NET_INFO: AgentInfo = AgentInfo {
     ],
 };
 
-/// How a `net:` agent samples (see [`NET_INFO`]).
+/// How a `net:` agent samples (see `NET_INFO`).
 #[derive(Copy, Clone, Debug, Default, PartialEq)]
 pub struct Sampling {
     /// The chance of a uniform legal action.

@@ -1,7 +1,7 @@
-//! The rule-list agent `rules:PATH`: a short ordered list of readable rules over the features
-//! of candidate actions ([`features`]), stored as TOML ([`list`]), learned by `bailab learn`
-//! or written by hand. It reads the seat's view only (through the game's features and its
-//! greedy agent) and allocates nothing in play.
+//! The rule-list agent `rules:PATH`: a short ordered list of readable rules over the features of
+//! candidate actions ([`features`](crate::agent::features)), stored as TOML ([`list`]), learned by
+//! `bailab learn` or written by hand. It reads the seat's view only (through the game's features
+//! and its greedy agent) and allocates nothing in play.
 
 pub mod list;
 
@@ -79,7 +79,7 @@ pub(crate) fn rank_column<G: GameKind>() -> usize {
 
 /// Writes the features of every legal action, `greedy` and `greedy_rank` included, into
 /// `rows`, and returns greedy's choice. Greedy's order comes from asking it again without its
-/// earlier choices ([`GREEDY_RANKS`] times at most). Allocation-free.
+/// earlier choices (`GREEDY_RANKS` times at most). Allocation-free.
 pub fn feature_rows<G: GameKind>(
     view: &<G::State as GameState>::View<'_>,
     legal: &[<G::State as GameState>::Action],

@@ -21,7 +21,7 @@ use std::ops::Range;
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Seating {
     /// The experiments' rotation of `n` agents: seat `s` of rotation `r` is played by agent
-    /// `(s + r) mod n` (see [`Experiment::slot`](super::experiment::Experiment::slot)).
+    /// `(s + r) mod n` (see `Experiment::slot`).
     Rotate(usize),
     /// Seat `s` is played by agent `s mod n` in every rotation.
     Fixed(usize),

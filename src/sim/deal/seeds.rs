@@ -8,7 +8,7 @@
 //! | stream | draws |
 //! | --- | --- |
 //! | `0` | game 0 of the deal's match: the deal itself ([`deal_rng`], [`Opening::deal`]) |
-//! | `1 + 8·r + s` | the agent at seat `s` in rotation `r` ([`agent_stream`], [`agent_rng`]), continuing over the games of the match |
+//! | `1 + 8·r + s` | the agent at seat `s` in rotation `r` ([`agent_stream`], `agent_rng`), continuing over the games of the match |
 //! | `1000 + j` | game `j ≥ 1` of the deal's match, dealt on from game `j − 1` ([`deal_next`]) |
 //!
 //! Every rotation of a deal shares its deck: only the agents' streams depend on the rotation.
@@ -43,7 +43,7 @@ pub(crate) fn agent_rng(id: GameId, seat: Seat) -> GameRng {
     stream_rng(id.master, id.deal, agent_stream(id.rotation, seat))
 }
 
-/// The agents' RNGs of game `id`, one per seat (see [`agent_rng`]).
+/// The agents' RNGs of game `id`, one per seat (see `agent_rng`).
 pub fn agent_rngs(id: GameId) -> [GameRng; MAX_SEATS] {
     std::array::from_fn(|s| agent_rng(id, s as Seat))
 }

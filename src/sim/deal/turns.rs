@@ -36,7 +36,7 @@ pub struct Turns<'a, S: GameState> {
     pub agents: &'a mut [Box<dyn Agent<S>>],
     /// The agent index of each seat, or [`OUTSIDE`].
     pub seat_agent: &'a [usize],
-    /// The RNG of each seat (see [`super::seeds::agent_rng`]).
+    /// The RNG of each seat (see `super::seeds::agent_rng`).
     pub rngs: &'a mut [GameRng; MAX_SEATS],
 }
 

@@ -34,7 +34,7 @@ pub(crate) const CHECKPOINT_EVERY: Duration = Duration::from_secs(5);
 /// counts add up ([`parse_checkpoint`]).
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Checkpoint {
-    /// Always [`CHECKPOINT_FORMAT`].
+    /// Always `CHECKPOINT_FORMAT`.
     pub format: String,
     /// The experiment as run.
     pub experiment: Experiment,
@@ -286,7 +286,7 @@ pub fn read_checkpoint(dir: &Path) -> anyhow::Result<Checkpoint> {
 }
 
 /// Reads the text of checkpoint file `path`: refused unless its checksum checks, its format is
-/// [`CHECKPOINT_FORMAT`], its deal range is its experiment's (or shard's), `next` lies in it and
+/// `CHECKPOINT_FORMAT`, its deal range is its experiment's (or shard's), `next` lies in it and
 /// its tally adds up to the deals before `next` (an [`IntegrityError`] naming the field).
 pub fn parse_checkpoint(path: &Path, text: &str) -> anyhow::Result<Checkpoint> {
     let remedy = CHECKPOINT_REMEDY;

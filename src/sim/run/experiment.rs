@@ -150,9 +150,9 @@ impl Experiment {
         Ok(exp)
     }
 
-    /// Reads an experiment file, checked in [`Runtime::of_file`]: its agent files are read from
+    /// Reads an experiment file, checked in `Runtime::of_file`: its agent files are read from
     /// its project folder ([`project_dir`]), as its `output` is written there.
-    /// Files larger than [`MAX_EXPERIMENT_BYTES`] are refused before they are read.
+    /// Files larger than `MAX_EXPERIMENT_BYTES` are refused before they are read.
     pub fn load(path: &str) -> Result<Experiment, ExperimentError> {
         let read = |error| ExperimentError::Read {
             path: path.to_string(),

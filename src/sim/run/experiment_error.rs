@@ -21,7 +21,7 @@ pub enum ExperimentError {
         /// What the system said.
         error: std::io::Error,
     },
-    /// The file is larger than [`super::experiment::MAX_EXPERIMENT_BYTES`].
+    /// The file is larger than `super::experiment::MAX_EXPERIMENT_BYTES`.
     #[error(
         "{path}: {}; an experiment file is at most {max} bytes (1 MiB): is this the right file?",
         size.map_or(format!("more than {max} bytes"), |s| format!("{s} bytes"))
@@ -35,7 +35,7 @@ pub enum ExperimentError {
         max: u64,
     },
     /// Not TOML, or not an experiment's keys and types: the parser's message, located in the
-    /// text (see [`crate::text::toml_error`]).
+    /// text (see `crate::text::toml_error`).
     #[error("{0}")]
     Syntax(String),
     /// A whole-number key out of its range.

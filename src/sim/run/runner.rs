@@ -3,9 +3,9 @@
 //! function of the experiment alone, whatever the threads or the sharding. Each worker thread
 //! builds its agents once and every chunk reuses the same buffers, so a run allocates nothing
 //! per deal (records and `games.csv` rows aside). The deals on the worker threads are
-//! [`super::chunk`]'s; the output folder, its lock and checkpoints [`super::checkpoint`]'s; the
-//! result files [`super::report`]'s, the pace of a session [`super::pace`]'s and the printed
-//! report [`super::console`]'s.
+//! `super::chunk`'s; the output folder, its lock and checkpoints [`super::checkpoint`]'s; the
+//! result files [`super::report`]'s, the pace of a session `super::pace`'s and the printed
+//! report `super::console`'s.
 
 use crate::game::MAX_SEATS;
 use crate::games::kind::GameKind;
@@ -53,7 +53,7 @@ pub struct RunOptions {
     pub force: bool,
     /// Set to stop the run at the next deal: it writes a checkpoint and returns [`Stopped`].
     pub stop: Option<Arc<AtomicBool>>,
-    /// How often to checkpoint (default [`super::checkpoint::CHECKPOINT_EVERY`]).
+    /// How often to checkpoint (default `super::checkpoint::CHECKPOINT_EVERY`).
     pub checkpoint_every: Option<Duration>,
     /// Where the experiment's agent files are read from and the embedding program's agents
     /// (for a resumed run, the checkpoint's project folder is read instead).

@@ -8,7 +8,7 @@ use crate::sim::stats::interval::{mean_interval, wilson};
 use crate::sim::stats::tally::{Tally, LUCK_UNIT};
 
 /// The seats agent `name` holds in every game of `exp`: the count of the agents' specs that are
-/// that agent, however spelled (by [`Experiment::agent_key`]).
+/// that agent, however spelled (by `Experiment::agent_key`).
 pub fn seats_of(exp: &Experiment, name: &str) -> usize {
     let key = exp.agent_key(name);
     exp.agents

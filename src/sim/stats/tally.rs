@@ -1,6 +1,6 @@
 //! Statistics of a study, kept as exact integer sums so that any split of the deals (threads,
 //! shards) adds up to the same figures: per-agent win and payout tallies and paired per-deal
-//! payout differences (their intervals are [`super::interval`]'s).
+//! payout differences (their intervals are `super::interval`'s).
 
 use crate::agent::AgentKey;
 use crate::game::{Outcome, MAX_SEATS};

@@ -43,7 +43,7 @@ pub struct Tournament {
     #[serde(default)]
     pub variant: String,
     /// Seats at each table (default 4, or the most the variant seats if fewer; 0 until filled
-    /// by [`Tournament::fill_defaults`], and refused when written).
+    /// by `Tournament::fill_defaults`, and refused when written).
     #[serde(default, deserialize_with = "seats")]
     pub players: usize,
     /// Rule options that differ from the variant's.

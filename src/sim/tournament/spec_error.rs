@@ -32,7 +32,7 @@ pub enum TournamentError {
         size: Option<u64>,
     },
     /// Not TOML, or not a tournament's keys and types: the parser's message, located in the
-    /// text (see [`crate::text::toml_error`]).
+    /// text (see `crate::text::toml_error`).
     #[error("{0}")]
     Syntax(String),
     /// An unknown game, found while filling the defaults (not prefixed by the file).

@@ -1,5 +1,5 @@
 //! The page's HTML pieces: escaping, tables, figures with their intervals, inline charts, and the
-//! page around the sections (its CSS). Every text that comes from a file goes through [`esc`].
+//! page around the sections (its CSS). Every text that comes from a file goes through `esc`.
 
 use crate::study::plot::label::{decimals, signed};
 use crate::study::plot::read::Est;

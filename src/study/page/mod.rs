@@ -1,8 +1,8 @@
 //! `bailab report`: one self-contained HTML page (inline SVG and CSS, no script, nothing
 //! fetched) from any mix of bailab output folders. [`kinds`] tells what each path is; each kind
-//! has its section ([`run`], [`tournament`], [`studies`]), whose charts are `bailab plot`'s,
+//! has its section ([`run`], [`tournament`], `studies`), whose charts are `bailab plot`'s,
 //! drawn in memory and inlined; several runs and tournaments add the agents × runs comparison
-//! ([`compare`]). [`build`] reads everything before [`write()`] writes the page through a
+//! (`compare`). [`build`] reads everything before [`write()`] writes the page through a
 //! temporary file, so an error leaves an earlier page untouched.
 
 pub(crate) mod compare;

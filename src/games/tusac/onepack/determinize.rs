@@ -8,7 +8,7 @@
 //!   ([`ClaimHistory::forced_claims_missed`]);
 //! - a likelihood: blocks from which its discards were likelier choices are preferred. A
 //!   Metropolis chain weights a block by `Π (1/k)^DISCARD_TEMPER` over the seat's discards, `k`
-//!   being the number of legal discards it had then ([`ClaimHistory::discard_choices`]). Real
+//!   being the number of legal discards it had then (`ClaimHistory::discard_choices`). Real
 //!   players keep tidy hands; without this weight sampled opponents hold far more trash than
 //!   real ones and are seldom ready to win.
 //!

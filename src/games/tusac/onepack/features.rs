@@ -1,5 +1,5 @@
 //! The one-pack core's features of a candidate action (the list is
-//! [`FEATURES`](crate::games::tusac::features::FEATURES)): computed from the acting seat's view
+//! [`FEATURES`]): computed from the acting seat's view
 //! only, with table lookups into fixed arrays (see that module's documentation).
 
 use super::greedy::upgrade_gain;

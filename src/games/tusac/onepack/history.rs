@@ -209,7 +209,7 @@ impl ClaimHistory {
 
     /// How many past windows `seat`, holding `hand` now, would have been forced to claim: a
     /// C1 win, or a C3 pair claim in a window that reached C4. 0 for a block consistent with
-    /// the history; [`IMPOSSIBLE`] when the block it implies at some window is not a block.
+    /// the history; `IMPOSSIBLE` when the block it implies at some window is not a block.
     pub fn forced_claims_missed(&self, seat: Seat, hand: Hand, opts: &Options) -> u32 {
         self.count_missed(seat, hand, opts, u32::MAX)
     }

@@ -30,7 +30,7 @@ use arrayvec::ArrayVec;
 /// `4q + d ≤ 21` and every meld is followed by a discard or ends the game, so sets ≤ `q + d + 1 ≤ 22`.
 pub(crate) const MAX_PUBLIC_SETS: usize = 22;
 /// Bound on the legal actions of one decision: discards are distinct non-King types of at most
-/// 21 cards; a turn option offers at most [`super::rules::MAX_MELD_SHAPES`] melds plus a draw.
+/// 21 cards; a turn option offers at most `super::rules::MAX_MELD_SHAPES` melds plus a draw.
 pub const MAX_ACTIONS: usize = 21;
 const _: () = assert!(
     MAX_ACTIONS <= actions::MAX_ACTIONS,

@@ -75,7 +75,7 @@ pub struct PacksGreedy {
 const NO_PROSPECTS_BY_DEFAULT: &[&str] = &["dirtyking26"];
 
 /// Whether greedy's discard uses its prospects step by default under these rules: on, except in
-/// [`NO_PROSPECTS_BY_DEFAULT`] (by the preset the rules start from, `Options::variant`).
+/// `NO_PROSPECTS_BY_DEFAULT` (by the preset the rules start from, `Options::variant`).
 pub fn prospects_by_default(options: &Options) -> bool {
     !NO_PROSPECTS_BY_DEFAULT.contains(&options.variant)
 }

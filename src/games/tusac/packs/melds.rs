@@ -17,7 +17,7 @@ pub(crate) fn melded_set(meld: Meld, active: Card) -> SetInstance {
 }
 
 /// The points of the public set a meld makes (§2.5, melded values, doubled): those of
-/// [`melded_set`], without putting its cards in order (the points do not depend on it).
+/// `melded_set`, without putting its cards in order (the points do not depend on it).
 pub fn meld_points(meld: Meld, active: Card, rules: &SetRules) -> u32 {
     let used = meld.used();
     let mut cards = [active; 4];

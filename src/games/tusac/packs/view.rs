@@ -165,7 +165,7 @@ impl<'a> PacksView<'a> {
     /// The cards this seat has not seen (in the other seats' hands and face-down blocks or the
     /// hidden stock): every copy in play minus its own hand and face-down block, the melded
     /// sets, the dead pile, the active card and the cards known to be in the stock
-    /// ([`PacksView::known_stock`]).
+    /// (`PacksView::known_stock`).
     pub fn unseen(&self) -> Counts {
         let s = self.state;
         let mut pool = deck_counts(s);
@@ -230,8 +230,8 @@ impl SeatView for PacksView<'_> {
     /// Resamples the other seats' face-down blocks (non-King types with four unseen copies),
     /// hands (their sizes kept) and the hidden part of the stock from the unseen cards; after a
     /// reshuffle the stock keeps its cards (the old dead pile) in a new order. The open claim
-    /// window is opened again on the sampled hands ([`reopen_window`]; a seat it waits on
-    /// while this one does not decide holds the copies it needs, [`waited_on`]), and the
+    /// window is opened again on the sampled hands (`reopen_window`; a seat it waits on
+    /// while this one does not decide holds the copies it needs, `waited_on`), and the
     /// reshuffle seed is redrawn. Tries to keep the inference that a hand held fewer than four copies of any
     /// non-King type outside its face-down block. Each sampled hand is then weighted towards
     /// tidy hands by a Metropolis chain (`loose_weight`).
