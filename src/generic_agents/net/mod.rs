@@ -22,7 +22,7 @@ use self::file::{
     layout_text, read_net, NetFile, NetHeader, DEFAULT_DEVIATE, FEATURE_VERSION, MAX_DEVIATE,
     MAX_PRIOR, MAX_SEARCH,
 };
-use self::playout::{PlayoutPlayers, RolloutPolicy};
+use self::playout::RolloutPolicy;
 use self::qnet::{QNet, Scratch};
 use crate::agent::features::{all_features, FeatureRow, MAX_FEATURES};
 use crate::agent::net_file::NetError;
@@ -371,6 +371,26 @@ impl<G: GameKind> LeafValue<G::State> for QLeaf<G> {
     }
 }
 
+/// The players of a `net:` lookahead's playouts: the network (its highest Q) where the policy
+/// says, greedy elsewhere. The searching seat is the one its agent last wrote into `deciding`.
+struct PlayoutPlayers<G: GameKind> {
+    policy: RolloutPolicy,
+    deciding: Arc<AtomicU8>,
+    net: NetPolicy<G>,
+    greedy: Box<dyn Agent<G::State>>,
+}
+
+impl<G: GameKind> Agent<G::State> for PlayoutPlayers<G> {
+    fn act(&mut self, view: &ViewOf<'_, G>, legal: &[ActionOf<G>], rng: &mut GameRng) -> usize {
+        let deciding = self.deciding.load(Ordering::Relaxed);
+        if self.policy.by_net(view.seat(), deciding) {
+            self.net.choose(view, legal, rng)
+        } else {
+            self.greedy.act(view, legal, rng)
+        }
+    }
+}
+
 /// The agent `net:FILE` for game `G`: the network's move, checked by a search with `search=`.
 pub struct NetAgent<G: GameKind> {
     policy: NetPolicy<G>,
@@ -556,6 +576,33 @@ pub fn game_for<G: GameKind>(
     Ok(game)
 }
 
+/// A spec's `leaf=` (whether playouts stop at the seat's next choice, valued by the network) and
+/// `playout=` (who plays them).
+fn playout_options(spec: &AgentSpec) -> Result<(bool, RolloutPolicy), AgentError> {
+    let leaf_q = match spec.get("leaf") {
+        None | Some("end") => false,
+        Some("q") => true,
+        Some(other) => {
+            return Err(AgentError::Params(format!(
+                "agent 'net': leaf={other} is neither `end` (playouts to the end) nor `q` (the \
+                 network's value at the seat's next choice)"
+            )))
+        }
+    };
+    let playout = match spec.get("playout") {
+        None | Some("greedy") => RolloutPolicy::Greedy,
+        Some("own") => RolloutPolicy::Own,
+        Some("all") => RolloutPolicy::All,
+        Some(other) => {
+            return Err(AgentError::Params(format!(
+                "agent 'net': playout={other} is none of `greedy`, `own` (the network at the \
+                 searching seat) and `all` (the network at every seat)"
+            )))
+        }
+    };
+    Ok((leaf_q, playout))
+}
+
 /// Builds the `net` agent of a spec for game `G` in `table` (the file read once per process).
 pub fn net_agent<G: GameKind>(
     spec: &AgentSpec,
@@ -589,27 +636,7 @@ pub fn net_agent<G: GameKind>(
         shipped.map_or(0.0, |s| s.prior),
         (0.0, MAX_PRIOR),
     )?;
-    let leaf_q = match spec.get("leaf") {
-        None | Some("end") => false,
-        Some("q") => true,
-        Some(other) => {
-            return Err(AgentError::Params(format!(
-                "agent 'net': leaf={other} is neither `end` (playouts to the end) nor `q` (the \
-                 network's value at the seat's next choice)"
-            )))
-        }
-    };
-    let playout = match spec.get("playout") {
-        None | Some("greedy") => RolloutPolicy::Greedy,
-        Some("own") => RolloutPolicy::Own,
-        Some("all") => RolloutPolicy::All,
-        Some(other) => {
-            return Err(AgentError::Params(format!(
-                "agent 'net': playout={other} is none of `greedy`, `own` (the network at the \
-                 searching seat) and `all` (the network at every seat)"
-            )))
-        }
-    };
+    let (leaf_q, playout) = playout_options(spec)?;
     let tunes = ["deviate", "prior", "leaf", "playout"];
     if search == 0 && tunes.iter().any(|k| spec.get(k).is_some()) {
         return Err(AgentError::Params(

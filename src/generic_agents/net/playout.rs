@@ -2,15 +2,8 @@
 //! network at every seat. Training's rollout targets (`bailab train --rollout-policy`) and the
 //! `net:` lookahead's playouts (`net:…,search=N,playout=`) share it.
 
-use super::NetPolicy;
-use crate::agent::Agent;
-use crate::game::{Seat, SeatView};
-use crate::games::kind::GameKind;
-use crate::games::observe::{ActionOf, ViewOf};
-use crate::rng::GameRng;
+use crate::game::Seat;
 use serde::{Deserialize, Serialize};
-use std::sync::atomic::{AtomicU8, Ordering};
-use std::sync::Arc;
 
 /// Who plays a rollout or a playout after the action it judges.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
@@ -41,26 +34,6 @@ impl RolloutPolicy {
             RolloutPolicy::Greedy => false,
             RolloutPolicy::Own => mover == deciding,
             RolloutPolicy::All => true,
-        }
-    }
-}
-
-/// The players of a `net:` lookahead's playouts: the network (its highest Q) where the policy
-/// says, greedy elsewhere. The searching seat is the one its agent last wrote into `deciding`.
-pub(crate) struct PlayoutPlayers<G: GameKind> {
-    pub(crate) policy: RolloutPolicy,
-    pub(crate) deciding: Arc<AtomicU8>,
-    pub(crate) net: NetPolicy<G>,
-    pub(crate) greedy: Box<dyn Agent<G::State>>,
-}
-
-impl<G: GameKind> Agent<G::State> for PlayoutPlayers<G> {
-    fn act(&mut self, view: &ViewOf<'_, G>, legal: &[ActionOf<G>], rng: &mut GameRng) -> usize {
-        let deciding = self.deciding.load(Ordering::Relaxed);
-        if self.policy.by_net(view.seat(), deciding) {
-            self.net.choose(view, legal, rng)
-        } else {
-            self.greedy.act(view, legal, rng)
         }
     }
 }
