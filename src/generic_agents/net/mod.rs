@@ -401,7 +401,8 @@ pub struct NetAgent<G: GameKind> {
     prior: Vec<f64>,
     /// Q's payout scale (points per unit of Q), when a prior is used.
     scale: f64,
-    /// With playouts by the network (`playout=own`): the searching seat, for their players.
+    /// With playouts by the network (`playout=own` or `all`): the searching seat, for their
+    /// players.
     deciding: Option<Arc<AtomicU8>>,
 }
 
