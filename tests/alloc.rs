@@ -353,4 +353,9 @@ fn net_decisions_do_not_allocate() {
         0,
         "tienlen net with search=20,playout=own allocated"
     );
+    assert_eq!(
+        net_games_allocate::<TienLen>("south", 4, ",search=20,playout=own,horizon=2", 20),
+        0,
+        "tienlen net with search=20,playout=own,horizon=2 allocated"
+    );
 }

@@ -67,6 +67,7 @@ impl GameVisitor for EveryTable<'_> {
                     ",search=6",
                     ",search=6,leaf=q",
                     ",search=6,playout=own",
+                    ",search=6,playout=own,horizon=1",
                     ",search=6,playout=all",
                 ] {
                     net_games::<G>(self.0, variant, players, extra, 12);
@@ -450,7 +451,13 @@ fn net_search_overrules_some_moves_of_a_bad_network_and_refuses_a_bad_count() {
     let bad = format!("net:{},search=-1", s.path("t.safetensors").display());
     let e = make_agent_with::<TienLen>(&bad, setting).err().unwrap();
     assert!(e.to_string().contains("search"), "{e}");
-    for alone in ["prior=10", "deviate=1", "leaf=q", "playout=own"] {
+    for alone in [
+        "prior=10",
+        "deviate=1",
+        "leaf=q",
+        "playout=own",
+        "horizon=2",
+    ] {
         let bad = format!("net:{},{alone}", s.path("t.safetensors").display());
         let e = make_agent_with::<TienLen>(&bad, setting).err().unwrap();
         assert!(e.to_string().contains("need search=N"), "{e}");
@@ -467,6 +474,20 @@ fn net_search_overrules_some_moves_of_a_bad_network_and_refuses_a_bad_count() {
     );
     let e = make_agent_with::<TienLen>(&bad, setting).err().unwrap();
     assert!(e.to_string().contains("playout=mine"), "{e}");
+    for (extra, says) in [
+        (",search=5,horizon=2", "horizon= needs playout=own"),
+        (
+            ",search=5,playout=all,horizon=2",
+            "horizon= needs playout=own",
+        ),
+        (",search=5,playout=own,horizon=0", "horizon"),
+        (",search=5,playout=own,horizon=1001", "horizon"),
+        (",search=5,playout=own,horizon=two", "horizon"),
+    ] {
+        let bad = format!("net:{}{extra}", s.path("t.safetensors").display());
+        let e = make_agent_with::<TienLen>(&bad, setting).err().unwrap();
+        assert!(e.to_string().contains(says), "{extra}: {e}");
+    }
 }
 
 #[test]
@@ -484,6 +505,15 @@ fn net_playouts_by_the_network_change_what_the_search_finds() {
     let all = chosen(",search=200,playout=all");
     assert_ne!(greedy, own, "playout=own played as greedy playouts");
     assert_ne!(own, all, "playout=all played as playout=own");
+    // a horizon past every choice a seat makes in a game is no horizon; the network at the
+    // seat's next choice only judges moves otherwise than at all of them or at none
+    assert_eq!(own, chosen(",search=200,playout=own,horizon=1000"));
+    let next = chosen(",search=200,playout=own,horizon=1");
+    assert_ne!(next, greedy, "horizon=1 played as greedy playouts");
+    assert_ne!(
+        next, own,
+        "horizon=1 played as the network at every later choice"
+    );
 }
 
 /// The error of building `spec` for game `G` at a table of `variant` and `players`.

@@ -9,8 +9,8 @@
 //! move unless another is clearly better over N greedy playouts (`deviate=`), the network's own Q
 //! differences counted as `prior=` playouts of each action (without them, the lookahead the file's
 //! header names, if any); with `leaf=q` each playout stops at the seat's next choice, valued by the
-//! network there; with `playout=own` or `all` the network plays the seat's own later choices, or
-//! every seat's, in the playouts.
+//! network there; with `playout=own` or `all` the network plays the seat's own later choices (the
+//! first `horizon=` of them), or every seat's, in the playouts.
 
 #[cfg(feature = "train")]
 pub(crate) mod ensemble;
@@ -22,13 +22,13 @@ use self::file::{
     layout_text, read_net, NetFile, NetHeader, DEFAULT_DEVIATE, FEATURE_VERSION, MAX_DEVIATE,
     MAX_PRIOR, MAX_SEARCH,
 };
-use self::playout::RolloutPolicy;
+use self::playout::{Playouts, RolloutPolicy};
 use self::qnet::{QNet, Scratch};
 use crate::agent::features::{all_features, FeatureRow, MAX_FEATURES};
 use crate::agent::net_file::NetError;
 use crate::agent::spec::AgentSpec;
 use crate::agent::{number, uniform_index, Agent, AgentError, AgentInfo, ParamInfo};
-use crate::game::{ActionBuffer, GameState, RuleMap, Seat, SeatView};
+use crate::game::{ActionBuffer, GameState, RuleMap, Seat};
 use crate::games::kind::GameKind;
 use crate::games::observe::{layout_len, ActionOf, ViewOf};
 use crate::generic_agents::ismcts::{Ismcts, IsmctsParams, LeafValue};
@@ -38,7 +38,6 @@ use crate::rng::GameRng;
 use rand::Rng;
 use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// The catalogue entry of `net`.
@@ -113,8 +112,18 @@ pub(crate) const NET_INFO: AgentInfo = AgentInfo {
                     choices and greedy at the others'; `all` the network at every seat. The \
                     network costs more per choice than greedy",
         },
+        ParamInfo {
+            name: "horizon",
+            default: "all",
+            about: "with `playout=own`, the network makes only the searching seat's first H \
+                    choices in each playout and greedy the later ones (1 to 1,000), for a \
+                    cost between greedy's and the network's",
+        },
     ],
 };
+
+/// The largest `horizon=`: more choices than any seat makes in a game.
+const MAX_HORIZON: u32 = 1000;
 
 /// How a `net:` agent samples (see `NET_INFO`).
 #[derive(Copy, Clone, Debug, Default, PartialEq)]
@@ -371,26 +380,6 @@ impl<G: GameKind> LeafValue<G::State> for QLeaf<G> {
     }
 }
 
-/// The players of a `net:` lookahead's playouts: the network (its highest Q) where the policy
-/// says, greedy elsewhere. The searching seat is the one its agent last wrote into `deciding`.
-struct PlayoutPlayers<G: GameKind> {
-    policy: RolloutPolicy,
-    deciding: Arc<AtomicU8>,
-    net: NetPolicy<G>,
-    greedy: Box<dyn Agent<G::State>>,
-}
-
-impl<G: GameKind> Agent<G::State> for PlayoutPlayers<G> {
-    fn act(&mut self, view: &ViewOf<'_, G>, legal: &[ActionOf<G>], rng: &mut GameRng) -> usize {
-        let deciding = self.deciding.load(Ordering::Relaxed);
-        if self.policy.by_net(view.seat(), deciding) {
-            self.net.choose(view, legal, rng)
-        } else {
-            self.greedy.act(view, legal, rng)
-        }
-    }
-}
-
 /// The agent `net:FILE` for game `G`: the network's move, checked by a search with `search=`.
 pub struct NetAgent<G: GameKind> {
     policy: NetPolicy<G>,
@@ -401,9 +390,6 @@ pub struct NetAgent<G: GameKind> {
     prior: Vec<f64>,
     /// Q's payout scale (points per unit of Q), when a prior is used.
     scale: f64,
-    /// With playouts by the network (`playout=own` or `all`): the searching seat, for their
-    /// players.
-    deciding: Option<Arc<AtomicU8>>,
 }
 
 impl<G: GameKind> NetAgent<G> {
@@ -415,35 +401,27 @@ impl<G: GameKind> NetAgent<G> {
             prior_weight: 0.0,
             prior: Vec::new(),
             scale: 1.0,
-            deciding: None,
         }
     }
 
-    /// The agent playing `policy`'s move unless a search of `params` with rollouts by
-    /// `playout` (a paired root with `deviate`) finds a clearly better one, the network's own
-    /// gains counted as `prior_weight` determinizations of each action (0: the search's gains
-    /// alone); with `leaf_q`, each playout stops at the seat's next choice, valued by the network.
+    /// The agent playing `policy`'s move unless a search of `params` with `playouts` (a paired
+    /// root with `deviate`) finds a clearly better one, the network's own gains counted as
+    /// `prior_weight` determinizations of each action (0: the search's gains alone); with
+    /// `leaf_q`, each playout stops at the seat's next choice, valued by the network.
     pub(crate) fn with_search(
         policy: NetPolicy<G>,
         params: IsmctsParams,
         prior_weight: f64,
         leaf_q: bool,
-        playout: RolloutPolicy,
+        playouts: Playouts,
     ) -> NetAgent<G> {
-        let greedy = crate::generic_agents::rules::greedy::<G>();
         let judge = || {
             let net = Arc::clone(&policy.net);
             NetPolicy::new(policy.game().clone(), net, Sampling::default())
         };
-        let deciding = (!playout.is_greedy()).then(|| Arc::new(AtomicU8::new(0)));
-        let rollout: Box<dyn Agent<G::State>> = match &deciding {
-            None => greedy,
-            Some(seat) => Box::new(PlayoutPlayers {
-                policy: playout,
-                deciding: Arc::clone(seat),
-                net: judge(),
-                greedy,
-            }),
+        let rollout: Box<dyn Agent<G::State>> = match playouts.policy {
+            RolloutPolicy::All => Box::new(NetAgent::new(judge())),
+            _ => crate::generic_agents::rules::greedy::<G>(),
         };
         let capacity = <<G::State as GameState>::Actions as ActionBuffer<_>>::CAPACITY;
         let scale = if prior_weight > 0.0 || leaf_q {
@@ -452,6 +430,9 @@ impl<G: GameKind> NetAgent<G> {
             1.0
         };
         let mut search = Ismcts::new(params, rollout);
+        if playouts.policy == RolloutPolicy::Own {
+            search = search.with_own_moves(Box::new(NetAgent::new(judge())), playouts.horizon);
+        }
         if leaf_q {
             search = search.with_leaf(Box::new(QLeaf {
                 policy: judge(),
@@ -464,7 +445,6 @@ impl<G: GameKind> NetAgent<G> {
             prior_weight,
             prior: Vec::with_capacity(capacity),
             scale,
-            deciding,
         }
     }
 }
@@ -475,9 +455,6 @@ impl<G: GameKind> Agent<G::State> for NetAgent<G> {
         let Some(search) = self.search.as_mut().filter(|_| legal.len() > 1) else {
             return choice;
         };
-        if let Some(seat) = &self.deciding {
-            seat.store(view.seat(), Ordering::Relaxed);
-        }
         let searched = search.search_from(view, legal, rng, Some(choice));
         let Some(q) = self.policy.last_q().filter(|_| self.prior_weight > 0.0) else {
             return searched;
@@ -577,9 +554,10 @@ pub fn game_for<G: GameKind>(
     Ok(game)
 }
 
-/// A spec's `leaf=` (whether playouts stop at the seat's next choice, valued by the network) and
-/// `playout=` (who plays them).
-fn playout_options(spec: &AgentSpec) -> Result<(bool, RolloutPolicy), AgentError> {
+/// A spec's `leaf=` (whether playouts stop at the seat's next choice, valued by the network),
+/// `playout=` (who plays them) and `horizon=` (for how many of the seat's choices the network
+/// plays them with `playout=own`).
+fn playout_options(spec: &AgentSpec) -> Result<(bool, Playouts), AgentError> {
     let leaf_q = match spec.get("leaf") {
         None | Some("end") => false,
         Some("q") => true,
@@ -601,7 +579,21 @@ fn playout_options(spec: &AgentSpec) -> Result<(bool, RolloutPolicy), AgentError
             )))
         }
     };
-    Ok((leaf_q, playout))
+    if playout != RolloutPolicy::Own && spec.get("horizon").is_some() {
+        return Err(AgentError::Params(
+            "agent 'net': horizon= needs playout=own (the network's choices at the searching \
+             seat in each playout)"
+                .into(),
+        ));
+    }
+    let horizon = number(spec, "horizon", u32::MAX, (1, MAX_HORIZON))?;
+    Ok((
+        leaf_q,
+        Playouts {
+            policy: playout,
+            horizon,
+        },
+    ))
 }
 
 /// Builds the `net` agent of a spec for game `G` in `table` (the file read once per process).
@@ -637,15 +629,15 @@ pub fn net_agent<G: GameKind>(
         shipped.map_or(0.0, |s| s.prior),
         (0.0, MAX_PRIOR),
     )?;
-    let (leaf_q, playout) = playout_options(spec)?;
-    let tunes = ["deviate", "prior", "leaf", "playout"];
+    let tunes = ["deviate", "prior", "leaf", "playout", "horizon"];
     if search == 0 && tunes.iter().any(|k| spec.get(k).is_some()) {
         return Err(AgentError::Params(
-            "agent 'net': deviate=, prior=, leaf= and playout= need search=N (the lookahead they \
-             tune)"
+            "agent 'net': deviate=, prior=, leaf=, playout= and horizon= need search=N (the \
+             lookahead they tune)"
                 .into(),
         ));
     }
+    let (leaf_q, playouts) = playout_options(spec)?;
     let margin_points: f64 = number(
         spec,
         "margin",
@@ -670,7 +662,7 @@ pub fn net_agent<G: GameKind>(
             // the `ismcts` spec's own defaults: root sweep, depth 1
             let text = format!("ismcts:iters={n},deviate={deviate}");
             let spec = AgentSpec::parse(&text).expect("a valid spec");
-            NetAgent::with_search(policy, ismcts_params(&spec)?, prior, leaf_q, playout)
+            NetAgent::with_search(policy, ismcts_params(&spec)?, prior, leaf_q, playouts)
         }
     }))
 }

@@ -38,6 +38,26 @@ impl RolloutPolicy {
     }
 }
 
+/// Who plays a `net:` lookahead's playouts (`playout=`) and, with the network at the searching
+/// seat only, for how many of its choices in each (`horizon=`; greedy after them).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Playouts {
+    /// Who plays.
+    pub(crate) policy: RolloutPolicy,
+    /// With [`RolloutPolicy::Own`], the searching seat's choices the network makes in each
+    /// playout (`u32::MAX`: all of them).
+    pub(crate) horizon: u32,
+}
+
+impl Default for Playouts {
+    fn default() -> Self {
+        Playouts {
+            policy: RolloutPolicy::Greedy,
+            horizon: u32::MAX,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::RolloutPolicy;
