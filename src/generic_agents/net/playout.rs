@@ -49,15 +49,6 @@ pub(crate) struct Playouts {
     pub(crate) horizon: u32,
 }
 
-impl Default for Playouts {
-    fn default() -> Self {
-        Playouts {
-            policy: RolloutPolicy::Greedy,
-            horizon: u32::MAX,
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::RolloutPolicy;
