@@ -106,6 +106,13 @@ pub trait SeatView {
     /// A full state consistent with everything this seat can see: hidden hands and the stock
     /// resampled from the cards it has not seen. This is what information-set search samples.
     fn determinize(&self, rng: &mut crate::rng::GameRng) -> Self::State;
+    /// [`SeatView::determinize`] weighted by what the public history says of the hidden hands
+    /// beyond what `determinize` reads (`infer=on` of `ismcts` and `net:…,search=N`). Only the
+    /// multi-pack Tứ Sắc variants infer more (the windows each seat let pass); elsewhere this is
+    /// `determinize`.
+    fn determinize_inferred(&self, rng: &mut crate::rng::GameRng) -> Self::State {
+        self.determinize(rng)
+    }
     /// The same view owning a copy of the state, for a view that must outlive the decision
     /// (a Python agent may keep it). It still reads as this seat's view only.
     fn owned(&self) -> OwnedView<Self::State>;

@@ -52,17 +52,23 @@ fn multi_pack_games_and_searches_do_not_allocate() {
             let (allocated, decisions) = allocations_of(variant(players), &mut agents, 100);
             assert!(decisions > 1000);
             assert_eq!(allocated, 0, "random {players} players allocated");
-            let params = IsmctsParams {
-                iterations: 20,
-                ..IsmctsParams::default()
-            };
-            let mut agents: Vec<Box<dyn Agent<PacksState>>> = vec![
-                Box::new(Ismcts::new(params, Box::new(RandomAgent))),
-                Box::new(RandomAgent),
-            ];
-            let (allocated, decisions) = allocations_of(variant(players), &mut agents, 1);
-            assert!(decisions > 10);
-            assert_eq!(allocated, 0, "ismcts {players} players allocated");
+            for infer in [false, true] {
+                let params = IsmctsParams {
+                    iterations: 20,
+                    infer,
+                    ..IsmctsParams::default()
+                };
+                let mut agents: Vec<Box<dyn Agent<PacksState>>> = vec![
+                    Box::new(Ismcts::new(params, Box::new(RandomAgent))),
+                    Box::new(RandomAgent),
+                ];
+                let (allocated, decisions) = allocations_of(variant(players), &mut agents, 1);
+                assert!(decisions > 10);
+                assert_eq!(
+                    allocated, 0,
+                    "ismcts {players} players, infer {infer}, allocated"
+                );
+            }
         }
     }
 }

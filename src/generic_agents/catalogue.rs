@@ -5,7 +5,7 @@
 
 use super::exec::{make_exec, StderrLog};
 use super::ismcts::Ismcts;
-use super::ismcts_spec::ismcts_params;
+use super::ismcts_spec::{ismcts_params, INFER_INFO};
 use super::net::{net_agent, Table};
 use super::{FirstAgent, RandomAgent};
 use crate::agent::host::Host;
@@ -64,6 +64,7 @@ pub const CATALOGUE: &[AgentInfo] = &[
                 default: "tree",
                 about: "how other seats act in the tree: tree (UCB1 on their own rewards) or rollout (the rollout policy)",
             },
+            INFER_INFO,
             ParamInfo {
                 name: "depth",
                 default: "1",

@@ -99,6 +99,9 @@ pub struct IsmctsParams {
     /// The most levels of decisions the tree holds (the root's children are level 1); `None`
     /// for no limit.
     pub depth: Option<u32>,
+    /// Determinize with the game's further inference from the public history
+    /// ([`crate::game::SeatView::determinize_inferred`]).
+    pub infer: bool,
 }
 
 /// How each iteration picks its root action.
@@ -139,6 +142,7 @@ impl Default for IsmctsParams {
             root: Root::Ucb,
             deviate: None,
             depth: None,
+            infer: false,
         }
     }
 }
@@ -411,7 +415,10 @@ impl<S: GameState> Ismcts<S> {
             let mut s = match (&world, paired && !self.paired.starts_sweep()) {
                 (Some(w), true) => w.clone(),
                 _ => {
-                    let w = view.determinize(&mut srng);
+                    let w = match self.params.infer {
+                        true => view.determinize_inferred(&mut srng),
+                        false => view.determinize(&mut srng),
+                    };
                     if paired {
                         world = Some(w.clone());
                     }

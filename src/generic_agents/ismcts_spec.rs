@@ -3,7 +3,17 @@
 
 use super::ismcts::{FinalMove, IsmctsParams, Opponents, Root};
 use crate::agent::spec::AgentSpec;
-use crate::agent::{choice, number, AgentError};
+use crate::agent::{choice, number, AgentError, ParamInfo};
+
+/// The `infer` setting, shared by `ismcts` and `net:…,search=N`.
+pub const INFER_INFO: ParamInfo = ParamInfo {
+    name: "infer",
+    default: "off",
+    about: "on: weight each determinization by what the public history further says of the \
+            hidden hands. Only sisepai21 and dirtyking26 read more: a hand holding a pair of a \
+            type its seat let pass in a window nobody took is weighted down (docs/ismcts.md); \
+            elsewhere on and off are the same",
+};
 
 /// The search settings of an `ismcts` spec.
 pub fn ismcts_params(spec: &AgentSpec) -> Result<IsmctsParams, AgentError> {
@@ -54,5 +64,6 @@ pub fn ismcts_params(spec: &AgentSpec) -> Result<IsmctsParams, AgentError> {
             Some("off") => None,
             _ => Some(number(spec, "depth", 1, (1, 1000))?),
         },
+        infer: choice(spec, "infer", "off", &[("off", false), ("on", true)])?,
     })
 }

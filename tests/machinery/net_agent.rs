@@ -457,6 +457,7 @@ fn net_search_overrules_some_moves_of_a_bad_network_and_refuses_a_bad_count() {
         "leaf=q",
         "playout=own",
         "horizon=2",
+        "infer=on",
     ] {
         let bad = format!("net:{},{alone}", s.path("t.safetensors").display());
         let e = make_agent_with::<TienLen>(&bad, setting).err().unwrap();

@@ -96,6 +96,10 @@ fn specs_build_or_name_the_problem() {
     );
     assert_eq!(strong.depth, Some(1));
     assert!(agent_err("ismcts:depth=0").contains("outside"));
+    assert!(agent_err("ismcts:infer=yes").contains("infer"));
+    assert!(!strong.infer, "infer is off by default");
+    let infer = ismcts_params(&AgentSpec::parse("ismcts:infer=on").unwrap()).unwrap();
+    assert!(infer.infer);
     assert!(agent_err("ismcts:depth=deep").contains("not a number"));
     assert!(agent_err("ismcts:root=sweep,deviate=lots").contains("not a number"));
     assert!(agent_err("ismcts:opponents=none").contains("opponents 'none'"));

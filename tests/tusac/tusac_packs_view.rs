@@ -189,3 +189,217 @@ fn after_a_reshuffle_the_stock_is_the_known_dead_pile() {
         }
     }
 }
+
+// ------------------------------------------- passed windows (S3, S4) as evidence
+
+/// Whether some seat other than 0 that let `c` pass before holds two copies of it now.
+fn pair_held_after_passing(s: &PacksState, c: Card) -> bool {
+    (1..s.options().players)
+        .any(|y| s.view(0).passed(y) >> c.index() & 1 == 1 && s.hand(y)[c.index()] >= 2)
+}
+
+/// Over seat 0's discards in 4 × greedy sisepai21 games: the true chance that a seat which let
+/// the card pass holds a pair of it, and the chance predicted by the plain and the inferring
+/// determinizations of seat 0's view.
+fn pass_rates(deals: u64, samples: usize) -> (f64, f64, f64) {
+    let game = MultiPack::new(Options::sisepai21(4)).unwrap();
+    let mut greedy = PacksGreedy {
+        tiebreak: TieBreak::Canonical,
+        prospects: true,
+    };
+    let mut actions = <PacksState as GameState>::Actions::default();
+    let (mut truth, mut plain, mut inferred, mut n) = (0.0, 0.0, 0.0, 0.0);
+    for d in 0..deals {
+        let mut s = game.deal(&mut stream_rng(6, d, 0));
+        let mut rng = stream_rng(6, d, 1);
+        while let Some(x) = s.to_move() {
+            s.legal_actions(&mut actions);
+            let discards = actions.iter().filter(|a| matches!(a, Action::Discard(_)));
+            if x == 0 && actions.len() > 1 && matches!(s.phase(), Phase::MustDiscard(_)) {
+                let view = s.view(0);
+                let a: Vec<_> = (0..samples).map(|_| view.determinize(&mut rng)).collect();
+                let b: Vec<_> = (0..samples)
+                    .map(|_| view.determinize_inferred(&mut rng))
+                    .collect();
+                let share = |w: &[PacksState], c| {
+                    w.iter().filter(|w| pair_held_after_passing(w, c)).count() as f64
+                        / samples as f64
+                };
+                for c in discards.filter_map(|a| match a {
+                    Action::Discard(c) => Some(*c),
+                    _ => None,
+                }) {
+                    truth += f64::from(u8::from(pair_held_after_passing(&s, c)));
+                    plain += share(&a, c);
+                    inferred += share(&b, c);
+                    n += 1.0;
+                }
+            }
+            let k = greedy.act(&s.view(x), &actions, &mut rng);
+            s.apply(actions[k]);
+        }
+    }
+    (truth / n, plain / n, inferred / n)
+}
+
+#[test]
+fn determinizations_with_passes_predict_identical_claims() {
+    let (truth, plain, inferred) = pass_rates(400, 20);
+    println!("a pair of a passed type: true {truth:.4}, plain {plain:.4}, inferred {inferred:.4}");
+    assert!(truth > 0.0, "the measure sees pairs kept after a pass");
+    assert!(plain > 2.0 * truth, "plain {plain:.4}, true {truth:.4}");
+    assert!(
+        inferred > 0.7 * truth && inferred < 1.5 * truth,
+        "inferred {inferred:.4}, true {truth:.4}"
+    );
+}
+
+#[test]
+fn a_window_nobody_takes_marks_its_claim_order_as_having_let_the_card_pass() {
+    let hands = [
+        "yA yE yR yC gP rC",
+        "rR rH gA gE wH",
+        "rC rC yA gE wR",
+        "gR gC wH wA wE",
+    ];
+    let mut s = position(Options::sisepai21(4), &hands, "wP wP wP");
+    let (rc, wp) = (1u32 << card("rC").index(), 1u32 << card("wP").index());
+    let passed = |s: &PacksState| [0, 1, 2, 3].map(|x| s.view(0).passed(x));
+    act(&mut s, 0, Action::Discard(card("rC")));
+    act(&mut s, 1, Action::Draw);
+    assert_eq!(
+        passed(&s),
+        [0; 4],
+        "nothing is known while the window is open"
+    );
+    act(&mut s, 2, Action::Pass); // S3: seats 1, 2 and 3, not the discarder
+    assert_eq!(passed(&s), [0, rc, rc, rc]);
+    act(&mut s, 1, Action::PassDrawn); // S4 on the own draw: every seat, the drawer first
+    assert_eq!(passed(&s), [wp, rc | wp, rc | wp, rc | wp]);
+    assert_eq!(s.view(3).passed(0), wp, "every seat sees the same (public)");
+}
+
+#[test]
+fn a_window_someone_takes_marks_nobody() {
+    let hands = [
+        "yA yE yR yC gP rC",
+        "rR rH gA gE wH",
+        "rC rC yA gE wR",
+        "gR gC wH wA wE",
+    ];
+    let mut s = position(Options::sisepai21(4), &hands, "wP wP wP");
+    act(&mut s, 0, Action::Discard(card("rC")));
+    act(&mut s, 1, Action::Draw);
+    act(&mut s, 2, meld(SetKind::Triple, "rC rC"));
+    assert!((0..4).all(|x| s.view(1).passed(x) == 0));
+}
+
+#[test]
+fn inferring_determinizations_keep_the_seen_and_differ_only_by_the_passes() {
+    let game = MultiPack::new(Options::sisepai21(4)).unwrap();
+    let mut greedy = PacksGreedy {
+        tiebreak: TieBreak::Canonical,
+        prospects: true,
+    };
+    let mut actions = <PacksState as GameState>::Actions::default();
+    let (mut differ, mut passes) = (0, 0);
+    for d in 0..40 {
+        let mut s = game.deal(&mut stream_rng(8, d, 0));
+        let mut rng = stream_rng(8, d, 1);
+        while let Some(x) = s.to_move() {
+            let view = s.view(x);
+            let others = (0..4).filter(|&y| y != x);
+            let any_pass = others.clone().any(|y| view.passed(y) != 0);
+            let (a, b) = (
+                view.determinize(&mut stream_rng(9, d, u64::from(s.turns()))),
+                view.determinize_inferred(&mut stream_rng(9, d, u64::from(s.turns()))),
+            );
+            assert_eq!(b.hand(x), s.hand(x));
+            assert_eq!(b.view(x).unseen(), view.unseen());
+            assert!(others.clone().all(|y| b.hand_len(y) == s.hand_len(y)));
+            let same = others.clone().all(|y| a.hand(y) == b.hand(y));
+            assert!(any_pass || same, "no pass, no difference (deal {d})");
+            (passes, differ) = (passes + usize::from(any_pass), differ + usize::from(!same));
+            s.legal_actions(&mut actions);
+            let k = greedy.act(&view, &actions, &mut rng);
+            s.apply(actions[k]);
+        }
+    }
+    assert!(
+        differ > passes / 10,
+        "{differ} of {passes} decisions after a pass"
+    );
+}
+
+/// The actions `spec` takes at every seat over deals 0 to 2 of Tứ Sắc under `opts`.
+fn search_choices(opts: Options, spec: &str) -> Vec<usize> {
+    use bailab::generic_agents::catalogue::{make_agent_with, Setting};
+    let game = TuSac::new(opts).unwrap();
+    let mut agent = make_agent_with::<TuSac>(spec, Setting::default()).unwrap();
+    let mut rng = stream_rng(1, 2, 3);
+    let mut chosen = Vec::new();
+    let mut legal = <TuSacState as GameState>::Actions::default();
+    for deal in 0..3 {
+        let mut state = bailab::sim::deal::seeds::seeded_deal(&game, deal, 0);
+        while let Some(seat) = state.to_move() {
+            state.legal_actions(&mut legal);
+            let i = agent.act(&state.view(seat), &legal, &mut rng);
+            chosen.push(i);
+            state.apply(legal[i]);
+        }
+    }
+    chosen
+}
+
+#[test]
+fn infer_changes_the_multi_pack_searches_only() {
+    let (plain, infer) = ("ismcts:iters=40", "ismcts:iters=40,infer=on");
+    let (classic, s21) = (Options::classic(4), Options::sisepai21(4));
+    assert_eq!(
+        search_choices(classic, plain),
+        search_choices(classic, infer)
+    );
+    assert_ne!(search_choices(s21, plain), search_choices(s21, infer));
+}
+
+#[test]
+fn determinizations_read_the_view_only() {
+    // two states a seat cannot tell apart (the second a determinization of the first, from that
+    // seat's view) give the same samples from the same random stream, with or without inference
+    let game = MultiPack::new(Options::sisepai21(4)).unwrap();
+    let mut greedy = PacksGreedy {
+        tiebreak: TieBreak::Canonical,
+        prospects: true,
+    };
+    let mut actions = <PacksState as GameState>::Actions::default();
+    let mut compared = 0;
+    for d in 0..30 {
+        let mut s = game.deal(&mut stream_rng(10, d, 0));
+        let mut rng = stream_rng(10, d, 1);
+        while let Some(x) = s.to_move() {
+            let twin = s.view(x).determinize(&mut rng);
+            let turn = u64::from(s.turns());
+            for infer in [false, true] {
+                let sample = |t: &PacksState| {
+                    let mut r = stream_rng(11, d, turn);
+                    match infer {
+                        false => t.view(x).determinize(&mut r),
+                        true => t.view(x).determinize_inferred(&mut r),
+                    }
+                };
+                let (a, b) = (sample(&s), sample(&twin));
+                for y in 0..4 {
+                    assert_eq!(a.hand(y), b.hand(y), "deal {d} turn {turn} seat {y}");
+                    assert!(a.face_down(y).eq(b.face_down(y)));
+                }
+                assert_eq!(a.deck(), b.deck());
+                assert_eq!(a.view(x).unseen(), b.view(x).unseen());
+                compared += 1;
+            }
+            s.legal_actions(&mut actions);
+            let k = greedy.act(&s.view(x), &actions, &mut rng);
+            s.apply(actions[k]);
+        }
+    }
+    assert!(compared > 1000, "{compared}");
+}

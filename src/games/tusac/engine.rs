@@ -180,6 +180,12 @@ impl SeatView for TuSacView<'_> {
             TuSacView::MultiPack(v) => TuSacState::MultiPack(v.determinize(rng)),
         }
     }
+    fn determinize_inferred(&self, rng: &mut GameRng) -> TuSacState {
+        match self {
+            TuSacView::OnePack(v) => TuSacState::OnePack(v.determinize(rng)),
+            TuSacView::MultiPack(v) => TuSacState::MultiPack(v.determinize_inferred(rng)),
+        }
+    }
 }
 
 impl From<OnePackState> for TuSacState {

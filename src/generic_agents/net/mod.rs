@@ -119,6 +119,7 @@ pub(crate) const NET_INFO: AgentInfo = AgentInfo {
                     choices in each playout and greedy the later ones (1 to 1,000), for a \
                     cost between greedy's and the network's",
         },
+        crate::generic_agents::ismcts_spec::INFER_INFO,
     ],
 };
 
@@ -629,11 +630,11 @@ pub fn net_agent<G: GameKind>(
         shipped.map_or(0.0, |s| s.prior),
         (0.0, MAX_PRIOR),
     )?;
-    let tunes = ["deviate", "prior", "leaf", "playout", "horizon"];
+    let tunes = ["deviate", "prior", "leaf", "playout", "horizon", "infer"];
     if search == 0 && tunes.iter().any(|k| spec.get(k).is_some()) {
         return Err(AgentError::Params(
-            "agent 'net': deviate=, prior=, leaf=, playout= and horizon= need search=N (the \
-             lookahead they tune)"
+            "agent 'net': deviate=, prior=, leaf=, playout=, horizon= and infer= need search=N \
+             (the lookahead they tune)"
                 .into(),
         ));
     }

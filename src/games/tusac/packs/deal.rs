@@ -257,6 +257,7 @@ impl MultiPack {
             facts: [HandFacts::default(); MAX_PLAYERS],
             dead: [0; CARD_TYPES],
             discarded: [[0; CARD_TYPES]; MAX_PLAYERS],
+            passed: [0; MAX_PLAYERS],
             active: None,
             phase: Phase::MustDiscard(o.first_player),
             window: Window::default(),

@@ -119,6 +119,10 @@ pub struct PacksState {
     pub(super) dead: Counts,
     /// The cards each seat has discarded (public; declined draws of S4 included).
     pub(super) discarded: [Counts; MAX_PLAYERS],
+    /// Bit `t` of seat `x`: a card of type `t` went by in a window nobody took (S3, S4) with
+    /// `x` in its claim order, so `x` held fewer than two copies then or let them pass
+    /// (public; read only by [`PacksView::determinize_inferred`](super::view::PacksView)).
+    pub(super) passed: [u32; MAX_PLAYERS],
     pub(super) active: Option<Active>,
     pub(super) phase: Phase,
     pub(super) window: Window,
@@ -454,6 +458,11 @@ impl PacksState {
         }
         let t = w.seats[0];
         self.window = Window::default();
+        if best.is_none() {
+            for x in self.claim_order(a) {
+                self.passed[x as usize] |= 1 << a.card.index();
+            }
+        }
         match (best, a.source) {
             (Some((_, x, m)), _) => self.take_active(x, m, None),
             (None, Source::OwnDraw) => {

@@ -1,5 +1,8 @@
 //! What one seat sees of a multi-pack game (§1.5) and the determinization ISMCTS samples: the
-//! other seats' hands and face-down blocks and the stock resampled from the unseen cards.
+//! other seats' hands and face-down blocks and the stock resampled from the unseen cards. With
+//! [`PacksView::determinize_inferred`] it also reads the windows each seat let pass: a hand
+//! never gains a hidden card after the deal (every draw is shown), so a seat that let a type
+//! pass while holding fewer than two copies still holds fewer.
 //!
 //! Two things a seat does not see: who an open claim window asks besides the turn player and
 //! itself (holding two copies of the active card, three for the King Quad, is private, and the
@@ -35,6 +38,10 @@ fn loose_weight(test: WinTest) -> f64 {
     }
 }
 
+/// The weight against a sampled hand holding two copies of a type its seat let pass: its log
+/// odds. Calibrated on greedy play (`determinizations_with_passes_predict_identical_claims`,
+/// tests/tusac/tusac_packs_view.rs).
+const PASS_WEIGHT: f64 = 2.5;
 /// Metropolis steps per seat towards that weight.
 const WEIGH_STEPS: usize = 40;
 /// Resampling tries before a sample that breaks the "fewer than four dealt copies" inference
@@ -56,6 +63,10 @@ impl<'a> PacksView<'a> {
     /// The view of `seat`.
     pub fn new(state: &'a PacksState, seat: Seat) -> PacksView<'a> {
         PacksView { state, seat }
+    }
+    /// The card types `seat` let pass in a window nobody took (bit `t`; S3, S4): public.
+    pub fn passed(&self, seat: Seat) -> u32 {
+        self.state.passed[seat as usize]
     }
     /// The seat's own hand.
     pub fn hand(&self) -> &Counts {
@@ -236,6 +247,20 @@ impl SeatView for PacksView<'_> {
     /// non-King type outside its face-down block. Each sampled hand is then weighted towards
     /// tidy hands by a Metropolis chain (`loose_weight`).
     fn determinize(&self, rng: &mut GameRng) -> PacksState {
+        self.sample(rng, false)
+    }
+}
+
+impl PacksView<'_> {
+    /// [`SeatView::determinize`] that also reads the passed windows: a sampled hand holding two
+    /// or more copies of a type its seat let pass in a window nobody took (S3, S4) is weighted
+    /// down by `exp(−PASS_WEIGHT)` per such type, since it would most likely have claimed.
+    pub fn determinize_inferred(&self, rng: &mut GameRng) -> PacksState {
+        self.sample(rng, true)
+    }
+
+    /// The determinization, with the passed windows read when `infer`.
+    fn sample(&self, rng: &mut GameRng, infer: bool) -> PacksState {
         let s = self.state;
         let mut out = *s;
         let (waited, keep) = waited_on(s, self.seat, rng);
@@ -274,7 +299,8 @@ impl SeatView for PacksView<'_> {
         }
         for x in (0..s.opts.players).filter(|&x| x != self.seat) {
             let kept = if Some(x) == waited { keep } else { (keep.0, 0) };
-            weigh(&mut out, x, kept, next..known, rng);
+            let passed = if infer { s.passed[x as usize] } else { 0 };
+            weigh(&mut out, (x, passed), kept, next..known, rng);
         }
         if s.reshuffled() {
             shuffle(&mut out.stock[next..usize::from(s.end)], rng);
@@ -292,17 +318,27 @@ impl SeatView for PacksView<'_> {
 }
 
 /// Runs a Metropolis chain on seat `x`'s sampled hand, swapping single cards with the hidden
-/// stock, towards the weight `exp(−w × loose(hand))` of [`loose_weight`]. The `keep` copies of
-/// the active card a window waits on ([`waited_on`]) stay in the hand, and no swap breaks the
+/// stock, towards the weight `exp(−w × loose(hand))` of [`loose_weight`], times
+/// `exp(−PASS_WEIGHT)` for each type of `passed` the hand holds twice or more. The `keep` copies
+/// of the active card a window waits on ([`waited_on`]) stay in the hand, and no swap breaks the
 /// "fewer than four copies outside the face-down block" inference.
-fn weigh(out: &mut PacksState, x: Seat, keep: (Card, u8), hidden: Range<usize>, rng: &mut GameRng) {
+fn weigh(
+    out: &mut PacksState,
+    (x, passed): (Seat, u32),
+    keep: (Card, u8),
+    hidden: Range<usize>,
+    rng: &mut GameRng,
+) {
     let moves = out.hand_len(x) - usize::from(keep.1);
     if moves == 0 || hidden.is_empty() {
         return;
     }
     let rules = out.rules;
     let weight = loose_weight(out.opts.win_test);
-    let energy = |hand: &Counts| weight * f64::from(best(hand, &rules).0);
+    // with no passes read the second term is +0.0, which leaves every energy as it was
+    let energy = |hand: &Counts| {
+        weight * f64::from(best(hand, &rules).0) + PASS_WEIGHT * held_twice(hand, passed)
+    };
     let mut hand = out.hands[x as usize];
     let mut e = energy(&hand);
     for _ in 0..WEIGH_STEPS {
@@ -325,6 +361,12 @@ fn weigh(out: &mut PacksState, x: Seat, keep: (Card, u8), hidden: Range<usize>, 
         }
     }
     out.hands[x as usize] = hand;
+}
+
+/// How many types of the mask `passed` the hand holds twice or more.
+fn held_twice(hand: &Counts, passed: u32) -> f64 {
+    let held = (0..CARD_TYPES).filter(|&t| passed >> t & 1 == 1 && hand[t] >= 2);
+    held.count() as f64
 }
 
 /// The `i`-th card of `hand` in canonical order.
