@@ -78,9 +78,8 @@ fn determinizations_predict_how_often_an_opponent_can_win_on_a_discard() {
 
 // ------------------------------------------- what a seat does not see (§1.5, S2.2, §4.7)
 
-/// Seat 0 discards `rC`; `T` = seat 1 declares a chow and the window goes on to whichever of
-/// seats 2 and 3 holds the other two `rC` (`pair_at`), asked in `Claim`.
-fn declaring(pair_at: Seat) -> PacksState {
+/// Seat 0 holds an `rC`, seat 1 (`T` on its discard) a chow for it, `pair_at` (2 or 3) two more.
+fn rc_table(pair_at: Seat) -> PacksState {
     let (with, without) = ("rC rC yA gE wR", "gR gC wH wA wE");
     let (h2, h3) = if pair_at == 2 {
         (with, without)
@@ -88,7 +87,13 @@ fn declaring(pair_at: Seat) -> PacksState {
         (without, with)
     };
     let hands = ["yA yE yR yC gP rC", "rR rH gA gE wH", h2, h3];
-    let mut s = position(Options::sisepai21(4), &hands, "wP wP wP");
+    position(Options::sisepai21(4), &hands, "wP wP wP")
+}
+
+/// Seat 0 discards `rC`; `T` = seat 1 declares a chow and the window goes on to whichever of
+/// seats 2 and 3 holds the other two `rC` (`pair_at`), asked in `Claim`.
+fn declaring(pair_at: Seat) -> PacksState {
+    let mut s = rc_table(pair_at);
     act(&mut s, 0, Action::Discard(card("rC")));
     act(&mut s, 1, meld(SetKind::RookCannonHorse, "rR rH"));
     assert_eq!(s.phase(), Phase::Claim(pair_at));
@@ -202,44 +207,53 @@ fn pair_held_after_passing(s: &PacksState, c: Card) -> bool {
 /// the card pass holds a pair of it, and the chance predicted by the plain and the inferring
 /// determinizations of seat 0's view.
 fn pass_rates(deals: u64, samples: usize) -> (f64, f64, f64) {
+    let (mut truth, mut plain, mut inferred, mut n) = (0.0, 0.0, 0.0, 0.0);
+    greedy_decisions(6, deals, |_, s, x, legal, rng| {
+        if x != 0 || legal.len() < 2 || !matches!(s.phase(), Phase::MustDiscard(_)) {
+            return;
+        }
+        let view = s.view(0);
+        let a: Vec<_> = (0..samples).map(|_| view.determinize(rng)).collect();
+        let b: Vec<_> = (0..samples)
+            .map(|_| view.determinize_inferred(rng))
+            .collect();
+        let share = |w: &[PacksState], c| {
+            w.iter().filter(|w| pair_held_after_passing(w, c)).count() as f64 / samples as f64
+        };
+        for a_ in legal {
+            let Action::Discard(c) = *a_ else { continue };
+            truth += f64::from(u8::from(pair_held_after_passing(s, c)));
+            plain += share(&a, c);
+            inferred += share(&b, c);
+            n += 1.0;
+        }
+    });
+    (truth / n, plain / n, inferred / n)
+}
+
+/// Plays `deals` games of 4 × greedy sisepai21 (deals and choices from random stream `stream`),
+/// calling `check(deal, state, seat to move, legal actions, rng)` before each decision.
+fn greedy_decisions(
+    stream: u64,
+    deals: u64,
+    mut check: impl FnMut(u64, &PacksState, Seat, &[Action], &mut bailab::rng::GameRng),
+) {
     let game = MultiPack::new(Options::sisepai21(4)).unwrap();
     let mut greedy = PacksGreedy {
         tiebreak: TieBreak::Canonical,
         prospects: true,
     };
     let mut actions = <PacksState as GameState>::Actions::default();
-    let (mut truth, mut plain, mut inferred, mut n) = (0.0, 0.0, 0.0, 0.0);
     for d in 0..deals {
-        let mut s = game.deal(&mut stream_rng(6, d, 0));
-        let mut rng = stream_rng(6, d, 1);
+        let mut s = game.deal(&mut stream_rng(stream, d, 0));
+        let mut rng = stream_rng(stream, d, 1);
         while let Some(x) = s.to_move() {
             s.legal_actions(&mut actions);
-            let discards = actions.iter().filter(|a| matches!(a, Action::Discard(_)));
-            if x == 0 && actions.len() > 1 && matches!(s.phase(), Phase::MustDiscard(_)) {
-                let view = s.view(0);
-                let a: Vec<_> = (0..samples).map(|_| view.determinize(&mut rng)).collect();
-                let b: Vec<_> = (0..samples)
-                    .map(|_| view.determinize_inferred(&mut rng))
-                    .collect();
-                let share = |w: &[PacksState], c| {
-                    w.iter().filter(|w| pair_held_after_passing(w, c)).count() as f64
-                        / samples as f64
-                };
-                for c in discards.filter_map(|a| match a {
-                    Action::Discard(c) => Some(*c),
-                    _ => None,
-                }) {
-                    truth += f64::from(u8::from(pair_held_after_passing(&s, c)));
-                    plain += share(&a, c);
-                    inferred += share(&b, c);
-                    n += 1.0;
-                }
-            }
+            check(d, &s, x, &actions, &mut rng);
             let k = greedy.act(&s.view(x), &actions, &mut rng);
             s.apply(actions[k]);
         }
     }
-    (truth / n, plain / n, inferred / n)
 }
 
 #[test]
@@ -256,13 +270,7 @@ fn determinizations_with_passes_predict_identical_claims() {
 
 #[test]
 fn a_window_nobody_takes_marks_its_claim_order_as_having_let_the_card_pass() {
-    let hands = [
-        "yA yE yR yC gP rC",
-        "rR rH gA gE wH",
-        "rC rC yA gE wR",
-        "gR gC wH wA wE",
-    ];
-    let mut s = position(Options::sisepai21(4), &hands, "wP wP wP");
+    let mut s = rc_table(2);
     let (rc, wp) = (1u32 << card("rC").index(), 1u32 << card("wP").index());
     let passed = |s: &PacksState| [0, 1, 2, 3].map(|x| s.view(0).passed(x));
     act(&mut s, 0, Action::Discard(card("rC")));
@@ -281,13 +289,7 @@ fn a_window_nobody_takes_marks_its_claim_order_as_having_let_the_card_pass() {
 
 #[test]
 fn a_window_someone_takes_marks_nobody() {
-    let hands = [
-        "yA yE yR yC gP rC",
-        "rR rH gA gE wH",
-        "rC rC yA gE wR",
-        "gR gC wH wA wE",
-    ];
-    let mut s = position(Options::sisepai21(4), &hands, "wP wP wP");
+    let mut s = rc_table(2);
     act(&mut s, 0, Action::Discard(card("rC")));
     act(&mut s, 1, Action::Draw);
     act(&mut s, 2, meld(SetKind::Triple, "rC rC"));
@@ -296,35 +298,23 @@ fn a_window_someone_takes_marks_nobody() {
 
 #[test]
 fn inferring_determinizations_keep_the_seen_and_differ_only_by_the_passes() {
-    let game = MultiPack::new(Options::sisepai21(4)).unwrap();
-    let mut greedy = PacksGreedy {
-        tiebreak: TieBreak::Canonical,
-        prospects: true,
-    };
-    let mut actions = <PacksState as GameState>::Actions::default();
     let (mut differ, mut passes) = (0, 0);
-    for d in 0..40 {
-        let mut s = game.deal(&mut stream_rng(8, d, 0));
-        let mut rng = stream_rng(8, d, 1);
-        while let Some(x) = s.to_move() {
-            let view = s.view(x);
-            let others = (0..4).filter(|&y| y != x);
-            let any_pass = others.clone().any(|y| view.passed(y) != 0);
-            let (a, b) = (
-                view.determinize(&mut stream_rng(9, d, u64::from(s.turns()))),
-                view.determinize_inferred(&mut stream_rng(9, d, u64::from(s.turns()))),
-            );
-            assert_eq!(b.hand(x), s.hand(x));
-            assert_eq!(b.view(x).unseen(), view.unseen());
-            assert!(others.clone().all(|y| b.hand_len(y) == s.hand_len(y)));
-            let same = others.clone().all(|y| a.hand(y) == b.hand(y));
-            assert!(any_pass || same, "no pass, no difference (deal {d})");
-            (passes, differ) = (passes + usize::from(any_pass), differ + usize::from(!same));
-            s.legal_actions(&mut actions);
-            let k = greedy.act(&view, &actions, &mut rng);
-            s.apply(actions[k]);
-        }
-    }
+    greedy_decisions(8, 40, |d, s, x, _, _| {
+        let view = s.view(x);
+        let others = (0..4).filter(|&y| y != x);
+        let any_pass = others.clone().any(|y| view.passed(y) != 0);
+        let turn = u64::from(s.turns());
+        let (a, b) = (
+            view.determinize(&mut stream_rng(9, d, turn)),
+            view.determinize_inferred(&mut stream_rng(9, d, turn)),
+        );
+        assert_eq!(b.hand(x), s.hand(x));
+        assert_eq!(b.view(x).unseen(), view.unseen());
+        assert!(others.clone().all(|y| b.hand_len(y) == s.hand_len(y)));
+        let same = others.clone().all(|y| a.hand(y) == b.hand(y));
+        assert!(any_pass || same, "no pass, no difference (deal {d})");
+        (passes, differ) = (passes + usize::from(any_pass), differ + usize::from(!same));
+    });
     assert!(
         differ > passes / 10,
         "{differ} of {passes} decisions after a pass"
@@ -366,40 +356,26 @@ fn infer_changes_the_multi_pack_searches_only() {
 fn determinizations_read_the_view_only() {
     // two states a seat cannot tell apart (the second a determinization of the first, from that
     // seat's view) give the same samples from the same random stream, with or without inference
-    let game = MultiPack::new(Options::sisepai21(4)).unwrap();
-    let mut greedy = PacksGreedy {
-        tiebreak: TieBreak::Canonical,
-        prospects: true,
-    };
-    let mut actions = <PacksState as GameState>::Actions::default();
     let mut compared = 0;
-    for d in 0..30 {
-        let mut s = game.deal(&mut stream_rng(10, d, 0));
-        let mut rng = stream_rng(10, d, 1);
-        while let Some(x) = s.to_move() {
-            let twin = s.view(x).determinize(&mut rng);
-            let turn = u64::from(s.turns());
-            for infer in [false, true] {
-                let sample = |t: &PacksState| {
-                    let mut r = stream_rng(11, d, turn);
-                    match infer {
-                        false => t.view(x).determinize(&mut r),
-                        true => t.view(x).determinize_inferred(&mut r),
-                    }
-                };
-                let (a, b) = (sample(&s), sample(&twin));
-                for y in 0..4 {
-                    assert_eq!(a.hand(y), b.hand(y), "deal {d} turn {turn} seat {y}");
-                    assert!(a.face_down(y).eq(b.face_down(y)));
+    greedy_decisions(10, 30, |d, s, x, _, rng| {
+        let twin = s.view(x).determinize(rng);
+        let turn = u64::from(s.turns());
+        for infer in [false, true] {
+            let sample = |t: &PacksState| {
+                let mut r = stream_rng(11, d, turn);
+                match infer {
+                    false => t.view(x).determinize(&mut r),
+                    true => t.view(x).determinize_inferred(&mut r),
                 }
-                assert_eq!(a.deck(), b.deck());
-                assert_eq!(a.view(x).unseen(), b.view(x).unseen());
-                compared += 1;
+            };
+            let (a, b) = (sample(s), sample(&twin));
+            for y in 0..4 {
+                assert_eq!(a.hand(y), b.hand(y), "deal {d} turn {turn} seat {y}");
+                assert!(a.face_down(y).eq(b.face_down(y)));
             }
-            s.legal_actions(&mut actions);
-            let k = greedy.act(&s.view(x), &actions, &mut rng);
-            s.apply(actions[k]);
+            assert_eq!(a.deck(), b.deck());
+            compared += 1;
         }
-    }
+    });
     assert!(compared > 1000, "{compared}");
 }
