@@ -363,10 +363,16 @@ fn weigh(
     out.hands[x as usize] = hand;
 }
 
-/// How many types of the mask `passed` the hand holds twice or more.
+/// How many types of the mask `passed` the hand holds twice or more (visits set bits only, so
+/// the plain determinization, with an empty mask, pays nothing).
 fn held_twice(hand: &Counts, passed: u32) -> f64 {
-    let held = (0..CARD_TYPES).filter(|&t| passed >> t & 1 == 1 && hand[t] >= 2);
-    held.count() as f64
+    let (mut mask, mut held) = (passed, 0u32);
+    while mask != 0 {
+        let t = mask.trailing_zeros() as usize;
+        held += u32::from(hand[t] >= 2);
+        mask &= mask - 1;
+    }
+    f64::from(held)
 }
 
 /// The `i`-th card of `hand` in canonical order.
