@@ -17,6 +17,9 @@
 //! per game with a 95% interval (decisions are counted as independent). A research script for
 //! `docs/train.md` ("Where the networks lose to the search"), not a `bailab` command.
 
+#[path = "common/decision_group.rs"]
+mod decision_group;
+
 use bailab::agent::spec::AgentSpec;
 use bailab::game::{ActionBuffer, GameState, RuleMap};
 use bailab::games::kind::GameKind;
@@ -26,6 +29,7 @@ use bailab::generic_agents::ismcts::Ismcts;
 use bailab::generic_agents::ismcts_spec::ismcts_params;
 use bailab::rng::GameRng;
 use bailab::sim::deal::seeds::seeded_deal;
+use decision_group::group;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 
@@ -71,20 +75,6 @@ fn search<G: GameKind>(iters: u32, seed: u64) -> Ismcts<G::State> {
     let spec = AgentSpec::parse(&format!("ismcts:iters={iters},seed={seed}")).expect("spec");
     let params = ismcts_params(&spec).expect("ismcts parameters");
     Ismcts::new(params, make_agent::<G>("greedy").expect("greedy"))
-}
-
-/// The group of a decision: the kinds of its legal actions (their debug names' first word).
-fn group<A: std::fmt::Debug>(legal: &[A]) -> String {
-    let mut kinds: Vec<String> = legal
-        .iter()
-        .map(|a| {
-            let name = format!("{a:?}");
-            name.split(['(', ' ', '{']).next().unwrap_or("").to_string()
-        })
-        .collect();
-    kinds.sort();
-    kinds.dedup();
-    kinds.join("+")
 }
 
 impl Probe {
