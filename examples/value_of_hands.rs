@@ -2,7 +2,8 @@
 //! the `ismcts` spec's default one-step sweep (1,000 playouts, greedy at every seat after the
 //! move, greedy's move kept unless another's paired gain has t > 2.5) on the true hands, only
 //! the stock's hidden order reshuffled in each world (the games' luck capability names that
-//! part). The oracle sees what no seat may: it is a yardstick for how much any better reading of
+//! part; the multi-pack core's seed of its one later reshuffle, §4.7, is kept as dealt, a game
+//! that rarely reaches it). The oracle sees what no seat may: it is a yardstick for how much any better reading of
 //! the hidden hands could give a one-step search, never a player (only this probe builds it).
 //!
 //!   cargo run --release --example value_of_hands -- GAME VARIANT GAMES SEED [EVAL]
