@@ -29,7 +29,7 @@
 mod decision_group;
 
 use bailab::agent::spec::AgentSpec;
-use bailab::agent::Agent;
+use bailab::agent::{play_out, Agent};
 use bailab::game::{ActionBuffer, GameState, RuleMap, Seat};
 use bailab::games::kind::GameKind;
 use bailab::games::{with_game, GameVisitor};
@@ -114,15 +114,7 @@ fn playout<G: GameKind>(
     rng: &mut GameRng,
 ) -> f64 {
     let mut legal = <G::State as GameState>::Actions::default();
-    while let Some(seat) = s.to_move() {
-        s.legal_actions(&mut legal);
-        let actions = legal.as_slice();
-        let k = match actions.len() {
-            1 => 0,
-            _ => greedy.act(&s.view(seat), actions, rng),
-        };
-        s.apply(actions[k]);
-    }
+    play_out(&mut s, &mut legal, greedy, rng);
     s.outcome().expect("the game ended").payouts()[usize::from(me)] as f64
 }
 

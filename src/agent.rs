@@ -427,8 +427,9 @@ pub fn uniform_index(len: usize, rng: &mut GameRng) -> usize {
 }
 
 /// Plays `agent` at every seat of `s` from where it stands to the end of the game (a rollout:
-/// forced moves are played without asking), with `actions` as the legal-action buffer.
-pub(crate) fn play_out<S: GameState>(
+/// forced moves are played without asking), with `actions` as the legal-action buffer. Public
+/// for research probes that play rollouts of their own (`examples/value_of_hands.rs`).
+pub fn play_out<S: GameState>(
     s: &mut S,
     actions: &mut S::Actions,
     agent: &mut dyn Agent<S>,
