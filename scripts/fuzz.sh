@@ -15,6 +15,7 @@
 # over 10 s) leaves its input in fuzz/artifacts/TARGET/. Minimise one with
 #   cargo fuzz tmin --sanitizer none TARGET fuzz/artifacts/TARGET/crash-...
 # and replay it with `cargo fuzz run --sanitizer none TARGET FILE`.
+# Runs as many targets at once as the machine has cores (FUZZ_JOBS=N to change it).
 # Exits non-zero if any target crashed or hung.
 set -euo pipefail
 
@@ -43,13 +44,11 @@ cargo fuzz build "${flags[@]}" 2>&1 | tail -n 3 ||
     { echo "fuzz.sh: the build failed" >&2; exit 1; }
 echo "build: $((SECONDS - build_start)) s"
 
-failed=()
-summary=()
-cpu_total=0
-for t in "${targets[@]}"; do
+# Runs one target for $seconds and writes its summary line to fuzz/found/TARGET.line and its
+# exit status to fuzz/found/TARGET.status (never fails itself, so that `wait` reports nothing).
+run_target() {
+    local t=$1 log="fuzz/found/$1.log" status=0 user sys cpu execs rate cov result
     mkdir -p "fuzz/found/$t" "fuzz/artifacts/$t"
-    log="fuzz/found/$t.log"
-    status=0
     # CPU seconds of the run (user + system), beside its wall-clock bound.
     TIMEFORMAT='%U %S'
     { time cargo fuzz run "${flags[@]}" "$t" "fuzz/found/$t" "fuzz/corpus/$t" -- \
@@ -57,25 +56,44 @@ for t in "${targets[@]}"; do
         -artifact_prefix="fuzz/artifacts/$t/" >"$log" 2>&1; } 2>"$log.cpu" || status=$?
     read -r user sys <"$log.cpu" || true
     cpu=$(awk -v u="${user:-0}" -v s="${sys:-0}" 'BEGIN { printf "%.0f", u + s }')
-    cpu_total=$((cpu_total + cpu))
-    execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
-    rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -n 1)
-    cov=$(grep -o 'cov: [0-9]* ft: [0-9]*' "$log" | tail -n 1)
+    execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1 || true)
+    rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -n 1 || true)
+    cov=$(grep -o 'cov: [0-9]* ft: [0-9]*' "$log" | tail -n 1 || true)
     if [[ $status -ne 0 ]]; then
-        failed+=("$t")
         result="CRASH (exit $status; log $log)"
         grep -E 'panicked|ERROR|Test unit written|SUMMARY' "$log" | head -n 8 >&2 || true
     else
         result=ok
     fi
-    line=$(printf '%-16s %9s execs %7s exec/s %5s cpu-s  %-22s %s' "$t" "${execs:-?}" \
-        "${rate:-?}" "$cpu" "${cov:-cov: ?}" "$result")
-    echo "$line"
-    summary+=("$line")
+    printf '%-16s %9s execs %7s exec/s %5s cpu-s  %-22s %s\n' "$t" "${execs:-?}" \
+        "${rate:-?}" "$cpu" "${cov:-cov: ?}" "$result" | tee "fuzz/found/$t.line"
+    echo "$status $cpu" >"fuzz/found/$t.status"
+}
+
+# One target per core at a time (FUZZ_JOBS to change it): each libFuzzer run is one process on
+# one core, so the CPU seconds per target stay those of a run alone on an idle machine.
+jobs=${FUZZ_JOBS:-$(nproc)}
+for t in "${targets[@]}"; do
+    rm -f "fuzz/found/$t.line" "fuzz/found/$t.status"
+    while [[ $(jobs -rp | wc -l) -ge $jobs ]]; do
+        wait -n || true
+    done
+    run_target "$t" &
+done
+wait
+
+failed=()
+summary=()
+cpu_total=0
+for t in "${targets[@]}"; do
+    read -r status cpu <"fuzz/found/$t.status"
+    cpu_total=$((cpu_total + cpu))
+    [[ $status -eq 0 ]] || failed+=("$t")
+    summary+=("$(cat "fuzz/found/$t.line")")
 done
 
 echo
-echo "fuzz.sh: $seconds s per target, $cpu_total CPU seconds in all"
+echo "fuzz.sh: $seconds s per target, $jobs at a time, $cpu_total CPU seconds in all"
 printf '%s\n' "${summary[@]}"
 if [[ ${#failed[@]} -gt 0 ]]; then
     echo "fuzz.sh: crashed: ${failed[*]}" >&2
