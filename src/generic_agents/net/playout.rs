@@ -2,6 +2,7 @@
 //! network at every seat. Training's rollout targets (`bailab train --rollout-policy`) and the
 //! `net:` lookahead's playouts (`net:…,search=N,playout=`) share it.
 
+#[cfg(feature = "train")]
 use crate::game::Seat;
 use serde::{Deserialize, Serialize};
 
@@ -22,6 +23,8 @@ pub(crate) enum RolloutPolicy {
     All,
 }
 
+/// What training's actors and config ask of a policy (without `train` nothing does).
+#[cfg(feature = "train")]
 impl RolloutPolicy {
     /// Whether it is the default, greedy at every seat.
     pub(crate) fn is_greedy(&self) -> bool {
@@ -49,7 +52,7 @@ pub(crate) struct Playouts {
     pub(crate) horizon: u32,
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "train"))]
 mod tests {
     use super::RolloutPolicy;
 
