@@ -1,5 +1,5 @@
-//! Small helpers shared across layers: how a TOML error is shown, string equality in
-//! constants, counts with thousands separators, and lines read with a bound on their length.
+//! Small helpers shared across layers: how a TOML error is shown, TOML strings and comments
+//! written, string equality in constants, counts with thousands separators, and lines read with a bound on their length.
 //! Nothing here knows of games, agents or the runner.
 
 use crate::input::{excerpt, is_binary, EXCERPT_CHARS};
@@ -54,6 +54,26 @@ fn reads_as_toml(text: &str) -> bool {
         .map(str::trim)
         .find(|l| !l.is_empty() && !l.starts_with('#'));
     first.is_some_and(|l| toml::from_str::<toml::Table>(l).is_ok_and(|t| !t.is_empty()))
+}
+
+/// `text` as a TOML string, quoted and escaped so that it reads back as `text` (Rust's `{:?}`
+/// is not TOML: it writes `\u{1b}` where TOML needs `\u001B`).
+pub(crate) fn toml_string(text: &str) -> String {
+    toml::Value::String(text.to_string()).to_string()
+}
+
+/// `text` as TOML comment lines: each of its lines after `# ` (a bare `#` for an empty one), so
+/// that no line of it, whatever it holds, is read as TOML.
+pub(crate) fn toml_comment(text: &str) -> String {
+    if text.is_empty() {
+        return "#\n".to_string();
+    }
+    text.lines()
+        .map(|l| match l.trim_end() {
+            "" => "#\n".to_string(),
+            l => format!("# {l}\n"),
+        })
+        .collect()
 }
 
 /// String equality usable in constants (finding a name in a table at compile time).
@@ -154,6 +174,30 @@ impl<R: std::io::BufRead> BoundedLines<R> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_toml_string_reads_back_as_its_text() {
+        for text in [
+            "plain",
+            "a \"quote\" and \\",
+            "esc \u{1b} del \u{7f}",
+            "\u{301}e",
+            "é\tx\n",
+        ] {
+            let doc = format!("key = {}", toml_string(text));
+            let table: toml::Table = toml::from_str(&doc).unwrap_or_else(|e| panic!("{doc}: {e}"));
+            assert_eq!(table["key"].as_str(), Some(text), "{doc}");
+        }
+    }
+
+    #[test]
+    fn a_toml_comment_keeps_every_line_out_of_the_toml() {
+        let text = format!("{}key = 1\n", toml_comment("a\n\nkey = 2\r\n[table]"));
+        assert_eq!(text, "# a\n#\n# key = 2\n# [table]\nkey = 1\n");
+        assert_eq!(toml_comment(""), "#\n");
+        let table: toml::Table = toml::from_str(&text).unwrap();
+        assert_eq!(table.len(), 1);
+    }
 
     #[test]
     fn lines_past_the_bound_are_skipped_with_their_length() {

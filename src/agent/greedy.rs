@@ -6,7 +6,7 @@ use crate::agent::weight_file::{WeightError, WeightFileError, WeightKeyError};
 use crate::agent::{choice, uniform_index, AgentError, ParamInfo};
 use crate::input::{read_text, WEIGHTS};
 use crate::rng::GameRng;
-use crate::text::{const_eq, toml_error};
+use crate::text::{const_eq, toml_comment, toml_error, toml_string};
 
 /// How a greedy agent chooses among equally good actions.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -216,10 +216,10 @@ impl Weights {
     ) -> String {
         let mut out = String::new();
         for line in header {
-            out += format!("# {line}").trim_end();
-            out.push('\n');
+            out += &toml_comment(line);
         }
-        out += &format!("game = \"{game}\"\nvariant = \"{variant}\"\n\n");
+        let (game, variant) = (toml_string(game), toml_string(variant));
+        out += &format!("game = {game}\nvariant = {variant}\n\n");
         for (w, v) in table.iter().zip(self.values()) {
             out += &format!("# {}\n{} = {v:?}\n", w.about, w.name);
         }

@@ -79,6 +79,27 @@ fn a_rule_file_round_trips_for_every_game() {
     }
 }
 
+/// A variant holding characters that Rust's `{:?}` escapes unlike TOML (an escape character,
+/// a quote, a backslash, a combining accent first), and header lines holding line breaks,
+/// still read back from the written file (a list the fuzz target `rules_list` found did not).
+#[test]
+fn a_rule_file_with_odd_text_round_trips() {
+    let mut list = every_kind_of_rule::<TuSac>();
+    for variant in [
+        "classi\u{1b} and",
+        "a \"quoted\" \\ name",
+        "\u{301}e\u{7f}\t",
+        "",
+    ] {
+        list.variant = variant.to_string();
+        let text = list.to_toml(&["two\nlines".into(), "game = \"chan\"\r".into()], &[]);
+        let names = bailab::agent::features::all_features(TuSac::FEATURES);
+        let back = RuleList::parse(&text, "x.toml", "tusac", names)
+            .unwrap_or_else(|e| panic!("{variant:?} written as\n{text}\ndoes not read: {e}"));
+        assert_eq!(back, list, "{variant:?}");
+    }
+}
+
 /// Every game's own features fit a row beside the machinery's `greedy` (at most
 /// `MAX_FEATURES - 1`), and each has a unique name a rule file can write (lowercase letters,
 /// digits and `_`), not `greedy`, and says what it measures.

@@ -30,7 +30,7 @@
 use crate::agent::features::{FeatureInfo, FeatureRow};
 use crate::agent::rule_file::RuleFileError;
 use crate::input::{excerpt, EXCERPT_CHARS, RULES};
-use crate::text::toml_error;
+use crate::text::{toml_comment, toml_error, toml_string};
 use arrayvec::ArrayVec;
 use serde::Deserialize;
 use std::fmt;
@@ -217,16 +217,17 @@ impl RuleList {
     pub fn to_toml(&self, header: &[String], notes: &[Vec<String>]) -> String {
         let mut out = String::new();
         for line in header {
-            out += &comment(line);
+            out += &toml_comment(line);
         }
-        out += &format!("game = {:?}\nvariant = {:?}\n", self.game, self.variant);
+        let (game, variant) = (toml_string(&self.game), toml_string(&self.variant));
+        out += &format!("game = {game}\nvariant = {variant}\n");
         for (i, rule) in self.rules.iter().enumerate() {
             out += "\n";
             for line in notes.get(i).into_iter().flatten() {
-                out += &comment(line);
+                out += &toml_comment(line);
             }
             let (key, value) = self.key_value(rule);
-            out += &format!("[[rule]]\n{key} = {value:?}\n");
+            out += &format!("[[rule]]\n{key} = {}\n", toml_string(&value));
         }
         out
     }
@@ -261,22 +262,6 @@ impl RuleList {
             (op, v) => format!("{name} {} {v}", op.symbol()),
         }
     }
-}
-
-/// A `#` comment line (every line of `text`).
-fn comment(text: &str) -> String {
-    if text.is_empty() {
-        return "#\n".to_string();
-    }
-    text.lines()
-        .map(|l| {
-            if l.is_empty() {
-                "#\n".to_string()
-            } else {
-                format!("# {l}\n")
-            }
-        })
-        .collect()
 }
 
 /// A rule table's one key, read. Errors carry the span of the value at fault.
