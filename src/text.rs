@@ -1,5 +1,6 @@
 //! Small helpers shared across layers: how a TOML error is shown, TOML strings and comments
-//! written, string equality in constants, counts with thousands separators, and lines read with a bound on their length.
+//! written, string equality in constants, counts with thousands separators, and lines read with
+//! a bound on their length.
 //! Nothing here knows of games, agents or the runner.
 
 use crate::input::{excerpt, is_binary, EXCERPT_CHARS};
@@ -63,17 +64,28 @@ pub(crate) fn toml_string(text: &str) -> String {
 }
 
 /// `text` as TOML comment lines: each of its lines after `# ` (a bare `#` for an empty one), so
-/// that no line of it, whatever it holds, is read as TOML.
+/// that no line of it, whatever it holds, is read as TOML. A control character, which a TOML
+/// comment may not hold (other than a tab), is written as its escape (`\u{1b}`).
 pub(crate) fn toml_comment(text: &str) -> String {
     if text.is_empty() {
         return "#\n".to_string();
     }
-    text.lines()
-        .map(|l| match l.trim_end() {
-            "" => "#\n".to_string(),
-            l => format!("# {l}\n"),
-        })
-        .collect()
+    let mut out = String::new();
+    for line in text.lines().map(str::trim_end) {
+        out.push('#');
+        if !line.is_empty() {
+            out.push(' ');
+        }
+        for c in line.chars() {
+            match c {
+                '\t' => out.push(c),
+                c if c.is_control() => out.extend(c.escape_unicode()),
+                c => out.push(c),
+            }
+        }
+        out.push('\n');
+    }
+    out
 }
 
 /// String equality usable in constants (finding a name in a table at compile time).
@@ -192,8 +204,14 @@ mod tests {
 
     #[test]
     fn a_toml_comment_keeps_every_line_out_of_the_toml() {
-        let text = format!("{}key = 1\n", toml_comment("a\n\nkey = 2\r\n[table]"));
-        assert_eq!(text, "# a\n#\n# key = 2\n# [table]\nkey = 1\n");
+        let text = format!(
+            "{}key = 1\n",
+            toml_comment("a\n\nkey = 2\r\n[table]\r\u{1b}\u{7f}\tx")
+        );
+        assert_eq!(
+            text,
+            "# a\n#\n# key = 2\n# [table]\\u{d}\\u{1b}\\u{7f}\tx\nkey = 1\n"
+        );
         assert_eq!(toml_comment(""), "#\n");
         let table: toml::Table = toml::from_str(&text).unwrap();
         assert_eq!(table.len(), 1);

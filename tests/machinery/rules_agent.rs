@@ -92,7 +92,14 @@ fn a_rule_file_with_odd_text_round_trips() {
         "",
     ] {
         list.variant = variant.to_string();
-        let text = list.to_toml(&["two\nlines".into(), "game = \"chan\"\r".into()], &[]);
+        let text = list.to_toml(
+            &[
+                "two\nlines".into(),
+                "game = \"chan\"\r".into(),
+                "esc \u{1b} del \u{7f}".into(),
+            ],
+            &[],
+        );
         let names = bailab::agent::features::all_features(TuSac::FEATURES);
         let back = RuleList::parse(&text, "x.toml", "tusac", names)
             .unwrap_or_else(|e| panic!("{variant:?} written as\n{text}\ndoes not read: {e}"));
