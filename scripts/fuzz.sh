@@ -39,6 +39,20 @@ else
     mapfile -t targets < <(cargo fuzz list)
 fi
 
+parallel=${FUZZ_JOBS:-$(nproc)}
+if ! [[ $parallel =~ ^[1-9][0-9]*$ ]]; then
+    echo "fuzz.sh: FUZZ_JOBS=$parallel is not a whole number of targets at once (1 or more)" >&2
+    exit 2
+fi
+declare -A given=()
+for t in "${targets[@]}"; do
+    if [[ -n ${given[$t]:-} ]]; then
+        echo "fuzz.sh: target $t is named twice (its runs would share one log)" >&2
+        exit 2
+    fi
+    given[$t]=1
+done
+
 build_start=$SECONDS
 cargo fuzz build "${flags[@]}" 2>&1 | tail -n 3 ||
     { echo "fuzz.sh: the build failed" >&2; exit 1; }
@@ -72,10 +86,9 @@ run_target() {
 
 # One target per core at a time (FUZZ_JOBS to change it): each libFuzzer run is one process on
 # one core, so the CPU seconds per target stay those of a run alone on an idle machine.
-jobs=${FUZZ_JOBS:-$(nproc)}
 for t in "${targets[@]}"; do
     rm -f "fuzz/found/$t.line" "fuzz/found/$t.status"
-    while [[ $(jobs -rp | wc -l) -ge $jobs ]]; do
+    while [[ $(jobs -rp | wc -l) -ge $parallel ]]; do
         wait -n || true
     done
     run_target "$t" &
@@ -86,14 +99,19 @@ failed=()
 summary=()
 cpu_total=0
 for t in "${targets[@]}"; do
-    read -r status cpu <"fuzz/found/$t.status"
+    if [[ -r "fuzz/found/$t.status" ]]; then
+        read -r status cpu <"fuzz/found/$t.status"
+        summary+=("$(cat "fuzz/found/$t.line")")
+    else
+        status=1 cpu=0
+        summary+=("$(printf '%-16s no result: its run stopped before its summary' "$t")")
+    fi
     cpu_total=$((cpu_total + cpu))
     [[ $status -eq 0 ]] || failed+=("$t")
-    summary+=("$(cat "fuzz/found/$t.line")")
 done
 
 echo
-echo "fuzz.sh: $seconds s per target, $jobs at a time, $cpu_total CPU seconds in all"
+echo "fuzz.sh: $seconds s per target, $parallel at a time, $cpu_total CPU seconds in all"
 printf '%s\n' "${summary[@]}"
 if [[ ${#failed[@]} -gt 0 ]]; then
     echo "fuzz.sh: crashed: ${failed[*]}" >&2
