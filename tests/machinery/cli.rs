@@ -212,6 +212,8 @@ fn bench_times_the_variant_asked() {
             "1",
             "--ismcts-iters",
             "20",
+            "--luck-deals",
+            "2",
         ]
     };
     for (variant, own, not) in [
@@ -236,6 +238,8 @@ fn bench_times_the_variant_asked() {
             "random×4, 1 thread(s)",
             "greedy×4, 1 thread(s)",
             "ismcts iters=20",
+            "greedy×4, luck-corrected",
+            "ismcts:iters=20×4, luck-corrected",
         ] {
             assert!(
                 text.contains(&format!("tusac {variant} {row}")),
